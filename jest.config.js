@@ -1,0 +1,29 @@
+/**
+ * Two projects: `unit` (pure code, colocated *.spec.ts, no servers) and `e2e` (HTTP against real
+ * ClickHouse and Redis). E2E_MODE=embedded runs e2e on chDB in-process; E2E_MODE=server starts a
+ * ClickHouse HTTP server from libchdb and a redis-server on free ports (test/support/global-setup.ts).
+ */
+const transform = { '^.+\\.ts$': 'ts-jest' };
+
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testEnvironment: 'node',
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testEnvironment: 'node',
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/support/worker-env.ts'],
+    },
+  ],
+};

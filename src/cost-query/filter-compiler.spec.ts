@@ -1,0 +1,110 @@
+import { compileWhere, defaultWindow, WhereOptions } from './filter-compiler';
+import { QueryParams } from './query-params';
+
+const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
+const options: WhereOptions = { today: '2026-11-21', defaultWindowDays: 30 };
+
+function compile(filters: Parameters<typeof compileWhere>[1], extra: Partial<WhereOptions> = {}) {
+  const params = new QueryParams();
+  const sql = compileWhere({ organizationId: ORG }, filters, params, { ...options, ...extra });
+  return { sql, params: params.toObject() };
+}
+
+describe('compileWhere', () => {
+  it('always scopes to the organisation and applies the default window', () => {
+    expect(compile({})).toEqual({
+      sql: 'organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
+      params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21' },
+    });
+  });
+
+  it('refuses to compile without an organisation', () => {
+    expect(() => compileWhere({ organizationId: '' }, {}, new QueryParams(), options)).toThrow(/organisation/);
+  });
+
+  it('uses the dateRange of inclusions, both ends included', () => {
+    const { sql, params } = compile({ inclusions: { dateRange: { start: '2026-01-01', end: '2026-01-31' } } });
+    expect(sql).toContain('usage_date BETWEEN {p0:Date} AND {p1:Date}');
+    expect(params).toMatchObject({ p0: '2026-01-01', p1: '2026-01-31' });
+  });
+
+  it('lets billingPeriods replace the default window', () => {
+    const { sql, params } = compile({ inclusions: { billingPeriods: ['2026-09', '2026-10'] } });
+    expect(sql).toBe('organization_id = {organization_id:UUID}\n  AND billing_period IN {p0:Array(String)}');
+    expect(params.p0).toEqual(['2026-09', '2026-10']);
+  });
+
+  it('ANDs inclusion fields, ORs values as one IN list, and ignores empty arrays', () => {
+    const { sql, params } = compile({
+      inclusions: { clouds: ['AWS', 'Azure'], services: ['Amazon EC2'], regions: [] },
+    });
+    expect(sql).toBe(
+      [
+        'organization_id = {organization_id:UUID}',
+        'usage_date BETWEEN {p0:Date} AND {p1:Date}',
+        'cloud IN {p2:Array(String)}',
+        'service IN {p3:Array(String)}',
+      ].join('\n  AND '),
+    );
+    expect(params).toMatchObject({ p2: ['AWS', 'Azure'], p3: ['Amazon EC2'] });
+  });
+
+  it('makes every exclusion field remove its matches independently', () => {
+    const { sql, params } = compile({ exclusions: { accountIds: ['111'], costTypes: ['Tax'] } });
+    expect(sql).toContain('AND NOT (cost_type IN {p2:Array(String)})');
+    expect(sql).toContain('AND NOT (account_id IN {p3:Array(String)})');
+    expect(params).toMatchObject({ p2: ['Tax'], p3: ['111'] });
+  });
+
+  it('filters a tag key on its values, or on its presence when no values are given', () => {
+    const withValues = compile({ inclusions: { resourceTag: "it's", resourceTagValues: ['prod'] } });
+    expect(withValues.sql).toContain('resource_tags[{p2:String}] IN {p3:Array(String)}');
+    expect(withValues.params).toMatchObject({ p2: "it's", p3: ['prod'] });
+
+    const presence = compile({ inclusions: { costCategory: 'Team' }, exclusions: { resourceTag: 'env' } });
+    expect(presence.sql).toContain('AND mapContains(cost_categories, {p2:String})');
+    expect(presence.sql).toContain('AND NOT (mapContains(resource_tags, {p3:String}))');
+  });
+
+  it('maps the (not set) value to the empty string rows carry when a value is missing', () => {
+    const { params } = compile({ inclusions: { resourceTag: 'team', resourceTagValues: ['(not set)'] } });
+    expect(params.p3).toEqual(['(not set)', '']);
+  });
+
+  it('omits one field for cross-filtering, in inclusions and exclusions alike', () => {
+    const { sql } = compile(
+      { inclusions: { services: ['S3'], clouds: ['AWS'] }, exclusions: { services: ['EC2'] } },
+      { omit: 'services' },
+    );
+    expect(sql).not.toContain('service IN');
+    expect(sql).toContain('cloud IN');
+  });
+
+  it('falls back to the default window when billingPeriods is the omitted field', () => {
+    const { sql, params } = compile({ inclusions: { billingPeriods: ['2026-01'] } }, { omit: 'billingPeriods' });
+    expect(sql).toContain('usage_date BETWEEN');
+    expect(sql).not.toContain('billing_period');
+    expect(params).toMatchObject({ p0: '2026-10-23', p1: '2026-11-21' });
+  });
+
+  it('removes an excluded dateRange', () => {
+    const { sql } = compile({ exclusions: { dateRange: { start: '2026-11-01', end: '2026-11-02' } } });
+    expect(sql).toContain('AND NOT (usage_date BETWEEN {p2:Date} AND {p3:Date})');
+  });
+
+  it('never puts a value into the SQL text', () => {
+    const hostile = "x') OR 1=1 --";
+    const { sql } = compile({
+      inclusions: { services: [hostile], resourceTag: hostile, resourceTagValues: [hostile] },
+      exclusions: { costCategory: hostile },
+    });
+    expect(sql).not.toContain(hostile);
+    expect(sql).not.toContain("'");
+  });
+});
+
+describe('defaultWindow', () => {
+  it('spans the given number of days ending today', () => {
+    expect(defaultWindow('2026-03-01', 30)).toEqual({ start: '2026-01-31', end: '2026-03-01' });
+  });
+});

@@ -1,0 +1,99 @@
+import {
+  COLUMN_DIMENSIONS,
+  DIMENSIONS,
+  ListFilterField,
+  MAP_DIMENSIONS,
+  MapDimensionKind,
+  NOT_SET,
+} from './dimension-registry';
+import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
+import { QueryParams } from './query-params';
+import { addDays } from './date-bucketing';
+
+/** A filter that cross-filtering can leave out: a list field, or a tag/cost-category key. */
+export type FilterTarget = ListFilterField | MapDimensionKind;
+
+export interface WhereOptions {
+  /** Today's date (UTC, YYYY-MM-DD); the default window ends on it. */
+  today: string;
+  /** Length of the window used when neither dateRange nor billingPeriods is given. */
+  defaultWindowDays: number;
+  /** Leave this field's own inclusion and exclusion out (the /filters cross-filtering rule). */
+  omit?: FilterTarget;
+}
+
+/**
+ * Compiles the organisation scope and Filters into a WHERE clause body.
+ *
+ * Semantics: inclusion fields AND, values within a field OR; every exclusion field removes the
+ * rows matching any of its values; empty arrays are ignored; `(not set)` matches rows without a
+ * value. Date ranges include both ends.
+ */
+export function compileWhere(
+  scope: OrganizationScope,
+  filters: Filters,
+  params: QueryParams,
+  options: WhereOptions,
+): string {
+  if (!scope?.organizationId) throw new Error('compileWhere requires an organisation scope');
+  const inclusions = filters.inclusions ?? {};
+  const exclusions = filters.exclusions ?? {};
+  const conditions = [
+    `organization_id = ${params.named('organization_id', 'UUID', scope.organizationId)}`,
+    ...dateWindowConditions(inclusions, params, options),
+    ...fieldConditions(inclusions, params, options.omit),
+    ...fieldConditions(exclusions, params, options.omit).map((condition) => `NOT (${condition})`),
+  ];
+  if (exclusions.dateRange) conditions.push(`NOT (${dateRangeCondition(exclusions.dateRange, params)})`);
+  return conditions.join('\n  AND ');
+}
+
+/** The date window of a query: the inclusions' dateRange, else none when billingPeriods narrow it, else the default. */
+export function resolveDateRange(inclusions: FilterFields, options: WhereOptions): DateRange | undefined {
+  if (inclusions.dateRange) return inclusions.dateRange;
+  const billingPeriodsActive = (inclusions.billingPeriods?.length ?? 0) > 0 && options.omit !== 'billingPeriods';
+  if (billingPeriodsActive) return undefined;
+  return defaultWindow(options.today, options.defaultWindowDays);
+}
+
+export function defaultWindow(today: string, days: number): DateRange {
+  return { start: addDays(today, -(days - 1)), end: today };
+}
+
+function dateWindowConditions(inclusions: FilterFields, params: QueryParams, options: WhereOptions): string[] {
+  const range = resolveDateRange(inclusions, options);
+  return range ? [dateRangeCondition(range, params)] : [];
+}
+
+function dateRangeCondition(range: DateRange, params: QueryParams): string {
+  return `usage_date BETWEEN ${params.add('Date', range.start)} AND ${params.add('Date', range.end)}`;
+}
+
+/** One condition per active field of a FilterFields, each true when a row matches that field. */
+function fieldConditions(fields: FilterFields, params: QueryParams, omit?: FilterTarget): string[] {
+  const conditions: string[] = [];
+  for (const dimension of DIMENSIONS) {
+    const { column, filterField } = COLUMN_DIMENSIONS[dimension];
+    const values = fields[filterField];
+    if (filterField === omit || !values?.length) continue;
+    conditions.push(`${column} IN ${params.add('Array(String)', withNotSet(values))}`);
+  }
+  for (const kind of Object.keys(MAP_DIMENSIONS) as MapDimensionKind[]) {
+    const { column, keyField, valuesField } = MAP_DIMENSIONS[kind];
+    const key = fields[keyField];
+    if (kind === omit || key === undefined) continue;
+    const keyParam = params.add('String', key);
+    const values = fields[valuesField];
+    conditions.push(
+      values?.length
+        ? `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`
+        : `mapContains(${column}, ${keyParam})`,
+    );
+  }
+  return conditions;
+}
+
+/** A missing value is stored as '' (and a Map lookup of an absent key yields ''), so `(not set)` selects ''. */
+function withNotSet(values: string[]): string[] {
+  return values.includes(NOT_SET) ? [...values, ''] : values;
+}

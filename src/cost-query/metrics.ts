@@ -1,0 +1,75 @@
+/** The four cost measures and six savings sources stored per line item (Decimal columns). */
+export const COST_MEASURES = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost'] as const;
+export const SAVINGS_SOURCES = [
+  'enterprise_discount_savings',
+  'product_discount_savings',
+  'partner_discount_savings',
+  'commitment_savings',
+  'spot_savings',
+  'other_savings',
+] as const;
+export type CostMeasure = (typeof COST_MEASURES)[number];
+export type SavingsSource = (typeof SAVINGS_SOURCES)[number];
+
+/** Every summed metric of a CostDataPoint, in the spec's order. */
+export const SUMMED_METRICS = [
+  'amortized_cost',
+  'billed_cost',
+  'cash_cost',
+  'on_demand_cost',
+  'total_savings',
+  ...SAVINGS_SOURCES,
+] as const;
+export type SummedMetric = (typeof SUMMED_METRICS)[number];
+export type MetricSums = Record<SummedMetric, number>;
+
+/** The metrics /compare accepts (spec, endpoint 2). */
+export const COMPARE_METRICS = [
+  'amortized_cost',
+  'billed_cost',
+  'cash_cost',
+  'on_demand_cost',
+  'total_savings',
+  'commitment_savings',
+  'spot_savings',
+  'effective_savings_rate',
+] as const;
+export type CompareMetric = (typeof COMPARE_METRICS)[number];
+
+/**
+ * SELECT-list SQL summing every metric exactly (Decimal) into `sum_<metric>` columns.
+ * total_savings is the sum of the six savings sources. The `sum_` prefix avoids aliases that
+ * shadow column names, which ClickHouse would resolve inside the aggregates.
+ */
+export function metricSumsSql(): string {
+  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(${m}) AS sum_${m}`);
+  const totalSavings = SAVINGS_SOURCES.map((s) => `sum_${s}`).join(' + ');
+  return [...measures, `${totalSavings} AS sum_total_savings`].join(',\n  ');
+}
+
+/** Reads the `sum_<metric>` columns of a result row into plain numbers. */
+export function readMetricSums(row: Record<string, unknown>): MetricSums {
+  const sums = {} as MetricSums;
+  for (const metric of SUMMED_METRICS) sums[metric] = finiteNumber(row[`sum_${metric}`]);
+  return sums;
+}
+
+export function zeroMetricSums(): MetricSums {
+  return Object.fromEntries(SUMMED_METRICS.map((m) => [m, 0])) as MetricSums;
+}
+
+/** Total savings divided by total on-demand cost; 0 when on-demand is 0 (never NaN or Infinity). */
+export function effectiveSavingsRate(sums: Pick<MetricSums, 'total_savings' | 'on_demand_cost'>): number {
+  if (!sums.on_demand_cost) return 0;
+  return finiteNumber(sums.total_savings / sums.on_demand_cost);
+}
+
+/** The value of a /compare metric from a set of sums. */
+export function compareMetricValue(metric: CompareMetric, sums: MetricSums): number {
+  return metric === 'effective_savings_rate' ? effectiveSavingsRate(sums) : sums[metric];
+}
+
+export function finiteNumber(value: unknown): number {
+  const number = typeof value === 'number' ? value : Number(value ?? 0);
+  return Number.isFinite(number) ? number : 0;
+}
