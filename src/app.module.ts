@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { ApiValidationPipe } from './common/validation/api-validation.pipe';
+import { ComparisonModule } from './comparison/comparison.module';
+import { ConfigModule } from './config/config.module';
+import { CostsModule } from './costs/costs.module';
+import { FiltersModule } from './filters/filters.module';
+import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
+import { RedisModule } from './infrastructure/redis/redis.module';
+import { SharingModule } from './sharing/sharing.module';
+
+@Module({
+  imports: [ConfigModule, ClickhouseModule, RedisModule, AuthModule, CostsModule, ComparisonModule, FiltersModule, SharingModule],
+  providers: [
+    { provide: APP_PIPE, useClass: ApiValidationPipe },
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AuthenticatedRequest } from '../common/http/request-context';
+import { REDIS } from '../infrastructure/redis/redis.module';
+import { ApiKeyAuthGuard } from './api-key-auth.guard';
+import { ApiKeysService } from './api-keys.service';
+import { RateLimitGuard } from './rate-limit.guard';
+import { ScopesGuard } from './scopes.guard';
+
+/**
+ * Authentication and rate limiting for every route. Guard order matters: resolve the key, count
+ * the request (per key, or per IP without a valid key), then answer 401/403.
+ */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG, REDIS],
+      useFactory: (config: AppConfig, redis: Redis | null) => ({
+        throttlers: [
+          {
+            name: 'default',
+            ttl: 60_000,
+            limit: (context) =>
+              context.switchToHttp().getRequest<AuthenticatedRequest>().principal
+                ? config.rateLimitPerMinute
+                : config.unauthenticatedRateLimitPerMinute,
+          },
+        ],
+        storage: redis ? new ThrottlerStorageRedisService(redis) : new ThrottlerStorageService(),
+      }),
+    }),
+  ],
+  providers: [
+    ApiKeysService,
+    { provide: APP_GUARD, useClass: ApiKeyAuthGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: ScopesGuard },
+  ],
+  exports: [ApiKeysService],
+})
+export class AuthModule {}

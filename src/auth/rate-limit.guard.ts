@@ -1,0 +1,49 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerException, ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { AuthenticatedRequest, IS_PUBLIC } from '../common/http/request-context';
+
+/**
+ * Fixed one-minute window per API key (RATE_LIMIT_PER_MINUTE), or per client IP for requests
+ * without a valid key (UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE). Counters live in Redis when
+ * REDIS_URL is set, so every instance shares them. One counter per key across all endpoints.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) ?? false;
+  }
+
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    const { principal, ip } = request as unknown as AuthenticatedRequest;
+    return principal ? `key:${principal.keyId}` : `ip:${ip}`;
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `rate:${throttlerName}:${tracker}`;
+  }
+
+  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = request;
+    const { req, res } = this.getRequestResponse(context) as { req: Record<string, unknown>; res: Response };
+    const tracker = await getTracker(req, context);
+    const key = generateKey(context, tracker, throttler.name ?? 'default');
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      blockDuration,
+      throttler.name ?? 'default',
+    );
+    res.setHeader('X-RateLimit-Limit', limit);
+    if (isBlocked) {
+      const retryAfter = Math.max(1, Math.ceil(timeToBlockExpire));
+      res.setHeader('X-RateLimit-Remaining', 0);
+      res.setHeader('Retry-After', retryAfter);
+      throw new ThrottlerException(`Rate limit exceeded. Please retry after ${retryAfter} seconds.`);
+    }
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));
+    res.setHeader('X-RateLimit-Reset', Math.max(0, Math.ceil(timeToExpire)));
+    return true;
+  }
+}

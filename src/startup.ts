@@ -1,0 +1,40 @@
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import { SCOPES } from './auth/api-key-format';
+import { ApiKeysService } from './auth/api-keys.service';
+import { APP_CONFIG, AppConfig } from './config/app-config';
+import { loadDemoData } from './demo/demo-data.loader';
+import { DEMO_ORGANIZATION_ID } from './demo/demo-organization';
+import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
+import { migrate } from './infrastructure/clickhouse/migrator';
+
+const logger = new Logger('Startup');
+
+/** Start-up work before the server listens: migrations, and the demo estate on an empty store. */
+export async function prepareStore(app: INestApplicationContext): Promise<void> {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const clickhouse = app.get(ClickhouseService);
+  if (config.migrateOnStart) {
+    const applied = await migrate(clickhouse);
+    if (applied.length) logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
+  }
+  if (config.demoOnEmptyStore && (await isStoreEmpty(clickhouse))) {
+    const result = await loadDemoData(clickhouse, { organizationId: DEMO_ORGANIZATION_ID });
+    const { key } = await app.get(ApiKeysService).create(DEMO_ORGANIZATION_ID, 'Demo key', [...SCOPES]);
+    logger.log(`Loaded ${result.rows} demo cost rows (${result.from} to ${result.to}) for organisation ${DEMO_ORGANIZATION_ID}`);
+    // Printed once, to the terminal only: the key is stored as a hash and can never be shown again.
+    process.stdout.write(
+      `\n  Demo API key (shown only this once, keep it):\n\n    ${key}\n\n` +
+        `  Try it: Swagger UI at http://localhost:${config.port}/docs → Authorize, or\n` +
+        `  curl -s -X POST http://localhost:${config.port}/v1/cost-insights/data -H "Authorization: Bearer <key>" ` +
+        `-H 'Content-Type: application/json' -d '{"groupBy":{"dateGrouping":"monthly","dimension":"cloud"}}'\n\n`,
+    );
+  }
+}
+
+async function isStoreEmpty(clickhouse: ClickhouseService): Promise<boolean> {
+  const [row] = await clickhouse.query<{ keys: number; costs: number }>(
+    `SELECT (SELECT toUInt32(count()) FROM ${clickhouse.table('api_keys')}) AS keys,
+            (SELECT toUInt32(count()) FROM ${clickhouse.table('cost_line_items')}) AS costs`,
+  );
+  return Number(row.keys) === 0 && Number(row.costs) === 0;
+}
