@@ -1,6 +1,7 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import type { Response } from 'express';
+import { UpstreamUnavailableException } from '../common/errors/api-errors';
 import { AuthenticatedRequest, IS_PUBLIC } from '../common/http/request-context';
 
 /**
@@ -10,6 +11,8 @@ import { AuthenticatedRequest, IS_PUBLIC } from '../common/http/request-context'
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  private readonly failureLogger = new Logger(RateLimitGuard.name);
+
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) ?? false;
   }
@@ -28,13 +31,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     const { req, res } = this.getRequestResponse(context) as { req: Record<string, unknown>; res: Response };
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, throttler.name ?? 'default');
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(
-      key,
-      ttl,
-      limit,
-      blockDuration,
-      throttler.name ?? 'default',
-    );
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService
+      .increment(key, ttl, limit, blockDuration, throttler.name ?? 'default')
+      .catch((error: unknown) => {
+        // Redis down: fail at once with the envelope (the client has no offline queue), never hang.
+        this.failureLogger.error(`Rate-limit counter unavailable: ${error instanceof Error ? error.message : String(error)}`);
+        throw new UpstreamUnavailableException('Rate limiting');
+      });
     res.setHeader('X-RateLimit-Limit', limit);
     if (isBlocked) {
       const retryAfter = Math.max(1, Math.ceil(timeToBlockExpire));

@@ -66,6 +66,15 @@ describe('compileWhere', () => {
     expect(presence.sql).toContain('AND NOT (mapContains(resource_tags, {p3:String}))');
   });
 
+  it('treats a null tag or cost category key as unset (how shared-filter reads spell it)', () => {
+    const { sql } = compile({
+      inclusions: { resourceTag: null, resourceTagValues: [] } as never,
+      exclusions: { costCategory: null, costCategoryValues: [] } as never,
+    });
+    expect(sql).not.toContain('resource_tags');
+    expect(sql).not.toContain('cost_categories');
+  });
+
   it('maps the (not set) value to the empty string rows carry when a value is missing', () => {
     const { params } = compile({ inclusions: { resourceTag: 'team', resourceTagValues: ['(not set)'] } });
     expect(params.p3).toEqual(['(not set)', '']);

@@ -81,7 +81,8 @@ function fieldConditions(fields: FilterFields, params: QueryParams, omit?: Filte
   for (const kind of Object.keys(MAP_DIMENSIONS) as MapDimensionKind[]) {
     const { column, keyField, valuesField } = MAP_DIMENSIONS[kind];
     const key = fields[keyField];
-    if (kind === omit || key === undefined) continue;
+    // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
+    if (kind === omit || key === undefined || key === null) continue;
     const keyParam = params.add('String', key);
     const values = fields[valuesField];
     conditions.push(

@@ -10,3 +10,6 @@ if (process.env.E2E_MODE !== 'server') {
 process.env.CLICKHOUSE_DATABASE = 'cost_insights_test';
 process.env.DEMO_ON_EMPTY_STORE = 'false';
 process.env.RATE_LIMIT_PER_MINUTE = process.env.RATE_LIMIT_PER_MINUTE ?? '1000';
+// In server mode every test file's unauthenticated requests share one per-IP counter in Redis
+// (127.0.0.1): a low default limit would make other files' 401 tests flaky.
+process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ?? '1000';

@@ -17,7 +17,14 @@ export function jsonBody(limitBytes: number) {
       return;
     }
     parse(req, res, (error?: { type?: string; status?: number }) => {
-      if (!error) return next();
+      if (!error) {
+        // The validation pipe walks bodies recursively: refuse absurd nesting before it overflows the stack.
+        if (nestingDepth(req.body) > MAX_BODY_DEPTH) {
+          res.status(400).json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: nested more than ${MAX_BODY_DEPTH} levels deep`));
+          return;
+        }
+        return next();
+      }
       if (error.type === 'entity.too.large') {
         res.status(413).json(errorEnvelope(`Request body too large: the limit is ${limitBytes} bytes.`));
       } else if (error.type === 'entity.parse.failed') {
@@ -29,6 +36,23 @@ export function jsonBody(limitBytes: number) {
       }
     });
   };
+}
+
+/** Far deeper than any request of this API (about 5 levels), far shallower than a stack overflow. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Depth of arrays and objects in a parsed JSON value, without recursion; stops once past the maximum. */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_BODY_DEPTH) break;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function hasBody(req: Request): boolean {

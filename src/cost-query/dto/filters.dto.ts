@@ -10,8 +10,10 @@ import {
   IsString,
   MaxLength,
   MinLength,
+  registerDecorator,
   ValidateIf,
   ValidateNested,
+  ValidationArguments,
 } from 'class-validator';
 import { applyDecorators } from '@nestjs/common';
 import { expected } from '../../common/validation/messages';
@@ -182,9 +184,12 @@ export class CompareFiltersDto implements Filters {
   exclusions?: CompareFilterFieldsDto;
 }
 
-import { registerDecorator, ValidationArguments } from 'class-validator';
 
-/** The field is only meaningful together with `sibling` (e.g. resourceTagValues with resourceTag). */
+/**
+ * Values are only meaningful together with their key `sibling` (e.g. resourceTagValues with resourceTag).
+ * An empty list is ignored like every empty filter list, so `{resourceTag: null, resourceTagValues: []}`
+ * (how a shared-filter read spells "unset") stays valid.
+ */
 function IsDefinedSibling(sibling: string): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -193,8 +198,8 @@ function IsDefinedSibling(sibling: string): PropertyDecorator {
       propertyName: propertyName as string,
       options: { message: `requires ${sibling}` },
       validator: {
-        validate: (_value: unknown, args: ValidationArguments) =>
-          (args.object as Record<string, unknown>)[sibling] !== undefined,
+        validate: (value: unknown, args: ValidationArguments) =>
+          (Array.isArray(value) && value.length === 0) || (args.object as Record<string, unknown>)[sibling] != null,
       },
     });
 }

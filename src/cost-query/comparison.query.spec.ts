@@ -1,0 +1,108 @@
+import { buildComparisonQuery, ComparisonQuery } from './comparison.query';
+
+const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
+const TABLE = 'cost_insights.cost_line_items';
+const SUMS = [
+  'sum(amortized_cost) AS sum_amortized_cost',
+  'sum(billed_cost) AS sum_billed_cost',
+  'sum(cash_cost) AS sum_cash_cost',
+  'sum(on_demand_cost) AS sum_on_demand_cost',
+  'sum(enterprise_discount_savings) AS sum_enterprise_discount_savings',
+  'sum(product_discount_savings) AS sum_product_discount_savings',
+  'sum(partner_discount_savings) AS sum_partner_discount_savings',
+  'sum(commitment_savings) AS sum_commitment_savings',
+  'sum(spot_savings) AS sum_spot_savings',
+  'sum(other_savings) AS sum_other_savings',
+  'sum_enterprise_discount_savings + sum_product_discount_savings + sum_partner_discount_savings + sum_commitment_savings + sum_spot_savings + sum_other_savings AS sum_total_savings',
+];
+const MEASURES =
+  'amortized_cost, billed_cost, cash_cost, on_demand_cost, enterprise_discount_savings, product_discount_savings, partner_discount_savings, commitment_savings, spot_savings, other_savings';
+
+function query(overrides: Partial<ComparisonQuery> = {}): ComparisonQuery {
+  return {
+    scope: { organizationId: ORG },
+    filters: {},
+    baselinePeriod: { start: '2026-09-01', end: '2026-09-30' },
+    comparisonPeriod: { start: '2026-10-01', end: '2026-10-31' },
+    dateGrouping: 'weekly',
+    totalLabel: 'Total',
+    ...overrides,
+  };
+}
+
+describe('buildComparisonQuery', () => {
+  it('scans each period on its own dates and sums per bucket, per value and per period', () => {
+    const { sql, params } = buildComparisonQuery(
+      TABLE,
+      query({ dimension: { kind: 'column', name: 'service' }, filters: { inclusions: { clouds: ['AWS'] } } }),
+      103,
+    );
+    const side = (index: number, first: number) =>
+      [
+        `  SELECT ${index} AS side, toMonday(usage_date) AS bucket_start, if(empty(service), {not_set:String}, service) AS dim_0, ${MEASURES}`,
+        `  FROM ${TABLE}`,
+        '  WHERE organization_id = {organization_id:UUID}',
+        `    AND usage_date BETWEEN {p${first}:Date} AND {p${first + 1}:Date}`,
+        `    AND cloud IN {p${first + 2}:Array(String)}`,
+      ].join('\n');
+    expect(sql).toBe(
+      [
+        'SELECT',
+        '  side,',
+        '  bucket_start,',
+        '  dim_0,',
+        '  toUInt8(grouping(bucket_start)) AS all_buckets,',
+        '  toUInt8(grouping(dim_0)) AS all_values,',
+        `  ${SUMS.join(',\n  ')}`,
+        'FROM (',
+        side(0, 0),
+        '  UNION ALL',
+        side(1, 3),
+        ')',
+        'GROUP BY GROUPING SETS ((side, bucket_start, dim_0), (side, dim_0), (side))',
+        'LIMIT {p6:UInt64}',
+      ].join('\n'),
+    );
+    expect(params).toEqual({
+      not_set: '(not set)',
+      organization_id: ORG,
+      p0: '2026-09-01',
+      p1: '2026-09-30',
+      p2: ['AWS'],
+      p3: '2026-10-01',
+      p4: '2026-10-31',
+      p5: ['AWS'],
+      p6: 103,
+    });
+  });
+
+  it('groups everything under the total label without a dimension', () => {
+    const { sql, params } = buildComparisonQuery(TABLE, query({ dateGrouping: 'monthly' }), 7);
+    expect(sql).toContain('SELECT 0 AS side, toStartOfMonth(usage_date) AS bucket_start, {total_label:String} AS dim_0,');
+    expect(params.total_label).toBe('Total');
+  });
+
+  it('uses only the periods as dates, even if filters carry some', () => {
+    const { sql, params } = buildComparisonQuery(
+      TABLE,
+      query({
+        filters: {
+          inclusions: { dateRange: { start: '2020-01-01', end: '2020-01-02' }, billingPeriods: ['2020-01'] },
+          exclusions: { dateRange: { start: '2026-09-05', end: '2026-09-06' }, billingPeriods: ['2026-09'] },
+        },
+      }),
+      7,
+    );
+    expect(sql).not.toContain('billing_period');
+    expect(sql).not.toContain('NOT (usage_date');
+    expect(Object.values(params)).not.toContain('2020-01-01');
+  });
+
+  it('reads category keys through parameters, never as SQL text', () => {
+    const hostile = "x') OR 1=1 --";
+    const { sql, params } = buildComparisonQuery(TABLE, query({ dimension: { kind: 'costCategory', key: hostile } }), 7);
+    expect(sql).not.toContain(hostile);
+    expect(sql).not.toContain("'");
+    expect(params.p0).toBe(hostile);
+  });
+});

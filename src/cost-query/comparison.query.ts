@@ -1,0 +1,84 @@
+import { dimensionValueSql } from './cost-data.query';
+import { bucketStartSql, DateGrouping, daysInRange } from './date-bucketing';
+import { DimensionRef } from './dimension-registry';
+import { compileWhere } from './filter-compiler';
+import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
+import { COST_MEASURES, metricSumsSql, SAVINGS_SOURCES } from './metrics';
+import { CompiledSql, QueryParams } from './query-params';
+
+/** The two periods of a comparison, in result rows as `side`. */
+export const BASELINE_SIDE = 0;
+export const COMPARISON_SIDE = 1;
+export type ComparisonSide = typeof BASELINE_SIDE | typeof COMPARISON_SIDE;
+
+/** What /compare asks of the store, after validation. */
+export interface ComparisonQuery {
+  scope: OrganizationScope;
+  /** Filters without dates: each period supplies its own dateRange. */
+  filters: Filters;
+  baselinePeriod: DateRange;
+  comparisonPeriod: DateRange;
+  dateGrouping: DateGrouping;
+  /** The grouping dimension; without one every row falls in the single group `totalLabel`. */
+  dimension?: DimensionRef;
+  totalLabel: string;
+}
+
+/**
+ * Sums per (side, bucket, dimension value), per (side, dimension value) and per side, in one scan
+ * of each period. GROUPING SETS keeps every total an exact Decimal sum instead of re-adding
+ * rounded doubles. `all_buckets` = 1 marks rows summed over the whole period, `all_values` = 1 rows
+ * summed over every dimension value. Periods may overlap: a row in both counts in both.
+ *
+ * `rowLimit` caps the fetch; the caller checks the response size exactly (see the service).
+ */
+export function buildComparisonQuery(table: string, query: ComparisonQuery, rowLimit: number): CompiledSql {
+  const params = new QueryParams();
+  const bucket = bucketStartSql(query.dateGrouping);
+  const dimension = query.dimension
+    ? dimensionValueSql(query.dimension, params)
+    : params.named('total_label', 'String', query.totalLabel);
+  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES].join(', ');
+  const side = (index: ComparisonSide, period: DateRange) =>
+    [
+      `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${measures}`,
+      `  FROM ${table}`,
+      `  WHERE ${periodWhere(query, period, params).replace(/\n/g, '\n  ')}`,
+    ].join('\n');
+  const sql = [
+    'SELECT',
+    '  side,',
+    '  bucket_start,',
+    '  dim_0,',
+    '  toUInt8(grouping(bucket_start)) AS all_buckets,',
+    '  toUInt8(grouping(dim_0)) AS all_values,',
+    `  ${metricSumsSql()}`,
+    'FROM (',
+    side(BASELINE_SIDE, query.baselinePeriod),
+    '  UNION ALL',
+    side(COMPARISON_SIDE, query.comparisonPeriod),
+    ')',
+    'GROUP BY GROUPING SETS ((side, bucket_start, dim_0), (side, dim_0), (side))',
+    `LIMIT ${params.add('UInt64', rowLimit)}`,
+  ].join('\n');
+  return { sql, params: params.toObject() };
+}
+
+/** The organisation, the filters and exactly the period's days (the period is the window). */
+function periodWhere(query: ComparisonQuery, period: DateRange, params: QueryParams): string {
+  const filters: Filters = {
+    inclusions: { ...withoutDates(query.filters.inclusions), dateRange: period },
+    exclusions: withoutDates(query.filters.exclusions),
+  };
+  // The dateRange always applies, so the default window (here: the period itself) is never used.
+  return compileWhere(query.scope, filters, params, {
+    today: period.end,
+    defaultWindowDays: daysInRange(period.start, period.end),
+  });
+}
+
+/** The periods are the only dates of a comparison (the DTO already refuses dates in its filters). */
+function withoutDates(fields: FilterFields | undefined): FilterFields {
+  const { dateRange: _dateRange, billingPeriods: _billingPeriods, ...rest } = fields ?? {};
+  return rest;
+}

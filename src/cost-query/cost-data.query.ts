@@ -1,0 +1,69 @@
+import { bucketStartSql, DateGrouping } from './date-bucketing';
+import { COLUMN_DIMENSIONS, DimensionRef, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
+import { compileWhere } from './filter-compiler';
+import { Filters, OrganizationScope } from './filters.types';
+import { metricSumsSql } from './metrics';
+import { CompiledSql, QueryParams } from './query-params';
+
+/** What /data asks of the store, after validation. */
+export interface CostDataQuery {
+  scope: OrganizationScope;
+  filters: Filters;
+  dateGrouping: DateGrouping;
+  /** Grouping dimensions in request order (0 to 3); their values come back as dim_0, dim_1, ... */
+  dimensions: DimensionRef[];
+  /** Today (UTC, YYYY-MM-DD) and the default window length, for compileWhere. */
+  today: string;
+  defaultWindowDays: number;
+}
+
+/** Result columns of the items query: `bucket_start`, `dim_<i>` per dimension, and `sum_<metric>`. */
+export const BUCKET_COLUMN = 'bucket_start';
+export const dimensionColumn = (index: number): string => `dim_${index}`;
+
+/**
+ * SQL for a dimension's value on a row, with a missing value ('' in a column, an absent or empty
+ * Map key) reported as NOT_SET so such rows form their own group instead of disappearing.
+ * Tag and category keys are parameters.
+ */
+export function dimensionValueSql(ref: DimensionRef, params: QueryParams): string {
+  const value =
+    ref.kind === 'column'
+      ? COLUMN_DIMENSIONS[ref.name].column
+      : `${MAP_DIMENSIONS[ref.kind].column}[${params.add('String', ref.key)}]`;
+  return `if(empty(${value}), ${params.named('not_set', 'String', NOT_SET)}, ${value})`;
+}
+
+/**
+ * One row per (bucket start, dimension values), ordered by date then values, with every metric
+ * summed exactly. `rowLimit` should be one more than the largest acceptable result, so a result
+ * that is too large is detected rather than silently truncated.
+ */
+export function buildCostDataItemsQuery(table: string, query: CostDataQuery, rowLimit: number): CompiledSql {
+  const params = new QueryParams();
+  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
+  const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
+  const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
+  const sql = [
+    'SELECT',
+    `  ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricSumsSql()].join(',\n  ')}`,
+    `FROM ${table}`,
+    `WHERE ${where}`,
+    `GROUP BY ${keys.join(', ')}`,
+    `ORDER BY ${keys.map((key) => `${key} ASC`).join(', ')}`,
+    `LIMIT ${params.add('UInt64', rowLimit)}`,
+  ].join('\n');
+  return { sql, params: params.toObject() };
+}
+
+/** The totals over the whole filtered period: always exactly one row (zeros when nothing matches). */
+export function buildCostDataSummaryQuery(table: string, query: CostDataQuery): CompiledSql {
+  const params = new QueryParams();
+  const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
+  const sql = ['SELECT', `  ${metricSumsSql()}`, `FROM ${table}`, `WHERE ${where}`].join('\n');
+  return { sql, params: params.toObject() };
+}
+
+function whereOptions(query: CostDataQuery) {
+  return { today: query.today, defaultWindowDays: query.defaultWindowDays };
+}

@@ -1,0 +1,232 @@
+import { join } from 'node:path';
+import type Redis from 'ioredis';
+import type { Response } from 'supertest';
+import { REDIS } from '../../src/infrastructure/redis/redis.module';
+import { LocalServer, startRedisServer } from '../support/local-servers';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Low limits for this file's own application (config is read when the app is created). Client IPs
+ * come from X-Forwarded-For (one trusted hop), so each unauthenticated case has its own IP and, in
+ * server mode, never touches the per-IP counter other test files share in Redis.
+ */
+const KEY_LIMIT = 5;
+const IP_LIMIT = 3;
+const LIMIT_ENV = {
+  RATE_LIMIT_PER_MINUTE: String(KEY_LIMIT),
+  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: String(IP_LIMIT),
+  TRUST_PROXY_HOPS: '1',
+};
+
+const SHARED_FILTERS = '/v1/cost-insights/shared-filters';
+const serverMode = process.env.E2E_MODE === 'server';
+/** Several instances sharing counters needs Redis and a ClickHouse server: server mode only. */
+const describeInServerMode = serverMode ? describe : describe.skip;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let ipCounter = 0;
+function uniqueClientIp(): string {
+  ipCounter += 1;
+  return `198.51.${(process.pid % 200) + 1}.${ipCounter}`;
+}
+
+async function startWithLimits(extraEnv: Record<string, string> = {}): Promise<TestApp> {
+  const env = { ...LIMIT_ENV, ...extraEnv };
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return await TestApp.start();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+function rateHeaders(response: Response): { limit: number; remaining: number } {
+  return { limit: Number(response.headers['x-ratelimit-limit']), remaining: Number(response.headers['x-ratelimit-remaining']) };
+}
+
+function expectRateLimited(response: Response, limit: number): void {
+  expect(response.status).toBe(429);
+  const retryAfter = response.headers['retry-after'];
+  expect(retryAfter).toMatch(/^\d+$/);
+  expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+  expect(response.body).toEqual({
+    success: false,
+    error: { message: `Rate limit exceeded. Please retry after ${retryAfter} seconds.` },
+  });
+  expect(rateHeaders(response)).toEqual({ limit, remaining: 0 });
+}
+
+describe('rate limiting', () => {
+  let t: TestApp;
+  let clientIp: string;
+
+  beforeAll(async () => {
+    t = await startWithLimits();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  beforeEach(() => {
+    clientIp = uniqueClientIp();
+  });
+
+  async function createFilter(org: TestOrganization): Promise<string> {
+    const response = await t.http
+      .post(SHARED_FILTERS)
+      .set(org.auth)
+      .set('X-Forwarded-For', clientIp)
+      .send({ organizationId: org.organizationId, filterConfiguration: {} });
+    expect(response.status).toBe(201);
+    return response.body.data.filterId;
+  }
+
+  const readFilter = (auth: Record<string, string>, filterId: string) =>
+    t.http.get(`${SHARED_FILTERS}/${filterId}`).set(auth).set('X-Forwarded-For', clientIp);
+
+  it('counts per key: headers on every response, then 429 with Retry-After', async () => {
+    const org = await t.newOrganization();
+    const filterId = await createFilter(org); // request 1
+    for (let request = 2; request <= KEY_LIMIT; request++) {
+      const response = await readFilter(org.auth, filterId);
+      expect(response.status).toBe(200);
+      expect(rateHeaders(response)).toEqual({ limit: KEY_LIMIT, remaining: KEY_LIMIT - request });
+      expect(response.headers['retry-after']).toBeUndefined();
+    }
+    expectRateLimited(await readFilter(org.auth, filterId), KEY_LIMIT);
+    expectRateLimited(await readFilter(org.auth, filterId), KEY_LIMIT); // stays blocked
+    // Over the limit, even input that would be a 400 is answered 429 (the limiter runs first).
+    expectRateLimited(await readFilter(org.auth, 'malformed'), KEY_LIMIT);
+  });
+
+  it('keeps one counter per key across endpoints and error responses', async () => {
+    const org = await t.newOrganization(['shared-filters:read', 'shared-filters:write']);
+    const filterId = await createFilter(org); // remaining 4
+    const responses = [
+      await readFilter(org.auth, filterId), // 200
+      await readFilter(org.auth, 'malformed'), // 400
+      await t.http.post('/v1/cost-insights/tag-values').set(org.auth).set('X-Forwarded-For', clientIp).send({ tagKey: 'env' }), // 403
+      await readFilter(org.auth, 'sf_AAAAAAAAAAAAAAAAAAAAAAAA'), // 500: not found
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 400, 403, 500]);
+    expect(responses.map((r) => rateHeaders(r))).toEqual([3, 2, 1, 0].map((remaining) => ({ limit: KEY_LIMIT, remaining })));
+    expectRateLimited(await readFilter(org.auth, filterId), KEY_LIMIT);
+  });
+
+  it('does not let one exhausted key affect another key of the same organisation', async () => {
+    const org = await t.newOrganization();
+    const filterId = await createFilter(org);
+    const secondKey = await t.keyFor(org.organizationId);
+    for (let request = 2; request <= KEY_LIMIT; request++) await readFilter(org.auth, filterId);
+    expectRateLimited(await readFilter(org.auth, filterId), KEY_LIMIT);
+
+    const response = await readFilter(secondKey.auth, filterId);
+    expect(response.status).toBe(200);
+    expect(rateHeaders(response)).toEqual({ limit: KEY_LIMIT, remaining: KEY_LIMIT - 1 });
+  });
+
+  it('limits requests without a valid key per client IP, then answers 429', async () => {
+    const noKey = () => t.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set('X-Forwarded-For', clientIp);
+    for (let request = 1; request <= IP_LIMIT; request++) {
+      const response = await noKey();
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ message: 'Unauthorized' });
+      expect(rateHeaders(response)).toEqual({ limit: IP_LIMIT, remaining: IP_LIMIT - request });
+    }
+    expectRateLimited(await noKey(), IP_LIMIT);
+    // Invalid keys count against the same IP budget.
+    expectRateLimited(
+      await t.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set('X-Forwarded-For', clientIp).set('Authorization', 'Bearer cik_nope'),
+      IP_LIMIT,
+    );
+
+    // Another IP has its own budget; a valid key from the blocked IP is counted per key instead.
+    const otherIp = await t.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set('X-Forwarded-For', uniqueClientIp());
+    expect(otherIp.status).toBe(401);
+    expect(rateHeaders(otherIp)).toEqual({ limit: IP_LIMIT, remaining: IP_LIMIT - 1 });
+    const org = await t.newOrganization();
+    const filterId = await createFilter(org);
+    expect((await readFilter(org.auth, filterId)).status).toBe(200);
+  });
+
+  it('counts bad keys per IP too (guessing keys is throttled)', async () => {
+    for (let request = 1; request <= IP_LIMIT; request++) {
+      const response = await t.http
+        .get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`)
+        .set('Authorization', `Bearer cik_guess${request}`)
+        .set('X-Forwarded-For', clientIp);
+      expect(response.status).toBe(401);
+    }
+    expectRateLimited(
+      await t.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set('Authorization', 'Bearer cik_guess').set('X-Forwarded-For', clientIp),
+      IP_LIMIT,
+    );
+  });
+
+  describeInServerMode('across instances sharing Redis (server mode only)', () => {
+    let second: TestApp;
+    beforeAll(async () => {
+      second = await startWithLimits();
+    });
+    afterAll(async () => {
+      await second.close();
+    });
+
+    it('counts a key once across all instances', async () => {
+      const org = await t.newOrganization();
+      const filterId = await createFilter(org); // on the first instance: remaining 4
+      const instances = [second, t, second, t];
+      const remaining: number[] = [];
+      for (const instance of instances) {
+        const response = await instance.http.get(`${SHARED_FILTERS}/${filterId}`).set(org.auth);
+        expect(response.status).toBe(200);
+        remaining.push(rateHeaders(response).remaining);
+      }
+      expect(remaining).toEqual([3, 2, 1, 0]);
+      expectRateLimited(await second.http.get(`${SHARED_FILTERS}/${filterId}`).set(org.auth), KEY_LIMIT);
+      expectRateLimited(await t.http.get(`${SHARED_FILTERS}/${filterId}`).set(org.auth), KEY_LIMIT);
+    });
+  });
+
+  describeInServerMode('when Redis is down (server mode only)', () => {
+    let redis: LocalServer;
+    let isolated: TestApp;
+    beforeAll(async () => {
+      // A Redis of this test's own, so stopping it disturbs no other test file.
+      redis = await startRedisServer(join(process.env.E2E_TMP_DIR ?? '.test-tmp', `redis-down-${process.pid}`));
+      isolated = await startWithLimits({ REDIS_URL: redis.url });
+    });
+    afterAll(async () => {
+      const client = isolated.app.get<Redis>(REDIS);
+      await isolated.close();
+      await redis.stop();
+      // The client's socket to the dead server closes asynchronously; let it, so Jest exits cleanly.
+      for (let waited = 0; client.status !== 'end' && waited < 3000; waited += 50) await sleep(50);
+      await sleep(100);
+    });
+
+    it('answers at once with a 500 envelope instead of hanging', async () => {
+      const org = await isolated.newOrganization();
+      const create = () =>
+        isolated.http.post(SHARED_FILTERS).set(org.auth).send({ organizationId: org.organizationId, filterConfiguration: {} });
+      expect((await create()).status).toBe(201);
+
+      await redis.stop();
+      for (const send of [create, () => isolated.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set(org.auth)]) {
+        const started = Date.now();
+        const response = await send();
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(response.status).toBe(500);
+        expect(response.body).toEqual({
+          success: false,
+          error: { message: 'Rate limiting is temporarily unavailable. Please retry shortly.' },
+        });
+      }
+    });
+  });
+});
