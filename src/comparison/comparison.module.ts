@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ComparisonController } from './comparison.controller';
+import { ComparisonService } from './comparison.service';
 
-@Module({})
+/** POST /v1/cost-insights/compare: one metric between two periods, per dimension value. */
+@Module({
+  controllers: [ComparisonController],
+  providers: [ComparisonService],
+})
 export class ComparisonModule {}

@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CostsController } from './costs.controller';
+import { CostsService } from './costs.service';
 
-@Module({})
+/** POST /v1/cost-insights/data: the cost time series and its totals. */
+@Module({
+  controllers: [CostsController],
+  providers: [CostsService],
+})
 export class CostsModule {}

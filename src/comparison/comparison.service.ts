@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidRequestException } from '../common/errors/api-errors';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { buildComparisonQuery } from '../cost-query/comparison.query';
+import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
+import { OrganizationScope } from '../cost-query/filters.types';
+import { dateRangeSpanProblem } from '../cost-query/guardrails';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import {
+  assembleComparison,
+  ComparisonResult,
+  ComparisonSpec,
+  comparisonPointCount,
+  comparisonValues,
+  readComparisonRow,
+  TOTAL_DIMENSION_VALUE,
+} from './comparison-result';
+import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
+
+@Injectable()
+export class ComparisonService {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async compare(scope: OrganizationScope, request: CompareRequestDto): Promise<ComparisonResult> {
+    const maxDays = this.config.maxDateRangeDays;
+    const spanProblems = [
+      dateRangeSpanProblem('baselinePeriod', request.baselinePeriod, maxDays),
+      dateRangeSpanProblem('comparisonPeriod', request.comparisonPeriod, maxDays),
+    ].filter((problem): problem is string => problem !== undefined);
+    if (spanProblems.length) throw new InvalidRequestException(spanProblems);
+
+    const dimensionName = request.groupBy?.dimension ?? undefined; // null counts as absent, as IsOptional treats it
+    const spec: ComparisonSpec = {
+      metric: request.metric,
+      baselinePeriod: request.baselinePeriod,
+      comparisonPeriod: request.comparisonPeriod,
+      dateGrouping: request.groupBy?.dateGrouping ?? DEFAULT_COMPARE_DATE_GROUPING,
+      grouped: dimensionName !== undefined,
+    };
+    const maxPoints = this.config.maxResultRows;
+    // The query returns at most 2 × points + 2 rows (bucket rows ≤ points, value totals ≤ points, two
+    // period totals), so a fetch that reaches this limit already means more than maxPoints points.
+    const rowLimit = 2 * maxPoints + 3;
+    const { sql, params } = buildComparisonQuery(
+      this.clickhouse.table('cost_line_items'),
+      {
+        scope,
+        filters: request.filters ?? {},
+        baselinePeriod: spec.baselinePeriod,
+        comparisonPeriod: spec.comparisonPeriod,
+        dateGrouping: spec.dateGrouping,
+        dimension: dimensionName === undefined ? undefined : (parseDimension(dimensionName) as DimensionRef),
+        totalLabel: TOTAL_DIMENSION_VALUE,
+      },
+      rowLimit,
+    );
+    const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params);
+    const rows = raw.map(readComparisonRow);
+    if (raw.length >= rowLimit || comparisonPointCount(comparisonValues(rows, spec).length, spec) > maxPoints) {
+      throw new InvalidRequestException([
+        `groupBy: the comparison would have more than ${maxPoints} by_date points (MAX_RESULT_ROWS: dimension values × buckets of both periods); use a coarser groupBy.dateGrouping, a dimension with fewer values, filters, or shorter periods`,
+      ]);
+    }
+    return assembleComparison(rows, spec);
+  }
+}

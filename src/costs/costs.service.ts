@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidRequestException } from '../common/errors/api-errors';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import {
+  buildCostDataItemsQuery,
+  buildCostDataSummaryQuery,
+  BUCKET_COLUMN,
+  CostDataQuery,
+  dimensionColumn,
+} from '../cost-query/cost-data.query';
+import { todayUtc } from '../cost-query/date-bucketing';
+import { DimensionRef, dimensionName, parseDimension } from '../cost-query/dimension-registry';
+import { OrganizationScope } from '../cost-query/filters.types';
+import { dateRangeSpanProblem } from '../cost-query/guardrails';
+import { effectiveSavingsRate, readMetricSums, SUMMED_METRICS } from '../cost-query/metrics';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { CostDataRequestDto } from './dto/cost-data-request.dto';
+import { CostDataDto, CostDataPointDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
+
+type ResultRow = Record<string, unknown>;
+
+@Injectable()
+export class CostsService {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async getCostData(scope: OrganizationScope, request: CostDataRequestDto): Promise<CostDataDto> {
+    const filters = request.filters ?? {};
+    const spanProblem = dateRangeSpanProblem(
+      'filters.inclusions.dateRange',
+      filters.inclusions?.dateRange,
+      this.config.maxDateRangeDays,
+    );
+    if (spanProblem) throw new InvalidRequestException([spanProblem]);
+
+    // `dimensions` wins over `dimension`; an explicit null counts as absent (as IsOptional treats it).
+    const multi = Array.isArray(request.groupBy.dimensions);
+    const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
+    const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
+    const query: CostDataQuery = {
+      scope,
+      filters,
+      dateGrouping: request.groupBy.dateGrouping,
+      dimensions,
+      today: todayUtc(),
+      defaultWindowDays: this.config.defaultWindowDays,
+    };
+    const maxRows = this.config.maxResultRows;
+    const table = this.clickhouse.table('cost_line_items');
+    const items = buildCostDataItemsQuery(table, query, maxRows + 1);
+    const summary = buildCostDataSummaryQuery(table, query);
+    const [itemRows, summaryRows] = await Promise.all([
+      this.clickhouse.query<ResultRow>(items.sql, items.params),
+      this.clickhouse.query<ResultRow>(summary.sql, summary.params),
+    ]);
+    if (itemRows.length > maxRows) {
+      throw new InvalidRequestException([
+        `groupBy: the result would have more than ${maxRows} items (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
+      ]);
+    }
+
+    return {
+      items: itemRows.map((row) => toDataPoint(row, dimensions, multi)),
+      summary: toSummary(summaryRows[0] ?? {}),
+    };
+  }
+}
+
+function toDataPoint(row: ResultRow, dimensions: DimensionRef[], multi: boolean): CostDataPointDto {
+  const point: Partial<CostDataPointDto> = { usage_date: String(row[BUCKET_COLUMN]) };
+  if (multi) {
+    point.dimension_values = Object.fromEntries(
+      dimensions.map((ref, i) => [dimensionName(ref), String(row[dimensionColumn(i)])]),
+    );
+  } else if (dimensions.length === 1) {
+    point.dimension_value = String(row[dimensionColumn(0)]);
+  }
+  return { ...point, ...readMetricSums(row) } as CostDataPointDto;
+}
+
+function toSummary(row: ResultRow): CostDataSummaryDto {
+  const sums = readMetricSums(row);
+  const totals = Object.fromEntries(
+    SUMMED_METRICS.map((metric) => [metric === 'total_savings' ? metric : `total_${metric}`, sums[metric]]),
+  );
+  return { ...totals, effective_savings_rate: effectiveSavingsRate(sums) } as CostDataSummaryDto;
+}
