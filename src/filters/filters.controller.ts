@@ -1,0 +1,128 @@
+import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiExtraModels,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Principal } from '../auth/api-keys.service';
+import { ok, SuccessEnvelope } from '../common/http/envelope';
+import { CurrentPrincipal, RequireScopes } from '../common/http/request-context';
+import { MAX_MAP_KEY_LENGTH, NOT_SET } from '../cost-query/dimension-registry';
+import {
+  FilterOptions,
+  MAX_MAP_KEY_VALUES,
+  MAX_OPTIONS_PER_FIELD,
+  MAX_TAG_VALUE_KEYS,
+  MAX_VALUES_PER_TAG_KEY,
+} from '../cost-query/filter-options.query';
+import {
+  AvailableFiltersRequestDto,
+  AvailableFiltersResponseDto,
+  EnrichedOptionDto,
+  MAX_REQUESTED_FIELDS,
+} from './dto/available-filters.dto';
+import {
+  CostCategoryValuesRequestDto,
+  MapKeyValuesResponseDto,
+  TagValuesRequestDto,
+} from './dto/map-key-values.dto';
+import { FiltersService } from './filters.service';
+
+const MAP_KEY_VALUES_RULES = [
+  '- Scope: the organization of the API key, over **all time** (no date window), so a value picker sees every ' +
+    'value ever billed, not only recent ones.',
+  '- Values are the distinct non-empty values of exactly that key (case-sensitive; any characters, taken as data). ' +
+    'A key that does not exist gives `[]`.',
+  `- At most ${MAX_MAP_KEY_VALUES} values: when there are more, the ones with the highest amortized cost are kept.`,
+  '- Sorted ascending by Unicode code point.',
+  `- The key is required, a non-empty string of at most ${MAX_MAP_KEY_LENGTH} characters; otherwise 400.`,
+];
+
+@ApiTags('Filters')
+@ApiBearerAuth()
+@ApiExtraModels(EnrichedOptionDto)
+@Controller('cost-insights')
+export class FiltersController {
+  constructor(private readonly filters: FiltersService) {}
+
+  @Post('filters')
+  @HttpCode(HttpStatus.OK)
+  @RequireScopes('cost:read')
+  @ApiOperation({
+    operationId: 'getAvailableFilters',
+    summary: 'List the valid filter values for a filter selection (cross-filtering)',
+    description: [
+      'Requires the scope `cost:read`.',
+      '',
+      '- **Cross-filtering**: each requested field’s options are computed with every other active filter applied ' +
+        '(inclusions and exclusions); the field’s own inclusion and exclusion are left out. So a services filter ' +
+        'narrows `regions` but `services` still lists every service; a tag filter narrows the other fields but ' +
+        '`resourceTags` still lists every key.',
+      '- **Date window**: `filters.inclusions.dateRange`, else `filters.inclusions.billingPeriods`, else the last ' +
+        'DEFAULT_WINDOW_DAYS (default 30) days up to today (UTC). The `billingPeriods` list itself, when billingPeriods ' +
+        'set the window, leaves them out like any own filter and so covers the default window. A dateRange longer ' +
+        'than MAX_DATE_RANGE_DAYS is 400.',
+      `- \`fields\`: any of the 13 fields; omitted, null or empty means all. An unknown value is 400 naming \`fields[i]\`; ` +
+        `repeats are harmless (at most ${MAX_REQUESTED_FIELDS} entries).`,
+      '- **Response**: all 13 lists are always present; a field not requested is `[]`. Lists are ascending by Unicode ' +
+        `code point. Rows without a value for a column field are listed as \`${NOT_SET}\`. \`resourceTags\` and ` +
+        '`costCategories` list keys. Only options with data in the window appear.',
+      `- **Bounds**: at most ${MAX_OPTIONS_PER_FIELD} options per field; \`tagValues\` covers the ${MAX_TAG_VALUE_KEYS} ` +
+        `tag keys with the highest amortized cost, with at most ${MAX_VALUES_PER_TAG_KEY} values each. Whenever a ` +
+        'bound cuts, the options with the highest amortized cost are kept.',
+      '- `accountIdToName`: account ID → latest non-empty account name ("" if none), for the listed accounts.',
+      '- `tagValues`: tag key → its non-empty values (ascending), under the same filters as `resourceTags`.',
+      '- `enriched`: for each requested field, `{value, amortized_cost}` (accounts also `name`), highest amortized ' +
+        'cost first, then by value.',
+    ].join('\n'),
+  })
+  @ApiOkResponse({ type: AvailableFiltersResponseDto })
+  @ApiBadRequestResponse({ description: 'Invalid body (e.g. an unknown `fields` value); the message names each offending path.' })
+  @ApiForbiddenResponse({ description: 'The API key lacks `cost:read`.' })
+  async getAvailableFilters(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: AvailableFiltersRequestDto,
+  ): Promise<SuccessEnvelope<FilterOptions>> {
+    return ok(await this.filters.availableFilters(principal, body.fields, body.filters));
+  }
+
+  @Post('tag-values')
+  @HttpCode(HttpStatus.OK)
+  @RequireScopes('cost:read')
+  @ApiOperation({
+    operationId: 'getTagValues',
+    summary: 'List the values of one resource tag key',
+    description: ['Requires the scope `cost:read`.', '', ...MAP_KEY_VALUES_RULES].join('\n'),
+  })
+  @ApiOkResponse({ type: MapKeyValuesResponseDto })
+  @ApiBadRequestResponse({ description: '`tagKey` missing, not a string, empty or too long; or an unknown field.' })
+  @ApiForbiddenResponse({ description: 'The API key lacks `cost:read`.' })
+  async getTagValues(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: TagValuesRequestDto,
+  ): Promise<SuccessEnvelope<{ values: string[] }>> {
+    return ok(await this.filters.mapKeyValues(principal, 'tag', body.tagKey));
+  }
+
+  @Post('cost-category-values')
+  @HttpCode(HttpStatus.OK)
+  @RequireScopes('cost:read')
+  @ApiOperation({
+    operationId: 'getCostCategoryValues',
+    summary: 'List the values of one cost category key',
+    description: ['Requires the scope `cost:read`.', '', ...MAP_KEY_VALUES_RULES].join('\n'),
+  })
+  @ApiOkResponse({ type: MapKeyValuesResponseDto })
+  @ApiBadRequestResponse({ description: '`categoryKey` missing, not a string, empty or too long; or an unknown field.' })
+  @ApiForbiddenResponse({ description: 'The API key lacks `cost:read`.' })
+  async getCostCategoryValues(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CostCategoryValuesRequestDto,
+  ): Promise<SuccessEnvelope<{ values: string[] }>> {
+    return ok(await this.filters.mapKeyValues(principal, 'costCategory', body.categoryKey));
+  }
+}
