@@ -1,4 +1,24 @@
 import { Module } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { REDIS } from '../infrastructure/redis/redis.module';
+import { SharingController } from './sharing.controller';
+import { SharingService } from './sharing.service';
+import { ClickhouseSharedFilterStore } from './storage/clickhouse-shared-filter.store';
+import { RedisSharedFilterStore } from './storage/redis-shared-filter.store';
+import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.store';
 
-@Module({})
+/** Shared filters: Redis-backed when REDIS_URL is set (every instance sees them), else ClickHouse. */
+@Module({
+  controllers: [SharingController],
+  providers: [
+    SharingService,
+    {
+      provide: SHARED_FILTER_STORE,
+      inject: [REDIS, ClickhouseService],
+      useFactory: (redis: Redis | null, clickhouse: ClickhouseService): SharedFilterStore =>
+        redis ? new RedisSharedFilterStore(redis) : new ClickhouseSharedFilterStore(clickhouse),
+    },
+  ],
+})
 export class SharingModule {}

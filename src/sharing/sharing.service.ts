@@ -1,0 +1,52 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/api-keys.service';
+import { ApiError, InvalidRequestException, SharedFilterNotFoundException } from '../common/errors/api-errors';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { CreateSharedFilterDto } from './dto/create-shared-filter.dto';
+import { FILTER_ID_FORMAT_DESCRIPTION, generateFilterId, isFilterId } from './filter-id';
+import { normalizeSharedFilterConfiguration, SharedFilterConfiguration } from './shared-filter-configuration';
+import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.store';
+
+export const ORGANIZATION_MISMATCH_MESSAGE = 'The organizationId does not match the organization of the API key.';
+
+@Injectable()
+export class SharingService {
+  constructor(
+    @Inject(SHARED_FILTER_STORE) private readonly store: SharedFilterStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Stores the normalised configuration (defaults filled) under a new ID, for the key's organisation. */
+  async create(principal: Principal, body: CreateSharedFilterDto): Promise<{ filterId: string }> {
+    if (body.organizationId.toLowerCase() !== principal.organizationId.toLowerCase()) {
+      throw new ApiError(HttpStatus.FORBIDDEN, ORGANIZATION_MISMATCH_MESSAGE);
+    }
+    const filterId = generateFilterId();
+    await this.store.save(
+      {
+        filterId,
+        organizationId: principal.organizationId,
+        configuration: normalizeSharedFilterConfiguration(body.filterConfiguration),
+        createdAt: new Date().toISOString(),
+      },
+      // Read per request, not at construction, so an operator's setting applies to every write.
+      this.config.sharedFilterTtlSeconds,
+    );
+    return { filterId };
+  }
+
+  /**
+   * Missing, expired and another organisation's filter all answer the same 500 (spec), so a caller
+   * cannot learn that another organisation's ID exists. A malformed ID is bad input: 400.
+   */
+  async get(principal: Principal, filterId: string): Promise<{ filterConfiguration: SharedFilterConfiguration }> {
+    if (!isFilterId(filterId)) {
+      throw new InvalidRequestException([`filterId: Expected a shared filter ID: ${FILTER_ID_FORMAT_DESCRIPTION}`]);
+    }
+    const record = await this.store.find(filterId);
+    if (!record || record.organizationId.toLowerCase() !== principal.organizationId.toLowerCase()) {
+      throw new SharedFilterNotFoundException();
+    }
+    return { filterConfiguration: normalizeSharedFilterConfiguration(record.configuration) };
+  }
+}

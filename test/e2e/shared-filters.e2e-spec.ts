@@ -1,0 +1,475 @@
+import type Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
+import { UpstreamUnavailableException } from '../../src/common/errors/api-errors';
+import { createRedisClient, REDIS } from '../../src/infrastructure/redis/redis.module';
+import { RedisSharedFilterStore } from '../../src/sharing/storage/redis-shared-filter.store';
+import { freePort } from '../support/local-servers';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+const URL = '/v1/cost-insights/shared-filters';
+const PREFIX = 'Invalid request. Please see message details.';
+const NOT_FOUND = { success: false, error: { message: 'Shared filter not found or has expired.' } };
+const ID_PATTERN = /^sf_[A-Za-z0-9_-]{24}$/;
+
+/** Every FilterFields field as a read shows it when unset (written out here, not taken from the code). */
+const UNSET_FIELDS = {
+  costLayers: [],
+  clouds: [],
+  services: [],
+  resourceFamilies: [],
+  regions: [],
+  instanceTypes: [],
+  usageTypes: [],
+  billingPeriods: [],
+  dateRange: null,
+  costTypes: [],
+  accountIds: [],
+  integrationIds: [],
+  resourceTag: null,
+  resourceTagValues: [],
+  costCategory: null,
+  costCategoryValues: [],
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('shared filters (create and read)', () => {
+  let t: TestApp;
+  let redis: Redis | null;
+  let config: AppConfig;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    redis = t.app.get<Redis | null>(REDIS);
+    config = t.app.get<AppConfig>(APP_CONFIG);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const create = (org: TestOrganization, filterConfiguration: unknown, organizationId = org.organizationId) =>
+    t.http.post(URL).set(org.auth).send({ organizationId, filterConfiguration });
+  const read = (org: TestOrganization, filterId: string) => t.http.get(`${URL}/${filterId}`).set(org.auth);
+
+  async function createId(org: TestOrganization, filterConfiguration: unknown = {}): Promise<string> {
+    const response = await create(org, filterConfiguration);
+    expect(response.status).toBe(201);
+    return response.body.data.filterId as string;
+  }
+
+  it('stores every field and reads it back exactly (201, then 200)', async () => {
+    const org = await t.newOrganization();
+    const inclusions = {
+      costLayers: ['Infrastructure'],
+      clouds: ['AWS', 'Azure'],
+      services: ['Amazon EC2', '(not set)'],
+      resourceFamilies: ['Compute'],
+      regions: ['us-east-1'],
+      instanceTypes: ['m6i.large'],
+      usageTypes: ['BoxUsage:m6i.large'],
+      billingPeriods: ['2026-09', '2026-10'],
+      dateRange: { start: '2026-10-01', end: '2026-10-31' },
+      costTypes: ['Usage'],
+      accountIds: ['111111111111'],
+      integrationIds: ['aws-main'],
+      resourceTag: 'env',
+      resourceTagValues: ['production'],
+      costCategory: 'Business Unit',
+      costCategoryValues: ['Platform', 'Data'],
+    };
+    const exclusions = { regions: ['eu-west-1'], dateRange: { start: '2026-10-10', end: '2026-10-10' }, resourceTag: 'temp' };
+    const filterConfiguration = {
+      filters: { inclusions, exclusions },
+      groupBy: { dateGrouping: 'weekly', dimension: 'costCategory:Business Unit' },
+      metric: 'effective_savings_rate',
+      comparisonEnabled: true,
+      metadata: { name: 'Platform weekly', description: 'Ünïcode & "quotes" stay exact.' },
+    };
+
+    const created = await create(org, filterConfiguration);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ success: true, data: { filterId: expect.stringMatching(ID_PATTERN) } });
+
+    const response = await read(org, created.body.data.filterId);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      data: {
+        filterConfiguration: {
+          ...filterConfiguration,
+          filters: { inclusions, exclusions: { ...UNSET_FIELDS, ...exclusions } },
+        },
+      },
+    });
+    // Every FilterFields field, in the spec's order, on both sides.
+    const { filters } = response.body.data.filterConfiguration;
+    expect(Object.keys(filters.inclusions)).toEqual(Object.keys(UNSET_FIELDS));
+    expect(Object.keys(filters.exclusions)).toEqual(Object.keys(UNSET_FIELDS));
+  });
+
+  it('fills the documented defaults for an empty configuration', async () => {
+    const org = await t.newOrganization();
+    const response = await read(org, await createId(org, {}));
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({
+      filterConfiguration: {
+        filters: { inclusions: UNSET_FIELDS, exclusions: UNSET_FIELDS },
+        groupBy: { dateGrouping: 'daily', dimension: null },
+        metric: 'amortized_cost',
+        comparisonEnabled: false,
+        metadata: { name: '', description: '' },
+      },
+    });
+  });
+
+  it('fills the defaults of partly given parts and treats null as omitted', async () => {
+    const org = await t.newOrganization();
+    const id = await createId(org, {
+      filters: { inclusions: { services: ['Amazon S3'] }, exclusions: null },
+      groupBy: { dimension: 'tag:team' },
+      metric: null,
+      metadata: { name: 'only a name' },
+    });
+    const response = await read(org, id);
+    expect(response.body.data.filterConfiguration).toEqual({
+      filters: { inclusions: { ...UNSET_FIELDS, services: ['Amazon S3'] }, exclusions: UNSET_FIELDS },
+      groupBy: { dateGrouping: 'daily', dimension: 'tag:team' },
+      metric: 'amortized_cost',
+      comparisonEnabled: false,
+      metadata: { name: 'only a name', description: '' },
+    });
+  });
+
+  it('accepts its own read output as a new configuration (round trip is stable)', async () => {
+    const org = await t.newOrganization();
+    const first = await read(org, await createId(org, { groupBy: { dimension: 'account' }, filters: { exclusions: { clouds: ['GCP'] } } }));
+    const copy = first.body.data.filterConfiguration;
+    const second = await read(org, await createId(org, copy));
+    expect(second.status).toBe(200);
+    expect(second.body.data.filterConfiguration).toEqual(copy);
+  });
+
+  it('reads filters that /data applies exactly like the originals (null keys mean unset)', async () => {
+    const org = await t.newOrganization();
+    const other = await t.newOrganization();
+    const rows = [
+      { usage_date: '2026-10-05', amortized_cost: '2.5000000001', resource_tags: { env: 'prod' } },
+      { usage_date: '2026-10-06', amortized_cost: '1.25', resource_tags: { env: 'dev' } },
+      { usage_date: '2026-10-07', amortized_cost: '0.75', service: 'Amazon S3', resource_tags: { env: 'prod' } },
+      { usage_date: '2026-09-30', amortized_cost: '7', resource_tags: { env: 'prod' } },
+    ];
+    await t.insertRows(org.organizationId, rows);
+    await t.insertRows(other.organizationId, [{ usage_date: '2026-10-05', amortized_cost: '100', resource_tags: { env: 'prod' } }]);
+    const october = { start: '2026-10-01', end: '2026-10-31' };
+    const totalOf = async (filters: unknown): Promise<number> => {
+      const response = await t.http.post('/v1/cost-insights/data').set(org.auth).send({ filters, groupBy: { dateGrouping: 'monthly' } });
+      expect(response.status).toBe(200);
+      return response.body.data.summary.total_amortized_cost;
+    };
+    const cases: Array<[unknown, number]> = [
+      [{ inclusions: { dateRange: october } }, 2.5000000001 + 1.25 + 0.75],
+      [{ inclusions: { dateRange: october, resourceTag: 'env', resourceTagValues: ['prod'] } }, 2.5000000001 + 0.75],
+      [{ inclusions: { dateRange: october }, exclusions: { services: ['Amazon S3'] } }, 2.5000000001 + 1.25],
+    ];
+    for (const [filters, expected] of cases) {
+      const id = await createId(org, { filters });
+      const shared = (await read(org, id)).body.data.filterConfiguration.filters;
+      expect(shared.inclusions.costCategory).toBeNull();
+      expect(await totalOf(filters)).toBeCloseTo(expected, 9);
+      expect(await totalOf(shared)).toBeCloseTo(expected, 9);
+    }
+  });
+
+  it('accepts the organizationId in upper case (same UUID)', async () => {
+    const org = await t.newOrganization();
+    const response = await create(org, {}, org.organizationId.toUpperCase());
+    expect(response.status).toBe(201);
+    expect((await read(org, response.body.data.filterId)).status).toBe(200);
+  });
+
+  it("hides another organisation's filter behind the same 500 as a missing one", async () => {
+    const owner = await t.newOrganization();
+    const other = await t.newOrganization();
+    const id = await createId(owner, { metadata: { name: 'owner only' } });
+
+    const foreign = await read(other, id);
+    expect(foreign.status).toBe(500);
+    expect(foreign.body).toEqual(NOT_FOUND);
+
+    const missing = await read(other, 'sf_AAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(missing.status).toBe(500);
+    expect(missing.body).toEqual(NOT_FOUND);
+    expect(missing.body.error.message).toMatch(/not found or has expired/);
+
+    // The owner still reads it; a second key of the owner's organisation too.
+    expect((await read(owner, id)).body.data.filterConfiguration.metadata.name).toBe('owner only');
+    const ownerSecondKey = await t.keyFor(owner.organizationId, ['shared-filters:read']);
+    expect((await read(ownerSecondKey, id)).status).toBe(200);
+  });
+
+  it("refuses to create for another organisation's id (403) and stores nothing", async () => {
+    const org = await t.newOrganization();
+    const other = await t.newOrganization();
+    const response = await create(org, { metadata: { name: 'x' } }, other.organizationId);
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({
+      success: false,
+      error: { message: 'The organizationId does not match the organization of the API key.' },
+    });
+    expect(JSON.stringify(response.body)).not.toContain('filterId');
+  });
+
+  it('answers a malformed filterId with a 400 naming the path parameter', async () => {
+    const org = await t.newOrganization();
+    const valid = await createId(org);
+    for (const bad of ['nope', valid.slice(0, -1), `${valid}A`, `sf_${'%2B'.repeat(24)}`, 'x'.repeat(300)]) {
+      const response = await read(org, bad);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        success: false,
+        error: {
+          message: `${PREFIX} filterId: Expected a shared filter ID: "sf_" followed by 24 base64url characters (144 random bits)`,
+        },
+      });
+    }
+  });
+
+  it('generates unique, unguessable IDs (≥128 random bits)', async () => {
+    const org = await t.newOrganization();
+    const ids = await Promise.all(Array.from({ length: 25 }, () => createId(org)));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id).toMatch(ID_PATTERN);
+      expect(Buffer.from(id.slice(3), 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+    }
+  });
+
+  it('stores in the mode’s store with the configured lifetime (Redis with native expiry, else ClickHouse)', async () => {
+    const org = await t.newOrganization();
+    const id = await createId(org, { metadata: { name: 'where' } });
+    const ttlMs = config.sharedFilterTtlSeconds * 1000;
+    if (redis) {
+      const key = `cost-insights:shared-filter:${id}`;
+      const stored = JSON.parse((await redis.get(key))!);
+      expect(stored.organizationId).toBe(org.organizationId);
+      expect(stored.configuration.metadata.name).toBe('where');
+      const pttl = await redis.pttl(key);
+      expect(pttl).toBeGreaterThan(ttlMs - 60_000);
+      expect(pttl).toBeLessThanOrEqual(ttlMs);
+    } else {
+      const rows = await t.clickhouse.query<{ organization_id: string; lifetime_ms: string; configuration: string }>(
+        `SELECT organization_id, toString(toUnixTimestamp64Milli(expires_at) - toUnixTimestamp64Milli(created_at)) AS lifetime_ms,
+                configuration
+         FROM ${t.clickhouse.table('shared_filters')} WHERE filter_id = {id:String}`,
+        { id },
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].organization_id).toBe(org.organizationId);
+      expect(Number(rows[0].lifetime_ms)).toBe(ttlMs);
+      expect(JSON.parse(rows[0].configuration).metadata.name).toBe('where');
+    }
+  });
+
+  it('expires a filter after SHARED_FILTER_TTL_SECONDS (500 "not found or has expired")', async () => {
+    const org = await t.newOrganization();
+    const configured = config.sharedFilterTtlSeconds;
+    config.sharedFilterTtlSeconds = 2; // the service reads the setting per request
+    let shortLived: string;
+    let longLived: string;
+    try {
+      shortLived = await createId(org, { metadata: { name: 'short' } });
+    } finally {
+      config.sharedFilterTtlSeconds = configured;
+    }
+    longLived = await createId(org, { metadata: { name: 'long' } });
+    expect((await read(org, shortLived)).status).toBe(200);
+
+    await sleep(2300);
+    const expired = await read(org, shortLived);
+    expect(expired.status).toBe(500);
+    expect(expired.body).toEqual(NOT_FOUND);
+    expect((await read(org, longLived)).status).toBe(200);
+  });
+
+  describe('validation (400 with the full field path)', () => {
+    let org: TestOrganization;
+    beforeAll(async () => {
+      org = await t.newOrganization();
+    });
+
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['organizationId missing', { organizationId: undefined, filterConfiguration: {} }, 'organizationId: Expected string, received undefined'],
+      ['organizationId not a string', { organizationId: 42, filterConfiguration: {} }, 'organizationId: Expected string, received number'],
+      [
+        'organizationId not UUID-shaped',
+        { organizationId: 'org-123', filterConfiguration: {} },
+        'organizationId: Expected a UUID such as 3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d',
+      ],
+      ['filterConfiguration missing', {}, 'filterConfiguration: Expected object, received undefined'],
+      ['filterConfiguration an array', { filterConfiguration: [] }, 'filterConfiguration: Expected object, received array'],
+      [
+        'bad dateGrouping',
+        { filterConfiguration: { groupBy: { dateGrouping: 'hourly' } } },
+        'filterConfiguration.groupBy.dateGrouping: Expected one of daily, weekly, monthly',
+      ],
+      [
+        'bad dimension',
+        { filterConfiguration: { groupBy: { dimension: 'colour' } } },
+        'filterConfiguration.groupBy.dimension: "colour" is not a dimension: expected one of costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, or tag:<key> or costCategory:<key>',
+      ],
+      [
+        'empty tag key in dimension',
+        { filterConfiguration: { groupBy: { dimension: 'tag:' } } },
+        'filterConfiguration.groupBy.dimension: "tag:" is not a dimension: expected one of costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, or tag:<key> or costCategory:<key>',
+      ],
+      [
+        'dimension not a string',
+        { filterConfiguration: { groupBy: { dimension: ['service'] } } },
+        'filterConfiguration.groupBy.dimension: Expected string, received array',
+      ],
+      [
+        'unknown filter field',
+        { filterConfiguration: { filters: { inclusions: { service: ['Amazon EC2'] } } } },
+        'filterConfiguration.filters.inclusions.service: unknown field',
+      ],
+      [
+        'unknown top-level configuration field',
+        { filterConfiguration: { dimension: 'service' } },
+        'filterConfiguration.dimension: unknown field',
+      ],
+      [
+        'dateRange not a real date',
+        { filterConfiguration: { filters: { inclusions: { dateRange: { start: '2026-02-30', end: '2026-03-01' } } } } },
+        'filterConfiguration.filters.inclusions.dateRange.start: "2026-02-30" is not a real calendar date',
+      ],
+      [
+        'dateRange start after end',
+        { filterConfiguration: { filters: { exclusions: { dateRange: { start: '2026-10-31', end: '2026-10-01' } } } } },
+        'filterConfiguration.filters.exclusions.dateRange.end: start must be on or before end',
+      ],
+      [
+        'bad billing period',
+        { filterConfiguration: { filters: { inclusions: { billingPeriods: ['2026-13'] } } } },
+        'filterConfiguration.filters.inclusions.billingPeriods: Expected a billing period in yyyy-MM format, e.g. 2026-10',
+      ],
+      [
+        'bad metric',
+        { filterConfiguration: { metric: 'profit' } },
+        'filterConfiguration.metric: Expected one of amortized_cost, billed_cost, cash_cost, on_demand_cost, total_savings, commitment_savings, spot_savings, effective_savings_rate',
+      ],
+      [
+        'comparisonEnabled not a boolean',
+        { filterConfiguration: { comparisonEnabled: 'true' } },
+        'filterConfiguration.comparisonEnabled: Expected boolean, received string',
+      ],
+      [
+        'name too long',
+        { filterConfiguration: { metadata: { name: 'n'.repeat(201) } } },
+        'filterConfiguration.metadata.name: at most 200 characters',
+      ],
+      [
+        'description too long',
+        { filterConfiguration: { metadata: { description: 'd'.repeat(2001) } } },
+        'filterConfiguration.metadata.description: at most 2000 characters',
+      ],
+      ['unknown body field', { filterConfiguration: {}, filterId: 'sf_x' }, 'filterId: unknown field'],
+    ];
+
+    it.each(cases)('%s', async (_name, body, detail) => {
+      const response = await t.http
+        .post(URL)
+        .set(org.auth)
+        .send({ organizationId: org.organizationId, ...body });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ success: false, error: { message: `${PREFIX} ${detail}` } });
+    });
+
+    it('names the list field of an element of the wrong type', async () => {
+      const response = await create(org, { filters: { inclusions: { services: ['Amazon EC2', 7] } } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.message).toMatch(
+        /^Invalid request\. Please see message details\. filterConfiguration\.filters\.inclusions\.services(\[1\])?: Expected string/,
+      );
+    });
+
+    it('accepts the longest name and description', async () => {
+      const response = await create(org, { metadata: { name: 'n'.repeat(200), description: 'd'.repeat(2000) } });
+      expect(response.status).toBe(201);
+    });
+
+    it('reports several errors together', async () => {
+      const response = await t.http.post(URL).set(org.auth).send({
+        organizationId: 'bad',
+        filterConfiguration: { groupBy: { dateGrouping: 'yearly' }, metric: 1 },
+      });
+      expect(response.status).toBe(400);
+      const message: string = response.body.error.message;
+      expect(message.startsWith(PREFIX)).toBe(true);
+      expect(message).toContain('organizationId: ');
+      expect(message).toContain('filterConfiguration.groupBy.dateGrouping: ');
+      expect(message).toContain('filterConfiguration.metric: ');
+    });
+  });
+
+  describe('scopes', () => {
+    it('needs shared-filters:write to create and shared-filters:read to read', async () => {
+      const writer = await t.newOrganization(['shared-filters:write']);
+      const reader = await t.keyFor(writer.organizationId, ['shared-filters:read']);
+      const costOnly = await t.keyFor(writer.organizationId, ['cost:read']);
+
+      const id = await createId(writer, { metadata: { name: 'scoped' } });
+      for (const [org, expectedScope] of [
+        [reader, 'shared-filters:write'],
+        [costOnly, 'shared-filters:write'],
+      ] as const) {
+        const response = await create(org, {});
+        expect(response.status).toBe(403);
+        expect(response.body).toEqual({
+          success: false,
+          error: { message: `This API key lacks the scope required for this operation: ${expectedScope}.` },
+        });
+      }
+      for (const org of [writer, costOnly]) {
+        const response = await read(org, id);
+        expect(response.status).toBe(403);
+        expect(response.body.error.message).toContain('shared-filters:read');
+      }
+      expect((await read(reader, id)).status).toBe(200);
+    });
+
+    it('answers 401 without a key', async () => {
+      expect((await t.http.get(`${URL}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`)).body).toEqual({ message: 'Unauthorized' });
+      const response = await t.http.post(URL).send({ organizationId: '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d', filterConfiguration: {} });
+      expect(response.status).toBe(401);
+    });
+  });
+
+  it('keeps filters across a restart of the application (same store)', async () => {
+    const org = await t.newOrganization();
+    const id = await createId(org, { metadata: { name: 'durable' } });
+    await t.close();
+    t = await TestApp.start(); // afterAll closes this one
+    redis = t.app.get<Redis | null>(REDIS);
+    config = t.app.get<AppConfig>(APP_CONFIG);
+    const response = await read(org, id);
+    expect(response.status).toBe(200);
+    expect(response.body.data.filterConfiguration.metadata.name).toBe('durable');
+  });
+
+  it('fails fast with an envelope error when Redis does not answer (never hangs)', async () => {
+    // A Redis store on a port nothing listens on: the client must reject at once, not queue.
+    const client = createRedisClient(`redis://127.0.0.1:${await freePort()}`);
+    client.on('error', () => undefined);
+    const store = new RedisSharedFilterStore(client);
+    try {
+      const started = Date.now();
+      await expect(store.find('sf_AAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toBeInstanceOf(UpstreamUnavailableException);
+      await expect(store.find('sf_AAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toThrow(
+        'Shared filter storage is temporarily unavailable. Please retry shortly.',
+      );
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
