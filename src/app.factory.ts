@@ -12,6 +12,8 @@ export const API_PREFIX = 'v1';
 export async function createApp(options: { logger?: false | undefined } = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
+    // Start-up errors (e.g. a locked embedded data directory) reach main.ts, which explains them.
+    abortOnError: false,
     logger: options.logger === false ? false : ['log', 'warn', 'error'],
   });
   const config = app.get<AppConfig>(APP_CONFIG);

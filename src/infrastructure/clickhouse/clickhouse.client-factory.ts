@@ -1,4 +1,4 @@
-import { ClickHouseClient, createClient } from '@clickhouse/client';
+import { ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { AppConfig } from '../../config/app-config';
 
 /**
@@ -14,6 +14,8 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
       password: clickhouse.password,
       request_timeout: clickhouse.requestTimeoutMs,
       clickhouse_settings: { max_execution_time: clickhouse.maxExecutionSeconds },
+      // Failures surface as exceptions handled (and logged once) by the caller.
+      log: { level: ClickHouseLogLevel.OFF },
     });
   }
   // chDB is an optional dependency: server deployments do not need the embedded engine.
@@ -21,6 +23,7 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
   return createClient({
     connection: createChdbConnection({ path: config.dataDir }),
     clickhouse_settings: { max_execution_time: clickhouse.maxExecutionSeconds },
+    log: { level: ClickHouseLogLevel.OFF },
   });
 }
 

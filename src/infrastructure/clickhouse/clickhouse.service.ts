@@ -13,10 +13,13 @@ export type QueryParams = Record<string, unknown>;
 export class ClickhouseService implements OnModuleDestroy {
   readonly client: ClickHouseClient;
   readonly database: string;
+  /** True for the in-process chDB engine: files on this machine are also the engine's files. */
+  readonly embedded: boolean;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.client = createClickhouseClient(config);
     this.database = config.clickhouse.database;
+    this.embedded = !config.clickhouse.url;
   }
 
   /** Fully qualified table name. The chDB connection ignores a default database, so SQL always qualifies. */

@@ -1,0 +1,116 @@
+import { parseCommandLine, UsageError } from './cli-args';
+import { formatTable } from './cli-output';
+import { usageText } from './cli-usage';
+
+const ORG = '3F2B8C1E-7D4A-4E9B-9C2D-5A1F0E6B7C8D';
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error(`no usage error for ${argv.join(' ')}`);
+}
+
+describe('CLI command line', () => {
+  it('shows help without a command, for help and --help', () => {
+    expect(parseCommandLine([])).toEqual({ name: 'help' });
+    expect(parseCommandLine(['--help'])).toEqual({ name: 'help' });
+    expect(parseCommandLine(['help', 'keys', 'create'])).toEqual({ name: 'help', topic: 'keys create' });
+    expect(parseCommandLine(['keys', 'list', '--help'])).toEqual({ name: 'help', topic: 'keys list' });
+  });
+
+  it('parses keys create with a normalised organisation, trimmed name and de-duplicated scopes', () => {
+    expect(
+      parseCommandLine(['keys', 'create', '--org', ORG, '--name', ' CI pipeline ', '--scopes', 'cost:read, shared-filters:read,cost:read', '--json']),
+    ).toEqual({
+      name: 'keys create',
+      organizationId: ORG.toLowerCase(),
+      keyName: 'CI pipeline',
+      scopes: ['cost:read', 'shared-filters:read'],
+      json: true,
+    });
+    expect(parseCommandLine(['keys', 'create', `--org=${ORG}`, '--name=x', '--scopes=shared-filters:write'])).toMatchObject({
+      scopes: ['shared-filters:write'],
+      json: false,
+    });
+  });
+
+  it('rejects bad keys create input with messages naming the option', () => {
+    expect(usageError(['keys', 'create', '--name', 'x', '--scopes', 'cost:read']).message).toBe('--org <uuid> is required.');
+    expect(usageError(['keys', 'create', '--org', 'acme', '--name', 'x', '--scopes', 'cost:read']).message).toMatch(
+      /^--org must be a UUID .* got "acme"\.$/,
+    );
+    expect(usageError(['keys', 'create', '--org', ORG, '--scopes', 'cost:read']).message).toMatch(/^--name <text> is required/);
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', '  ', '--scopes', 'cost:read']).message).toMatch(/^--name/);
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x']).message).toBe(
+      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write.',
+    );
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read,cost:write,admin']).message).toBe(
+      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write.',
+    );
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', ' , ']).message).toMatch(/^--scopes lists no scope/);
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read', '--admin']).message).toBe(
+      "Unknown option '--admin'.",
+    );
+    expect(usageError(['keys', 'create', '--org']).message).toMatch(/--org/);
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read', 'extra']).message).toBe(
+      'Unexpected argument "extra".',
+    );
+  });
+
+  it('parses keys list and keys revoke', () => {
+    expect(parseCommandLine(['keys', 'list', '--org', ORG])).toEqual({ name: 'keys list', organizationId: ORG.toLowerCase(), json: false });
+    expect(parseCommandLine(['keys', 'revoke', 'AbC123xyz789'])).toEqual({ name: 'keys revoke', keyId: 'AbC123xyz789' });
+    expect(usageError(['keys', 'revoke']).message).toMatch(/needs the id/);
+    expect(usageError(['keys', 'revoke', 'a', 'b']).message).toBe('Unexpected argument "b".');
+    expect(usageError(['keys']).message).toMatch(/create, list or revoke/);
+    expect(usageError(['keys', 'delete']).message).toMatch(/^Unknown keys subcommand "delete"/);
+  });
+
+  it('refuses a full API key as the id to revoke without echoing it', () => {
+    const key = 'cik_AbC123xyz789_secretsecretsecretsecretsecretsecretsecretsecr123456';
+    const error = usageError(['keys', 'revoke', key]);
+    expect(error.message).toMatch(/not the API key itself/);
+    expect(error.message).not.toContain('secret');
+  });
+
+  it('parses demo-data with defaults and bounds', () => {
+    expect(parseCommandLine(['demo-data', '--org', ORG])).toEqual({
+      name: 'demo-data',
+      organizationId: ORG.toLowerCase(),
+      days: 396,
+      seed: 42,
+      replace: false,
+      json: false,
+    });
+    expect(parseCommandLine(['demo-data', '--org', ORG, '--days', '30', '--seed', '7', '--replace'])).toMatchObject({
+      days: 30,
+      seed: 7,
+      replace: true,
+    });
+    expect(usageError(['demo-data', '--org', ORG, '--days', '0']).message).toBe('--days must be between 1 and 3660, got 0.');
+    expect(usageError(['demo-data', '--org', ORG, '--days', '1.5']).message).toBe('--days must be a whole number, got "1.5".');
+    expect(usageError(['demo-data', '--org', ORG, '--seed', '-1']).message).toMatch(/--seed/);
+    expect(usageError(['demo-data']).message).toBe('--org <uuid> is required.');
+  });
+
+  it('rejects unknown commands', () => {
+    expect(usageError(['serve']).message).toBe('Unknown command "serve".');
+  });
+
+  it('has usage text for every command and for one command', () => {
+    const all = usageText();
+    for (const command of ['migrate', 'keys create', 'keys list', 'keys revoke', 'demo-data']) expect(all).toContain(`  ${command}`);
+    expect(usageText('keys revoke')).toContain('keys revoke <id>');
+    expect(usageText('keys revoke')).not.toContain('demo-data');
+    expect(usageText('keys')).toContain('keys create');
+    expect(usageText('keys')).toContain('keys list');
+  });
+
+  it('formats aligned tables', () => {
+    expect(formatTable(['ID', 'NAME'], [['a', 'first'], ['bbbb', 'x']])).toBe('ID    NAME\na     first\nbbbb  x');
+  });
+});

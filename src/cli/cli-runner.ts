@@ -1,0 +1,85 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { isEmbeddedLockError } from '../infrastructure/clickhouse/clickhouse.client-factory';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { migrate } from '../infrastructure/clickhouse/migrator';
+import { CliCommand, parseCommandLine, UsageError } from './cli-args';
+import { CliModule } from './cli.module';
+import { CliOutput, EXIT } from './cli-output';
+import { usageText } from './cli-usage';
+import { demoDataCommand } from './demo-data.command';
+import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.command';
+import { migrateCommand } from './migrate.command';
+
+/**
+ * Runs one CLI command and returns its exit code. The command line is validated before the store
+ * is opened, so a usage error never touches (or waits for) ClickHouse.
+ */
+export async function runCli(argv: string[], io: CliOutput): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`Error: ${error.message}\n\n${usageText(error.topic)}`);
+    return EXIT.usage;
+  }
+  if (command.name === 'help') {
+    io.out(usageText(command.topic));
+    return EXIT.ok;
+  }
+
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.err(`Configuration error: ${error.message}`);
+    return EXIT.failure;
+  }
+
+  let app: INestApplicationContext | undefined;
+  try {
+    app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
+    return await execute(app, command, io);
+  } catch (error) {
+    io.err(describeFailure(error, config));
+    return EXIT.failure;
+  } finally {
+    await app?.close().catch(() => undefined);
+  }
+}
+
+async function execute(app: INestApplicationContext, command: Exclude<CliCommand, { name: 'help' }>, io: CliOutput): Promise<number> {
+  const clickhouse = app.get(ClickhouseService);
+  if (command.name === 'migrate') return migrateCommand(clickhouse, io);
+  // Every other command needs the schema: migrations are idempotent, so apply any pending ones.
+  await migrate(clickhouse);
+  const apiKeys = app.get(ApiKeysService);
+  switch (command.name) {
+    case 'keys create':
+      return createKeyCommand(apiKeys, command, io);
+    case 'keys list':
+      return listKeysCommand(apiKeys, command, io);
+    case 'keys revoke':
+      return revokeKeyCommand(apiKeys, command, io);
+    case 'demo-data':
+      return demoDataCommand(clickhouse, command, io);
+  }
+}
+
+function describeFailure(error: unknown, config: AppConfig): string {
+  if (!config.clickhouse.url && isEmbeddedLockError(error)) {
+    return (
+      `Error: the embedded ClickHouse data directory ${config.dataDir} is in use by another process ` +
+      '(is the API server running?). Nothing was changed. Stop the server and run the command again, ' +
+      'or point the CLI at a ClickHouse server with CLICKHOUSE_URL.'
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const store = config.clickhouse.url ? `ClickHouse at ${new URL(config.clickhouse.url).host}` : `embedded ClickHouse in ${config.dataDir}`;
+  return `Error: ${message} (store: ${store})`;
+}

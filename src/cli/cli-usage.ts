@@ -1,0 +1,36 @@
+import { SCOPES } from '../auth/api-key-format';
+import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
+
+const COMMANDS: Record<string, string> = {
+  migrate: `  migrate
+      Apply pending ClickHouse migrations (idempotent).`,
+  'keys create': `  keys create --org <uuid> --name <text> --scopes <comma list> [--json]
+      Create an API key for an organisation and print it once: it is stored only as a hash and
+      can never be shown again. Scopes: ${SCOPES.join(', ')}.
+      --json prints one line: {"id","key","organizationId","name","scopes"}.`,
+  'keys list': `  keys list --org <uuid> [--json]
+      List an organisation's API keys (ids, names, scopes, status; never the keys themselves).`,
+  'keys revoke': `  keys revoke <id>
+      Revoke a key by its id (from keys list). Exit code 1 if there is no such key.`,
+  'demo-data': `  demo-data --org <uuid> [--days N] [--seed N] [--replace] [--json]
+      Load the demo multi-cloud cost estate for an organisation: N days (default ${DEMO_DEFAULT_DAYS})
+      ending yesterday (UTC), deterministic per seed (default ${DEMO_DEFAULT_SEED}). Refuses an
+      organisation that already has cost rows unless --replace (which deletes them first).`,
+  help: `  help [command]
+      Show this text, or the usage of one command.`,
+};
+
+const ENVIRONMENT = `Configuration (same environment as the server):
+  CLICKHOUSE_URL, CLICKHOUSE_USER, CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE   a ClickHouse server over HTTP
+  DATA_DIR   the embedded ClickHouse (chDB) directory when CLICKHOUSE_URL is unset (default ./data);
+             it can be opened by one process at a time, so stop the server first or use CLICKHOUSE_URL.
+
+Exit codes: 0 success, 1 failure, 2 usage error.`;
+
+/** Usage of one command (`keys` lists its subcommands), or of all. */
+export function usageText(topic?: string): string {
+  const header = 'Usage: npm run -s cli -- <command> [options]   (or: node dist/cli/main.js <command>)';
+  const matching = topic ? Object.keys(COMMANDS).filter((name) => name === topic || name.startsWith(`${topic} `)) : [];
+  if (matching.length) return `${header}\n\n${matching.map((name) => COMMANDS[name]).join('\n\n')}\n`;
+  return `${header}\n\nCommands:\n${Object.values(COMMANDS).join('\n\n')}\n\n${ENVIRONMENT}\n`;
+}

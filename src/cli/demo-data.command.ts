@@ -1,0 +1,52 @@
+import { loadDemoData } from '../demo/demo-data.loader';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import type { CliCommand } from './cli-args';
+import { CliOutput, EXIT } from './cli-output';
+
+type DemoDataCommand = Extract<CliCommand, { name: 'demo-data' }>;
+
+/**
+ * Loads the demo estate for an organisation. Loading twice would double every cost, so an
+ * organisation that already has rows is refused unless --replace asks to delete them first.
+ */
+export async function demoDataCommand(clickhouse: ClickhouseService, command: DemoDataCommand, io: CliOutput): Promise<number> {
+  const table = clickhouse.table('cost_line_items');
+  const params = { organization_id: command.organizationId };
+  const [{ rows: existing }] = await clickhouse.query<{ rows: number }>(
+    `SELECT toUInt32(count()) AS rows FROM ${table} WHERE organization_id = {organization_id:UUID}`,
+    params,
+  );
+  if (Number(existing) > 0) {
+    if (!command.replace) {
+      io.err(
+        `Organisation ${command.organizationId} already has ${Number(existing)} cost rows; loading again would double them. ` +
+          'Use --replace to delete them first, or choose another organisation.',
+      );
+      return EXIT.failure;
+    }
+    await clickhouse.command(`DELETE FROM ${table} WHERE organization_id = {organization_id:UUID}`, params);
+  }
+  const started = Date.now();
+  const result = await loadDemoData(clickhouse, { organizationId: command.organizationId, days: command.days, seed: command.seed });
+  const seconds = (Date.now() - started) / 1000;
+  if (command.json) {
+    io.out(
+      JSON.stringify({
+        organizationId: command.organizationId,
+        rows: result.rows,
+        from: result.from,
+        to: result.to,
+        days: command.days,
+        seed: command.seed,
+        replaced: Number(existing),
+      }),
+    );
+  } else {
+    io.out(
+      `Loaded ${result.rows} demo cost rows for organisation ${command.organizationId} ` +
+        `(${result.from} to ${result.to}, seed ${command.seed}) in ${seconds.toFixed(1)} s` +
+        (Number(existing) > 0 ? `, replacing ${Number(existing)} rows.` : '.'),
+    );
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,437 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { DemoCostRow, generateDemoRows } from '../../src/demo/demo-data.generator';
+import { sumDecimals } from '../support/decimals';
+import { freePort, stopProcess } from '../support/local-servers';
+import { TestApp } from '../support/test-app';
+
+/**
+ * The operator CLI as an operator runs it: the compiled `dist/cli/main.js` in a child process,
+ * against the mode's store. Server mode: the suite's ClickHouse server (CLICKHOUSE_URL), with the
+ * HTTP API checked in-process on the same store. Embedded mode: a chDB directory of this file's
+ * own; since one process at a time can open it, the HTTP API is the real server (`dist/main.js`)
+ * started on it after the CLI has exited.
+ */
+const MODE = process.env.E2E_MODE === 'server' ? 'server' : 'embedded';
+const ROOT = resolve(__dirname, '../..');
+const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `cli-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
+/** A private build: the CLI's migrations path is relative to it, hence the `clickhouse` link beside it. */
+const BUILD = join(WORK, 'build');
+const DIST = join(BUILD, 'dist');
+const CLI = join(DIST, 'cli', 'main.js');
+const SERVER = join(DIST, 'main.js');
+const EMBEDDED_STORE = join(WORK, 'store');
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+type Env = Record<string, string>;
+
+/** The environment of a child process: the test's, minus any store settings, plus `store`. */
+function childEnv(store: Env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT']) delete env[name];
+  return { ...env, ...store };
+}
+
+/** The store this file's CLI runs use. */
+function modeStore(): Env {
+  return MODE === 'server'
+    ? { CLICKHOUSE_URL: process.env.CLICKHOUSE_URL!, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! }
+    : { DATA_DIR: EMBEDDED_STORE, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! };
+}
+
+function embeddedStore(dataDir: string): Env {
+  return { DATA_DIR: dataDir, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! };
+}
+
+function cli(args: string[], store: Env = modeStore()): Promise<CliResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(store), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, stdout, stderr });
+    });
+  });
+}
+
+function json<T>(result: CliResult): T {
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(result.stdout.endsWith('\n')).toBe(true);
+  expect(result.stdout.trimEnd().split('\n')).toHaveLength(1); // exactly one line
+  return JSON.parse(result.stdout) as T;
+}
+
+interface CreatedKey {
+  id: string;
+  key: string;
+  organizationId: string;
+  name: string;
+  scopes: string[];
+}
+
+interface ListedKey {
+  id: string;
+  organizationId: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+interface DemoLoad {
+  organizationId: string;
+  rows: number;
+  from: string;
+  to: string;
+  days: number;
+  seed: number;
+}
+
+/** The rows the demo generator defines for an organisation: the independent expectation. */
+function expectedDemoRows(organizationId: string, load: { from: string; to: string; seed: number }): DemoCostRow[] {
+  const rows: DemoCostRow[] = [];
+  for (const day of generateDemoRows({ organizationId, from: load.from, to: load.to, seed: load.seed })) rows.push(...day);
+  return rows;
+}
+
+/** Count and exact amortized sum per organisation, read straight from the store. */
+async function storeTotals(organizationIds: string[], app?: TestApp): Promise<Map<string, { rows: number; amortized: string }>> {
+  const sql = (table: string) =>
+    `SELECT toString(organization_id) AS org, toUInt32(count()) AS row_count, toString(sum(amortized_cost)) AS amortized
+     FROM ${table} WHERE organization_id IN {orgs:Array(UUID)} GROUP BY org`;
+  let rows: { org: string; row_count: number; amortized: string }[];
+  if (app) {
+    rows = await app.clickhouse.query(sql(app.clickhouse.table('cost_line_items')), { orgs: organizationIds });
+  } else {
+    // Embedded: the CLI has exited, so a child process can open the directory and read it.
+    const script = `
+      require('reflect-metadata');
+      const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
+      const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
+      (async () => {
+        const clickhouse = new ClickhouseService(loadConfig());
+        const rows = await clickhouse.query(process.argv[1].replace('$TABLE', clickhouse.table('cost_line_items')), JSON.parse(process.argv[2]));
+        process.stdout.write(JSON.stringify(rows));
+        await clickhouse.onModuleDestroy();
+      })();`;
+    const result = spawnSync(process.execPath, ['-e', script, sql('$TABLE'), JSON.stringify({ orgs: organizationIds })], {
+      cwd: ROOT,
+      env: childEnv(modeStore()),
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`store query failed: ${result.stderr}`);
+    rows = JSON.parse(result.stdout);
+  }
+  return new Map(rows.map((r) => [r.org, { rows: Number(r.row_count), amortized: r.amortized }]));
+}
+
+/** The HTTP API on the CLI's store: in-process in server mode, the built server in embedded mode. */
+type Agent = ReturnType<typeof request>;
+
+async function withApi(run: (http: () => Agent) => Promise<void>): Promise<void> {
+  if (MODE === 'server') {
+    const app = await TestApp.start();
+    try {
+      await run(() => app.http);
+    } finally {
+      await app.close();
+    }
+    return;
+  }
+  const port = await freePort();
+  const server = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: childEnv({
+      ...modeStore(),
+      PORT: String(port),
+      MIGRATE_ON_START: 'true',
+      DEMO_ON_EMPTY_STORE: 'false',
+    }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr!.on('data', (chunk) => (stderr += chunk));
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/docs-json`, server, () => stderr);
+    const agent = request(`http://127.0.0.1:${port}`);
+    await run(() => agent);
+  } finally {
+    await stopProcess(server);
+  }
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited during start-up: ${output()}`);
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer on ${url}: ${output()}`);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+const LOCK_MESSAGE = /data directory .* is in use by another process.*Stop the server.*CLICKHOUSE_URL/s;
+
+describe(`operator CLI (${MODE})`, () => {
+  beforeAll(() => {
+    rmSync(WORK, { recursive: true, force: true });
+    mkdirSync(BUILD, { recursive: true });
+    symlinkSync(join(ROOT, 'clickhouse'), join(BUILD, 'clickhouse'));
+    const tsc = spawnSync(
+      process.execPath,
+      [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST, '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    // Type errors still emit JavaScript; only a missing output is fatal here (the type check is its own step).
+    if (!existsSync(CLI) || !existsSync(SERVER)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);
+  }, 300_000);
+
+  afterAll(() => {
+    rmSync(WORK, { recursive: true, force: true });
+  });
+
+  it('prints the usage for help and for no command', async () => {
+    for (const args of [[], ['help'], ['--help']]) {
+      const result = await cli(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Usage: npm run -s cli -- <command>');
+      for (const command of ['migrate', 'keys create', 'keys list', 'keys revoke <id>', 'demo-data']) {
+        expect(result.stdout).toContain(command);
+      }
+    }
+    const keysHelp = await cli(['keys', 'create', '--help']);
+    expect(keysHelp.code).toBe(0);
+    expect(keysHelp.stdout).toContain('cost:read, shared-filters:read, shared-filters:write');
+  });
+
+  it('answers usage errors with exit code 2 and a clear message, without opening the store', async () => {
+    const untouched = join(WORK, 'never-opened');
+    const store = embeddedStore(untouched);
+    const org = randomUUID();
+    const cases: [string[], RegExp][] = [
+      [['frobnicate'], /Unknown command "frobnicate"/],
+      [['keys', 'create', '--org', 'not-a-uuid', '--name', 'ci', '--scopes', 'cost:read'], /--org must be a UUID/],
+      [['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read,cost:write'], /Unknown scope: cost:write\. Valid scopes: cost:read, shared-filters:read, shared-filters:write/],
+      [['keys', 'create', '--org', org, '--scopes', 'cost:read'], /--name <text> is required/],
+      [['keys', 'create', '--org', org, '--name', 'ci'], /--scopes <comma list> is required/],
+      [['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read', '--admin'], /Unknown option '--admin'/],
+      [['keys', 'list'], /--org <uuid> is required/],
+      [['keys', 'revoke'], /needs the id/],
+      [['keys', 'rotate'], /Unknown keys subcommand "rotate"/],
+      [['demo-data', '--org', org, '--days', '0'], /--days must be between 1 and 3660/],
+      [['demo-data', '--org', org, '--seed', 'abc'], /--seed must be a whole number/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(args, store);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toContain('Usage:');
+      expect(result.stdout).toBe('');
+    }
+    expect(existsSync(untouched)).toBe(false);
+  });
+
+  it('migrates, and reports up to date the second time', async () => {
+    const first = await cli(['migrate']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Applied \d+ migrations? to cost_insights_test:\n {2}\d{4}_\w+|is up to date/);
+    const second = await cli(['migrate']);
+    expect(second).toEqual({ code: 0, stdout: 'Database cost_insights_test is up to date.\n', stderr: '' });
+  });
+
+  it('creates keys that authenticate over HTTP, lists them without secrets, and revokes them', async () => {
+    const orgA = randomUUID();
+    const orgB = randomUUID();
+    const keyA = json<CreatedKey>(await cli(['keys', 'create', '--org', orgA, '--name', 'reporting job', '--scopes', 'cost:read', '--json']));
+    expect(Object.keys(keyA)).toEqual(['id', 'key', 'organizationId', 'name', 'scopes']);
+    expect(keyA).toMatchObject({ organizationId: orgA, name: 'reporting job', scopes: ['cost:read'] });
+    expect(keyA.key).toMatch(new RegExp(`^cik_${keyA.id}_`));
+    const keyB = json<CreatedKey>(await cli(['keys', 'create', '--org', orgB, '--name', 'other org', '--scopes', 'cost:read', '--json']));
+    const toRevoke = json<CreatedKey>(
+      await cli(['keys', 'create', '--org', orgA, '--name', 'leaked', '--scopes', 'cost:read,shared-filters:write', '--json']),
+    );
+
+    // Human output: the key exactly once, with the warning that it will not be shown again.
+    const human = await cli(['keys', 'create', '--org', orgA, '--name', 'filters only', '--scopes', 'shared-filters:read']);
+    expect(human.code).toBe(0);
+    const printed: string[] = human.stdout.match(/cik_\w+/g) ?? [];
+    expect(printed).toHaveLength(1);
+    expect(human.stdout).toMatch(/shown only this once/);
+    const filtersOnlyKey = printed[0];
+
+    const revoked = await cli(['keys', 'revoke', toRevoke.id]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked API key ${toRevoke.id}`);
+    const unknown = await cli(['keys', 'revoke', 'NoSuchKey123']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No API key with id "NoSuchKey123"');
+
+    const secrets = [keyA.key, keyB.key, toRevoke.key, filtersOnlyKey].flatMap((key) => [key, key.slice(16), sha256(key)]);
+    const listed = await cli(['keys', 'list', '--org', orgA, '--json']);
+    for (const secret of secrets) expect(listed.stdout).not.toContain(secret);
+    const listedKeys = json<ListedKey[]>(listed);
+    expect(listedKeys.map((k) => Object.keys(k))).toEqual(
+      Array(3).fill(['id', 'organizationId', 'name', 'scopes', 'createdAt', 'revokedAt']),
+    );
+    expect(listedKeys.map((k) => [k.name, k.revokedAt === null])).toEqual([
+      ['reporting job', true],
+      ['leaked', false],
+      ['filters only', true],
+    ]);
+    const table = await cli(['keys', 'list', '--org', orgA]);
+    expect(table.code).toBe(0);
+    for (const secret of secrets) expect(table.stdout + table.stderr).not.toContain(secret);
+    expect(table.stdout).toMatch(new RegExp(`^${toRevoke.id} +leaked +cost:read,shared-filters:write +\\S+ +revoked `, 'm'));
+    expect(table.stdout).toMatch(new RegExp(`^${keyA.id} +reporting job +cost:read +\\S+ +active$`, 'm'));
+    expect(json<ListedKey[]>(await cli(['keys', 'list', '--org', orgB, '--json'])).map((k) => k.id)).toEqual([keyB.id]);
+    expect(await cli(['keys', 'list', '--org', randomUUID()])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^No API keys/) });
+
+    // Demo data for both organisations, with the same seed: the same estate, each in its own org.
+    const loadA = json<DemoLoad>(await cli(['demo-data', '--org', orgA, '--days', '20', '--seed', '7', '--json']));
+    const loadB = json<DemoLoad>(await cli(['demo-data', '--org', orgB, '--days', '20', '--seed', '7', '--json']));
+    const expectedA = expectedDemoRows(orgA, loadA);
+    expect(loadA).toMatchObject({ organizationId: orgA, rows: expectedA.length, days: 20, seed: 7 });
+    expect(loadB).toMatchObject({ rows: loadA.rows, from: loadA.from, to: loadA.to });
+    const expectedTotal = sumDecimals(expectedA.map((r) => r.amortized_cost));
+    const expectedOnDemand = sumDecimals(expectedA.map((r) => r.on_demand_cost));
+
+    const body = {
+      filters: { inclusions: { dateRange: { start: loadA.from, end: loadA.to } } },
+      groupBy: { dateGrouping: 'monthly', dimension: 'cloud' },
+    };
+    await withApi(async (http) => {
+      for (const key of [keyA.key, keyB.key]) {
+        const response = await http().post('/v1/cost-insights/data').set('Authorization', `Bearer ${key}`).send(body);
+        expect(response.status).toBe(200);
+        expect(response.body.data.summary.total_amortized_cost).toBeCloseTo(expectedTotal, 4);
+        expect(response.body.data.summary.total_on_demand_cost).toBeCloseTo(expectedOnDemand, 4);
+        expect(new Set(response.body.data.items.map((i: { dimension_value: string }) => i.dimension_value))).toEqual(
+          new Set(['AWS', 'Azure', 'GCP', 'Oracle']),
+        );
+      }
+      const rejected = await http().post('/v1/cost-insights/data').set('Authorization', `Bearer ${toRevoke.key}`).send(body);
+      expect(rejected.status).toBe(401);
+      expect(rejected.body).toEqual({ message: 'Unauthorized' });
+      const forbidden = await http().post('/v1/cost-insights/data').set('Authorization', `Bearer ${filtersOnlyKey}`).send(body);
+      expect(forbidden.status).toBe(403);
+
+      if (MODE === 'embedded') {
+        // The running server holds the directory: the CLI must say so, and change nothing.
+        const locked = await cli(['keys', 'create', '--org', orgA, '--name', 'while locked', '--scopes', 'cost:read', '--json']);
+        expect(locked.code).toBe(1);
+        expect(locked.stdout).toBe('');
+        expect(locked.stderr).toMatch(LOCK_MESSAGE);
+      }
+    });
+    if (MODE === 'embedded') {
+      expect(json<ListedKey[]>(await cli(['keys', 'list', '--org', orgA, '--json'])).map((k) => k.name)).toEqual([
+        'reporting job',
+        'leaked',
+        'filters only',
+      ]);
+    }
+  }, 240_000);
+
+  it('loads demo data deterministically per seed, once per organisation unless --replace', async () => {
+    const [orgC, orgD, orgE] = [randomUUID(), randomUUID(), randomUUID()];
+    const loadC = json<DemoLoad>(await cli(['demo-data', '--org', orgC, '--days', '15', '--seed', '11', '--json']));
+    const loadD = json<DemoLoad>(await cli(['demo-data', '--org', orgD, '--days', '15', '--seed', '11', '--json']));
+    const loadE = json<DemoLoad>(await cli(['demo-data', '--org', orgE, '--days', '15', '--seed', '12', '--json']));
+    const expectedC = expectedDemoRows(orgC, loadC);
+    const expectedE = expectedDemoRows(orgE, loadE);
+    const exactSum = (rows: DemoCostRow[]) => sumDecimals(rows.map((r) => r.amortized_cost));
+
+    const app = MODE === 'server' ? await TestApp.start() : undefined;
+    try {
+      const totals = await storeTotals([orgC, orgD, orgE], app);
+      expect(totals.get(orgC)!.rows).toBe(expectedC.length);
+      expect(Number(totals.get(orgC)!.amortized)).toBeCloseTo(exactSum(expectedC), 6);
+      expect(totals.get(orgD)).toEqual(totals.get(orgC)); // same seed, other organisation: same estate
+      expect(totals.get(orgE)!.rows).toBe(expectedE.length);
+      expect(Number(totals.get(orgE)!.amortized)).toBeCloseTo(exactSum(expectedE), 6);
+      expect(totals.get(orgE)!.amortized).not.toBe(totals.get(orgC)!.amortized);
+
+      const again = await cli(['demo-data', '--org', orgC, '--days', '15', '--seed', '11']);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(new RegExp(`Organisation ${orgC} already has ${expectedC.length} cost rows.*--replace`));
+      expect((await storeTotals([orgC], app)).get(orgC)!.rows).toBe(expectedC.length);
+
+      const replaced = json<DemoLoad & { replaced: number }>(
+        await cli(['demo-data', '--org', orgC, '--days', '3', '--seed', '11', '--replace', '--json']),
+      );
+      const expectedReplaced = expectedDemoRows(orgC, replaced);
+      expect(replaced).toMatchObject({ rows: expectedReplaced.length, replaced: expectedC.length });
+      const after = await storeTotals([orgC, orgD], app);
+      expect(after.get(orgC)!.rows).toBe(expectedReplaced.length);
+      expect(Number(after.get(orgC)!.amortized)).toBeCloseTo(exactSum(expectedReplaced), 6);
+      expect(after.get(orgD)).toEqual(totals.get(orgD)); // the other organisation is untouched
+    } finally {
+      await app?.close();
+    }
+  }, 240_000);
+
+  it('refuses a locked embedded data directory with exit code 1 and a clear message, and corrupts nothing', async () => {
+    const dataDir = join(WORK, 'locked-store');
+    const store = embeddedStore(dataDir);
+    const org = randomUUID();
+    const before = json<CreatedKey>(await cli(['keys', 'create', '--org', org, '--name', 'before lock', '--scopes', 'cost:read', '--json'], store));
+
+    // Another process opens the directory, as a running server would, and holds it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { createClient } = require('@clickhouse/client');
+         const { createChdbConnection } = require('chdb/connection');
+         const client = createClient({ connection: createChdbConnection({ path: process.argv[1] }) });
+         client.command({ query: 'SELECT 1' }).then(() => process.stdout.write('READY\\n'));
+         setInterval(() => {}, 1000);`,
+        dataDir,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((ready, fail) => {
+        holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && ready());
+        holder.once('exit', (code) => fail(new Error(`lock holder exited with ${code}`)));
+      });
+      for (const args of [
+        ['migrate'],
+        ['keys', 'create', '--org', org, '--name', 'during lock', '--scopes', 'cost:read', '--json'],
+        ['keys', 'list', '--org', org],
+        ['demo-data', '--org', org, '--days', '2'],
+      ]) {
+        const result = await cli(args, store);
+        expect({ args, code: result.code }).toEqual({ args, code: 1 });
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toMatch(LOCK_MESSAGE);
+        expect(result.stderr).toContain(dataDir);
+      }
+    } finally {
+      await stopProcess(holder);
+    }
+
+    // Released: the store opens, holds what was written before and nothing from the refused runs.
+    expect(await cli(['migrate'], store)).toMatchObject({ code: 0, stdout: expect.stringContaining('up to date') });
+    const keys = json<ListedKey[]>(await cli(['keys', 'list', '--org', org, '--json'], store));
+    expect(keys.map((k) => k.id)).toEqual([before.id]);
+  }, 240_000);
+});
