@@ -17,6 +17,7 @@ import {
   Workload,
 } from './demo-estate.catalog';
 import { mixSeed, mulberry32, SeededRandom } from './seeded-random';
+import type { CostLineItemRow } from '../cost-query/cost-line-item';
 
 /**
  * The demo cost generator: a pure, deterministic function of (seed, last day). The estate is a set
@@ -41,35 +42,8 @@ export const DEMO_DEFAULT_SEED = 42;
 /** 13 months and a bit: a full year-over-year comparison plus the current month. */
 export const DEMO_DEFAULT_DAYS = 396;
 
-/** One cost_line_items row, in column names; money as decimal strings with 6 decimals. */
-export interface DemoCostRow {
-  organization_id: string;
-  usage_date: string;
-  billing_period: string;
-  cost_layer: string;
-  cloud: string;
-  service: string;
-  resource_family: string;
-  region: string;
-  instance_type: string;
-  usage_type: string;
-  cost_type: string;
-  account_id: string;
-  account_name: string;
-  integration_id: string;
-  resource_tags: Record<string, string>;
-  cost_categories: Record<string, string>;
-  amortized_cost: string;
-  billed_cost: string;
-  cash_cost: string;
-  on_demand_cost: string;
-  enterprise_discount_savings: string;
-  product_discount_savings: string;
-  partner_discount_savings: string;
-  commitment_savings: string;
-  spot_savings: string;
-  other_savings: string;
-}
+/** One cost_line_items row; the generator writes money with 6 decimals. */
+export type DemoCostRow = CostLineItemRow;
 
 export const COST_TYPES = {
   usage: 'Usage',

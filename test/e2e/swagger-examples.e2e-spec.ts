@@ -49,10 +49,10 @@ describe('Swagger examples return data for the demo organisation', () => {
     return { string: 'string', number: 0, integer: 0, boolean: true }[schema.type ?? 'string'];
   }
 
-  function exampleBody(path: string): unknown {
+  function exampleBody(path: string): object {
     const schema = paths[path].post.requestBody?.content['application/json'].schema;
     expect(schema).toBeDefined();
-    return exampleOf(schema!);
+    return exampleOf(schema!) as object;
   }
 
   it('POST /data', async () => {

@@ -4,38 +4,11 @@ import request from 'supertest';
 import { createApp } from '../../src/app.factory';
 import { Scope, SCOPES } from '../../src/auth/api-key-format';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import type { CostLineItemRow } from '../../src/cost-query/cost-line-item';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../../src/infrastructure/clickhouse/migrator';
 
-/** One stored cost line item, in column names. Money as decimal strings so the stored values are exact. */
-export interface CostRow {
-  organization_id: string;
-  usage_date: string;
-  billing_period: string;
-  cost_layer: string;
-  cloud: string;
-  service: string;
-  resource_family: string;
-  region: string;
-  instance_type: string;
-  usage_type: string;
-  cost_type: string;
-  account_id: string;
-  account_name: string;
-  integration_id: string;
-  resource_tags: Record<string, string>;
-  cost_categories: Record<string, string>;
-  amortized_cost: string;
-  billed_cost: string;
-  cash_cost: string;
-  on_demand_cost: string;
-  enterprise_discount_savings: string;
-  product_discount_savings: string;
-  partner_discount_savings: string;
-  commitment_savings: string;
-  spot_savings: string;
-  other_savings: string;
-}
+export type CostRow = CostLineItemRow;
 
 export type RowInput = Partial<Omit<CostRow, 'organization_id'>> & { usage_date: string };
 

@@ -1,0 +1,32 @@
+/**
+ * One row of cost_line_items as written by loaders (demo data, imports, tests): column names, money
+ * as decimal strings so the stored Decimal values are exactly what was meant.
+ */
+export interface CostLineItemRow {
+  organization_id: string;
+  usage_date: string;
+  billing_period: string;
+  cost_layer: string;
+  cloud: string;
+  service: string;
+  resource_family: string;
+  region: string;
+  instance_type: string;
+  usage_type: string;
+  cost_type: string;
+  account_id: string;
+  account_name: string;
+  integration_id: string;
+  resource_tags: Record<string, string>;
+  cost_categories: Record<string, string>;
+  amortized_cost: string;
+  billed_cost: string;
+  cash_cost: string;
+  on_demand_cost: string;
+  enterprise_discount_savings: string;
+  product_discount_savings: string;
+  partner_discount_savings: string;
+  commitment_savings: string;
+  spot_savings: string;
+  other_savings: string;
+}
