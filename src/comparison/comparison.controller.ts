@@ -1,16 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Principal } from '../auth/api-keys.service';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
-import { CurrentPrincipal, RequireScopes } from '../common/http/request-context';
+import { Authorized } from '../common/http/authorized.decorator';
+import { CurrentPrincipal } from '../common/http/request-context';
 import { NOT_SET } from '../cost-query/dimension-registry';
 import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
@@ -18,14 +16,13 @@ import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-
 import { ComparisonResponseDto } from './dto/compare-response.dto';
 
 @ApiTags('Comparison')
-@ApiBearerAuth()
 @Controller('cost-insights')
 export class ComparisonController {
   constructor(private readonly comparison: ComparisonService) {}
 
   @Post('compare')
   @HttpCode(200)
-  @RequireScopes('cost:read')
+  @Authorized('cost:read')
   @ApiOperation({
     operationId: 'compareCosts',
     summary: 'Compare one metric between two periods, per dimension value',
@@ -42,8 +39,6 @@ export class ComparisonController {
   })
   @ApiOkResponse({ type: ComparisonResponseDto, description: 'Per-value comparisons, totals and metadata.' })
   @ApiBadRequestResponse({ description: 'Invalid body, period span over the limit, dates in filters, or too many points.' })
-  @ApiUnauthorizedResponse({ description: 'Missing or invalid API key: `{"message":"Unauthorized"}`.' })
-  @ApiForbiddenResponse({ description: 'The API key lacks the `cost:read` scope.' })
   async compare(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CompareRequestDto,

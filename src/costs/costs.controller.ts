@@ -1,16 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Principal } from '../auth/api-keys.service';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
-import { CurrentPrincipal, RequireScopes } from '../common/http/request-context';
+import { Authorized } from '../common/http/authorized.decorator';
+import { CurrentPrincipal } from '../common/http/request-context';
 import { NOT_SET } from '../cost-query/dimension-registry';
 import { MAX_GROUPING_DIMENSIONS } from '../cost-query/dto/grouping.dto';
 import { CostsService } from './costs.service';
@@ -18,14 +16,13 @@ import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataResponseDto } from './dto/cost-data-response.dto';
 
 @ApiTags('Cost data')
-@ApiBearerAuth()
 @Controller('cost-insights')
 export class CostsController {
   constructor(private readonly costs: CostsService) {}
 
   @Post('data')
   @HttpCode(200)
-  @RequireScopes('cost:read')
+  @Authorized('cost:read')
   @ApiOperation({
     operationId: 'getCostData',
     summary: 'Get cost data: a time series per date and dimension, plus totals',
@@ -42,8 +39,6 @@ export class CostsController {
   })
   @ApiOkResponse({ type: CostDataResponseDto, description: 'The time series and the period totals.' })
   @ApiBadRequestResponse({ description: 'Invalid body, date span over the limit, or too many result rows.' })
-  @ApiUnauthorizedResponse({ description: 'Missing or invalid API key: `{"message":"Unauthorized"}`.' })
-  @ApiForbiddenResponse({ description: 'The API key lacks the `cost:read` scope.' })
   async getCostData(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CostDataRequestDto,

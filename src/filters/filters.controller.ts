@@ -1,16 +1,15 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBearerAuth,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Principal } from '../auth/api-keys.service';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
-import { CurrentPrincipal, RequireScopes } from '../common/http/request-context';
+import { Authorized } from '../common/http/authorized.decorator';
+import { CurrentPrincipal } from '../common/http/request-context';
 import { MAX_MAP_KEY_LENGTH, NOT_SET } from '../cost-query/dimension-registry';
 import {
   FilterOptions,
@@ -43,7 +42,6 @@ const MAP_KEY_VALUES_RULES = [
 ];
 
 @ApiTags('Filters')
-@ApiBearerAuth()
 @ApiExtraModels(EnrichedOptionDto)
 @Controller('cost-insights')
 export class FiltersController {
@@ -51,7 +49,7 @@ export class FiltersController {
 
   @Post('filters')
   @HttpCode(HttpStatus.OK)
-  @RequireScopes('cost:read')
+  @Authorized('cost:read')
   @ApiOperation({
     operationId: 'getAvailableFilters',
     summary: 'List the valid filter values for a filter selection (cross-filtering)',
@@ -82,7 +80,6 @@ export class FiltersController {
   })
   @ApiOkResponse({ type: AvailableFiltersResponseDto })
   @ApiBadRequestResponse({ description: 'Invalid body (e.g. an unknown `fields` value); the message names each offending path.' })
-  @ApiForbiddenResponse({ description: 'The API key lacks `cost:read`.' })
   async getAvailableFilters(
     @CurrentPrincipal() principal: Principal,
     @Body() body: AvailableFiltersRequestDto,
@@ -92,7 +89,7 @@ export class FiltersController {
 
   @Post('tag-values')
   @HttpCode(HttpStatus.OK)
-  @RequireScopes('cost:read')
+  @Authorized('cost:read')
   @ApiOperation({
     operationId: 'getTagValues',
     summary: 'List the values of one resource tag key',
@@ -100,7 +97,6 @@ export class FiltersController {
   })
   @ApiOkResponse({ type: MapKeyValuesResponseDto })
   @ApiBadRequestResponse({ description: '`tagKey` missing, not a string, empty or too long; or an unknown field.' })
-  @ApiForbiddenResponse({ description: 'The API key lacks `cost:read`.' })
   async getTagValues(
     @CurrentPrincipal() principal: Principal,
     @Body() body: TagValuesRequestDto,
@@ -110,7 +106,7 @@ export class FiltersController {
 
   @Post('cost-category-values')
   @HttpCode(HttpStatus.OK)
-  @RequireScopes('cost:read')
+  @Authorized('cost:read')
   @ApiOperation({
     operationId: 'getCostCategoryValues',
     summary: 'List the values of one cost category key',
@@ -118,7 +114,6 @@ export class FiltersController {
   })
   @ApiOkResponse({ type: MapKeyValuesResponseDto })
   @ApiBadRequestResponse({ description: '`categoryKey` missing, not a string, empty or too long; or an unknown field.' })
-  @ApiForbiddenResponse({ description: 'The API key lacks `cost:read`.' })
   async getCostCategoryValues(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CostCategoryValuesRequestDto,

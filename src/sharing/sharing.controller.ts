@@ -1,9 +1,7 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBearerAuth,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiInternalServerErrorResponse,
   ApiOkResponse,
   ApiOperation,
@@ -13,7 +11,8 @@ import {
 import type { Principal } from '../auth/api-keys.service';
 import { SharedFilterNotFoundException } from '../common/errors/api-errors';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
-import { CurrentPrincipal, RequireScopes } from '../common/http/request-context';
+import { Authorized } from '../common/http/authorized.decorator';
+import { CurrentPrincipal } from '../common/http/request-context';
 import { CreateSharedFilterDto } from './dto/create-shared-filter.dto';
 import { CreateSharedFilterResponseDto, GetSharedFilterResponseDto } from './dto/shared-filter-response.dto';
 import { FILTER_ID_EXAMPLE, FILTER_ID_FORMAT_DESCRIPTION } from './filter-id';
@@ -23,14 +22,13 @@ import { ORGANIZATION_MISMATCH_MESSAGE, SharingService } from './sharing.service
 const NOT_FOUND_MESSAGE = new SharedFilterNotFoundException().message;
 
 @ApiTags('Shared filters')
-@ApiBearerAuth()
 @Controller('cost-insights/shared-filters')
 export class SharingController {
   constructor(private readonly sharing: SharingService) {}
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  @RequireScopes('shared-filters:write')
+  @Authorized('shared-filters:write', 'The key lacks `shared-filters:write`, or organizationId is not the key\'s organization.')
   @ApiOperation({
     operationId: 'createSharedFilter',
     summary: 'Store a filter configuration and get an ID to share it',
@@ -48,7 +46,6 @@ export class SharingController {
   })
   @ApiCreatedResponse({ type: CreateSharedFilterResponseDto, description: 'Stored.' })
   @ApiBadRequestResponse({ description: 'Invalid body; the message names each offending field path.' })
-  @ApiForbiddenResponse({ description: 'The key lacks `shared-filters:write`, or organizationId is not the key\'s organization.' })
   @ApiInternalServerErrorResponse({ description: 'The shared filter store is unavailable (retry shortly).' })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -58,7 +55,7 @@ export class SharingController {
   }
 
   @Get(':filterId')
-  @RequireScopes('shared-filters:read')
+  @Authorized('shared-filters:read')
   @ApiOperation({
     operationId: 'getSharedFilter',
     summary: 'Read a shared filter configuration by its ID',
@@ -75,7 +72,6 @@ export class SharingController {
   @ApiParam({ name: 'filterId', description: `The ID returned on creation: ${FILTER_ID_FORMAT_DESCRIPTION}.`, example: FILTER_ID_EXAMPLE })
   @ApiOkResponse({ type: GetSharedFilterResponseDto })
   @ApiBadRequestResponse({ description: 'The filterId is not of the generated form.' })
-  @ApiForbiddenResponse({ description: 'The key lacks `shared-filters:read`.' })
   @ApiInternalServerErrorResponse({ description: `"${NOT_FOUND_MESSAGE}": missing, expired or another organization's filter; or the store is unavailable.` })
   async get(
     @CurrentPrincipal() principal: Principal,

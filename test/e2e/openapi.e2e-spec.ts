@@ -1,6 +1,8 @@
 import { TestApp } from '../support/test-app';
 
 /** Swagger is generated from the DTOs: every spec operation is documented, with bearer auth and examples. */
+type OperationDoc = { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+
 describe('OpenAPI document and Swagger UI', () => {
   let t: TestApp;
   let document: {
@@ -42,6 +44,20 @@ describe('OpenAPI document and Swagger UI', () => {
       ]),
     );
     expect(document.paths['/v1/cost-insights/data'].post.operationId).toBe('getCostData');
+  });
+
+  it('documents 401, 403 and 429 (with Retry-After) on every operation, each requiring the bearer key', () => {
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods) as [string, OperationDoc][]) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect([where, Object.keys(operation.responses).sort()]).toEqual([where, expect.arrayContaining(['401', '403', '429'])]);
+        expect([where, Object.keys(operation.responses['429'].headers ?? {})]).toEqual([
+          where,
+          expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
+        ]);
+        expect([where, operation.security]).toEqual([where, expect.arrayContaining([{ bearer: [] }])]);
+      }
+    }
   });
 
   it('documents request bodies and the FilterFields schema with every spec field', () => {
