@@ -97,13 +97,21 @@ describe('CLI command line', () => {
     expect(usageError(['demo-data']).message).toBe('--org <uuid> is required.');
   });
 
+  it('passes a valid ingest command line through and rejects a bad one as a usage error', () => {
+    const argv = ['focus', 'exports/', '--org', '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11'];
+    expect(parseCommandLine(['ingest', ...argv])).toEqual({ name: 'ingest', argv });
+    expect(parseCommandLine(['ingest', '--help'])).toEqual({ name: 'help', topic: 'ingest' });
+    expect(usageError(['ingest', 'focus', 'exports/']).topic).toBe('ingest');
+    expect(usageError(['ingest', 'csv', 'x', '--org', '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11']).message).toMatch(/focus/);
+  });
+
   it('rejects unknown commands', () => {
     expect(usageError(['serve']).message).toBe('Unknown command "serve".');
   });
 
   it('has usage text for every command and for one command', () => {
     const all = usageText();
-    for (const command of ['migrate', 'keys create', 'keys list', 'keys revoke', 'demo-data']) expect(all).toContain(`  ${command}`);
+    for (const command of ['migrate', 'keys create', 'keys list', 'keys revoke', 'demo-data', 'ingest focus']) expect(all).toContain(`  ${command}`);
     expect(usageText('keys revoke')).toContain('keys revoke <id>');
     expect(usageText('keys revoke')).not.toContain('demo-data');
     expect(usageText('keys')).toContain('keys create');

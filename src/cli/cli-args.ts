@@ -1,6 +1,7 @@
 import { parseArgs, ParseArgsConfig } from 'node:util';
 import { API_KEY_PREFIX, isScope, Scope, SCOPES } from '../auth/api-key-format';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
+import { parseIngestFocusArgs } from '../ingest/ingest-focus.command';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =
@@ -9,7 +10,9 @@ export type CliCommand =
   | { name: 'keys create'; organizationId: string; keyName: string; scopes: Scope[]; json: boolean }
   | { name: 'keys list'; organizationId: string; json: boolean }
   | { name: 'keys revoke'; keyId: string }
-  | { name: 'demo-data'; organizationId: string; days: number; seed: number; replace: boolean; json: boolean };
+  | { name: 'demo-data'; organizationId: string; days: number; seed: number; replace: boolean; json: boolean }
+  /** Arguments after `ingest`, already checked by parseIngestFocusArgs. */
+  | { name: 'ingest'; argv: string[] };
 
 /** A mistake in the command line: reported with the usage text, exit code 2. */
 export class UsageError extends Error {
@@ -40,9 +43,18 @@ export function parseCommandLine(argv: string[]): CliCommand {
       return parseKeys(rest);
     case 'demo-data':
       return parseDemoData(rest);
+    case 'ingest':
+      return parseIngest(rest);
     default:
       throw new UsageError(`Unknown command "${first}".`);
   }
+}
+
+function parseIngest(argv: string[]): CliCommand {
+  if (argv.includes('--help') || argv.includes('-h')) return { name: 'help', topic: 'ingest' };
+  const problem = parseIngestFocusArgs(argv);
+  if (typeof problem === 'string') throw new UsageError(problem, 'ingest');
+  return { name: 'ingest', argv };
 }
 
 function parseMigrate(argv: string[]): CliCommand {

@@ -13,6 +13,7 @@ import { usageText } from './cli-usage';
 import { demoDataCommand } from './demo-data.command';
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.command';
 import { migrateCommand } from './migrate.command';
+import { runIngestFocusCommand, ttyProgressLine } from '../ingest/ingest-focus.command';
 
 /**
  * Runs one CLI command and returns its exit code. The command line is validated before the store
@@ -41,6 +42,10 @@ export async function runCli(argv: string[], io: CliOutput): Promise<number> {
     return EXIT.failure;
   }
 
+  if (command.name === 'ingest' && !process.env.CLICKHOUSE_MAX_EXECUTION_SECONDS) {
+    // An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short.
+    process.env.CLICKHOUSE_MAX_EXECUTION_SECONDS = '3600';
+  }
   let app: INestApplicationContext | undefined;
   try {
     app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
@@ -68,6 +73,8 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
       return revokeKeyCommand(apiKeys, command, io);
     case 'demo-data':
       return demoDataCommand(clickhouse, command, io);
+    case 'ingest':
+      return runIngestFocusCommand(command.argv, clickhouse, { ...io, progress: ttyProgressLine(process.stderr) });
   }
 }
 

@@ -16,6 +16,10 @@ const COMMANDS: Record<string, string> = {
       Load the demo multi-cloud cost estate for an organisation: N days (default ${DEMO_DEFAULT_DAYS})
       ending yesterday (UTC), deterministic per seed (default ${DEMO_DEFAULT_SEED}). Refuses an
       organisation that already has cost rows unless --replace (which deletes them first).`,
+  ingest: `  ingest focus <file|directory>... --org <uuid> [--integration <id>] [--json]
+      Import FinOps FOCUS 1.0-1.3 exports (CSV, CSV.gz, Parquet; a directory loads every export part).
+      Re-importing an integration's billing period replaces its rows; a failed import changes nothing.
+      Without --integration each row's integration is <cloud>-<billing account>. See docs/focus-mapping.md.`,
   help: `  help [command]
       Show this text, or the usage of one command.`,
 };

@@ -1,4 +1,5 @@
 import { loadDemoData } from '../demo/demo-data.loader';
+import { deleteOrganizationCosts } from '../ingest/cost-partitions';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT } from './cli-output';
@@ -24,7 +25,7 @@ export async function demoDataCommand(clickhouse: ClickhouseService, command: De
       );
       return EXIT.failure;
     }
-    await clickhouse.command(`DELETE FROM ${table} WHERE organization_id = {organization_id:UUID}`, params);
+    await deleteOrganizationCosts(clickhouse, command.organizationId);
   }
   const started = Date.now();
   const result = await loadDemoData(clickhouse, { organizationId: command.organizationId, days: command.days, seed: command.seed });

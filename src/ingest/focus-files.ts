@@ -1,0 +1,126 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pipeline, Readable, Transform } from 'node:stream';
+import { createGunzip, gunzipSync } from 'node:zlib';
+
+/** One export part to load. */
+export interface FocusFile {
+  path: string;
+  bytes: number;
+  format: 'CSVWithNames' | 'Parquet';
+  gzip: boolean;
+}
+
+/** A file that cannot be imported, or an import that must stop; the message names the file. */
+export class FocusIngestError extends Error {}
+
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+const PARQUET_MAGIC = Buffer.from('PAR1');
+/** Extensions of export parts; anything else in a directory (manifests, checksums) is skipped. */
+const EXPORT_PART = /\.(csv|csv\.gz|gz|parquet|snappy\.parquet|gz\.parquet)$/i;
+
+/**
+ * Expands files and directories (recursively, hidden entries skipped) into export parts in path
+ * order, recognising each by content: gzip and Parquet by their magic bytes, CSV otherwise.
+ */
+export async function discoverFocusFiles(paths: string[]): Promise<{ files: FocusFile[]; skipped: string[] }> {
+  const files: FocusFile[] = [];
+  const skipped: string[] = [];
+  const visit = async (path: string, explicit: boolean): Promise<void> => {
+    const stat = await fs.stat(path).catch(() => null);
+    if (!stat) throw new FocusIngestError(`${path}: no such file or directory`);
+    if (stat.isDirectory()) {
+      const entries = (await fs.readdir(path)).filter((name) => !name.startsWith('.')).sort();
+      for (const name of entries) await visit(join(path, name), false);
+      return;
+    }
+    if (!stat.isFile()) return;
+    if (!explicit && !EXPORT_PART.test(path)) {
+      skipped.push(path);
+      return;
+    }
+    files.push({ path, bytes: stat.size, ...(await detectFormat(path)) });
+  };
+  for (const path of paths) await visit(resolve(path), true);
+  return { files, skipped };
+}
+
+async function detectFormat(path: string): Promise<Pick<FocusFile, 'format' | 'gzip'>> {
+  let head = await readHead(path, 64 * 1024);
+  const gzip = head.subarray(0, 2).equals(GZIP_MAGIC);
+  if (gzip) head = gunzipPrefix(head);
+  if (head.subarray(0, 4).equals(PARQUET_MAGIC)) return { format: 'Parquet', gzip };
+  if (head.length === 0) throw new FocusIngestError(`${path}: the file is empty`);
+  if (head.includes(0)) throw new FocusIngestError(`${path}: neither CSV nor Parquet (binary content)`);
+  return { format: 'CSVWithNames', gzip };
+}
+
+async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const handle = await fs.open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The decompressed start of a gzip stream of which only a prefix was read. */
+function gunzipPrefix(prefix: Buffer): Buffer {
+  try {
+    return gunzipSync(prefix, { finishFlush: 2 /* Z_SYNC_FLUSH: accept a truncated stream */ });
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
+/** Column names of a CSV export's header line (RFC 4180 quoting, UTF-8 BOM ignored). */
+export async function readCsvHeader(file: FocusFile): Promise<string[]> {
+  const head = file.gzip ? gunzipPrefix(await readHead(file.path, 256 * 1024)) : await readHead(file.path, 256 * 1024);
+  let text = head.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return parseCsvRecord(text);
+}
+
+/** Fields of the first CSV record of `text`. */
+export function parseCsvRecord(text: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      fields.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') break;
+    else field += ch;
+  }
+  fields.push(field);
+  return fields.map((f) => f.trim());
+}
+
+/**
+ * The file's bytes as sent to a server: decompressed when gzip, counted as they are read (a
+ * counting Transform in the pipeline: a 'data' listener would start the flow before the client reads).
+ */
+export function openFocusFile(file: FocusFile, onBytes: (compressedBytesRead: number) => void): Readable {
+  let read = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      read += chunk.length;
+      onBytes(read);
+      done(null, chunk);
+    },
+  });
+  const source = createReadStream(file.path, { highWaterMark: 1024 * 1024 });
+  const ignore = () => undefined; // errors reach the consumer through the last stream
+  return file.gzip ? pipeline(source, counter, createGunzip(), ignore) : pipeline(source, counter, ignore);
+}

@@ -1,0 +1,348 @@
+/**
+ * FOCUS 1.0–1.3 → cost_line_items: the ONE place where the mapping lives (docs/focus-mapping.md
+ * explains every decision). Everything here produces SQL; values reach it only as query parameters.
+ *
+ * Pipeline: each export file is loaded as-is into a raw staging table of Nullable(String) columns
+ * (FOCUS_STAGING_COLUMNS). A column the file does not have holds ABSENT_MARKER on every row (its
+ * DEFAULT), which is how a missing column is told apart from a column that is present but null.
+ * The mapping then reads the raw table in three layers:
+ *   1. normalise: trim, '' → NULL, ABSENT_MARKER → NULL (`v_<Column>`);
+ *   2. type: decimals, UTC timestamps, provider and scope flags (`m_`, `t_`, `p_` prefixes);
+ *   3. the cost_line_items columns.
+ * Aliases never reuse a column name (a ClickHouse alias would shadow the column in other expressions).
+ */
+
+/** DEFAULT of every raw staging column: the column was not in the file. */
+export const ABSENT_MARKER = '\u0000absent';
+
+/** Raw staging columns: every FOCUS column the mapping reads, under each version's name, plus vendor x_ columns. */
+export const FOCUS_STAGING_COLUMNS = [
+  'BilledCost',
+  'EffectiveCost',
+  'ListCost',
+  'ContractedCost',
+  'BillingCurrency',
+  'BillingPeriodStart',
+  'ChargePeriodStart',
+  'ChargeCategory',
+  'ChargeClass',
+  'ChargeDescription',
+  'BillingAccountId',
+  'BillingAccountName',
+  'SubAccountId',
+  'SubAccountName',
+  // ≤1.2 ProviderName/PublisherName; 1.3 ServiceProviderName/HostProviderName.
+  'ProviderName',
+  'PublisherName',
+  'ServiceProviderName',
+  'HostProviderName',
+  'InvoiceIssuerName',
+  'ServiceName',
+  'ServiceCategory',
+  'RegionId',
+  'RegionName',
+  'PricingCategory',
+  'CommitmentDiscountId',
+  'CommitmentDiscountStatus',
+  'SkuMeter',
+  'SkuPriceDetails',
+  'Tags',
+  'x_UsageType',
+  'x_SkuMeterName',
+  'x_CostCategories',
+  'x_Discounts',
+] as const;
+export type FocusStagingColumn = (typeof FOCUS_STAGING_COLUMNS)[number];
+
+/**
+ * Required columns; an inner list means "any one of these names" (the same column across versions).
+ * A file without them is not a FOCUS cost export and is refused before anything is loaded.
+ */
+export const FOCUS_REQUIRED_COLUMNS: readonly (readonly FocusStagingColumn[])[] = [
+  ['BilledCost'],
+  ['EffectiveCost'],
+  ['ListCost'],
+  ['ChargeCategory'],
+  ['ChargePeriodStart'],
+  ['BillingPeriodStart'],
+  ['BillingAccountId'],
+  ['ServiceName'],
+  ['ProviderName', 'ServiceProviderName', 'HostProviderName'],
+];
+
+/** Names of required columns missing from a file's header (alternatives joined with " or "). */
+export function missingRequiredColumns(present: Iterable<string>): string[] {
+  const names = new Set(present);
+  return FOCUS_REQUIRED_COLUMNS.filter((alternatives) => !alternatives.some((c) => names.has(c))).map((alternatives) =>
+    alternatives.join(' or '),
+  );
+}
+
+/** Row number within its file, filled while the file is parsed (0-based, data rows only). */
+export const ROW_NUMBER_COLUMN = '_row';
+
+/** CREATE TABLE for one file's raw rows. */
+export function rawStagingTableSql(table: string): string {
+  const columns = FOCUS_STAGING_COLUMNS.map((c) => `    ${c} Nullable(String) DEFAULT '${sqlString(ABSENT_MARKER)}'`);
+  return `CREATE TABLE ${table}
+(
+${columns.join(',\n')},
+    ${ROW_NUMBER_COLUMN} UInt64 DEFAULT rowNumberInAllBlocks()
+)
+ENGINE = MergeTree
+ORDER BY tuple()`;
+}
+
+/**
+ * Settings for parsing an export into the raw table: both null encodings of real exports (an
+ * unquoted NULL token, and '' which layer 1 turns into NULL), columns matched by header name,
+ * unknown columns skipped, omitted ones left at their DEFAULT (ABSENT_MARKER), timestamps
+ * rendered in UTC when a typed Parquet column is converted to String.
+ */
+export const RAW_INPUT_SETTINGS = {
+  input_format_with_names_use_header: 1,
+  input_format_skip_unknown_fields: 1,
+  input_format_defaults_for_omitted_fields: 1,
+  format_csv_null_representation: 'NULL',
+  input_format_csv_empty_as_default: 0,
+  input_format_parquet_allow_missing_columns: 1,
+  session_timezone: 'UTC',
+  // Row numbers (_row) count across blocks only when one thread parses the file in order.
+  input_format_parallel_parsing: 0,
+  // An import is an operator command: the API's per-query time budget does not apply.
+  max_execution_time: 0,
+} as const;
+
+/** SETTINGS clause of the import's own heavy statements (the API's per-query time budget does not apply). */
+export const IMPORT_STATEMENT_SETTINGS = 'SETTINGS max_execution_time = 0';
+
+// ---------------------------------------------------------------- layer 1: normalise
+
+const v = (column: FocusStagingColumn) => `v_${column}`;
+
+function normaliseLayerSql(rawTable: string): string {
+  const columns = FOCUS_STAGING_COLUMNS.map(
+    (c) => `nullIf(nullIf(trimBoth(ifNull(${c}, '')), ''), '${sqlString(ABSENT_MARKER)}') AS ${v(c)}`,
+  );
+  return `SELECT *,\n    ${columns.join(",\n    ")},\n    ${ROW_NUMBER_COLUMN} AS v_row\n  FROM ${rawTable}`;
+}
+
+// ---------------------------------------------------------------- layer 2: type
+
+const ZERO = `toDecimal128(0, 10)`;
+/** Decimal text → Decimal(38,10) (digits beyond 10 places truncated), NULL when absent or unparsable. */
+const decimalOrNull = (sql: string) => `toDecimal128OrNull(${sql}, 10)`;
+const timestampOrNull = (sql: string) => `parseDateTime64BestEffortOrNull(${sql}, 3, 'UTC')`;
+
+/** Sum of the AWS x_Discounts entries with these keys (negative amounts), as a positive saving. */
+function discountSaving(keys: string[]): string {
+  const terms = keys.map((k) => `toDecimal128OrZero(JSONExtractRaw(ifNull(${v('x_Discounts')}, '{}'), '${k}'), 10)`);
+  return `-(${terms.join(' + ')})`;
+}
+
+function typedLayerSql(rawTable: string): string {
+  // The cloud: ≤1.2 ProviderName; 1.3 HostProviderName (the cloud hosting a marketplace product), else ServiceProviderName.
+  const provider = `coalesce(${v('ProviderName')}, ${v('HostProviderName')}, ${v('ServiceProviderName')})`;
+  const columns = [
+    `${decimalOrNull(v('BilledCost'))} AS m_billed_or_null`,
+    `${decimalOrNull(v('EffectiveCost'))} AS m_effective_or_null`,
+    `${decimalOrNull(v('ListCost'))} AS m_list_or_null`,
+    `${decimalOrNull(v('ContractedCost'))} AS m_contracted_or_null`,
+    `ifNull(m_billed_or_null, ${ZERO}) AS m_billed`,
+    `ifNull(m_effective_or_null, ${ZERO}) AS m_effective`,
+    // No list price: the charge is valued at what was paid (no saving is invented).
+    `ifNull(m_list_or_null, m_effective) AS m_list`,
+    // No negotiated price: contracted = list (all of the saving then goes to commitment/spot/other).
+    `ifNull(m_contracted_or_null, m_list) AS m_contracted`,
+    `${timestampOrNull(v('ChargePeriodStart'))} AS t_charge_start`,
+    `${timestampOrNull(v('BillingPeriodStart'))} AS t_billing_start`,
+    `${provider} AS p_provider`,
+    `${CLOUD_NAMES_SQL} AS p_cloud`,
+    `lower(ifNull(${v('ChargeCategory')}, '')) AS p_category`,
+    // Scope U: usage that consumed resources. Unused commitment and purchases carry no on-demand equivalent.
+    `p_category = 'usage' AND lower(ifNull(${v('CommitmentDiscountStatus')}, '')) != 'unused' AS p_usage_scope`,
+    `${v('CommitmentDiscountId')} IS NOT NULL OR lower(ifNull(${v('CommitmentDiscountStatus')}, '')) = 'used' AS p_committed`,
+    `lower(ifNull(${v('PricingCategory')}, '')) = 'dynamic' OR ifNull(${v('x_UsageType')}, '') ILIKE '%SpotUsage%' AS p_spot`,
+    `${discountSaving(['bundled_discount', 'private_rate_discount'])} AS m_product_discount`,
+    `${discountSaving(['spp_discount'])} AS m_partner_discount`,
+  ];
+  return `SELECT *,\n    ${columns.join(',\n    ')}\n  FROM (${normaliseLayerSql(rawTable)})`;
+}
+
+// ---------------------------------------------------------------- layer 3: cost_line_items
+
+/** Provider names → the API's cloud names (the same names the demo estate uses). */
+export const CLOUD_NAMES_SQL = `multiIf(
+      lower(p_provider) IN ('aws', 'amazon web services', 'amazon'), 'AWS',
+      lower(p_provider) IN ('microsoft', 'azure', 'microsoft azure'), 'Azure',
+      lower(p_provider) IN ('google', 'google cloud', 'gcp', 'google cloud platform'), 'GCP',
+      lower(p_provider) IN ('oracle', 'oci', 'oracle cloud infrastructure'), 'Oracle',
+      ifNull(p_provider, ''))`;
+
+/**
+ * Cost layer rule, first match wins:
+ *   Marketplace     publisher ≠ invoice issuer (≤1.2), or service provider ≠ host provider (1.3);
+ *   Shared          tax, support, and the Management and Governance / Security / Identity categories;
+ *   Infrastructure  Compute, Storage, Networking, Databases;
+ *   Platform        everything else (analytics, AI, integration, developer tools, other).
+ */
+export const COST_LAYER_SQL = `multiIf(
+      (${v('PublisherName')} IS NOT NULL AND ${v('InvoiceIssuerName')} IS NOT NULL AND ${v('PublisherName')} != ${v('InvoiceIssuerName')})
+        OR (${v('ServiceProviderName')} IS NOT NULL AND ${v('HostProviderName')} IS NOT NULL AND ${v('ServiceProviderName')} != ${v('HostProviderName')}), 'Marketplace',
+      p_category = 'tax' OR ifNull(${v('ServiceName')}, '') ILIKE '%support%'
+        OR ${v('ServiceCategory')} IN ('Management and Governance', 'Security', 'Identity'), 'Shared',
+      ${v('ServiceCategory')} IN ('Compute', 'Storage', 'Networking', 'Databases'), 'Infrastructure',
+      'Platform')`;
+
+/** FOCUS ChargeCategory, with usage split by commitment status and corrections marked. */
+export const COST_TYPE_SQL = `concat(multiIf(
+      p_category = 'usage' AND lower(ifNull(${v('CommitmentDiscountStatus')}, '')) = 'unused', 'Unused Commitment',
+      p_category = 'usage' AND p_committed, 'Committed Usage',
+      p_category = 'usage' AND p_spot, 'Spot Usage',
+      ifNull(${v('ChargeCategory')}, '')),
+    if(lower(ifNull(${v('ChargeClass')}, '')) = 'correction', ' (Correction)', ''))`;
+
+/** AWS instance size: the size-looking token of x_UsageType (BoxUsage:m5.large) or of the charge description. */
+const INSTANCE_TYPE_PATTERN = `\\\\b([a-z][a-z0-9-]*[0-9][a-z0-9-]*\\\\.(?:nano|micro|small|medium|large|metal|[0-9]*xlarge)[a-z0-9-]*)\\\\b`;
+const skuInstanceType = `JSONExtractString(ifNull(${v('SkuPriceDetails')}, '{}'), 'InstanceType')`;
+const usageTypeInstanceType = `extract(ifNull(${v('x_UsageType')}, ''), '${INSTANCE_TYPE_PATTERN}')`;
+// multiIf, not coalesce: it evaluates a regex only for the rows that reach it (coalesce evaluates every argument).
+export const INSTANCE_TYPE_SQL = `multiIf(
+      ${skuInstanceType} != '', ${skuInstanceType},
+      ${usageTypeInstanceType} != '', ${usageTypeInstanceType},
+      p_cloud = 'AWS' AND ${v('ChargeDescription')} IS NOT NULL, extract(${v('ChargeDescription')}, '${INSTANCE_TYPE_PATTERN}'),
+      '')`;
+
+/** JSON object text → Map(String, String): keys trimmed, empty keys dropped, values as text (`true`, `5`). */
+export function jsonObjectToMapSql(column: FocusStagingColumn): string {
+  return `mapFilter((k, x) -> k != '', mapApply((k, x) -> (trimBoth(k), x), JSONExtract(ifNull(${v(column)}, '{}'), 'Map(String, String)')))`;
+}
+
+/**
+ * The INSERT … SELECT that maps one raw staging table into a table shaped like cost_line_items.
+ * Parameters: {organization_id:UUID}, {integration_id:String} ('' = derive from provider + billing account).
+ */
+export function focusMappingInsertSql(targetTable: string, rawTable: string): string {
+  const columns = [
+    `{organization_id:UUID} AS organization_id`,
+    `toDate(t_charge_start) AS usage_date`,
+    `formatDateTime(t_billing_start, '%Y-%m') AS billing_period`,
+    `${COST_LAYER_SQL} AS cost_layer`,
+    `p_cloud AS cloud`,
+    `ifNull(${v('ServiceName')}, '') AS service`,
+    `ifNull(${v('ServiceCategory')}, '') AS resource_family`,
+    `coalesce(${v('RegionId')}, ${v('RegionName')}, '') AS region`,
+    `${INSTANCE_TYPE_SQL} AS instance_type`,
+    `coalesce(${v('x_UsageType')}, ${v('SkuMeter')}, ${v('x_SkuMeterName')}, '') AS usage_type`,
+    `${COST_TYPE_SQL} AS cost_type`,
+    `coalesce(${v('SubAccountId')}, ${v('BillingAccountId')}, '') AS account_id`,
+    `coalesce(${v('SubAccountName')}, if(${v('SubAccountId')} IS NULL, ${v('BillingAccountName')}, NULL), '') AS account_name`,
+    `if({integration_id:String} != '', {integration_id:String}, ${defaultIntegrationIdSql('p_cloud')}) AS integration_id`,
+    `${jsonObjectToMapSql('Tags')} AS resource_tags`,
+    `${jsonObjectToMapSql('x_CostCategories')} AS cost_categories`,
+    ...COST_COLUMNS_SQL.map(([column, sql]) => `${sql} AS ${column}`),
+  ];
+  // One export can hold more than 100 (integration, billing period) partitions.
+  return `INSERT INTO ${targetTable} SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0
+SELECT
+    ${columns.join(',\n    ')}
+FROM (${typedLayerSql(rawTable)})`;
+}
+
+/**
+ * Stable default integration id: `<cloud>-<billing account>` in lower case, e.g. `aws-1234567890123`;
+ * of a path-like account id (Azure `/providers/Microsoft.Billing/billingAccounts/8611537`) the last segment.
+ */
+export function defaultIntegrationIdSql(cloudSql: string): string {
+  const account = `arrayLast(s -> s != '', splitByChar('/', ifNull(${v('BillingAccountId')}, 'unknown')))`;
+  return `lower(concat(${cloudSql}, '-', replaceRegexpAll(${account}, '[^A-Za-z0-9._:-]+', '-')))`;
+}
+
+/** The four costs and six savings (scope U = usage not of an unused commitment; everything else saves nothing). */
+export const COST_COLUMNS_SQL: readonly (readonly [string, string])[] = [
+  ['amortized_cost', 'm_effective'],
+  ['billed_cost', 'm_billed'],
+  // FOCUS has no payment timing: cash is what the invoice bills.
+  ['cash_cost', 'm_billed'],
+  ['on_demand_cost', `if(p_usage_scope, m_list, ${ZERO})`],
+  ['enterprise_discount_savings', `if(p_usage_scope, m_list - m_contracted - m_product_discount - m_partner_discount, ${ZERO})`],
+  ['product_discount_savings', `if(p_usage_scope, m_product_discount, ${ZERO})`],
+  ['partner_discount_savings', `if(p_usage_scope, m_partner_discount, ${ZERO})`],
+  ['commitment_savings', `if(p_usage_scope AND p_committed, m_contracted - m_effective, ${ZERO})`],
+  ['spot_savings', `if(p_usage_scope AND NOT p_committed AND p_spot, m_contracted - m_effective, ${ZERO})`],
+  // The residual, so the six sources always add up to list − effective on usage.
+  ['other_savings', `if(p_usage_scope AND NOT p_committed AND NOT p_spot, m_contracted - m_effective, ${ZERO})`],
+];
+
+// ---------------------------------------------------------------- validation and reconciliation
+
+/** A value check on one raw file: rows where `failsSql` is true make the import fail. */
+export interface FocusValueCheck {
+  column: FocusStagingColumn;
+  problem: string;
+  failsSql: string;
+}
+
+/** Plain or scientific decimal text; toDecimal128OrNull alone accepts garbage such as '1.2.3' (as 1.23). */
+export const DECIMAL_TEXT_PATTERN = '^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$';
+const decimalCheck = (column: FocusStagingColumn): FocusValueCheck => ({
+  column,
+  problem: 'is not a decimal number',
+  failsSql: `${v(column)} IS NOT NULL AND (NOT match(${v(column)}, '${DECIMAL_TEXT_PATTERN}') OR ${decimalOrNull(v(column))} IS NULL)`,
+});
+const timestampCheck = (column: FocusStagingColumn): FocusValueCheck => ({
+  column,
+  problem: 'is missing or not a date-time',
+  failsSql: `${timestampOrNull(v(column))} IS NULL`,
+});
+const jsonObjectCheck = (column: FocusStagingColumn): FocusValueCheck => ({
+  column,
+  problem: 'is not a JSON object',
+  failsSql: `${v(column)} IS NOT NULL AND NOT (isValidJSON(${v(column)}) AND JSONType(${v(column)}) = 'Object')`,
+});
+
+export const FOCUS_VALUE_CHECKS: readonly FocusValueCheck[] = [
+  timestampCheck('ChargePeriodStart'),
+  timestampCheck('BillingPeriodStart'),
+  { column: 'ChargeCategory', problem: 'is missing', failsSql: `${v('ChargeCategory')} IS NULL` },
+  decimalCheck('BilledCost'),
+  decimalCheck('EffectiveCost'),
+  decimalCheck('ListCost'),
+  decimalCheck('ContractedCost'),
+  jsonObjectCheck('Tags'),
+  jsonObjectCheck('x_CostCategories'),
+  jsonObjectCheck('x_Discounts'),
+];
+
+/**
+ * One row per raw file: its row count, which staging columns it lacks (`absent_<Column>`), and per
+ * value check the number of failing rows, the first one's row number and value.
+ */
+export function rawFileReportSql(rawTable: string): string {
+  const absent = FOCUS_STAGING_COLUMNS.map((c) => `countIf(${c} = '${sqlString(ABSENT_MARKER)}') = count() AS absent_${c}`);
+  const checks = FOCUS_VALUE_CHECKS.flatMap((check, i) => [
+    `toUInt64(countIf(${check.failsSql})) AS check${i}_rows`,
+    `toUInt64(minIf(v_row, ${check.failsSql})) AS check${i}_first_row`,
+    `argMinIf(${v(check.column)}, v_row, ${check.failsSql}) AS check${i}_value`,
+  ]);
+  return `SELECT toUInt64(count()) AS row_count,
+    ${[...absent, ...checks].join(',\n    ')}
+FROM (${normaliseLayerSql(rawTable)})
+${IMPORT_STATEMENT_SETTINGS}`;
+}
+
+/** Reconciliation sums of one raw file, as loaded (Decimal(38,10), exact, as text). */
+export function rawFileSumsSql(rawTable: string): string {
+  return `SELECT toString(sum(m_billed)) AS billed_cost,
+    toString(sum(m_effective)) AS effective_cost,
+    toString(sum(ifNull(m_list_or_null, ${ZERO}))) AS list_cost,
+    groupUniqArray(ifNull(${v('BillingCurrency')}, '')) AS currencies
+FROM (${typedLayerSql(rawTable)})
+${IMPORT_STATEMENT_SETTINGS}`;
+}
+
+/** A string for a single-quoted SQL literal (only for constants of this module and file paths). */
+export function sqlString(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\u0000/g, '\\0');
+}
+

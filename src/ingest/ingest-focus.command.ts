@@ -1,0 +1,139 @@
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { FocusIngestError } from './focus-files';
+import { ingestFocus, IngestFocusSummary, IngestProgress } from './ingest-focus';
+
+/** Where the command writes; structurally a CliOutput, plus an optional live progress line. */
+export interface IngestCommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+  /** Called with a status line at most every PROGRESS_INTERVAL_MS; give it only on a terminal (see ttyProgressLine). */
+  progress?(line: string): void;
+}
+
+export const INGEST_USAGE = `Usage: ingest focus <file|directory>... --org <uuid> [--integration <id>] [--json]
+
+Loads FinOps FOCUS 1.0-1.3 cost exports (CSV, CSV.gz, Parquet; a directory loads every export part
+in it) for one organisation. Re-importing an integration's billing period replaces its earlier rows;
+a failed import changes nothing. Without --integration, each row's integration is
+<cloud>-<billing account>, e.g. aws-123456789012.`;
+
+const PROGRESS_INTERVAL_MS = 250;
+const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+export interface IngestFocusArgs {
+  paths: string[];
+  organizationId: string;
+  integrationId?: string;
+  json: boolean;
+}
+
+/** Parses `focus <file|dir>... --org <uuid> [--integration <id>] [--json]`; a string is a usage error. */
+export function parseIngestFocusArgs(argv: string[]): IngestFocusArgs | string {
+  const [kind, ...rest] = argv;
+  if (kind !== 'focus') return `unknown import kind "${kind ?? ''}" (expected: focus)`;
+  const paths: string[] = [];
+  let organizationId: string | undefined;
+  let integrationId: string | undefined;
+  let json = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    const value = () => {
+      const next = rest[++i];
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+      return next;
+    };
+    try {
+      if (arg === '--org') organizationId = value();
+      else if (arg === '--integration') integrationId = value();
+      else if (arg === '--json') json = true;
+      else if (arg.startsWith('--')) return `unknown option ${arg}`;
+      else paths.push(arg);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+  if (paths.length === 0) return 'a file or directory to import is required';
+  if (!organizationId) return '--org <uuid> is required';
+  return { paths, organizationId, integrationId, json };
+}
+
+class UsageError extends Error {}
+
+/** `ingest focus …`: runs the import, shows progress, prints a summary to reconcile against the invoice. */
+export async function runIngestFocusCommand(argv: string[], clickhouse: ClickhouseService, io: IngestCommandOutput): Promise<number> {
+  const args = parseIngestFocusArgs(argv);
+  if (typeof args === 'string') {
+    io.err(`ingest: ${args}\n\n${INGEST_USAGE}`);
+    return EXIT.usage;
+  }
+  let lastProgress = 0;
+  const onProgress = io.progress
+    ? (p: IngestProgress) => {
+        const now = Date.now();
+        if (p.phase === 'loading' && now - lastProgress < PROGRESS_INTERVAL_MS) return;
+        lastProgress = now;
+        io.progress!(progressLine(p));
+      }
+    : undefined;
+  try {
+    const summary = await ingestFocus(clickhouse, { ...args, onProgress });
+    io.progress?.('');
+    io.out(args.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+    return EXIT.ok;
+  } catch (error) {
+    io.progress?.('');
+    if (error instanceof FocusIngestError) {
+      io.err(`ingest failed: ${error.message}\nNothing was changed.`);
+      return EXIT.failure;
+    }
+    throw error;
+  }
+}
+
+export function progressLine(p: IngestProgress): string {
+  const seconds = Math.max(p.elapsedMs / 1000, 0.001);
+  const file = `file ${p.fileIndex + 1}/${p.files}`;
+  const bytes = `${formatBytes(p.bytesRead)}/${formatBytes(p.bytesTotal)}`;
+  const rate = `${formatBytes(p.bytesRead / seconds)}/s`;
+  const rows = `${p.rows.toLocaleString('en-US')} rows (${Math.round(p.rows / seconds).toLocaleString('en-US')} rows/s)`;
+  const phase = p.phase === 'publishing' ? 'publishing' : p.phase === 'loading' ? 'loading' : 'loaded';
+  return `${phase} ${file}  ${bytes}  ${rate}  ${rows}  ${seconds.toFixed(1)} s`;
+}
+
+/** A writer of one self-overwriting status line on a terminal (for IngestCommandOutput.progress). */
+export function ttyProgressLine(stream: NodeJS.WriteStream): ((line: string) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  return (line) => stream.write(`\r\x1b[K${line.slice(0, Math.max((stream.columns ?? 120) - 1, 20))}`);
+}
+
+export function formatSummary(s: IngestFocusSummary): string {
+  const table = [
+    ['integration', 'billing period', 'rows', 'Σ BilledCost', 'Σ EffectiveCost'],
+    ...s.partitions.map((p) => [p.integrationId, p.billingPeriod, String(p.rows), p.billedCost, p.effectiveCost]),
+  ];
+  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
+  const lines = table.map((row) => row.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  '));
+  return [
+    `Imported ${s.rows.toLocaleString('en-US')} rows from ${s.files} file(s) (${formatBytes(s.bytes)}) for organisation ${s.organizationId} ` +
+      `in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s).`,
+    `Billing periods: ${s.billingPeriods.join(', ') || '(none)'}    Currency: ${s.currencies.join(', ') || '(not given)'}`,
+    `Σ BilledCost    ${s.sumBilledCost}`,
+    `Σ EffectiveCost ${s.sumEffectiveCost}`,
+    `Σ ListCost      ${s.sumListCost}`,
+    '',
+    ...lines,
+    '',
+    'Each (integration, billing period) listed replaced the rows of any earlier import of it.',
+    ...(s.currencies.length > 1 ? ['WARNING: the export mixes currencies; sums add amounts of different currencies.'] : []),
+    ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
+  ].join('\n');
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) (value /= 1024), unit++;
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
