@@ -25,5 +25,13 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/worker-env.ts'],
     },
+    {
+      // Real processes on loopback: ClickHouse server, Redis, three `node dist/main.js`, nginx.
+      displayName: 'multi',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/multi-instance/**/*.multi-spec.ts'],
+      testEnvironment: 'node',
+      transform,
+    },
   ],
 };

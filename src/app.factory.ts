@@ -5,8 +5,14 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { jsonBody } from './common/http/json-body.middleware';
+import { closeConnectionsWhileDraining } from './health/draining.middleware';
+import { httpMetrics } from './observability/http-metrics.middleware';
+import { assignRequestId } from './observability/request-id';
+import { Logger as PinoLogger } from 'nestjs-pino';
 
 export const API_PREFIX = 'v1';
+/** Operational routes outside the versioned API: no key, no rate limit. */
+export const OPERATIONAL_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
 /** Builds the HTTP application exactly as production runs it (main.ts and the e2e tests share this). */
 export async function createApp(options: { logger?: false | undefined } = {}): Promise<NestExpressApplication> {
@@ -15,15 +21,22 @@ export async function createApp(options: { logger?: false | undefined } = {}): P
     // Start-up errors (e.g. a locked embedded data directory) reach main.ts, which explains them.
     abortOnError: false,
     logger: options.logger === false ? false : ['log', 'warn', 'error'],
+    // Start-up lines are replayed through the JSON logger once it exists.
+    bufferLogs: options.logger !== false,
   });
+  if (options.logger !== false) app.useLogger(app.get(PinoLogger));
   const config = app.get<AppConfig>(APP_CONFIG);
   app.disable('x-powered-by');
+  app.use(assignRequestId);
+  app.use(httpMetrics);
+  app.use(closeConnectionsWhileDraining);
   // Client IPs (for the unauthenticated rate limit) come from X-Forwarded-For only across trusted hops.
   app.set('trust proxy', config.trustProxyHops);
   app.use(jsonBody(config.bodyLimitBytes));
-  app.setGlobalPrefix(API_PREFIX);
+  app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });
   setupSwagger(app);
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): main.ts drains on SIGTERM (readiness red, listener closed, in-flight requests
+  // finished) before closing the application, whose hooks close the ClickHouse and Redis clients.
   return app;
 }
 

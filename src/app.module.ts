@@ -7,12 +7,25 @@ import { ComparisonModule } from './comparison/comparison.module';
 import { ConfigModule } from './config/config.module';
 import { CostsModule } from './costs/costs.module';
 import { FiltersModule } from './filters/filters.module';
+import { HealthModule } from './health/health.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
+import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 
 @Module({
-  imports: [ConfigModule, ClickhouseModule, RedisModule, AuthModule, CostsModule, ComparisonModule, FiltersModule, SharingModule],
+  imports: [
+    ConfigModule,
+    ObservabilityModule,
+    ClickhouseModule,
+    RedisModule,
+    AuthModule,
+    HealthModule,
+    CostsModule,
+    ComparisonModule,
+    FiltersModule,
+    SharingModule,
+  ],
   providers: [
     { provide: APP_PIPE, useClass: ApiValidationPipe },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -9,6 +9,7 @@ import { REDIS } from '../infrastructure/redis/redis.module';
 import { ApiKeyAuthGuard } from './api-key-auth.guard';
 import { ApiKeysService } from './api-keys.service';
 import { RateLimitGuard } from './rate-limit.guard';
+import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';
 
 /**
@@ -30,7 +31,9 @@ import { ScopesGuard } from './scopes.guard';
                 : config.unauthenticatedRateLimitPerMinute,
           },
         ],
-        storage: redis ? new ThrottlerStorageRedisService(redis) : new ThrottlerStorageService(),
+        storage: redis
+          ? new ResilientThrottlerStorage(new ThrottlerStorageRedisService(redis))
+          : new ThrottlerStorageService(),
       }),
     }),
   ],

@@ -3,11 +3,13 @@ import { ThrottlerException, ThrottlerGuard, ThrottlerRequest } from '@nestjs/th
 import type { Response } from 'express';
 import { UpstreamUnavailableException } from '../common/errors/api-errors';
 import { AuthenticatedRequest, IS_PUBLIC } from '../common/http/request-context';
+import { metrics } from '../observability/metrics';
 
 /**
  * Fixed one-minute window per API key (RATE_LIMIT_PER_MINUTE), or per client IP for requests
  * without a valid key (UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE). Counters live in Redis when
- * REDIS_URL is set, so every instance shares them. One counter per key across all endpoints.
+ * REDIS_URL is set, so every instance shares them (per instance while Redis is unreachable).
+ * One counter per key across all endpoints.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -31,10 +33,11 @@ export class RateLimitGuard extends ThrottlerGuard {
     const { req, res } = this.getRequestResponse(context) as { req: Record<string, unknown>; res: Response };
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, throttler.name ?? 'default');
+    // With Redis the storage degrades to in-memory counting by itself (ResilientThrottlerStorage);
+    // anything still failing here is unexpected: answer with the envelope, never hang.
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService
       .increment(key, ttl, limit, blockDuration, throttler.name ?? 'default')
       .catch((error: unknown) => {
-        // Redis down: fail at once with the envelope (the client has no offline queue), never hang.
         this.failureLogger.error(`Rate-limit counter unavailable: ${error instanceof Error ? error.message : String(error)}`);
         throw new UpstreamUnavailableException('Rate limiting');
       });
@@ -43,6 +46,7 @@ export class RateLimitGuard extends ThrottlerGuard {
       const retryAfter = Math.max(1, Math.ceil(timeToBlockExpire));
       res.setHeader('X-RateLimit-Remaining', 0);
       res.setHeader('Retry-After', retryAfter);
+      metrics.rateLimitRejections.inc({ tracker: tracker.startsWith('key:') ? 'key' : 'ip' });
       throw new ThrottlerException(`Rate limit exceeded. Please retry after ${retryAfter} seconds.`);
     }
     res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));

@@ -14,7 +14,13 @@ export interface AppConfig {
     database: string;
     /** Server-side `max_execution_time` for API queries, in seconds. */
     maxExecutionSeconds: number;
+    /** Server-side `max_memory_usage` per API query, in bytes (0: no per-query limit). */
+    maxMemoryBytes: number;
     requestTimeoutMs: number;
+    /** Idle keep-alive sockets are dropped after this long, below the server's keep_alive_timeout (never reuse a closed one). */
+    idleSocketTtlMs: number;
+    /** Cluster name for `ON CLUSTER` migrations with Replicated engines and a Distributed table; unset: one server. */
+    cluster?: string;
   };
   redisUrl?: string;
   sharedFilterTtlSeconds: number;
@@ -31,6 +37,16 @@ export interface AppConfig {
   demoOnEmptyStore: boolean;
   /** Number of proxy hops whose X-Forwarded-For is trusted (0: use the socket address). */
   trustProxyHops: number;
+  /** Node's keep-alive idle timeout; above the load balancer's upstream idle timeout so the LB always closes first. */
+  keepAliveTimeoutMs: number;
+  /** Node's headers timeout; above keepAliveTimeoutMs (Node's own requirement). */
+  headersTimeoutMs: number;
+  /** On SIGTERM: how long readiness reports 503 (while still serving) before the listener closes. */
+  shutdownReadinessDelayMs: number;
+  /** On SIGTERM: the longest wait for in-flight requests once the listener is closed. */
+  shutdownTimeoutMs: number;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -71,6 +87,21 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function oneOf(env: Env, name: string, fallback: string, allowed: string[]): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+function clusterName(env: Env): string | undefined {
+  const raw = env.CLICKHOUSE_CLUSTER;
+  if (raw === undefined || raw === '') return undefined;
+  // Interpolated into DDL as an identifier.
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(raw)) throw new ConfigError('CLICKHOUSE_CLUSTER must be a plain identifier');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const database = env.CLICKHOUSE_DATABASE || 'cost_insights';
   // The database name is interpolated into SQL as an identifier, so it must be one.
@@ -78,7 +109,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('CLICKHOUSE_DATABASE must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)');
   }
   const clickhouseUrl = url(env, 'CLICKHOUSE_URL', ['http:', 'https:']);
+  if (clusterName(env) && !clickhouseUrl) throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a server deployment)');
   const maxExecutionSeconds = integer(env, 'CLICKHOUSE_MAX_EXECUTION_SECONDS', 20, 1, 3600);
+  // Above nginx's default 60 s upstream keepalive_timeout: the proxy, not Node, closes idle connections.
+  const keepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     dataDir: env.DATA_DIR || './data',
@@ -88,8 +122,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       password: env.CLICKHOUSE_PASSWORD || '',
       database,
       maxExecutionSeconds,
+      maxMemoryBytes: integer(env, 'CLICKHOUSE_MAX_MEMORY_BYTES', 2 * 1024 ** 3, 0, 1024 ** 4),
       // The client gives up a little after the server would have, so the server's clear error wins.
       requestTimeoutMs: (maxExecutionSeconds + 5) * 1000,
+      // ClickHouse closes idle keep-alive connections after keep_alive_timeout (3 s by default up to 24.x,
+      // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.
+      idleSocketTtlMs: integer(env, 'CLICKHOUSE_IDLE_SOCKET_TTL_MS', 2500, 100, 600_000),
+      cluster: clusterName(env),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sharedFilterTtlSeconds: integer(env, 'SHARED_FILTER_TTL_SECONDS', 30 * 24 * 3600, 1, 10 * 365 * 24 * 3600),
@@ -104,6 +143,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     demoOnEmptyStore: boolean(env, 'DEMO_ON_EMPTY_STORE', true),
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    keepAliveTimeoutMs,
+    headersTimeoutMs: keepAliveTimeoutMs + 1000,
+    shutdownReadinessDelayMs: integer(env, 'SHUTDOWN_READINESS_DELAY_MS', 5000, 0, 120_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   };
 }
 

@@ -195,10 +195,12 @@ describe('rate limiting', () => {
 
   describeInServerMode('when Redis is down (server mode only)', () => {
     let redis: LocalServer;
+    let redisDir: string;
     let isolated: TestApp;
     beforeAll(async () => {
       // A Redis of this test's own, so stopping it disturbs no other test file.
-      redis = await startRedisServer(join(process.env.E2E_TMP_DIR ?? '.test-tmp', `redis-down-${process.pid}`));
+      redisDir = join(process.env.E2E_TMP_DIR ?? '.test-tmp', `redis-down-${process.pid}`);
+      redis = await startRedisServer(redisDir);
       isolated = await startWithLimits({ REDIS_URL: redis.url });
     });
     afterAll(async () => {
@@ -210,13 +212,19 @@ describe('rate limiting', () => {
       await sleep(100);
     });
 
-    it('answers at once with a 500 envelope instead of hanging', async () => {
+    it('keeps data endpoints answering with per-instance counting, fails shared filters fast, and recovers', async () => {
       const org = await isolated.newOrganization();
       const create = () =>
         isolated.http.post(SHARED_FILTERS).set(org.auth).send({ organizationId: org.organizationId, filterConfiguration: {} });
-      expect((await create()).status).toBe(201);
+      const data = () =>
+        isolated.http
+          .post('/v1/cost-insights/data')
+          .set(org.auth)
+          .send({ groupBy: { dateGrouping: 'monthly' }, filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } } });
+      expect((await create()).status).toBe(201); // counted in Redis
 
       await redis.stop();
+      // Shared filters live in Redis: an immediate 500 envelope, never a hang. Both count locally (1, 2).
       for (const send of [create, () => isolated.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set(org.auth)]) {
         const started = Date.now();
         const response = await send();
@@ -224,9 +232,34 @@ describe('rate limiting', () => {
         expect(response.status).toBe(500);
         expect(response.body).toEqual({
           success: false,
-          error: { message: 'Rate limiting is temporarily unavailable. Please retry shortly.' },
+          error: { message: 'Shared filter storage is temporarily unavailable. Please retry shortly.' },
         });
       }
+      // Data endpoints keep answering; the limit still holds, counted in this instance's memory (3, 4, 5, then 429).
+      const remaining: number[] = [];
+      for (let request = 0; request < 3; request += 1) {
+        const response = await data();
+        expect(response.status).toBe(200);
+        expect(response.body.success).toBe(true);
+        expect(rateHeaders(response).limit).toBe(KEY_LIMIT);
+        remaining.push(rateHeaders(response).remaining);
+      }
+      expect(remaining).toEqual([2, 1, 0]);
+      expectRateLimited(await data(), KEY_LIMIT);
+
+      // Redis returns on the same address (empty: no persistence here): counting goes back to Redis without a restart.
+      redis = await startRedisServer(redisDir, [], Number(new URL(redis.url).port));
+      let recovered: Response | undefined;
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(200)) {
+        const response = await create();
+        if (response.status === 201) {
+          recovered = response;
+          break;
+        }
+      }
+      expect(recovered?.status).toBe(201);
+      const counter = isolated.app.get<Redis>(REDIS);
+      expect(Number(await counter.get(`{rate:default:key:${org.keyId}:default}:hits`))).toBeGreaterThanOrEqual(1);
     });
   });
 });

@@ -22,7 +22,24 @@ export default async function globalSetup(): Promise<void> {
     process.env.CLICKHOUSE_URL = clickhouse.url;
     process.env.REDIS_URL = redis.url;
     process.env.E2E_SERVER_PIDS = `${clickhouse.pid},${redis.pid}`;
+    await migrateSharedServerOnce(clickhouse.url);
   } else if (mode !== 'embedded') {
     throw new Error(`E2E_MODE must be embedded or server, got ${mode}`);
+  }
+}
+
+/**
+ * Workers share the server's database: migrate it once here, before any worker starts, so that no two
+ * workers run a table-rebuilding migration (0004) at the same time. Workers then find nothing pending.
+ */
+async function migrateSharedServerOnce(url: string): Promise<void> {
+  const { loadConfig } = await import('../../src/config/app-config');
+  const { ClickhouseService } = await import('../../src/infrastructure/clickhouse/clickhouse.service');
+  const { migrate } = await import('../../src/infrastructure/clickhouse/migrator');
+  const clickhouse = new ClickhouseService(loadConfig({ ...process.env, CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: 'cost_insights_test' }));
+  try {
+    await migrate(clickhouse);
+  } finally {
+    await clickhouse.onModuleDestroy();
   }
 }

@@ -28,11 +28,14 @@ export function libchdbPath(): string {
   return join(dirname(require.resolve('@chdb/lib-linux-x64-gnu/package.json')), 'libchdb.so');
 }
 
-/** Starts the ClickHouse HTTP interface of libchdb (scripts/clickhouse-server.py) and waits for /ping. */
-export async function startClickhouseServer(dataDir: string): Promise<LocalServer> {
+/**
+ * Starts the ClickHouse HTTP interface of libchdb (scripts/clickhouse-server.py) and waits for /ping.
+ * `extraArgs` go to clickhouse-local as they are (e.g. `--config-file=…` enabling system.query_log).
+ */
+export async function startClickhouseServer(dataDir: string, extraArgs: string[] = [], fixedPort?: number): Promise<LocalServer> {
   mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
-  const child = spawn('python3', [join(ROOT, 'scripts/clickhouse-server.py'), libchdbPath(), String(port), dataDir], {
+  const port = fixedPort ?? (await freePort());
+  const child = spawn('python3', [join(ROOT, 'scripts/clickhouse-server.py'), libchdbPath(), String(port), dataDir, ...extraArgs], {
     stdio: 'ignore',
     detached: true,
   });
@@ -44,9 +47,10 @@ export async function startClickhouseServer(dataDir: string): Promise<LocalServe
   return { url, pid: child.pid!, stop: () => stopProcess(child) };
 }
 
-export async function startRedisServer(dir: string, extraArgs: string[] = []): Promise<LocalServer> {
+/** `fixedPort` restarts a server where its clients expect it (outage-and-recovery tests). */
+export async function startRedisServer(dir: string, extraArgs: string[] = [], fixedPort?: number): Promise<LocalServer> {
   mkdirSync(dir, { recursive: true });
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs],

@@ -9,6 +9,8 @@ if (process.env.E2E_MODE !== 'server') {
 }
 process.env.CLICKHOUSE_DATABASE = 'cost_insights_test';
 process.env.DEMO_ON_EMPTY_STORE = 'false';
+// Request logs would drown the test output; tests that read logs start their own processes.
+process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
 process.env.RATE_LIMIT_PER_MINUTE = process.env.RATE_LIMIT_PER_MINUTE ?? '1000';
 // In server mode every test file's unauthenticated requests share one per-IP counter in Redis
 // (127.0.0.1): a low default limit would make other files' 401 tests flaky.

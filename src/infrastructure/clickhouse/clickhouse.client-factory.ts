@@ -13,18 +13,39 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
       username: clickhouse.user,
       password: clickhouse.password,
       request_timeout: clickhouse.requestTimeoutMs,
-      clickhouse_settings: { max_execution_time: clickhouse.maxExecutionSeconds },
+      clickhouse_settings: budgetSettings(config),
+      // Idle sockets die before the server's keep_alive_timeout closes them, so a request never lands on a
+      // socket the server already closed (a spurious ECONNRESET).
+      keep_alive: { enabled: true, idle_socket_ttl: clickhouse.idleSocketTtlMs },
       // Failures surface as exceptions handled (and logged once) by the caller.
       log: { level: ClickHouseLogLevel.OFF },
     });
   }
   // chDB is an optional dependency: server deployments do not need the embedded engine.
-  const { createChdbConnection } = require('chdb/connection') as ChdbConnectionModule;
+  const { createChdbConnection } = loadChdb();
   return createClient({
     connection: createChdbConnection({ path: config.dataDir }),
-    clickhouse_settings: { max_execution_time: clickhouse.maxExecutionSeconds },
+    clickhouse_settings: budgetSettings(config),
     log: { level: ClickHouseLogLevel.OFF },
   });
+}
+
+/** Per-query budgets: a query over them fails with a ClickHouse error the API answers as a 400 (clickhouse-errors.ts). */
+function budgetSettings({ clickhouse }: AppConfig) {
+  return { max_execution_time: clickhouse.maxExecutionSeconds, max_memory_usage: String(clickhouse.maxMemoryBytes) };
+}
+
+function loadChdb(): ChdbConnectionModule {
+  try {
+    return require('chdb/connection') as ChdbConnectionModule;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
+    // A production image installs without optional dependencies (Dockerfile: npm ci --omit=optional).
+    throw new Error(
+      'CLICKHOUSE_URL is not set and the embedded engine (the optional dependency chdb) is not installed: ' +
+        'set CLICKHOUSE_URL to a ClickHouse server, or install chdb for the embedded mode.',
+    );
+  }
 }
 
 /** True when the error means the embedded data directory is held by another process. */

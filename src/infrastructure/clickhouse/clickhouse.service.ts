@@ -1,7 +1,9 @@
 import { ClickHouseClient } from '@clickhouse/client';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { metrics, parseClickhouseSummary } from '../../observability/metrics';
 import { createClickhouseClient } from './clickhouse.client-factory';
+import { servingTableName } from './cluster-ddl';
 
 export type QueryParams = Record<string, unknown>;
 
@@ -20,29 +22,63 @@ export class ClickhouseService implements OnModuleDestroy {
     this.client = createClickhouseClient(config);
     this.database = config.clickhouse.database;
     this.embedded = !config.clickhouse.url;
+    this.cluster = config.clickhouse.cluster;
   }
+
+  /** CLICKHOUSE_CLUSTER: migrations run ON CLUSTER, sharded tables are served through Distributed tables. */
+  readonly cluster: string | undefined;
 
   /** Fully qualified table name. The chDB connection ignores a default database, so SQL always qualifies. */
   table(name: string): string {
+    // In cluster mode a sharded table is read and written through its Distributed table (cluster-ddl.ts).
+    return `${this.database}.${servingTableName(name, this.cluster !== undefined)}`;
+  }
+
+  /** The node-local table, also in cluster mode (partition operations act on local tables). */
+  localTable(name: string): string {
     return `${this.database}.${name}`;
   }
 
   async query<T>(query: string, params: QueryParams = {}): Promise<T[]> {
-    const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
-    return result.json<T>();
+    return this.measured('query', async () => {
+      const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
+      const rows = await result.json<T>();
+      // The server reports rows/bytes read in X-ClickHouse-Summary; the embedded engine sends no headers.
+      const summary = parseClickhouseSummary(result.response_headers?.['x-clickhouse-summary']);
+      if (summary) {
+        metrics.clickhouseRowsRead.inc(summary.readRows);
+        metrics.clickhouseBytesRead.inc(summary.readBytes);
+      }
+      return rows;
+    });
   }
 
   async command(query: string, params: QueryParams = {}): Promise<void> {
-    await this.client.command({ query, query_params: params });
+    await this.measured('command', () => this.client.command({ query, query_params: params }));
   }
 
   async insert<T extends Record<string, unknown>>(table: string, values: T[]): Promise<void> {
     if (values.length === 0) return;
-    await this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' });
+    await this.measured('insert', () => this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' }));
+  }
+
+  /** Latency and error metrics around one statement. */
+  private async measured<R>(kind: 'query' | 'command' | 'insert', run: () => Promise<R>): Promise<R> {
+    const stop = metrics.clickhouseQueryDuration.startTimer({ kind });
+    try {
+      const result = await run();
+      stop({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      stop({ outcome: 'error' });
+      metrics.clickhouseErrors.inc({ kind });
+      throw error;
+    }
   }
 
   async ping(): Promise<boolean> {
     const result = await this.client.ping();
+    if (!result.success) metrics.clickhouseErrors.inc({ kind: 'ping' });
     return result.success;
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ClickhouseService } from './clickhouse.service';
+import { toClusterStatements } from './cluster-ddl';
 
 export const MIGRATIONS_DIR = resolve(__dirname, '../../../clickhouse/migrations');
 
@@ -45,8 +46,13 @@ export function splitStatements(sql: string): string[] {
  * (IF NOT EXISTS), so a run interrupted between a statement and its record is safe to repeat.
  */
 export async function migrate(clickhouse: ClickhouseService): Promise<Migration[]> {
-  await clickhouse.command(`CREATE DATABASE IF NOT EXISTS ${clickhouse.database}`);
-  await clickhouse.command(
+  // Cluster mode (CLICKHOUSE_CLUSTER): the same statements, rewritten for the cluster (cluster-ddl.ts).
+  const { cluster, database } = clickhouse;
+  const run = async (statement: string) => {
+    for (const sql of cluster ? toClusterStatements(statement, { cluster, database }) : [statement]) await clickhouse.command(sql);
+  };
+  await run(`CREATE DATABASE IF NOT EXISTS ${clickhouse.database}`);
+  await run(
     `CREATE TABLE IF NOT EXISTS ${clickhouse.table('schema_migrations')}
      (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC'))
      ENGINE = MergeTree ORDER BY version`,
@@ -57,7 +63,7 @@ export async function migrate(clickhouse: ClickhouseService): Promise<Migration[
   const appliedVersions = new Set(applied.map((row) => Number(row.version)));
   const pending = loadMigrations(clickhouse.database).filter((m) => !appliedVersions.has(m.version));
   for (const migration of pending) {
-    for (const statement of migration.statements) await clickhouse.command(statement);
+    for (const statement of migration.statements) await run(statement);
     await clickhouse.insert('schema_migrations', [
       { version: migration.version, name: migration.name, checksum: migration.checksum, applied_at: Date.now() },
     ]);

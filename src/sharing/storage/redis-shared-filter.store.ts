@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { UpstreamUnavailableException } from '../../common/errors/api-errors';
+import { metrics } from '../../observability/metrics';
 import { SHARED_FILTER_STORAGE_NAME, SharedFilterRecord, SharedFilterStore } from './shared-filter.store';
 
 export const REDIS_SHARED_FILTER_KEY_PREFIX = 'cost-insights:shared-filter:';
@@ -40,6 +41,7 @@ export class RedisSharedFilterStore implements SharedFilterStore {
     try {
       return await command();
     } catch (error) {
+      metrics.redisErrors.inc({ operation: 'shared_filters' });
       this.logger.error(`Redis ${operation} failed: ${error instanceof Error ? error.message : String(error)}`);
       throw new UpstreamUnavailableException(SHARED_FILTER_STORAGE_NAME);
     }

@@ -1,0 +1,120 @@
+import { servingTableName, shardingKeyOf, toClusterStatements } from './cluster-ddl';
+import { loadMigrations } from './migrator';
+
+const target = { cluster: 'ci_cluster', database: 'cost_insights' };
+const translate = (sql: string) => toClusterStatements(sql, target);
+const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+
+describe('cluster DDL', () => {
+  it('creates the database on every node', () => {
+    expect(translate('CREATE DATABASE IF NOT EXISTS cost_insights')).toEqual([
+      'CREATE DATABASE IF NOT EXISTS cost_insights ON CLUSTER ci_cluster',
+    ]);
+  });
+
+  it('replicates the sharded cost table per shard and adds a Distributed table sharded by organisation', () => {
+    const sql = `CREATE TABLE IF NOT EXISTS cost_insights.cost_line_items
+(
+    organization_id UUID,
+    usage_date      Date
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(usage_date)
+ORDER BY (organization_id, usage_date)`;
+    const [local, distributed, ...rest] = translate(sql);
+    expect(rest).toEqual([]);
+    expect(oneLine(local)).toBe(
+      'CREATE TABLE IF NOT EXISTS cost_insights.cost_line_items ON CLUSTER ci_cluster ( organization_id UUID, usage_date Date ) ' +
+        "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}') " +
+        'PARTITION BY toYYYYMM(usage_date) ORDER BY (organization_id, usage_date)',
+    );
+    expect(oneLine(distributed)).toBe(
+      'CREATE TABLE IF NOT EXISTS cost_insights.cost_line_items_distributed ON CLUSTER ci_cluster AS cost_insights.cost_line_items ' +
+        'ENGINE = Distributed(ci_cluster, cost_insights, cost_line_items, cityHash64(organization_id))',
+    );
+  });
+
+  it('replicates lookup tables on every node (one replica set, no {shard}) and keeps engine arguments', () => {
+    const [keys, ...rest] = translate(
+      'CREATE TABLE IF NOT EXISTS cost_insights.api_keys (key_id String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY key_id',
+    );
+    expect(rest).toEqual([]);
+    expect(keys).toBe(
+      'CREATE TABLE IF NOT EXISTS cost_insights.api_keys ON CLUSTER ci_cluster (key_id String, version UInt64) ' +
+        "ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{uuid}/all', '{replica}', version) ORDER BY key_id",
+    );
+  });
+
+  it('drops, exchanges and alters on the cluster; a sharded drop removes its Distributed table first', () => {
+    expect(translate('DROP TABLE IF EXISTS cost_insights.cost_line_items_0004_build')).toEqual([
+      'DROP TABLE IF EXISTS cost_insights.cost_line_items_0004_build_distributed ON CLUSTER ci_cluster SYNC',
+      'DROP TABLE IF EXISTS cost_insights.cost_line_items_0004_build ON CLUSTER ci_cluster SYNC',
+    ]);
+    expect(translate('DROP TABLE cost_insights.shared_filters')).toEqual([
+      'DROP TABLE IF EXISTS cost_insights.shared_filters ON CLUSTER ci_cluster SYNC',
+    ]);
+    expect(translate('EXCHANGE TABLES cost_insights.a AND cost_insights.b')).toEqual([
+      'EXCHANGE TABLES cost_insights.a AND cost_insights.b ON CLUSTER ci_cluster',
+    ]);
+    expect(translate('ALTER TABLE cost_insights.api_keys ADD COLUMN note String')).toEqual([
+      'ALTER TABLE cost_insights.api_keys ON CLUSTER ci_cluster ADD COLUMN note String',
+    ]);
+  });
+
+  it('copies sharded data through the Distributed tables, synchronously, keeping the statement settings', () => {
+    expect(
+      translate(
+        'INSERT INTO cost_insights.cost_line_items_0004_build\nSETTINGS max_partitions_per_insert_block = 0\nSELECT * FROM cost_insights.cost_line_items',
+      ),
+    ).toEqual([
+      'INSERT INTO cost_insights.cost_line_items_0004_build_distributed\n' +
+        'SETTINGS insert_distributed_sync = 1, max_partitions_per_insert_block = 0\n' +
+        'SELECT * FROM cost_insights.cost_line_items_distributed',
+    ]);
+    expect(translate('INSERT INTO cost_insights.cost_line_items SELECT * FROM cost_insights.staging')).toEqual([
+      'INSERT INTO cost_insights.cost_line_items_distributed SETTINGS insert_distributed_sync = 1\nSELECT * FROM cost_insights.staging',
+    ]);
+    // Lookup tables are replicated everywhere: an insert on one node reaches all.
+    expect(translate('INSERT INTO cost_insights.api_keys SELECT * FROM cost_insights.old_keys')).toEqual([
+      'INSERT INTO cost_insights.api_keys SELECT * FROM cost_insights.old_keys',
+    ]);
+  });
+
+  it("replicates the migrator's own bookkeeping table on every node", () => {
+    const [sql, ...rest] = translate(`CREATE TABLE IF NOT EXISTS cost_insights.schema_migrations
+     (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC'))
+     ENGINE = MergeTree ORDER BY version`);
+    expect(rest).toEqual([]);
+    expect(oneLine(sql)).toBe(
+      "CREATE TABLE IF NOT EXISTS cost_insights.schema_migrations ON CLUSTER ci_cluster (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC')) " +
+        "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{uuid}/all', '{replica}') ORDER BY version",
+    );
+  });
+
+  it('refuses a statement it cannot translate instead of running it on one node only', () => {
+    expect(() => translate('RENAME TABLE cost_insights.a TO cost_insights.b')).toThrow(/cannot translate/);
+    expect(() => translate('CREATE TABLE cost_insights.x (a UInt8) ENGINE = Memory')).toThrow(/no MergeTree engine/);
+  });
+
+  it('translates every migration in clickhouse/migrations: nothing left single-node', () => {
+    for (const migration of loadMigrations('cost_insights')) {
+      for (const statement of migration.statements) {
+        for (const sql of translate(statement)) {
+          if (/^INSERT/i.test(sql)) {
+            expect(sql).toMatch(/_distributed\b|INSERT INTO cost_insights\.(api_keys|shared_filters)/);
+          } else {
+            expect(sql).toContain('ON CLUSTER ci_cluster');
+          }
+          expect(sql).not.toMatch(/ENGINE\s*=\s*(?!Replicated|Distributed)\w*MergeTree/);
+        }
+      }
+    }
+  });
+
+  it('serves sharded tables through their Distributed table in cluster mode only', () => {
+    expect(servingTableName('cost_line_items', true)).toBe('cost_line_items_distributed');
+    expect(servingTableName('cost_line_items', false)).toBe('cost_line_items');
+    expect(servingTableName('api_keys', true)).toBe('api_keys');
+    expect(shardingKeyOf('cost_line_items_distributed')).toBeUndefined();
+  });
+});
