@@ -59,8 +59,9 @@ export class TestApp {
     readonly apiKeys: ApiKeysService,
   ) {}
 
-  static async start(): Promise<TestApp> {
-    const app = await createApp({ logger: false });
+  /** `logs: true` keeps the application's logger on (tests that inspect log output); otherwise silent. */
+  static async start(options: { logs?: boolean } = {}): Promise<TestApp> {
+    const app = await createApp(options.logs ? {} : { logger: false });
     const clickhouse = app.get(ClickhouseService);
     await migrate(clickhouse);
     await app.init();

@@ -1,0 +1,59 @@
+import { ClickHouseError } from '@clickhouse/client';
+import type { ArgumentsHost } from '@nestjs/common';
+import { ApiExceptionFilter } from '../../common/http/api-exception.filter';
+import { exceededQueryBudget } from './clickhouse-errors';
+
+/** Answers the filter gives for an exception (status and JSON body), through a minimal Express double. */
+function answerFor(exception: unknown): { status: number; body: unknown } {
+  const answer = { status: 0, body: undefined as unknown };
+  const response = {
+    headersSent: false,
+    status(code: number) {
+      answer.status = code;
+      return this;
+    },
+    json(body: unknown) {
+      answer.body = body;
+      return this;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({ method: 'POST', path: '/v1/cost-insights/data' }) }),
+  } as unknown as ArgumentsHost;
+  new ApiExceptionFilter().catch(exception, host);
+  return answer;
+}
+
+const clickhouseError = (code: string, type: string) =>
+  new ClickHouseError({ message: `${type}: elapsed 1000.172 ms, maximum: 1000 ms. (version 26.7.2.1)`, code, type });
+
+describe('ClickHouse query-budget errors', () => {
+  it.each([
+    ['159', 'TIMEOUT_EXCEEDED', 'time limit (CLICKHOUSE_MAX_EXECUTION_SECONDS)'],
+    ['160', 'TOO_SLOW', 'time limit (CLICKHOUSE_MAX_EXECUTION_SECONDS)'],
+    ['241', 'MEMORY_LIMIT_EXCEEDED', 'memory limit (CLICKHOUSE_MAX_MEMORY_BYTES)'],
+    ['158', 'TOO_MANY_ROWS', 'row limit'],
+    ['307', 'TOO_MANY_BYTES', 'data size limit'],
+    ['396', 'TOO_MANY_ROWS_OR_BYTES', 'result size limit'],
+  ])('answers %s %s with a 400 that names the budget and says how to narrow the query', (code, type, budget) => {
+    expect(exceededQueryBudget(clickhouseError(code, type))).toBe(budget);
+    const { status, body } = answerFor(clickhouseError(code, type));
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      success: false,
+      error: {
+        message:
+          `Invalid request. Please see message details. query: exceeds the server's ${budget}; narrow it: a shorter dateRange, ` +
+          'a coarser groupBy.dateGrouping, fewer groupBy.dimensions, more filters, or fewer /filters fields.',
+      },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/version|elapsed|maximum/);
+  });
+
+  it('keeps every other ClickHouse error a generic 500 without internals', () => {
+    for (const error of [clickhouseError('60', 'UNKNOWN_TABLE'), clickhouseError('159', 'SOMETHING_ELSE'), new Error('socket hang up'), 'text']) {
+      expect(exceededQueryBudget(error)).toBeUndefined();
+      expect(answerFor(error)).toEqual({ status: 500, body: { success: false, error: { message: 'Internal server error.' } } });
+    }
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * ClickHouse errors that mean "this query is too expensive for the configured budget", not "the
+ * service is broken". The API answers them with a 400 that says how to narrow the query (like the
+ * MAX_RESULT_ROWS guardrail) instead of a generic 500; the limits are the operator's, the fix is the caller's.
+ */
+const BUDGET_ERRORS: Record<string, { type: string; budget: string }> = {
+  '158': { type: 'TOO_MANY_ROWS', budget: 'row limit' },
+  '159': { type: 'TIMEOUT_EXCEEDED', budget: 'time limit (CLICKHOUSE_MAX_EXECUTION_SECONDS)' },
+  '160': { type: 'TOO_SLOW', budget: 'time limit (CLICKHOUSE_MAX_EXECUTION_SECONDS)' },
+  '241': { type: 'MEMORY_LIMIT_EXCEEDED', budget: 'memory limit (CLICKHOUSE_MAX_MEMORY_BYTES)' },
+  '307': { type: 'TOO_MANY_BYTES', budget: 'data size limit' },
+  '396': { type: 'TOO_MANY_ROWS_OR_BYTES', budget: 'result size limit' },
+};
+
+/** How to make a query cheaper, in the request's own terms. */
+export const NARROW_THE_QUERY =
+  'narrow it: a shorter dateRange, a coarser groupBy.dateGrouping, fewer groupBy.dimensions, more filters, or fewer /filters fields';
+
+/**
+ * The budget a ClickHouse error reports as exceeded (duck-typed on the client's ClickHouseError
+ * `code`/`type`, which both the server and the embedded engine produce), or undefined.
+ */
+export function exceededQueryBudget(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, type } = error as Error & { code?: unknown; type?: unknown };
+  const known = typeof code === 'string' ? BUDGET_ERRORS[code] : undefined;
+  if (known && (type === undefined || type === known.type)) return known.budget;
+  return undefined;
+}

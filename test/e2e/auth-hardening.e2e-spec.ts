@@ -1,0 +1,128 @@
+import { crc32 } from 'node:zlib';
+import { startAppWithEnv } from '../support/app-with-env';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Authentication beyond auth.e2e-spec.ts (which covers the exact 401 body for missing, malformed,
+ * bad-checksum, unknown and revoked keys, and that responses never echo keys) and rate-limit.e2e-spec.ts
+ * ("counts bad keys per IP too": repeated bad keys from one client IP are throttled):
+ *  - no key and no Authorization value in any log line, with the application's real logger on;
+ *  - a coarse timing sanity check of key verification (the constant-time comparison itself is asserted
+ *    in src/auth/key-comparison.spec.ts: a statistical timing test over HTTP would be flaky).
+ */
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function withChecksum(body: string): string {
+  let value = crc32(body);
+  let checksum = '';
+  for (let i = 0; i < 6; i++) {
+    checksum = BASE62[value % 62] + checksum;
+    value = Math.floor(value / 62);
+  }
+  return body + checksum;
+}
+
+describe('authentication hardening', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+  const captured: string[] = [];
+  const restore: Array<() => void> = [];
+  /** Summaries are printed once the streams are restored (jest's console writes through them). */
+  const summaries: string[] = [];
+  const print = (line: string) => summaries.push(line);
+
+  beforeAll(async () => {
+    // Capture everything the process writes while the app runs with its production logger.
+    for (const stream of [process.stdout, process.stderr]) {
+      const original = stream.write.bind(stream);
+      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+        captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+        const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+        callback?.();
+        return true; // kept, not printed: the request log would drown the test output
+      }) as typeof stream.write;
+      restore.push(() => (stream.write = original as typeof stream.write));
+    }
+    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      const spy = jest.spyOn(console, level).mockImplementation((...args: unknown[]) => void captured.push(args.map(String).join(' ')));
+      restore.push(() => spy.mockRestore());
+    }
+    // The most verbose level: every line the application can write is inspected.
+    t = await startAppWithEnv({ LOG_LEVEL: 'trace' }, { logs: true });
+    org = await t.newOrganization();
+  });
+  afterAll(async () => {
+    await t.close();
+    for (const undo of restore.reverse()) undo();
+    for (const line of summaries) console.log(line);
+  });
+
+  it('writes no key and no Authorization value to the logs, whatever the request', async () => {
+    const revoked = await t.keyFor(org.organizationId);
+    await t.apiKeys.revoke(revoked.keyId);
+    const [, id] = /^cik_([0-9A-Za-z]{12})_/.exec(org.key)!;
+    const forged = withChecksum(`cik_${id}_${'B'.repeat(43)}`);
+    const badChecksum = org.key.slice(0, -1) + (org.key.endsWith('a') ? 'b' : 'a');
+    const opaque = 'opaque-credential-0123456789';
+    const secrets = [org.key, revoked.key, forged, badChecksum, opaque, org.key.slice(4, 40)];
+    const data = { filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-02' } } }, groupBy: { dateGrouping: 'daily' } };
+
+    const statuses: number[] = [];
+    const record = async (request: PromiseLike<{ status: number }>) => statuses.push((await request).status);
+    await record(t.http.post('/v1/cost-insights/data').set(org.auth).send(data));
+    await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${revoked.key}`).send(data));
+    await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${forged}`).send(data));
+    await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${badChecksum}`).send(data));
+    await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${opaque}`).send(data));
+    await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Basic ${Buffer.from(`${opaque}:x`).toString('base64')}`).send(data));
+    // Keys where they do not belong: in the URL, in a path parameter, in a body (400 names the field).
+    await record(t.http.post(`/v1/cost-insights/data?api_key=${org.key}`).set(org.auth).send(data));
+    await record(t.http.get(`/v1/cost-insights/shared-filters/${org.key}`).set(org.auth));
+    await record(t.http.get(`/v1/nowhere/${org.key}`).set(org.auth));
+    await record(t.http.post('/v1/cost-insights/data').set(org.auth).send({ ...data, [org.key]: opaque }));
+    await record(t.http.post('/v1/cost-insights/data').set(org.auth).set('Content-Type', 'application/json').send(`{"key":"${org.key}"`));
+    await new Promise((r) => setTimeout(r, 200)); // let asynchronous log destinations flush
+
+    const logText = captured.join('');
+    const lines = logText.split('\n').filter((line) => line.trim());
+    const leaks = secrets.filter((secret) => logText.includes(secret));
+    print(`auth-logs[${process.env.E2E_MODE}]: ${statuses.length} requests (statuses ${statuses.join(',')}), ${lines.length} log lines captured, ${leaks.length} contain key material`);
+    expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 200, 400, 404, 400, 400]);
+    // The capture works: requests were logged (by path), so a key in a log line would have been seen.
+    expect(logText).toContain('/v1/cost-insights/data');
+    expect(leaks).toEqual([]);
+    expect(logText).not.toMatch(/Bearer\s+(?!\[redacted\])\S/i);
+    expect(logText).not.toMatch(/Basic\s+[A-Za-z0-9+/=]{8,}/);
+  });
+
+  it('takes about as long to refuse a wrong secret as to accept the right one (coarse sanity check)', async () => {
+    const [, id] = /^cik_([0-9A-Za-z]{12})_/.exec(org.key)!;
+    const secret = org.key.slice(17, 60);
+    // Same id (the record is cached after the first lookup), secrets sharing 0, 21 and 42 leading characters.
+    const variants = [0, 21, 42].map((shared) => withChecksum(`cik_${id}_${secret.slice(0, shared)}${'Z'.repeat(43 - shared)}`));
+    await t.apiKeys.authenticate(org.key);
+    const median = async (key: string) => {
+      const samples: number[] = [];
+      for (let i = 0; i < 400; i++) {
+        const started = process.hrtime.bigint();
+        await t.apiKeys.authenticate(key);
+        samples.push(Number(process.hrtime.bigint() - started));
+      }
+      return samples.sort((x, y) => x - y)[samples.length >> 1];
+    };
+    // One after another (interleaved loops would time each other's work), the right key measured on both sides.
+    const wrong: number[] = [];
+    const rights: number[] = [await median(org.key)];
+    for (const variant of variants) {
+      wrong.push(await median(variant));
+      rights.push(await median(org.key));
+    }
+    const right = rights.sort((x, y) => x - y)[rights.length >> 1];
+    for (const variant of variants) expect(await t.apiKeys.authenticate(variant)).toBeUndefined();
+    print(`auth-timing[${process.env.E2E_MODE}]: median verify ns: right ${right}, wrong secret sharing 0/21/42 leading chars ${wrong.join('/')}`);
+    // Coarse: within a factor of 3 of each other (a per-character early exit would show as a trend, not this).
+    for (const w of wrong) {
+      expect(w / right).toBeGreaterThan(1 / 3);
+      expect(w / right).toBeLessThan(3);
+    }
+  });
+});

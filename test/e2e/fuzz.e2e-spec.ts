@@ -1,0 +1,224 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { listen, pool, send, startAppWithEnv, startClickhouseWithQueryLog } from '../support/app-with-env';
+import { HOSTILE_MARKER, hostileRaw, hostileString, nearValid, RawBody, validBodies } from '../support/fuzz-bodies';
+import { LocalServer } from '../support/local-servers';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Property-based fuzzing over HTTP, every endpoint: ≥10,000 generated requests per run (valid bodies
+ * with hostile strings in every slot, near-valid bodies, hostile raw bodies). Properties:
+ *  - every answer is a 2xx or a 4xx envelope (0 5xx, 0 hangs — a per-request timeout), except the
+ *    spec's 500 "Shared filter not found or has expired." for a well-formed unknown filter id;
+ *  - no 4xx message leaks internals;
+ *  - no hostile string ever reaches ClickHouse as SQL text: values travel only as query parameters.
+ *    Checked on every SQL text the application's ClickHouse client sends (both modes) and, in server
+ *    mode, in ClickHouse's own system.query_log (on a server of this file's own with query_log enabled:
+ *    clickhouse-local — the embedded engine and the suite's shared server — has no query_log). The
+ *    query_log shows parameters substituted as literals, so it is checked with normalizeQuery(), which
+ *    replaces literals by `?`: the marker may appear inside a literal, never outside one.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
+/** For investigating a failure: FUZZ_ONLY=/filters runs one endpoint's cases. */
+const ONLY = process.env.FUZZ_ONLY;
+const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
+const CONCURRENCY = 16;
+const REQUEST_TIMEOUT_MS = 15_000;
+const serverMode = process.env.E2E_MODE === 'server';
+
+const NOT_FOUND_FILTER = JSON.stringify({ success: false, error: { message: 'Shared filter not found or has expired.' } });
+/** Internals that must never reach a client (generated input echoed in a 400 may contain anything else). */
+const LEAK = /DB::Exception|\(version \d+\.\d+|ClickHouseError|node_modules|ECONNREFUSED|ETIMEDOUT|\bat \S+ \(\/|\.ts:\d+|\.js:\d+/;
+
+interface Case {
+  endpoint: string;
+  kind: 'valid' | 'near-valid' | 'hostile' | 'id';
+  method: 'POST' | 'GET';
+  path: string;
+  body?: RawBody;
+}
+
+describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
+  let t: TestApp;
+  let base: string;
+  let org: TestOrganization;
+  let ownClickhouse: LocalServer | undefined;
+  const sql = { texts: 0, withMarker: 0, paramsWithMarker: 0, examples: [] as string[] };
+
+  beforeAll(async () => {
+    if (serverMode) ownClickhouse = await startClickhouseWithQueryLog(join(process.env.E2E_TMP_DIR!, `fuzz-clickhouse-${process.pid}`));
+    t = await startAppWithEnv({
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      ...(ownClickhouse ? { CLICKHOUSE_URL: ownClickhouse.url } : {}),
+    });
+    base = await listen(t);
+    org = await t.newOrganization();
+    await t.insertRows(org.organizationId, [
+      { usage_date: '2026-10-01', service: 'Amazon EC2', amortized_cost: '1.5', resource_tags: { env: 'prod', "o'brien": "x' OR 1=1 --" }, cost_categories: { 'Business Unit': 'a\\b' } },
+      { usage_date: '2026-10-15', service: 'Amazon S3', cloud: 'Azure', amortized_cost: '2.25', resource_tags: { 'nul\u0000key': '\u0000' } },
+      { usage_date: '2026-09-03', service: '(not set)', amortized_cost: '3' },
+    ]);
+    // Observe (not replace) every SQL text the application's client sends to ClickHouse.
+    const client = t.clickhouse.client as unknown as Record<'query' | 'command', (p: { query: string; query_params?: unknown }) => Promise<unknown>>;
+    for (const method of ['query', 'command'] as const) {
+      const original = client[method].bind(client);
+      client[method] = (params) => {
+        sql.texts += 1;
+        if (params.query.includes(HOSTILE_MARKER)) {
+          sql.withMarker += 1;
+          if (sql.examples.length < 3) sql.examples.push(params.query.slice(0, 500));
+        }
+        if (JSON.stringify(params.query_params ?? {}).includes(HOSTILE_MARKER)) sql.paramsWithMarker += 1;
+        return original(params);
+      };
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await ownClickhouse?.stop();
+  });
+
+  function buildCases(): Case[] {
+    const sample = <T>(arb: fc.Arbitrary<T>, numRuns: number, offset: number) => fc.sample(arb, { numRuns, seed: SEED + offset });
+    const json = (body: unknown): RawBody => ({ text: JSON.stringify(body), contentType: 'application/json' });
+    const post = (endpoint: string, path: string, valid: fc.Arbitrary<unknown>, counts: [number, number, number], offset: number): Case[] => [
+      ...sample(valid, Math.ceil(counts[0] * SCALE), offset).map((b) => ({ endpoint, kind: 'valid' as const, method: 'POST' as const, path, body: json(b) })),
+      ...sample(nearValid(valid), Math.ceil(counts[1] * SCALE), offset + 1).map((b) => ({ endpoint, kind: 'near-valid' as const, method: 'POST' as const, path, body: json(b) })),
+      ...sample(hostileRaw(valid), Math.ceil(counts[2] * SCALE), offset + 2).map((body) => ({ endpoint, kind: 'hostile' as const, method: 'POST' as const, path, body })),
+    ];
+    const ids = [
+      ...sample(hostileString, 300, 100).map((s) => encodeURIComponent(s)),
+      ...sample(fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }), 150, 101).map((s) => encodeURIComponent(s)),
+      // Well-formed ids that were never issued: the spec's 500 "not found".
+      ...sample(fc.stringMatching(/^sf_[A-Za-z0-9_-]{24}$/), 150, 102),
+    ];
+    return [
+      ...post('/data', '/v1/cost-insights/data', validBodies.data, [100, 2000, 300], 0),
+      ...post('/compare', '/v1/cost-insights/compare', validBodies.compare, [60, 1600, 250], 10),
+      ...post('/filters', '/v1/cost-insights/filters', validBodies.filters, [20, 1000, 100], 20),
+      ...post('/tag-values', '/v1/cost-insights/tag-values', validBodies.tagValues, [60, 1000, 300], 30),
+      ...post('/cost-category-values', '/v1/cost-insights/cost-category-values', validBodies.costCategoryValues, [60, 1000, 300], 40),
+      ...post('/shared-filters', '/v1/cost-insights/shared-filters', validBodies.sharedFilter(org.organizationId), [60, 1000, 300], 50),
+      ...ids.map((id) => ({ endpoint: 'GET /shared-filters/{id}', kind: 'id' as const, method: 'GET' as const, path: `/v1/cost-insights/shared-filters/${id}` })),
+    ];
+  }
+
+  /** The property every answer must satisfy; returns what is wrong, or undefined. */
+  function problemWith(c: Case, status: number, text: string): string | undefined {
+    if (status === 0) return `no answer within ${REQUEST_TIMEOUT_MS} ms`;
+    if (status >= 500) {
+      const wellFormedUnknownId = c.kind === 'id' && /^\/v1\/cost-insights\/shared-filters\/sf_[A-Za-z0-9_-]{24}$/.test(c.path);
+      return wellFormedUnknownId && status === 500 && text === NOT_FOUND_FILTER ? undefined : `${status} ${text.slice(0, 300)}`;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return `${status} with a non-JSON body`;
+    }
+    if (status >= 200 && status < 300) return body.success === true && 'data' in body ? undefined : `${status} without the success envelope`;
+    if (status === 429) return '429: the fuzzing app must not be rate limited';
+    const error = body.error as Record<string, unknown> | undefined;
+    const envelope =
+      Object.keys(body).sort().join() === 'error,success' && body.success === false && error && Object.keys(error).join() === 'message' && typeof error.message === 'string' && error.message.length > 0;
+    if (!envelope) return `${status} without the error envelope: ${text.slice(0, 200)}`;
+    // Only check the part of the message that is not an echo of generated input.
+    if (LEAK.test(error.message as string)) return `${status} leaks internals: ${text.slice(0, 300)}`;
+    return undefined;
+  }
+
+  it('answers ≥10,000 generated requests with a 2xx or a 4xx envelope: 0 5xx, 0 hangs', async () => {
+    const cases = buildCases().filter((c) => !ONLY || c.endpoint === ONLY);
+    if (!ONLY && SCALE === 1) expect(cases.length).toBeGreaterThanOrEqual(10_000);
+    const started = Date.now();
+    const answers = await pool(cases, CONCURRENCY, (c) =>
+      send(
+        base + c.path,
+        {
+          method: c.method,
+          headers: { ...org.auth, ...(c.body && c.body.contentType ? { 'Content-Type': c.body.contentType } : {}) },
+          body: c.body?.text,
+        },
+        REQUEST_TIMEOUT_MS,
+      ),
+    );
+    const seconds = (Date.now() - started) / 1000;
+
+    const failures: string[] = [];
+    const byEndpoint = new Map<string, { total: number; ok2xx: number; c4xx: number; validOk: number; valid: number; spec500: number; ms2xx: number }>();
+    let slowest = 0;
+    const kinds = new Map<string, { total: number; ok2xx: number }>();
+    answers.forEach((answer, i) => {
+      const c = cases[i];
+      const row = byEndpoint.get(c.endpoint) ?? { total: 0, ok2xx: 0, c4xx: 0, validOk: 0, valid: 0, spec500: 0, ms2xx: 0 };
+      row.total += 1;
+      if (answer.status >= 200 && answer.status < 300) {
+        row.ok2xx += 1;
+        row.ms2xx += answer.ms;
+      }
+      else if (answer.status >= 400 && answer.status < 500) row.c4xx += 1;
+      else if (answer.status === 500) row.spec500 += 1;
+      if (c.kind === 'valid') {
+        row.valid += 1;
+        if (answer.status >= 200 && answer.status < 300) row.validOk += 1;
+      }
+      byEndpoint.set(c.endpoint, row);
+      const kind = kinds.get(c.kind) ?? { total: 0, ok2xx: 0 };
+      kind.total += 1;
+      if (answer.status >= 200 && answer.status < 300) kind.ok2xx += 1;
+      kinds.set(c.kind, kind);
+      slowest = Math.max(slowest, answer.ms);
+      const problem = problemWith(c, answer.status, answer.text);
+      if (problem) failures.push(`${c.endpoint} [${c.kind}] ${problem}\n  body: ${(c.body?.text ?? c.path).slice(0, 400)}`);
+    });
+
+    const hangs = answers.filter((a) => a.status === 0).length;
+    console.log(
+      `fuzz[${process.env.E2E_MODE}] seed=${SEED}: ${cases.length} requests in ${seconds.toFixed(1)} s ` +
+        `(${(cases.length / seconds).toFixed(0)}/s, concurrency ${CONCURRENCY}, slowest ${slowest} ms); property failures=${failures.length}, hangs=${hangs}; ` +
+        `by kind: ${[...kinds.entries()].map(([k, r]) => `${k} ${r.total} (2xx ${r.ok2xx})`).join(', ')}; ` +
+        [...byEndpoint.entries()]
+          .map(([e, r]) => `${e}: ${r.total} (2xx ${r.ok2xx} avg ${(r.ms2xx / Math.max(1, r.ok2xx)).toFixed(0)} ms, 4xx ${r.c4xx}${r.spec500 ? `, spec-500 not-found ${r.spec500}` : ''}; valid answered 2xx ${r.validOk}/${r.valid})`)
+          .join('; '),
+    );
+    if (failures.length) console.log(`fuzz[${process.env.E2E_MODE}] first failures:\n${failures.slice(0, 8).join('\n')}`);
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(hangs).toBe(0);
+    // The generators must exercise the queries, not only the validator: most valid bodies run.
+    for (const [endpoint, row] of byEndpoint) {
+      if (row.valid > 0) expect({ endpoint, share: row.validOk / row.valid >= 0.5 }).toEqual({ endpoint, share: true });
+    }
+  }, 600_000);
+
+  it('never lets a hostile string into SQL text: values travel only as parameters', async () => {
+    let queryLog = 'n/a (embedded chDB has no system.query_log; SQL text checked at the client boundary)';
+    if (ownClickhouse) {
+      const run = async (statement: string) => {
+        const response = await fetch(`${ownClickhouse!.url}/?default_format=JSONEachRow`, { method: 'POST', body: statement });
+        const text = await response.text();
+        if (!response.ok) throw new Error(text);
+        return text;
+      };
+      await run('SYSTEM FLUSH LOGS');
+      const counts = JSON.parse(
+        await run(
+          `SELECT count() AS logged,
+                  countIf(position(query, '${HOSTILE_MARKER}') > 0) AS marker_as_literal,
+                  countIf(position(normalizeQuery(query), '${HOSTILE_MARKER}') > 0) AS marker_in_sql
+           FROM system.query_log WHERE type != 'QueryStart' AND query_kind = 'Select'`,
+        ),
+      ) as { logged: string; marker_as_literal: string; marker_in_sql: string };
+      queryLog = `query_log: ${counts.logged} queries logged, ${counts.marker_as_literal} carried a hostile value (as a literal), ${counts.marker_in_sql} had it in SQL text`;
+      expect(Number(counts.marker_as_literal)).toBeGreaterThan(0); // the hostile values did reach ClickHouse
+      expect(Number(counts.marker_in_sql)).toBe(0);
+    }
+    console.log(
+      `fuzz[${process.env.E2E_MODE}] SQL: ${sql.texts} SQL texts sent, ${sql.paramsWithMarker} carried a hostile value as a parameter, ` +
+        `${sql.withMarker} had one in the SQL text; ${queryLog}`,
+    );
+    expect(sql.paramsWithMarker).toBeGreaterThan(300);
+    expect(sql.examples).toEqual([]);
+    expect(sql.withMarker).toBe(0);
+  });
+});

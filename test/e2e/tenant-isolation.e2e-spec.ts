@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'supertest';
+import { TestApp, TestOrganization } from '../support/test-app';
+import { sumDecimals } from '../support/decimals';
+
+/**
+ * BOLA matrix: organisation A's keys against every endpoint, aimed at everything of organisation B
+ * (data, tag and cost-category keys and values, accounts, integrations, shared filters), each with a
+ * distinctive marker. Nothing of B may appear in any of A's answers (the raw JSON text is scanned), and
+ * A cannot tell B's shared filter from one that does not exist (identical status and body).
+ * Positive control: the same requests with B's key do show the markers, so the scan can see them.
+ */
+const MARK = `bsecret${randomBytes(4).toString('hex')}`;
+const B_AMOUNT = '987654.3219876543';
+const RANGE = { start: '2026-10-01', end: '2026-10-31' };
+const DIMENSIONS = ['costLayer', 'cloud', 'service', 'resourceFamily', 'region', 'instanceType', 'usageType', 'billingPeriod', 'costType', 'account', 'integration'];
+const B_TAG = `${MARK}-tagkey`;
+const B_CATEGORY = `${MARK}-category`;
+
+describe('tenant isolation (BOLA matrix)', () => {
+  let t: TestApp;
+  let a: TestOrganization;
+  let b: TestOrganization;
+  let bFilterId: string;
+  const aRows = [
+    { usage_date: '2026-10-02', amortized_cost: '10.5', resource_tags: { env: 'prod' }, cost_categories: { 'Business Unit': 'Core' } },
+    { usage_date: '2026-10-20', service: 'Amazon S3', amortized_cost: '4.25' },
+  ];
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    a = await t.newOrganization();
+    b = await t.newOrganization();
+    await t.insertRows(a.organizationId, aRows);
+    // Every attribute of B carries the marker; B shares A's tag and category keys too (with marked values).
+    await t.insertRows(b.organizationId, [
+      {
+        usage_date: '2026-10-02',
+        cost_layer: `${MARK}-layer`,
+        cloud: `${MARK}-cloud`,
+        service: `${MARK}-service`,
+        resource_family: `${MARK}-family`,
+        region: `${MARK}-region`,
+        instance_type: `${MARK}-itype`,
+        usage_type: `${MARK}-utype`,
+        cost_type: `${MARK}-ctype`,
+        account_id: `${MARK}-account`,
+        account_name: `${MARK}-account-name`,
+        integration_id: `${MARK}-integration`,
+        resource_tags: { [B_TAG]: `${MARK}-tagvalue`, env: `${MARK}-env` },
+        cost_categories: { [B_CATEGORY]: `${MARK}-catvalue`, 'Business Unit': `${MARK}-bu` },
+        amortized_cost: B_AMOUNT,
+        on_demand_cost: B_AMOUNT,
+        billed_cost: B_AMOUNT,
+        cash_cost: B_AMOUNT,
+        commitment_savings: B_AMOUNT,
+      },
+      // Same values as A's rows, so "B's data merged in" would change A's totals.
+      { usage_date: '2026-10-20', service: 'Amazon S3', amortized_cost: B_AMOUNT },
+    ]);
+    const created = await t.http
+      .post('/v1/cost-insights/shared-filters')
+      .set(b.auth)
+      .send({
+        organizationId: b.organizationId,
+        filterConfiguration: {
+          filters: { inclusions: { services: [`${MARK}-service`], resourceTag: B_TAG, resourceTagValues: [`${MARK}-tagvalue`] } },
+          metadata: { name: `${MARK}-filter-name`, description: `${MARK}-filter-description` },
+        },
+      });
+    expect(created.status).toBe(201);
+    bFilterId = created.body.data.filterId;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const bValues = {
+    costLayers: [`${MARK}-layer`],
+    clouds: [`${MARK}-cloud`],
+    services: [`${MARK}-service`],
+    resourceFamilies: [`${MARK}-family`],
+    regions: [`${MARK}-region`],
+    instanceTypes: [`${MARK}-itype`],
+    usageTypes: [`${MARK}-utype`],
+    costTypes: [`${MARK}-ctype`],
+    accountIds: [`${MARK}-account`],
+    integrationIds: [`${MARK}-integration`],
+  };
+
+  /** Every request of the matrix, for a given organisation's key. */
+  function matrix(org: TestOrganization): Array<() => Promise<Response>> {
+    const post = (path: string, body: object) => () => t.http.post(`/v1/cost-insights/${path}`).set(org.auth).send(body);
+    const groupings = [...DIMENSIONS, `tag:${B_TAG}`, 'tag:env', `costCategory:${B_CATEGORY}`, 'costCategory:Business Unit'];
+    const filterSets: object[] = [
+      { inclusions: { dateRange: RANGE } },
+      ...Object.entries(bValues).map(([field, values]) => ({ inclusions: { dateRange: RANGE, [field]: values } })),
+      { inclusions: { dateRange: RANGE, resourceTag: B_TAG } },
+      { inclusions: { dateRange: RANGE, resourceTag: 'env', resourceTagValues: [`${MARK}-env`] } },
+      { inclusions: { dateRange: RANGE, costCategory: B_CATEGORY, costCategoryValues: [`${MARK}-catvalue`] } },
+      { inclusions: { dateRange: RANGE }, exclusions: { services: ['Amazon EC2'] } },
+    ];
+    const requests: Array<() => Promise<Response>> = [];
+    for (const dimension of groupings) {
+      requests.push(post('data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly', dimension } }));
+      requests.push(
+        post('compare', {
+          baselinePeriod: { start: '2026-09-01', end: '2026-09-30' },
+          comparisonPeriod: RANGE,
+          metric: 'amortized_cost',
+          groupBy: { dateGrouping: 'monthly', dimension },
+        }),
+      );
+    }
+    requests.push(post('data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'daily', dimensions: ['service', `tag:${B_TAG}`, 'account'] } }));
+    for (const filters of filterSets) {
+      requests.push(post('data', { filters, groupBy: { dateGrouping: 'daily', dimension: 'service' } }));
+      requests.push(post('filters', { filters }));
+      requests.push(post('filters', { filters, fields: ['resourceTags', 'costCategories', 'accounts'] }));
+    }
+    requests.push(post('tag-values', { tagKey: B_TAG }), post('tag-values', { tagKey: 'env' }));
+    requests.push(post('cost-category-values', { categoryKey: B_CATEGORY }), post('cost-category-values', { categoryKey: 'Business Unit' }));
+    // Attempts to name B's organisation in a body: refused, never widening the scope.
+    requests.push(post('data', { organizationId: b.organizationId, groupBy: { dateGrouping: 'monthly' } }));
+    requests.push(post('filters', { organizationId: b.organizationId }));
+    requests.push(post('shared-filters', { organizationId: b.organizationId, filterConfiguration: { metadata: { name: 'x' } } }));
+    requests.push(() => t.http.get(`/v1/cost-insights/shared-filters/${bFilterId}`).set(org.auth));
+    return requests;
+  }
+
+  it("never shows anything of B in A's answers, on every endpoint", async () => {
+    let requests = 0;
+    let bytes = 0;
+    const leaks: string[] = [];
+    const statuses = new Map<number, number>();
+    for (const request of matrix(a)) {
+      const response = await request();
+      requests += 1;
+      bytes += response.text.length;
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      expect(response.status).not.toBe(401);
+      // A's own request echoed back (the dimension names A grouped by) is not B's data.
+      const text = response.text.split(JSON.stringify(`tag:${B_TAG}`)).join('').split(JSON.stringify(`costCategory:${B_CATEGORY}`)).join('');
+      for (const needle of [MARK, b.organizationId, '987654', bFilterId.slice(3)]) {
+        if (text.includes(needle)) leaks.push(`${response.status} ${needle}: ${text.slice(0, 300)}`);
+      }
+    }
+    console.log(
+      `tenant-isolation[${process.env.E2E_MODE}]: ${requests} requests by A aimed at B (${bytes} bytes of answers scanned), ` +
+        `statuses ${JSON.stringify(Object.fromEntries(statuses))}, leaks ${leaks.length}`,
+    );
+    expect(leaks).toEqual([]);
+    expect(statuses.get(200)).toBeGreaterThan(50);
+  });
+
+  it("answers A's queries from A's rows only (totals exact)", async () => {
+    const response = await t.http
+      .post('/v1/cost-insights/data')
+      .set(a.auth)
+      .send({ filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly', dimension: 'service' } });
+    expect(response.status).toBe(200);
+    expect(response.body.data.summary.total_amortized_cost).toBe(sumDecimals(aRows.map((r) => r.amortized_cost)));
+    const tags = await t.http.post('/v1/cost-insights/tag-values').set(a.auth).send({ tagKey: 'env' });
+    expect(tags.body.data).toEqual({ values: ['prod'] });
+    const foreignTag = await t.http.post('/v1/cost-insights/tag-values').set(a.auth).send({ tagKey: B_TAG });
+    expect(foreignTag.body).toEqual({ success: true, data: { values: [] } });
+  });
+
+  it('shows the markers to B itself (the scan would see a leak)', async () => {
+    let seen = 0;
+    for (const request of matrix(b)) {
+      const response = await request();
+      if (response.text.includes(MARK)) seen += 1;
+    }
+    expect(seen).toBeGreaterThan(30);
+  });
+
+  it("does not let A tell B's shared filter from a missing one", async () => {
+    const randomId = `sf_${randomBytes(18).toString('base64url')}`;
+    const forB = await t.http.get(`/v1/cost-insights/shared-filters/${bFilterId}`).set(a.auth);
+    const forRandom = await t.http.get(`/v1/cost-insights/shared-filters/${randomId}`).set(a.auth);
+    expect({ status: forB.status, body: forB.body }).toEqual({ status: forRandom.status, body: forRandom.body });
+    expect(forB.body).toEqual({ success: false, error: { message: 'Shared filter not found or has expired.' } });
+    // Same headers apart from the per-request ones.
+    const stable = (r: Response) => Object.keys(r.headers).filter((h) => !/^(date|x-ratelimit-remaining|x-ratelimit-reset|etag|x-request-id)$/.test(h)).sort();
+    expect(stable(forB)).toEqual(stable(forRandom));
+    // B reads it.
+    const own = await t.http.get(`/v1/cost-insights/shared-filters/${bFilterId}`).set(b.auth);
+    expect(own.status).toBe(200);
+    expect(own.body.data.filterConfiguration.metadata.name).toBe(`${MARK}-filter-name`);
+  });
+
+  it("refuses to create a filter in B's name (403) and B's filters stay B's", async () => {
+    const response = await t.http
+      .post('/v1/cost-insights/shared-filters')
+      .set(a.auth)
+      .send({ organizationId: b.organizationId, filterConfiguration: {} });
+    expect(response.status).toBe(403);
+    expect(response.body.success).toBe(false);
+    expect(response.text).not.toContain(MARK);
+  });
+});

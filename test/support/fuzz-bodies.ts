@@ -1,0 +1,245 @@
+import fc from 'fast-check';
+
+/**
+ * fast-check generators of request bodies for every endpoint: valid (hostile strings in every
+ * string slot, which the API must accept and run as plain values), near-valid (one mutation of a valid
+ * body) and hostile (prototype keys, deep nesting, huge arrays, wrong types, non-JSON).
+ *
+ * Every hostile string carries HOSTILE_MARKER, so the SQL text ClickHouse receives can be searched for it.
+ */
+export const HOSTILE_MARKER = 'ZZHOSTILE';
+
+const SQL_FRAGMENTS = [
+  `' OR 1=1 --`,
+  `'; DROP TABLE cost_line_items; --`,
+  `') UNION ALL SELECT ${HOSTILE_MARKER}_u, 1 FROM system.tables --`,
+  `\\' OR ${HOSTILE_MARKER}_bs = 1 --`,
+  `" OR "1"="1`,
+  '` OR 1 --',
+  `{organization_id:UUID}`,
+  `{p0:String}`,
+  `}, {p1:Array(String)}`,
+  `$1`,
+  `%s%n`,
+  `/* ${HOSTILE_MARKER}_c */`,
+  `1); SELECT sleep(3); --`,
+  `' FORMAT TSV SETTINGS max_memory_usage=1 --`,
+  `\\0\\x00\\'`,
+  `'||'`,
+  `']['`,
+  `tag:env`,
+  `costCategory:x`,
+  `(not set)`,
+];
+
+const NASTY_CHARACTERS = ["'", '"', '\\', '\u0000', '`', '\n', '\r', '\t', '%', '_', '{', '}', '[', ']', ';', '--', '/*', '\u2028', '\uFEFF', '😀', 'ü', '中', '\u202E'];
+
+/** A string that would break out of a naive SQL literal; always holds the marker. */
+export const hostileString: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...SQL_FRAGMENTS),
+    fc.array(fc.constantFrom(...NASTY_CHARACTERS), { maxLength: 4 }),
+    fc.string({ unit: 'grapheme', maxLength: 12 }),
+    fc.nat(9999),
+  )
+  .map(([fragment, nasty, text, n]) => `${fragment}${nasty.join('')}${text}${HOSTILE_MARKER}${n}`);
+
+/** Plain, valid-looking values, so some queries match inserted rows. */
+const plainValue = fc.constantFrom('AWS', 'Azure', 'Amazon EC2', 'Amazon S3', 'us-east-1', 'Compute', 'Usage', '111111111111', 'aws-main', '(not set)', 'prod');
+
+/** A string for any value slot: mostly hostile, sometimes plain. */
+export const valueString: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: hostileString }, { weight: 1, arbitrary: plainValue });
+
+/** Map keys (tag / cost category keys): hostile too, but within the documented 256 characters. */
+export const mapKey: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: hostileString.map((s) => s.slice(-200)) },
+  { weight: 1, arbitrary: fc.constantFrom('env', 'team', "o'brien", 'a\\b', 'nul\u0000key', 'ключ', 'Business Unit') },
+);
+
+const calendarDate = fc
+  .date({ min: new Date('2025-06-01T00:00:00Z'), max: new Date('2026-11-30T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+
+const dateRange = fc.tuple(calendarDate, calendarDate).map(([a, b]) => (a <= b ? { start: a, end: b } : { start: b, end: a }));
+const billingPeriod = fc.constantFrom('2026-09', '2026-10', '2026-11', '2025-12');
+const dimension = fc.oneof(
+  fc.constantFrom('costLayer', 'cloud', 'service', 'resourceFamily', 'region', 'instanceType', 'usageType', 'billingPeriod', 'costType', 'account', 'integration'),
+  mapKey.map((k) => `tag:${k}`),
+  mapKey.map((k) => `costCategory:${k}`),
+);
+const metric = fc.constantFrom('amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost', 'total_savings');
+const grouping = fc.constantFrom('daily', 'weekly', 'monthly');
+const list = (item: fc.Arbitrary<string>) => fc.array(item, { maxLength: 5 });
+
+const LIST_FIELDS = ['costLayers', 'clouds', 'services', 'resourceFamilies', 'regions', 'instanceTypes', 'usageTypes', 'costTypes', 'accountIds', 'integrationIds'] as const;
+
+function filterFields(withDates: boolean) {
+  const lists = Object.fromEntries(LIST_FIELDS.map((f) => [f, list(valueString)]));
+  const dates = withDates ? { billingPeriods: list(billingPeriod) } : {};
+  const tag = fc.option(fc.record({ resourceTag: mapKey, resourceTagValues: list(valueString) }, { requiredKeys: ['resourceTag'] }), { nil: undefined });
+  const category = fc.option(fc.record({ costCategory: mapKey, costCategoryValues: list(valueString) }, { requiredKeys: ['costCategory'] }), { nil: undefined });
+  return fc
+    .tuple(fc.record({ ...lists, ...dates }, { requiredKeys: [] }), tag, category)
+    .map(([fields, t, c]) => ({ ...fields, ...(t ?? {}), ...(c ?? {}) }));
+}
+
+/** Filters with an explicit date range inside a few months (so valid queries stay cheap). */
+const filters = (withDates: boolean) =>
+  fc.tuple(filterFields(withDates), fc.option(filterFields(withDates), { nil: undefined }), dateRange).map(([inclusions, exclusions, range]) => ({
+    inclusions: withDates ? { ...inclusions, dateRange: clampRange(range) } : inclusions,
+    ...(exclusions ? { exclusions } : {}),
+  }));
+
+/** At most 62 days, so daily results stay far below MAX_RESULT_ROWS. */
+function clampRange(range: { start: string; end: string }) {
+  const start = new Date(`${range.start}T00:00:00Z`);
+  const maxEnd = new Date(start.getTime() + 61 * 86_400_000).toISOString().slice(0, 10);
+  return { start: range.start, end: range.end < maxEnd ? range.end : maxEnd };
+}
+
+export const validBodies = {
+  data: fc.record(
+    {
+      filters: filters(true),
+      groupBy: fc.record(
+        { dateGrouping: grouping, dimension: dimension, dimensions: fc.uniqueArray(dimension, { minLength: 1, maxLength: 3 }) },
+        { requiredKeys: ['dateGrouping'] },
+      ),
+    },
+    { requiredKeys: ['groupBy', 'filters'] },
+  ),
+  compare: fc.record(
+    {
+      baselinePeriod: dateRange.map(clampRange),
+      comparisonPeriod: dateRange.map(clampRange),
+      metric,
+      groupBy: fc.record({ dateGrouping: grouping, dimension }, { requiredKeys: [] }),
+      filters: filters(false),
+    },
+    { requiredKeys: ['baselinePeriod', 'comparisonPeriod', 'metric'] },
+  ),
+  filters: fc.record(
+    {
+      fields: fc.oneof(fc.constant(null), fc.subarray(['costLayers', 'clouds', 'services', 'accounts', 'resourceTags', 'costCategories', 'billingPeriods', 'regions'])),
+      filters: filters(true),
+    },
+    { requiredKeys: ['filters'] },
+  ),
+  tagValues: fc.record({ tagKey: mapKey }),
+  costCategoryValues: fc.record({ categoryKey: mapKey }),
+  sharedFilter: (organizationId: string) =>
+    fc.record({
+      organizationId: fc.constant(organizationId),
+      filterConfiguration: fc.record(
+        {
+          filters: filters(true),
+          groupBy: fc.record({ dateGrouping: grouping, dimension }, { requiredKeys: [] }),
+          metric,
+          comparisonEnabled: fc.boolean(),
+          metadata: fc.record({ name: valueString.map((s) => s.slice(0, 200)), description: valueString }, { requiredKeys: [] }),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+};
+
+/** A JSON value of the wrong kind for (almost) any slot: never a plain string, so a mutated body stays invalid. */
+const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(true, false, 0, -1, 1e308, 1.5, [null], [[]], [{}], [1], { $gt: '' }, { toString: 1 }),
+  fc.integer(),
+  fc.array(fc.oneof(fc.integer(), fc.constant(null), fc.constant([hostileMarkerLiteral()])), { minLength: 1, maxLength: 4 }),
+  fc.dictionary(hostileString, fc.integer(), { minKeys: 1, maxKeys: 3 }),
+);
+
+function hostileMarkerLiteral(): string {
+  return `' OR 1=1 -- ${HOSTILE_MARKER}`;
+}
+
+/** All paths to values inside a JSON value (arrays by index). */
+function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const out: (string | number)[][] = [prefix];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
+  return out;
+}
+
+function setAt(root: unknown, path: (string | number)[], replacement: unknown): unknown {
+  if (path.length === 0) return replacement;
+  const copy = JSON.parse(JSON.stringify(root));
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step];
+  node[path[path.length - 1]] = replacement;
+  return copy;
+}
+
+/**
+ * A valid body with one mutation: a value of the wrong type anywhere, or an unknown (hostile) field in any
+ * object. (Removing a field mostly leaves a valid body, so missing fields are left to the validation tests.)
+ */
+export function nearValid(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.tuple(valid, fc.nat(), wrongValue, fc.constantFrom('replace', 'unknown'), hostileString).map(([body, pick, wrong, how, key]) => {
+    const all = paths(body);
+    const path = all[pick % all.length];
+    if (how === 'replace') return setAt(body, path, wrong);
+    const objects = all.filter((p) => {
+      let node: unknown = body;
+      for (const step of p) node = (node as Record<string | number, unknown>)[step];
+      return node !== null && typeof node === 'object' && !Array.isArray(node);
+    });
+    return setAt(body, [...objects[pick % objects.length], key], wrong);
+  });
+}
+
+/** Deeply nested arrays/objects (around the 32-level limit and past it). */
+const deep = fc.tuple(fc.integer({ min: 20, max: 200 }), fc.boolean()).map(([depth, arrays]) => {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
+  return value;
+});
+
+/** Huge arrays: over the 1000-value limit, with hostile values. */
+const huge = fc.tuple(fc.integer({ min: 1001, max: 5000 }), hostileString).map(([n, s]) => Array.from({ length: n }, (_, i) => `${s}${i}`));
+
+export type RawBody = { text: string; contentType: string };
+
+/** Raw bodies: valid JSON text with prototype keys, deep/huge structures, or not JSON at all. */
+export function hostileRaw(valid: fc.Arbitrary<unknown>): fc.Arbitrary<RawBody> {
+  const json = 'application/json';
+  const protoKey = fc.constantFrom('__proto__', 'constructor', 'prototype');
+  return fc.oneof(
+    // Prototype keys spliced into the JSON text at the top level and inside filters.
+    { weight: 1, arbitrary: fc.tuple(valid, protoKey, wrongValue).map(([body, key, value]) => ({
+      text: JSON.stringify(body).replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(value ?? null)},`).replace(/"inclusions":\{/, `"inclusions":{"${key}":{"polluted":true},`),
+      contentType: json,
+    })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(valid, protoKey).map(([body, key]) => ({ text: `{"${key}":{"isAdmin":true,"organizationId":"00000000-0000-0000-0000-000000000000"},${JSON.stringify(body).slice(1)}`, contentType: json })),
+    },
+    // Deep nesting and huge arrays in a real slot.
+    { weight: 3, arbitrary: fc.tuple(valid, fc.oneof(deep, huge)).map(([body, value]) => ({ text: JSON.stringify(injectIntoFilters(body, value)), contentType: json })) },
+    // Not JSON, broken JSON, or JSON that is not an object.
+    {
+      weight: 3,
+      arbitrary: fc
+        .oneof(fc.string({ unit: 'binary', maxLength: 200 }), hostileString, fc.constantFrom('{', '{"a":', '[1,2', 'null', '"str"', '123', 'true', '[]', '{"a":1}{', '\u0000', '{"a":"\\ud800"}', 'NaN', '{a:1}'))
+        .map((text) => ({ text, contentType: json })),
+    },
+    // Valid JSON under a wrong content type.
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'json', '')).map(([body, contentType]) => ({
+        text: JSON.stringify(body),
+        contentType,
+      })),
+    },
+  );
+}
+
+function injectIntoFilters(body: unknown, value: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+  const filters = (copy.filters ?? (copy.filterConfiguration as Record<string, unknown> | undefined)?.filters) as Record<string, Record<string, unknown>> | undefined;
+  if (filters?.inclusions) filters.inclusions.services = value;
+  else copy.fields = value;
+  return copy;
+}
