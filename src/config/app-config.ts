@@ -64,6 +64,16 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+/** A duration in seconds; fractions allowed (ClickHouse's max_execution_time takes them). */
+function seconds(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${name} must be a number of seconds, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
 function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -110,7 +120,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const clickhouseUrl = url(env, 'CLICKHOUSE_URL', ['http:', 'https:']);
   if (clusterName(env) && !clickhouseUrl) throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a server deployment)');
-  const maxExecutionSeconds = integer(env, 'CLICKHOUSE_MAX_EXECUTION_SECONDS', 20, 1, 3600);
+  const maxExecutionSeconds = seconds(env, 'CLICKHOUSE_MAX_EXECUTION_SECONDS', 20, 0.001, 3600);
   // Above nginx's default 60 s upstream keepalive_timeout: the proxy, not Node, closes idle connections.
   const keepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000);
   return {
@@ -124,7 +134,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxExecutionSeconds,
       maxMemoryBytes: integer(env, 'CLICKHOUSE_MAX_MEMORY_BYTES', 2 * 1024 ** 3, 0, 1024 ** 4),
       // The client gives up a little after the server would have, so the server's clear error wins.
-      requestTimeoutMs: (maxExecutionSeconds + 5) * 1000,
+      requestTimeoutMs: Math.ceil((maxExecutionSeconds + 5) * 1000),
       // ClickHouse closes idle keep-alive connections after keep_alive_timeout (3 s by default up to 24.x,
       // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.
       idleSocketTtlMs: integer(env, 'CLICKHOUSE_IDLE_SOCKET_TTL_MS', 2500, 100, 600_000),

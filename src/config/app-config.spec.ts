@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('has documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: './data',
+      sharedFilterTtlSeconds: 2_592_000,
+      rateLimitPerMinute: 300,
+      defaultWindowDays: 30,
+      clickhouse: { database: 'cost_insights', maxExecutionSeconds: 20, requestTimeoutMs: 25_000 },
+    });
+    expect(config.clickhouse.url).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it('accepts fractional query time budgets and keeps the client timeout above them', () => {
+    const config = loadConfig({ CLICKHOUSE_MAX_EXECUTION_SECONDS: '0.25' });
+    expect(config.clickhouse.maxExecutionSeconds).toBe(0.25);
+    expect(config.clickhouse.requestTimeoutMs).toBe(5250);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer/],
+    [{ PORT: '70000' }, /PORT must be between/],
+    [{ CLICKHOUSE_MAX_EXECUTION_SECONDS: '-1' }, /CLICKHOUSE_MAX_EXECUTION_SECONDS must be a number of seconds/],
+    [{ CLICKHOUSE_MAX_EXECUTION_SECONDS: '0' }, /CLICKHOUSE_MAX_EXECUTION_SECONDS must be between/],
+    [{ CLICKHOUSE_URL: 'not a url' }, /CLICKHOUSE_URL must be a URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis:/],
+    [{ CLICKHOUSE_DATABASE: 'x; DROP' }, /CLICKHOUSE_DATABASE must be a plain identifier/],
+    [{ MIGRATE_ON_START: 'maybe' }, /MIGRATE_ON_START must be true or false/],
+  ])('rejects %j naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
