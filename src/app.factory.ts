@@ -1,4 +1,4 @@
-import { INestApplication, Logger } from '@nestjs/common';
+import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -15,8 +15,10 @@ export const API_PREFIX = 'v1';
 export const OPERATIONAL_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
 /** Builds the HTTP application exactly as production runs it (main.ts and the e2e tests share this). */
-export async function createApp(options: { logger?: false | undefined } = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+export async function createApp(
+  options: { logger?: false | undefined; /** Root module; the benchmark wraps AppModule with a probe route. */ module?: Type } = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(options.module ?? AppModule, {
     bodyParser: false,
     // Start-up errors (e.g. a locked embedded data directory) reach main.ts, which explains them.
     abortOnError: false,
@@ -74,5 +76,3 @@ limited per client IP (default 60). Every authenticated response carries \`X-Rat
 **Dates**: ranges include both ends; without \`dateRange\` or \`billingPeriods\` the window is the last
 DEFAULT_WINDOW_DAYS (default 30) days up to today, UTC. Weeks start on Monday.
 `.trim();
-
-export const logger = new Logger('Bootstrap');

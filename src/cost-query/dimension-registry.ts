@@ -41,7 +41,6 @@ export type ListFilterField =
   | 'costTypes'
   | 'accountIds'
   | 'integrationIds';
-export const LIST_FILTER_FIELDS = DIMENSIONS.map((d) => COLUMN_DIMENSIONS[d].filterField);
 
 /** Map-typed attributes: resource tags and cost categories, addressed by key. */
 export const MAP_DIMENSIONS = {

@@ -353,7 +353,7 @@ describe(`operator CLI (${MODE})`, () => {
   it('loads demo data deterministically per seed, once per organisation unless --replace', async () => {
     const [orgC, orgD, orgE] = [randomUUID(), randomUUID(), randomUUID()];
     const loadC = json<DemoLoad>(await cli(['demo-data', '--org', orgC, '--days', '15', '--seed', '11', '--json']));
-    const loadD = json<DemoLoad>(await cli(['demo-data', '--org', orgD, '--days', '15', '--seed', '11', '--json']));
+    json<DemoLoad>(await cli(['demo-data', '--org', orgD, '--days', '15', '--seed', '11', '--json']));
     const loadE = json<DemoLoad>(await cli(['demo-data', '--org', orgE, '--days', '15', '--seed', '12', '--json']));
     const expectedC = expectedDemoRows(orgC, loadC);
     const expectedE = expectedDemoRows(orgE, loadE);

@@ -15,5 +15,3 @@ export function exampleMonth(monthsBack: number, now: Date = new Date()): { star
 
 export const EXAMPLE_LAST_MONTH = exampleMonth(1);
 export const EXAMPLE_MONTH_BEFORE = exampleMonth(2);
-/** yyyy-MM of the last full month. */
-export const EXAMPLE_BILLING_PERIOD = EXAMPLE_LAST_MONTH.start.slice(0, 7);
