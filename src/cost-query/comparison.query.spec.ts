@@ -3,20 +3,24 @@ import { buildComparisonQuery, ComparisonQuery } from './comparison.query';
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
 const TABLE = 'cost_insights.cost_line_items';
 const SUMS = [
-  'sum(amortized_cost) AS sum_amortized_cost',
-  'sum(billed_cost) AS sum_billed_cost',
-  'sum(cash_cost) AS sum_cash_cost',
-  'sum(on_demand_cost) AS sum_on_demand_cost',
-  'sum(enterprise_discount_savings) AS sum_enterprise_discount_savings',
-  'sum(product_discount_savings) AS sum_product_discount_savings',
-  'sum(partner_discount_savings) AS sum_partner_discount_savings',
-  'sum(commitment_savings) AS sum_commitment_savings',
-  'sum(spot_savings) AS sum_spot_savings',
-  'sum(other_savings) AS sum_other_savings',
+  'sum(part_amortized_cost) AS sum_amortized_cost',
+  'sum(part_billed_cost) AS sum_billed_cost',
+  'sum(part_cash_cost) AS sum_cash_cost',
+  'sum(part_on_demand_cost) AS sum_on_demand_cost',
+  'sum(part_enterprise_discount_savings) AS sum_enterprise_discount_savings',
+  'sum(part_product_discount_savings) AS sum_product_discount_savings',
+  'sum(part_partner_discount_savings) AS sum_partner_discount_savings',
+  'sum(part_commitment_savings) AS sum_commitment_savings',
+  'sum(part_spot_savings) AS sum_spot_savings',
+  'sum(part_other_savings) AS sum_other_savings',
   'sum_enterprise_discount_savings + sum_product_discount_savings + sum_partner_discount_savings + sum_commitment_savings + sum_spot_savings + sum_other_savings AS sum_total_savings',
 ];
+/** Each side sums first (so the aggregate projection can answer it), into `part_` columns. */
 const MEASURES =
-  'amortized_cost, billed_cost, cash_cost, on_demand_cost, enterprise_discount_savings, product_discount_savings, partner_discount_savings, commitment_savings, spot_savings, other_savings';
+  'sum(amortized_cost) AS part_amortized_cost, sum(billed_cost) AS part_billed_cost, sum(cash_cost) AS part_cash_cost, ' +
+  'sum(on_demand_cost) AS part_on_demand_cost, sum(enterprise_discount_savings) AS part_enterprise_discount_savings, ' +
+  'sum(product_discount_savings) AS part_product_discount_savings, sum(partner_discount_savings) AS part_partner_discount_savings, ' +
+  'sum(commitment_savings) AS part_commitment_savings, sum(spot_savings) AS part_spot_savings, sum(other_savings) AS part_other_savings';
 
 function query(overrides: Partial<ComparisonQuery> = {}): ComparisonQuery {
   return {
@@ -44,6 +48,7 @@ describe('buildComparisonQuery', () => {
         '  WHERE organization_id = {organization_id:UUID}',
         `    AND usage_date BETWEEN {p${first}:Date} AND {p${first + 1}:Date}`,
         `    AND cloud IN {p${first + 2}:Array(String)}`,
+        '  GROUP BY bucket_start, dim_0',
       ].join('\n');
     expect(sql).toBe(
       [

@@ -1,0 +1,229 @@
+import { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { RowInput, TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Pre-aggregation (migration 0005, projection daily_dimension_sums) must never change an answer.
+ * Every endpoint is asked the same questions twice: once with projections forbidden
+ * (optimize_use_projections = 0: the raw rows) and once with them allowed — and, for the questions the
+ * projection can answer (no tag or cost-category condition), REQUIRED (force_optimize_projection = 1:
+ * ClickHouse fails the statement if it does not read the projection), so the comparison really is
+ * raw vs rolled up. The settings go into the statement text (the chDB connection would turn
+ * clickhouse_settings into session-wide SETs); this test-only wrapper is the only way they are set.
+ */
+type Mode = 'raw' | 'projection-allowed' | 'projection-required';
+
+const MONEY = [
+  'amortized_cost',
+  'billed_cost',
+  'cash_cost',
+  'on_demand_cost',
+  'enterprise_discount_savings',
+  'product_discount_savings',
+  'partner_discount_savings',
+  'commitment_savings',
+  'spot_savings',
+  'other_savings',
+] as const;
+
+/** Exact, distinct amounts (10 decimals) — sums of many of them expose any rounding difference. */
+function amounts(n: number): Record<(typeof MONEY)[number], string> {
+  return Object.fromEntries(
+    MONEY.map((m, k) => [m, `${((n * 31 + k * 17) % 97) - 5}.${String(((n + 3) * 104_729 + (k + 1) * 7919) % 10_000_000_000).padStart(10, '0')}`]),
+  ) as Record<(typeof MONEY)[number], string>;
+}
+
+/**
+ * Many line items per (day, dimensions): 4 "hours" of each of 24 resources over days in three months,
+ * so the projection really rolls rows up; tags and categories vary within one dimension combination.
+ */
+function estate(offset: number): RowInput[] {
+  const rows: RowInput[] = [];
+  const days = ['2026-08-30', '2026-08-31', '2026-09-01', '2026-09-15', '2026-09-30', '2026-10-01', '2026-10-02', '2026-10-31'];
+  let n = offset;
+  for (const usage_date of days) {
+    for (let resource = 0; resource < 24; resource++) {
+      for (let hour = 0; hour < 4; hour++) {
+        rows.push({
+          usage_date,
+          billing_period: usage_date.slice(0, 7),
+          cloud: resource % 3 === 0 ? 'Azure' : 'AWS',
+          service: ['Amazon EC2', 'Amazon S3', 'Amazon RDS', ''][resource % 4],
+          resource_family: resource % 2 ? 'Compute' : 'Storage',
+          region: ['us-east-1', 'eu-west-1', ''][resource % 3],
+          instance_type: resource % 5 ? `m6i.${resource % 3}xlarge` : '',
+          usage_type: `BoxUsage:${resource % 6}`,
+          cost_type: hour === 3 ? 'Tax' : 'Usage',
+          cost_layer: resource % 7 ? 'Cloud' : 'Kubernetes',
+          account_id: `1000000000${resource % 4}`,
+          account_name: `account-${resource % 4}`,
+          integration_id: resource % 3 === 0 ? 'azure-ea' : 'aws-cur',
+          resource_tags: resource % 4 ? { env: ['prod', 'dev', 'test'][resource % 3], team: `team-${hour % 2}` } : {},
+          cost_categories: resource % 5 ? { Unit: `unit-${resource % 2}` } : {},
+          ...amounts(n++),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+const SEPTEMBER = { start: '2026-09-01', end: '2026-09-30' };
+const OCTOBER = { start: '2026-10-01', end: '2026-10-31' };
+const QUARTER = { start: '2026-08-01', end: '2026-10-31' };
+
+interface Question {
+  name: string;
+  path: string;
+  body: unknown;
+  /** No tag or cost-category condition anywhere: the projection must be able to answer it. */
+  rollsUp: boolean;
+}
+
+const data = (groupBy: unknown, filters: unknown) => ({ groupBy, filters });
+const QUESTIONS: Question[] = [
+  ...(['daily', 'weekly', 'monthly'] as const).flatMap((dateGrouping) =>
+    ['service', 'account', 'region', 'instanceType', 'usageType', 'costType', 'costLayer', 'cloud', 'resourceFamily', 'billingPeriod', 'integration'].map(
+      (dimension) => ({
+        name: `/data ${dateGrouping} by ${dimension}`,
+        path: '/v1/cost-insights/data',
+        body: data({ dateGrouping, dimension }, { inclusions: { dateRange: QUARTER } }),
+        rollsUp: true,
+      }),
+    ),
+  ),
+  { name: '/data totals only', path: '/v1/cost-insights/data', body: data({ dateGrouping: 'monthly' }, { inclusions: { dateRange: QUARTER } }), rollsUp: true },
+  {
+    name: '/data three dimensions with inclusions and exclusions',
+    path: '/v1/cost-insights/data',
+    body: data(
+      { dateGrouping: 'weekly', dimensions: ['cloud', 'service', 'region'] },
+      { inclusions: { dateRange: QUARTER, clouds: ['AWS'], services: ['Amazon EC2', 'Amazon S3'] }, exclusions: { regions: ['eu-west-1'], costTypes: ['Tax'] } },
+    ),
+    rollsUp: true,
+  },
+  {
+    name: '/data by billing periods',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'monthly', dimension: 'service' }, { inclusions: { billingPeriods: ['2026-09', '2026-10'] } }),
+    rollsUp: true,
+  },
+  {
+    name: '/data by tag with a tag filter (raw rows)',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'monthly', dimension: 'tag:team' }, { inclusions: { dateRange: QUARTER, resourceTag: 'env', resourceTagValues: ['prod', 'dev'] }, exclusions: { services: ['Amazon RDS'] } }),
+    rollsUp: false,
+  },
+  {
+    name: '/data by cost category excluding a tag (raw rows)',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'daily', dimension: 'costCategory:Unit' }, { inclusions: { dateRange: OCTOBER }, exclusions: { resourceTag: 'env' } }),
+    rollsUp: false,
+  },
+  ...(['amortized_cost', 'billed_cost', 'on_demand_cost', 'total_savings', 'effective_savings_rate'] as const).map((metric) => ({
+    name: `/compare ${metric} by service`,
+    path: '/v1/cost-insights/compare',
+    body: { metric, baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'service', dateGrouping: 'weekly' } },
+    rollsUp: true,
+  })),
+  {
+    name: '/compare totals, filtered',
+    path: '/v1/cost-insights/compare',
+    body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, filters: { exclusions: { clouds: ['Azure'] } } },
+    rollsUp: true,
+  },
+  {
+    name: '/compare by tag (raw rows)',
+    path: '/v1/cost-insights/compare',
+    body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'tag:env' } },
+    rollsUp: false,
+  },
+  {
+    name: '/filters, column fields, cross-filtered',
+    path: '/v1/cost-insights/filters',
+    body: {
+      fields: ['costLayers', 'clouds', 'services', 'resourceFamilies', 'regions', 'instanceTypes', 'usageTypes', 'billingPeriods', 'costTypes', 'integrations'],
+      filters: { inclusions: { dateRange: QUARTER, clouds: ['AWS'], services: ['Amazon EC2'] }, exclusions: { regions: ['us-east-1'] } },
+    },
+    rollsUp: true,
+  },
+  {
+    name: '/filters, every field (accounts, tags and categories read raw rows)',
+    path: '/v1/cost-insights/filters',
+    body: { filters: { inclusions: { dateRange: QUARTER, services: ['Amazon EC2', 'Amazon S3'] } } },
+    rollsUp: false,
+  },
+  { name: '/tag-values', path: '/v1/cost-insights/tag-values', body: { tagKey: 'env' }, rollsUp: false },
+  { name: '/cost-category-values', path: '/v1/cost-insights/cost-category-values', body: { categoryKey: 'Unit' }, rollsUp: false },
+];
+
+const SETTINGS: Record<Mode, string> = {
+  raw: 'optimize_use_projections = 0',
+  'projection-allowed': 'optimize_use_projections = 1',
+  'projection-required': 'optimize_use_projections = 1, force_optimize_projection = 1',
+};
+
+describe('pre-aggregation (projection daily_dimension_sums) answers exactly as the raw rows', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+  let mode: Mode | undefined;
+  const statements: { sql: string; params: QueryParams }[] = [];
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    const query = t.clickhouse.query.bind(t.clickhouse);
+    // Test-only: the statement's SETTINGS clause decides between raw rows and the projection.
+    t.clickhouse.query = (async (sql: string, params: QueryParams = {}) => {
+      if (mode && sql.includes('cost_line_items')) {
+        statements.push({ sql, params });
+        return query(`${sql}\nSETTINGS ${SETTINGS[mode]}`, params);
+      }
+      return query(sql, params);
+    }) as typeof t.clickhouse.query;
+    org = await t.newOrganization();
+    const other = await t.newOrganization();
+    await t.insertRows(org.organizationId, estate(0));
+    // Another organisation with the same dimensions: neither path may mix it in.
+    await t.insertRows(other.organizationId, estate(5000));
+  });
+  afterAll(() => t.close());
+
+  async function ask(question: Question, as: Mode) {
+    mode = as;
+    try {
+      return await t.http.post(question.path).set(org.auth).send(question.body as object);
+    } finally {
+      mode = undefined;
+    }
+  }
+
+  it('the store has the projection', async () => {
+    const rows = await t.clickhouse.query<{ name: string }>(
+      `SELECT name FROM system.projections WHERE database = {db:String} AND table = 'cost_line_items'`,
+      { db: t.clickhouse.database },
+    );
+    expect(rows.map((r) => r.name)).toContain('daily_dimension_sums');
+  });
+
+  it.each(QUESTIONS.map((q) => [q.name, q] as const))('%s', async (_name, question) => {
+    const raw = await ask(question, 'raw');
+    expect(raw.status).toBe(200);
+    // Guard against a vacuous comparison: the question has data.
+    expect(JSON.stringify(raw.body.data)).toMatch(/[1-9]|"(dev|prod|test)"/);
+    const rolledUp = await ask(question, question.rollsUp ? 'projection-required' : 'projection-allowed');
+    expect(rolledUp.status).toBe(200);
+    expect(rolledUp.body).toEqual(raw.body);
+  });
+
+  it('reads the projection (EXPLAIN names it) for a question without tags, the raw rows for one with a tag', async () => {
+    const plan = async (name: string) => {
+      statements.length = 0;
+      await ask(QUESTIONS.find((q) => q.name === name)!, 'projection-allowed');
+      expect(statements.length).toBeGreaterThan(0);
+      const { sql, params } = statements[0];
+      const rows = await t.clickhouse.query<{ explain: string }>(`EXPLAIN projections = 1 ${sql}`, params);
+      return rows.map((r) => r.explain).join('\n');
+    };
+    expect(await plan('/data monthly by account')).toContain('daily_dimension_sums');
+    expect(await plan('/data by tag with a tag filter (raw rows)')).not.toContain('daily_dimension_sums');
+  });
+});
