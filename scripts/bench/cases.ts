@@ -1,0 +1,119 @@
+/**
+ * The measured questions: the API request, and the same question in PostgreSQL SQL (what a user would
+ * otherwise write: one statement per ClickHouse statement the API sends, run concurrently like the API runs them).
+ */
+import { MEASURED_ORGANIZATION, PG_TABLE } from './estate';
+
+export interface BenchCase {
+  name: string;
+  path: string;
+  body: unknown;
+  postgres: string[];
+}
+
+const ORG = `organization_id = '${MEASURED_ORGANIZATION}'`;
+const SAVINGS = [
+  'enterprise_discount_savings',
+  'product_discount_savings',
+  'partner_discount_savings',
+  'commitment_savings',
+  'spot_savings',
+  'other_savings',
+];
+const MONEY = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost', ...SAVINGS];
+const SUMS = [...MONEY.map((m) => `sum(${m}) AS sum_${m}`), `sum(${SAVINGS.join(' + ')}) AS sum_total_savings`].join(', ');
+const between = (start: string, end: string) => `usage_date BETWEEN '${start}' AND '${end}'`;
+const notSet = (expression: string) => `coalesce(nullif(${expression}, ''), '(not set)')`;
+
+function dataCase(name: string, body: Record<string, unknown>, bucket: string, dims: string[], where: string): BenchCase {
+  const groupCols = [bucket, ...dims].map((_, i) => String(i + 1)).join(', ');
+  const select = [`${bucket} AS bucket_start`, ...dims.map((d, i) => `${d} AS dim_${i}`)].join(', ');
+  return {
+    name,
+    path: '/v1/cost-insights/data',
+    body,
+    postgres: [
+      `SELECT ${select}, ${SUMS} FROM ${PG_TABLE} WHERE ${ORG} AND ${where} GROUP BY ${groupCols} ORDER BY ${groupCols} LIMIT 50001`,
+      `SELECT ${SUMS} FROM ${PG_TABLE} WHERE ${ORG} AND ${where}`,
+    ],
+  };
+}
+
+const month = "date_trunc('month', usage_date)::date";
+const day = 'usage_date';
+
+export const CASES: BenchCase[] = [
+  dataCase(
+    'daily-by-service, 30 days',
+    { groupBy: { dateGrouping: 'daily', dimension: 'service' }, filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-30' } } } },
+    day,
+    [notSet('service')],
+    between('2026-10-01', '2026-10-30'),
+  ),
+  dataCase(
+    'monthly-by-account, 12 months',
+    { groupBy: { dateGrouping: 'monthly', dimension: 'account' }, filters: { inclusions: { dateRange: { start: '2025-11-01', end: '2026-10-31' } } } },
+    month,
+    [notSet('account_id')],
+    between('2025-11-01', '2026-10-31'),
+  ),
+  dataCase(
+    'tag:team grouping, tag filter + exclusions, 3 months',
+    {
+      groupBy: { dateGrouping: 'monthly', dimension: 'tag:team' },
+      filters: {
+        inclusions: { dateRange: { start: '2026-08-01', end: '2026-10-31' }, resourceTag: 'env', resourceTagValues: ['production', 'staging'] },
+        exclusions: { services: ['AWS Service 00', 'AWS Service 01'], regions: ['aws-region-0'] },
+      },
+    },
+    month,
+    [notSet("resource_tags->>'team'")],
+    `${between('2026-08-01', '2026-10-31')} AND (resource_tags @> '{"env":"production"}' OR resource_tags @> '{"env":"staging"}')` +
+      ` AND service NOT IN ('AWS Service 00', 'AWS Service 01') AND region NOT IN ('aws-region-0')`,
+  ),
+  dataCase(
+    'cloud × service × region, monthly, 3 months',
+    { groupBy: { dateGrouping: 'monthly', dimensions: ['cloud', 'service', 'region'] }, filters: { inclusions: { dateRange: { start: '2026-08-01', end: '2026-10-31' } } } },
+    month,
+    [notSet('cloud'), notSet('service'), notSet('region')],
+    between('2026-08-01', '2026-10-31'),
+  ),
+  {
+    name: '/compare month over month by service',
+    path: '/v1/cost-insights/compare',
+    body: {
+      metric: 'amortized_cost',
+      baselinePeriod: { start: '2026-09-01', end: '2026-09-30' },
+      comparisonPeriod: { start: '2026-10-01', end: '2026-10-31' },
+      groupBy: { dimension: 'service', dateGrouping: 'monthly' },
+    },
+    postgres: [
+      `SELECT CASE WHEN usage_date <= '2026-09-30' THEN 0 ELSE 1 END AS side, ${month} AS bucket_start, ${notSet('service')} AS dim,
+              sum(amortized_cost) AS metric_value
+       FROM ${PG_TABLE} WHERE ${ORG} AND ${between('2026-09-01', '2026-10-31')}
+       GROUP BY GROUPING SETS ((1, 2, 3), (1, 3), (1))`,
+    ],
+  },
+  {
+    name: '/filters, cross-filtered (5 fields)',
+    path: '/v1/cost-insights/filters',
+    body: {
+      fields: ['services', 'regions', 'accounts', 'instanceTypes', 'usageTypes'],
+      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' }, clouds: ['AWS'], services: ['AWS Service 03', 'AWS Service 04'] } },
+    },
+    postgres: [
+      ['service', 'region', 'account_id', 'instance_type', 'usage_type']
+        .map((column) => {
+          const services = column === 'service' ? '' : ` AND service IN ('AWS Service 03', 'AWS Service 04')`;
+          const name = column === 'account_id' ? `(array_agg(account_name ORDER BY usage_date DESC))[1]` : `''`;
+          return `(SELECT '${column}' AS field, ${column} AS value, ${name} AS name, sum(amortized_cost) AS sum_amortized_cost
+                   FROM ${PG_TABLE} WHERE ${ORG} AND ${between('2026-10-01', '2026-10-31')} AND cloud IN ('AWS')${services}
+                   GROUP BY ${column} ORDER BY sum_amortized_cost DESC, value LIMIT 10000)`;
+        })
+        .join('\nUNION ALL\n'),
+    ],
+  },
+];
+
+/** The case measured raw vs projection (the 12-month monthly case). */
+export const PROJECTION_CASE = CASES[1].name;

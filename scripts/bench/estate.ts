@@ -1,0 +1,178 @@
+/**
+ * The benchmark estate, generated inside ClickHouse with INSERT … SELECT FROM numbers() (no data crosses
+ * the network), and its copy in PostgreSQL (CSV export → COPY), indexed as a user would index it.
+ *
+ * Shape (deterministic: every value is a hash of the row number):
+ * - line items belong to resources (resourceCount(): ~12 line items per resource and day, like hourly
+ *   exports); a resource fixes organisation, integration/cloud, service, region, account, instance type,
+ *   cost type/layer, tags and cost categories; each line item picks a day, one of 3 usage types and an amount;
+ * - 4 organisations; the measured one holds ~70 % of the resources, the others add volume;
+ * - 416 days (2025-10-01 … 2026-11-20), 3 integrations = clouds, 48 services (16 per cloud), 8 families,
+ *   60 regions, up to 300 accounts per organisation, 400 instance types × 30 usage types (thousands of
+ *   combinations in use), 6 cost types, 3 cost layers;
+ * - tags env (4 values), team (80), app (600), resource_id (one per resource: high cardinality);
+ *   cost categories BusinessUnit (12) and Project (150);
+ * - ten money columns with savings on a quarter of the rows.
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+
+export const ORGANIZATIONS = [
+  '0b3f5a52-0000-4000-8000-00000000b001',
+  '0b3f5a52-0000-4000-8000-00000000b002',
+  '0b3f5a52-0000-4000-8000-00000000b003',
+  '0b3f5a52-0000-4000-8000-00000000b004',
+];
+/** The organisation every case queries. */
+export const MEASURED_ORGANIZATION = ORGANIZATIONS[0];
+export const FIRST_DAY = '2025-10-01';
+export const DAYS = 416;
+
+const CLOUDS = ['AWS', 'Azure', 'GCP'];
+const INTEGRATIONS = ['aws-cur-main', 'azure-ea-export', 'gcp-billing-export'];
+const FAMILIES = ['Compute', 'Storage', 'Database', 'Networking', 'Analytics', 'AI and ML', 'Management', 'Security'];
+const COST_TYPES = ['Usage', 'Usage', 'Usage', 'Usage', 'Tax', 'Credit', 'Fee', 'SavingsPlanCoveredUsage'];
+const COST_LAYERS = ['Cloud', 'Cloud', 'Cloud', 'Cloud', 'Kubernetes', 'Marketplace'];
+const ENVS = ['production', 'staging', 'development', 'test'];
+
+const arrayLiteral = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
+
+/** One INSERT of rows [start, start + count). Partitions: 4 orgs × 3 integrations × 14 months = 168. */
+export function generateSql(table: string, start: number, count: number, resources: number): string {
+  return `
+INSERT INTO ${table}
+SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
+SELECT
+  ${arrayLiteral(ORGANIZATIONS)}[o + 1] AS organization_id,
+  d AS usage_date,
+  formatDateTime(d, '%Y-%m') AS billing_period,
+  ${arrayLiteral(COST_LAYERS)}[(hr % 6) + 1] AS cost_layer,
+  ${arrayLiteral(CLOUDS)}[c + 1] AS cloud,
+  concat(${arrayLiteral(CLOUDS)}[c + 1], ' Service ', leftPad(toString(s), 2, '0')) AS service,
+  ${arrayLiteral(FAMILIES)}[(s % 8) + 1] AS resource_family,
+  concat(lower(${arrayLiteral(CLOUDS)}[c + 1]), '-region-', toString(bitShiftRight(h, 28) % 20)) AS region,
+  concat('type-', toString(it)) AS instance_type,
+  concat('usage-', toString((bitShiftRight(h, 44) + h2 % 3) % 30), ':type-', toString(it)) AS usage_type,
+  ${arrayLiteral(COST_TYPES)}[(bitShiftRight(hr, 8) % 8) + 1] AS cost_type,
+  toString(100000000000 + o * 1000 + a) AS account_id,
+  concat('account-', toString(o), '-', toString(a)) AS account_name,
+  ${arrayLiteral(INTEGRATIONS)}[c + 1] AS integration_id,
+  map('env', ${arrayLiteral(ENVS)}[(bitShiftRight(hr, 12) % 4) + 1],
+      'team', concat('team-', toString(bitShiftRight(hr, 16) % 80)),
+      'app', concat('app-', toString(bitShiftRight(hr, 24) % 600)),
+      'resource_id', concat('r-', hex(r))) AS resource_tags,
+  map('BusinessUnit', concat('bu-', toString((bitShiftRight(hr, 16) % 80) % 12)),
+      'Project', concat('project-', toString((bitShiftRight(hr, 24) % 600) % 150))) AS cost_categories,
+  base AS billed_cost,
+  base * toDecimal32(0.95, 2) AS amortized_cost,
+  base AS cash_cost,
+  base * toDecimal32(1.30, 2) AS on_demand_cost,
+  base * toDecimal32(0.10, 2) AS enterprise_discount_savings,
+  base * toDecimal32(if(h2 % 7 = 0, 0.05, 0), 2) AS product_discount_savings,
+  base * toDecimal32(if(h2 % 11 = 0, 0.02, 0), 2) AS partner_discount_savings,
+  base * toDecimal32(if(h2 % 4 = 0, 0.30, 0), 2) AS commitment_savings,
+  base * toDecimal32(if(h2 % 13 = 0, 0.60, 0), 2) AS spot_savings,
+  base * toDecimal32(if(h2 % 17 = 0, 0.01, 0), 2) AS other_savings
+FROM
+(
+  SELECT
+    number AS n,
+    -- The resource a line item belongs to fixes its dimensions and tags; the row fixes day and amount.
+    intHash64(number) % ${resources} AS r,
+    intHash64(r) AS h,
+    intHash64(number + 1000000007) AS h2,
+    intHash64(r + 2000000011) AS hr,
+    if(r % 10 < 7, 0, 1 + (r % 3)) AS o,
+    toUInt8(h % 3) AS c,
+    toUInt16(c * 16 + (bitShiftRight(h, 4) % 16)) AS s,
+    toUInt16(bitShiftRight(h, 36) % 400) AS it,
+    toUInt16(bitShiftRight(h, 12) % 300) AS a,
+    toDate('${FIRST_DAY}') + toUInt16(bitShiftRight(h2, 52) % ${DAYS}) AS d,
+    toDecimal128(bitShiftRight(h2, 40) % 1000000, 10) / 10000 AS base
+  FROM numbers(${start}, ${count})
+)`;
+}
+
+/**
+ * Resources (instances, buckets, databases…): each has ~12 line items a day (hourly usage in a few usage
+ * slots), as in hourly billing exports; at least 1,000 so small runs keep their cardinalities.
+ */
+export function resourceCount(rows: number): number {
+  return Math.max(1000, Math.round(rows / (DAYS * 12)));
+}
+
+export async function generateEstate(clickhouse: ClickhouseService, rows: number, log: (m: string) => void): Promise<void> {
+  const table = clickhouse.table('cost_line_items');
+  const chunk = 2_000_000;
+  const resources = resourceCount(rows);
+  for (let start = 0; start < rows; start += chunk) {
+    const count = Math.min(chunk, rows - start);
+    const began = Date.now();
+    await clickhouse.command(generateSql(table, start, count, resources));
+    log(`  inserted rows ${start.toLocaleString('en-US')}…${(start + count).toLocaleString('en-US')} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  }
+}
+
+export const PG_TABLE = 'bench_cost_line_items';
+
+const PG_DDL = `
+DROP TABLE IF EXISTS ${PG_TABLE};
+CREATE UNLOGGED TABLE ${PG_TABLE} (
+  organization_id uuid NOT NULL, usage_date date NOT NULL, billing_period text NOT NULL, cost_layer text NOT NULL,
+  cloud text NOT NULL, service text NOT NULL, resource_family text NOT NULL, region text NOT NULL,
+  instance_type text NOT NULL, usage_type text NOT NULL, cost_type text NOT NULL, account_id text NOT NULL,
+  account_name text NOT NULL, integration_id text NOT NULL, resource_tags jsonb NOT NULL, cost_categories jsonb NOT NULL,
+  amortized_cost numeric(38,10) NOT NULL, billed_cost numeric(38,10) NOT NULL, cash_cost numeric(38,10) NOT NULL,
+  on_demand_cost numeric(38,10) NOT NULL, enterprise_discount_savings numeric(38,10) NOT NULL,
+  product_discount_savings numeric(38,10) NOT NULL, partner_discount_savings numeric(38,10) NOT NULL,
+  commitment_savings numeric(38,10) NOT NULL, spot_savings numeric(38,10) NOT NULL, other_savings numeric(38,10) NOT NULL
+);`;
+
+/** What a user would build: btree on the scope and the grouping columns, GIN on the JSON maps. */
+const PG_INDEXES = `
+CREATE INDEX ON ${PG_TABLE} (organization_id, usage_date);
+CREATE INDEX ON ${PG_TABLE} (organization_id, service, usage_date);
+CREATE INDEX ON ${PG_TABLE} (organization_id, account_id, usage_date);
+CREATE INDEX ON ${PG_TABLE} (organization_id, region, usage_date);
+CREATE INDEX ON ${PG_TABLE} USING gin (resource_tags jsonb_path_ops);
+CREATE INDEX ON ${PG_TABLE} USING gin (cost_categories jsonb_path_ops);
+VACUUM ANALYZE ${PG_TABLE};`;
+
+export function psql(database: string, sql: string): void {
+  const result = spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q', '-d', database], {
+    input: sql,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+}
+
+/** Exports the estate as CSV (maps as JSON) from ClickHouse and COPYs it into PostgreSQL. */
+export async function loadPostgres(
+  clickhouse: ClickhouseService,
+  database: string,
+  csvPath: string,
+  log: (m: string) => void,
+): Promise<void> {
+  let began = Date.now();
+  const result = await clickhouse.client.exec({
+    query: `SELECT organization_id, usage_date, billing_period, cost_layer, cloud, service, resource_family, region,
+                   instance_type, usage_type, cost_type, account_id, account_name, integration_id,
+                   toJSONString(resource_tags), toJSONString(cost_categories), amortized_cost, billed_cost, cash_cost,
+                   on_demand_cost, enterprise_discount_savings, product_discount_savings, partner_discount_savings,
+                   commitment_savings, spot_savings, other_savings
+            FROM ${clickhouse.table('cost_line_items')} FORMAT CSV`,
+    clickhouse_settings: { max_execution_time: 0 },
+  });
+  await pipeline(result.stream as Readable, createWriteStream(csvPath));
+  log(`  exported CSV in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  began = Date.now();
+  psql(database, `${PG_DDL}\n\\copy ${PG_TABLE} FROM '${csvPath}' WITH (FORMAT csv)\n`);
+  log(`  COPY into PostgreSQL in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  began = Date.now();
+  psql(database, PG_INDEXES);
+  log(`  indexes + VACUUM ANALYZE in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,370 @@
+/**
+ * `npm run bench` — the API against raw ClickHouse and PostgreSQL 15 on one generated estate, in one run.
+ *
+ *   npm run bench -- [--rows 10000000] [--runs 20] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
+ *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api]
+ *
+ * 1. Starts a ClickHouse HTTP server from libchdb (with system.query_log) and the API in this process
+ *    (createApp, exactly as production, plus a probe route that exists only here: GET /v1/bench/ping, the
+ *    "trivial authenticated endpoint" — same middleware, key guard, rate limit and scopes, no query).
+ * 2. Generates the estate inside ClickHouse (scripts/bench/estate.ts) and copies it into PostgreSQL.
+ * 3. Per case: the API over HTTP; the very statements the API sent for that request (captured from
+ *    ClickhouseService) run directly on ClickHouse, concurrently as the API runs them; the equivalent
+ *    PostgreSQL statements. Warm-up, then p50/p95/p99.
+ * 4. The 12-month monthly case with the aggregate projection disabled (optimize_use_projections = 0) vs enabled.
+ * 5. autocannon against a tiny /data request and the probe route; API RSS sampled throughout.
+ * Results: bench/results/<timestamp>.json and .md.
+ */
+import 'reflect-metadata';
+import { Controller, Get, Module } from '@nestjs/common';
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, platform, release } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { ok } from '../../src/common/http/envelope';
+import { RequireScopes } from '../../src/common/http/request-context';
+import { ClickhouseService, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { prepareStore } from '../../src/startup';
+import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
+import { freePort } from '../../test/support/local-servers';
+import { CASES, PROJECTION_CASE } from './cases';
+import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
+
+@Controller('bench')
+class BenchProbeController {
+  @Get('ping')
+  @RequireScopes('cost:read')
+  ping() {
+    return ok({ pong: true });
+  }
+}
+
+@Module({ imports: [AppModule], controllers: [BenchProbeController] })
+class BenchAppModule {}
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
+}
+const flag = (name: string) => process.argv.includes(`--${name}`);
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+interface Stats {
+  runs: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+}
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { runs: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
+}
+async function measure(warmup: number, runs: number, run: () => Promise<unknown>): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const began = performance.now();
+    await run();
+    samples.push(performance.now() - began);
+  }
+  return stats(samples);
+}
+
+interface Captured {
+  sql: string;
+  params: QueryParams;
+}
+
+async function main(): Promise<void> {
+  const rows = Number(arg('rows', '10000000'));
+  const runs = Number(arg('runs', '20'));
+  const warmup = Number(arg('warmup', '3'));
+  const pgRuns = Number(arg('pg-runs', '5'));
+  const pgDatabase = arg('pg-db', 'test');
+  const duration = Number(arg('duration', '10'));
+  const connections = Number(arg('connections', '16'));
+  const dir = resolve(arg('dir', '.test-tmp/bench-api'));
+  const skipPostgres = flag('skip-postgres');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+
+  const server = await startClickhouseWithQueryLog(join(dir, 'clickhouse'));
+  // The server is a detached child: never leave it behind, whatever happens below.
+  process.on('exit', () => {
+    try {
+      process.kill(server.pid, 'SIGKILL');
+    } catch {
+      // already stopped
+    }
+  });
+  log(`ClickHouse server (libchdb) at ${server.url}`);
+  const port = await freePort();
+  Object.assign(process.env, {
+    CLICKHOUSE_URL: server.url,
+    CLICKHOUSE_DATABASE: 'bench',
+    CLICKHOUSE_MAX_EXECUTION_SECONDS: '120',
+    DEMO_ON_EMPTY_STORE: 'false',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    LOG_LEVEL: 'warn', // request logs would go to this terminal; the per-request cost is the same for both routes
+    PORT: String(port),
+  });
+  delete process.env.REDIS_URL;
+  const app = await createApp({ module: BenchAppModule });
+  await prepareStore(app);
+  await app.listen(port);
+  const base = `http://127.0.0.1:${port}`;
+  const clickhouse = app.get(ClickhouseService);
+
+  // RSS of this process (the API) sampled every 100 ms.
+  let rssPeak = 0;
+  const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  const resetRss = () => (rssPeak = process.memoryUsage().rss);
+
+  log(`generating ${rows.toLocaleString('en-US')} rows in ClickHouse…`);
+  let began = Date.now();
+  await generateEstate(clickhouse, rows, log);
+  const generateSeconds = (Date.now() - began) / 1000;
+  began = Date.now();
+  await clickhouse.client.command({ query: `OPTIMIZE TABLE ${clickhouse.table('cost_line_items')} FINAL`, clickhouse_settings: { max_execution_time: 0 } });
+  const optimizeSeconds = (Date.now() - began) / 1000;
+  log(`  OPTIMIZE FINAL in ${optimizeSeconds.toFixed(1)} s (an import writes each partition once, as one part)`);
+  const [facts] = await clickhouse.query<Record<string, string>>(
+    `SELECT version() AS version, toString(count()) AS total_rows,
+            toString(countIf(organization_id = {org:UUID})) AS measured_rows,
+            toString((SELECT count() FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active)) AS parts,
+            toString((SELECT groupArray(name) FROM system.projections WHERE database = {db:String} AND table = 'cost_line_items')) AS projections
+     FROM ${clickhouse.table('cost_line_items')}`,
+    { org: MEASURED_ORGANIZATION, db: clickhouse.database },
+  );
+  log(`  ${facts.total_rows} rows, ${facts.measured_rows} in the measured organisation, ${facts.parts} parts, projections ${facts.projections}`);
+
+  let pgVersion = 'skipped';
+  let pgLoadSeconds = 0;
+  let pg: import('pg').Pool | undefined;
+  if (!skipPostgres) {
+    log('loading PostgreSQL…');
+    began = Date.now();
+    await loadPostgres(clickhouse, pgDatabase, join(dir, 'estate.csv'), log);
+    pgLoadSeconds = (Date.now() - began) / 1000;
+    rmSync(join(dir, 'estate.csv'), { force: true });
+    const { Pool } = await import('pg');
+    pg = new Pool({ host: '127.0.0.1', user: 'postgres', database: pgDatabase, max: 8 });
+    pgVersion = (await pg.query('SHOW server_version')).rows[0].server_version;
+  }
+
+  const { key } = await app.get(ApiKeysService).create(MEASURED_ORGANIZATION, 'bench', ['cost:read']);
+  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    return text;
+  };
+
+  // Statement capture: every cost statement the API sends while `capturing` is set.
+  let capturing: Captured[] | undefined;
+  const original = clickhouse.query.bind(clickhouse);
+  clickhouse.query = (async (sql: string, params: QueryParams = {}) => {
+    if (capturing && sql.includes('cost_line_items')) capturing.push({ sql, params });
+    return original(sql, params);
+  }) as typeof clickhouse.query;
+
+  const rawQuery = async (statement: Captured, settings: Record<string, number> = {}) => {
+    const result = await clickhouse.client.query({ query: statement.sql, query_params: statement.params, format: 'JSONEachRow', clickhouse_settings: settings });
+    await result.json();
+    const summary = result.response_headers['x-clickhouse-summary'];
+    return summary ? (JSON.parse(String(summary)) as { read_rows: string }) : undefined;
+  };
+
+  // The floor of any statement on this server: one trivial round trip.
+  const selectOne = await measure(warmup, runs, () => rawQuery({ sql: 'SELECT 1 AS one', params: {} }));
+  log(`ClickHouse round trip (SELECT 1): p50 ${selectOne.p50} ms`);
+
+  const results: Record<string, unknown>[] = [];
+  resetRss();
+  for (const c of CASES) {
+    log(`case: ${c.name}`);
+    capturing = [];
+    const answer = await post(c.path, c.body);
+    const statements = capturing;
+    capturing = undefined;
+    const api = await measure(warmup, runs, () => post(c.path, c.body));
+    const raw = await measure(warmup, runs, () => Promise.all(statements.map((s) => rawQuery(s))));
+    const readRows = (await Promise.all(statements.map((s) => rawQuery(s)))).reduce((n, s) => n + Number(s?.read_rows ?? 0), 0);
+    const postgres = pg ? await measure(1, pgRuns, () => Promise.all(c.postgres.map((sql) => pg!.query(sql)))) : undefined;
+    const entry = {
+      case: c.name,
+      path: c.path,
+      body: c.body,
+      responseBytes: answer.length,
+      clickhouseStatements: statements.length,
+      clickhouseReadRows: readRows,
+      api,
+      clickhouse: raw,
+      postgres,
+      apiOverClickhouseP50: round(api.p50 / raw.p50),
+      postgresOverApiP50: postgres ? round(postgres.p50 / api.p50) : undefined,
+    };
+    results.push(entry);
+    log(
+      `  API p50 ${api.p50} ms (p95 ${api.p95}), ClickHouse p50 ${raw.p50} ms → ×${entry.apiOverClickhouseP50}; ` +
+        (postgres ? `PostgreSQL p50 ${postgres.p50} ms → API ${entry.postgresOverApiP50}× faster; ` : '') +
+        `read ${readRows.toLocaleString('en-US')} rows`,
+    );
+  }
+  const rssQueriesPeak = rssPeak;
+
+  // Raw scan vs aggregate projection for the 12-month monthly case.
+  const projectionCase = CASES.find((c) => c.name === PROJECTION_CASE)!;
+  capturing = [];
+  await post(projectionCase.path, projectionCase.body);
+  const projectionStatements = capturing;
+  capturing = undefined;
+  const runWith = (settings: Record<string, number>) => () => Promise.all(projectionStatements.map((s) => rawQuery(s, settings)));
+  const rawScan = await measure(warmup, runs, runWith({ optimize_use_projections: 0 }));
+  const projected = await measure(warmup, runs, runWith({ optimize_use_projections: 1 }));
+  const rowsOf = async (settings: Record<string, number>) =>
+    (await runWith(settings)()).reduce((n, s) => n + Number(s?.read_rows ?? 0), 0);
+  const projection = {
+    case: PROJECTION_CASE,
+    projectionsDefined: facts.projections,
+    rawScan: { ...rawScan, readRows: await rowsOf({ optimize_use_projections: 0 }) },
+    projection: { ...projected, readRows: await rowsOf({ optimize_use_projections: 1 }) },
+    speedupP50: round(rawScan.p50 / projected.p50),
+  };
+  log(`projection: raw p50 ${rawScan.p50} ms (${projection.rawScan.readRows} rows) vs ${projected.p50} ms (${projection.projection.readRows} rows) → ×${projection.speedupP50}`);
+
+  // Small-request throughput.
+  const tiny = {
+    groupBy: { dateGrouping: 'daily', dimension: 'service' },
+    filters: { inclusions: { dateRange: { start: '2026-10-15', end: '2026-10-15' }, services: ['AWS Service 05'], accountIds: ['100000000007'] } },
+  };
+  await post('/v1/cost-insights/data', tiny);
+  resetRss();
+  const probe = await autocannon(`${base}/v1/bench/ping`, 'GET', key, undefined, duration, connections);
+  const data = await autocannon(`${base}/v1/cost-insights/data`, 'POST', key, JSON.stringify(tiny), duration, connections);
+  const rssLoadPeak = rssPeak;
+  const throughput = {
+    connections,
+    durationSeconds: duration,
+    probe,
+    tinyData: data,
+    tinyDataOverProbe: round(data.requestsPerSecond / probe.requestsPerSecond),
+  };
+  log(`throughput: probe ${probe.requestsPerSecond} req/s, tiny /data ${data.requestsPerSecond} req/s → ${throughput.tinyDataOverProbe}`);
+  clearInterval(rssTimer);
+
+  const machine = {
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    memoryGiB: round(totalmem() / 1024 ** 3),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    clickhouse: `${facts.version} (libchdb HTTP server, same machine)`,
+    postgres: pgVersion,
+  };
+  const report = {
+    startedAt: new Date().toISOString(),
+    machine,
+    estate: {
+      rows,
+      measuredOrganizationRows: Number(facts.measured_rows),
+      parts: Number(facts.parts),
+      generateSeconds,
+      optimizeSeconds,
+      postgresLoadSeconds: pgLoadSeconds,
+      postgresTable: PG_TABLE,
+    },
+    settings: { runs, warmup, pgRuns },
+    clickhouseSelectOne: selectOne,
+    cases: results,
+    projection,
+    throughput,
+    apiRss: { peakDuringCasesMiB: round(rssQueriesPeak / 1024 ** 2), peakDuringThroughputMiB: round(rssLoadPeak / 1024 ** 2) },
+  };
+  const outDir = resolve('bench/results');
+  mkdirSync(outDir, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  writeFileSync(join(outDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(outDir, `${stamp}.md`), markdown(report));
+  log(`\n${markdown(report)}\nwritten to bench/results/${stamp}.{json,md}`);
+
+  await pg?.end();
+  // Requests autocannon left in flight finish before the store goes away.
+  await new Promise((r) => setTimeout(r, 2000));
+  await app.close();
+  await server.stop();
+  process.exit(0);
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+interface CannonResult {
+  requestsPerSecond: number;
+  latencyP50: number;
+  latencyP99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** autocannon in a child process, so the load generator does not share the API's event loop. */
+function autocannon(url: string, method: string, key: string, body: string | undefined, duration: number, connections: number): Promise<CannonResult> {
+  const args = [require.resolve('autocannon/autocannon.js'), '--json', '-c', String(connections), '-d', String(duration), '-m', method, '-H', `Authorization=Bearer ${key}`];
+  if (body) args.push('-H', 'Content-Type=application/json', '-b', body);
+  args.push(url);
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', () => {
+      try {
+        const r = JSON.parse(out);
+        resolveRun({ requestsPerSecond: r.requests.average, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function markdown(report: any): string {
+  const m = report.machine;
+  const lines = [
+    `# Benchmark ${report.startedAt}`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; ClickHouse ${m.clickhouse}; PostgreSQL ${m.postgres}.`,
+    `ClickHouse round trip floor (SELECT 1 through the client): p50 ${report.clickhouseSelectOne.p50} ms.`,
+    `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
+    '',
+    '| case | API p50 | API p95 | API p99 | ClickHouse p50 | API ÷ ClickHouse | PostgreSQL p50 | PostgreSQL ÷ API | rows read |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.cases.map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (c: any) =>
+        `| ${c.case} | ${c.api.p50} | ${c.api.p95} | ${c.api.p99} | ${c.clickhouse.p50} | ${c.apiOverClickhouseP50} | ${c.postgres?.p50 ?? '–'} | ${c.postgresOverApiP50 ?? '–'} | ${c.clickhouseReadRows.toLocaleString('en-US')} |`,
+    ),
+    '',
+    `Pre-aggregation (${report.projection.case}, projections: ${report.projection.projectionsDefined}): raw scan p50 ${report.projection.rawScan.p50} ms reading ${report.projection.rawScan.readRows.toLocaleString('en-US')} rows; projection p50 ${report.projection.projection.p50} ms reading ${report.projection.projection.readRows.toLocaleString('en-US')} rows → **×${report.projection.speedupP50}**.`,
+    '',
+    `Small requests (autocannon, ${report.throughput.connections} connections, ${report.throughput.durationSeconds} s): trivial authenticated probe ${report.throughput.probe.requestsPerSecond} req/s (p50 ${report.throughput.probe.latencyP50} ms); tiny /data ${report.throughput.tinyData.requestsPerSecond} req/s (p50 ${report.throughput.tinyData.latencyP50} ms, non-2xx ${report.throughput.tinyData.non2xx}) → **${Math.round(report.throughput.tinyDataOverProbe * 100)} %** of the probe.`,
+    '',
+    `API RSS peak: ${report.apiRss.peakDuringCasesMiB} MiB during the cases, ${report.apiRss.peakDuringThroughputMiB} MiB under load.`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
