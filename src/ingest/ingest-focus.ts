@@ -93,7 +93,8 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     assertRequiredColumns(file, await readCsvHeader(file));
   }
 
-  const importId = `focus_import_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await dropAbandonedImportTables(clickhouse);
+  const importId = `${IMPORT_TABLE_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const importTable = clickhouse.table(importId);
   const costTable = clickhouse.table('cost_line_items');
   const bytesTotal = files.reduce((n, f) => n + f.bytes, 0);
@@ -199,6 +200,30 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
  * Staging tables and REPLACE PARTITION act on one server's local tables; a sharded cluster
  * (CLICKHOUSE_CLUSTER) would need them on the organisation's shard, which this importer does not do.
  */
+/** Import tables are `focus_import_<start time, ms in base 36>_<random>` (+ `_raw<N>` per file). */
+const IMPORT_TABLE_PREFIX = 'focus_import_';
+const IMPORT_TABLE_NAME = /^focus_import_([0-9a-z]+)_[0-9a-f]{8}(?:_raw\d+)?$/;
+/** An import's tables older than this belong to a process that died before its own cleanup ran. */
+export const ABANDONED_IMPORT_AFTER_MS = 24 * 3600 * 1000;
+
+/**
+ * Drops the staging tables of imports that were killed (a finished or failed import drops its own).
+ * Only tables older than ABANDONED_IMPORT_AFTER_MS go, so a concurrent import keeps its tables.
+ * Returns the names dropped.
+ */
+export async function dropAbandonedImportTables(clickhouse: ClickhouseService, now = Date.now()): Promise<string[]> {
+  const tables = await clickhouse.query<{ name: string }>(
+    `SELECT name FROM system.tables WHERE database = {database:String} AND startsWith(name, {prefix:String})`,
+    { database: clickhouse.database, prefix: IMPORT_TABLE_PREFIX },
+  );
+  const abandoned = tables
+    .map(({ name }) => ({ name, started: IMPORT_TABLE_NAME.exec(name)?.[1] }))
+    .filter(({ started }) => started !== undefined && now - parseInt(started, 36) > ABANDONED_IMPORT_AFTER_MS)
+    .map(({ name }) => name);
+  for (const name of abandoned) await clickhouse.command(`DROP TABLE IF EXISTS ${clickhouse.table(name)}`);
+  return abandoned;
+}
+
 export function assertSingleServer(clickhouse: ClickhouseService): void {
   if ((clickhouse as { cluster?: string }).cluster) {
     throw new FocusIngestError('FOCUS import supports the embedded engine and a single ClickHouse server, not CLICKHOUSE_CLUSTER');

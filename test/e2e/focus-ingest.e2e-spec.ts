@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import { deleteOrganizationCosts } from '../../src/ingest/cost-partitions';
-import { ingestFocus, IngestFocusSummary } from '../../src/ingest/ingest-focus';
+import { ABANDONED_IMPORT_AFTER_MS, ingestFocus, IngestFocusSummary } from '../../src/ingest/ingest-focus';
 import { runIngestFocusCommand } from '../../src/ingest/ingest-focus.command';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -303,6 +303,30 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect(again.rows).toBe(1000);
     expect(again.partitions).toEqual(summaryA.partitions);
     await expectDataMatches(orgA, expected);
+  });
+
+  it('drops the staging tables of an import killed more than a day ago, and keeps a recent one', async () => {
+    const name = (startedAt: number, suffix = '') =>
+      `focus_import_${startedAt.toString(36)}_${randomBytes(4).toString('hex')}${suffix}`;
+    const abandoned = [name(Date.now() - ABANDONED_IMPORT_AFTER_MS - 60_000), name(Date.now() - 2 * ABANDONED_IMPORT_AFTER_MS, '_raw0')];
+    const recent = name(Date.now() - 60_000);
+    for (const table of [...abandoned, recent]) {
+      await t.clickhouse.command(`CREATE TABLE ${t.clickhouse.table(table)} (x UInt8) ENGINE = MergeTree ORDER BY x`);
+    }
+    const importTables = async () =>
+      (
+        await t.clickhouse.query<{ name: string }>(
+          `SELECT name FROM system.tables WHERE database = {database:String} AND startsWith(name, 'focus_import_')`,
+          { database: t.clickhouse.database },
+        )
+      ).map((row) => row.name);
+
+    await importInto(await t.newOrganization(), [SAMPLE]);
+
+    const left = await importTables();
+    for (const table of abandoned) expect(left).not.toContain(table);
+    expect(left).toContain(recent);
+    await t.clickhouse.command(`DROP TABLE ${t.clickhouse.table(recent)}`);
   });
 
   it('keeps imports of different integrations apart; each re-import replaces only its own integration', async () => {
