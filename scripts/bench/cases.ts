@@ -2,6 +2,7 @@
  * The measured questions: the API request, and the same question in PostgreSQL SQL (what a user would
  * otherwise write: one statement per ClickHouse statement the API sends, run concurrently like the API runs them).
  */
+import { COST_MEASURES, SAVINGS_SOURCES } from '../../src/cost-query/metrics';
 import { MEASURED_ORGANIZATION, PG_TABLE } from './estate';
 
 export interface BenchCase {
@@ -12,16 +13,8 @@ export interface BenchCase {
 }
 
 const ORG = `organization_id = '${MEASURED_ORGANIZATION}'`;
-const SAVINGS = [
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-];
-const MONEY = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost', ...SAVINGS];
-const SUMS = [...MONEY.map((m) => `sum(${m}) AS sum_${m}`), `sum(${SAVINGS.join(' + ')}) AS sum_total_savings`].join(', ');
+const MONEY = [...COST_MEASURES, ...SAVINGS_SOURCES];
+const SUMS = [...MONEY.map((m) => `sum(${m}) AS sum_${m}`), `sum(${SAVINGS_SOURCES.join(' + ')}) AS sum_total_savings`].join(', ');
 const between = (start: string, end: string) => `usage_date BETWEEN '${start}' AND '${end}'`;
 const notSet = (expression: string) => `coalesce(nullif(${expression}, ''), '(not set)')`;
 

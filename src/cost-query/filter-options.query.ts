@@ -105,19 +105,17 @@ function fieldLiteral(field: string): string {
 function columnOptionsSql(field: OptionsField, column: string, where: string, table: string): string {
   // The latest non-empty name of an account (accounts can be renamed).
   const name = field === 'accounts' ? "argMaxIf(account_name, usage_date, account_name != '')" : "''";
-  return [
-    `SELECT ${fieldLiteral(field)} AS field, toString(${column}) AS value, ${name} AS name, sum(amortized_cost) AS sum_amortized_cost`,
-    `FROM ${table}`,
-    `WHERE ${where}`,
-    'GROUP BY value',
-    'ORDER BY sum_amortized_cost DESC, value',
-    `LIMIT ${MAX_OPTIONS_PER_FIELD}`,
-  ].join('\n');
+  return optionsBranchSql(field, `toString(${column})`, name, where, table);
 }
 
 function mapKeyOptionsSql(field: OptionsField, column: string, where: string, table: string): string {
+  return optionsBranchSql(field, `arrayJoin(arrayFilter(map_key -> map_key != '', mapKeys(${column})))`, "''", where, table);
+}
+
+/** One UNION ALL branch: the field's values with their cost, most expensive first, bounded. */
+function optionsBranchSql(field: OptionsField, value: string, name: string, where: string, table: string): string {
   return [
-    `SELECT ${fieldLiteral(field)} AS field, arrayJoin(arrayFilter(map_key -> map_key != '', mapKeys(${column}))) AS value, '' AS name, sum(amortized_cost) AS sum_amortized_cost`,
+    `SELECT ${fieldLiteral(field)} AS field, ${value} AS value, ${name} AS name, sum(amortized_cost) AS sum_amortized_cost`,
     `FROM ${table}`,
     `WHERE ${where}`,
     'GROUP BY value',

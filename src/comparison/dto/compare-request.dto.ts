@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
-import { DIMENSIONS } from '../../cost-query/dimension-registry';
 import { CompareFiltersDto, DateRangeDto, NestedObject } from '../../cost-query/dto/filters.dto';
-import { DIMENSION_FORMS, describeReceived, IsDateGrouping, IsGroupingDimension } from '../../cost-query/dto/grouping.dto';
+import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsDateGrouping, IsGroupingDimension } from '../../cost-query/dto/grouping.dto';
 import { COMPARE_METRICS, CompareMetric } from '../../cost-query/metrics';
 import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/http/swagger-examples';
 import { TOTAL_DIMENSION_VALUE } from '../comparison-result';
@@ -14,7 +13,7 @@ export class CompareGroupByDto {
   @ApiPropertyOptional({
     description: `Grouping dimension: ${DIMENSION_FORMS}. One comparison row per value present in either period; rows without a value form \`(not set)\`. Without it there is a single row, \`${TOTAL_DIMENSION_VALUE}\`.`,
     example: 'service',
-    pattern: `^(${DIMENSIONS.join('|')}|tag:.+|costCategory:.+)$`,
+    pattern: DIMENSION_PATTERN,
   })
   @IsOptional()
   @IsGroupingDimension()

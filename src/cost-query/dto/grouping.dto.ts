@@ -9,6 +9,9 @@ export const MAX_GROUPING_DIMENSIONS = 3;
 /** The accepted forms of a grouping dimension, for error messages and Swagger descriptions. */
 export const DIMENSION_FORMS = `one of ${DIMENSIONS.join(', ')}, or tag:<tag key>, or costCategory:<category key> (key of 1 to ${MAX_MAP_KEY_LENGTH} characters)`;
 
+/** Swagger `pattern` of a grouping dimension (the validators check the same forms, with the key length bound). */
+export const DIMENSION_PATTERN = `^(${DIMENSIONS.join('|')}|tag:.+|costCategory:.+)$`;
+
 /** A received value as error messages show it: strings quoted (and shortened), other types by name. */
 export function describeReceived(value: unknown): string {
   if (typeof value !== 'string') return describeType(value);

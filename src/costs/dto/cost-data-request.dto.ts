@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
-import { DIMENSIONS } from '../../cost-query/dimension-registry';
 import {
   DIMENSION_FORMS,
   IsDateGrouping,
   IsGroupingDimension,
   IsGroupingDimensionList,
+  DIMENSION_PATTERN,
   MAX_GROUPING_DIMENSIONS,
 } from '../../cost-query/dto/grouping.dto';
 import { FiltersDto, NestedObject } from '../../cost-query/dto/filters.dto';
@@ -25,7 +25,7 @@ export class CostDataGroupByDto {
   @ApiPropertyOptional({
     description: `Single grouping dimension: ${DIMENSION_FORMS}. Each item then carries \`dimension_value\`; rows without a value (empty column, untagged resource, no category) form the \`(not set)\` group. Ignored when \`dimensions\` is given. Without any dimension there is one item per date bucket.`,
     example: 'service',
-    pattern: `^(${DIMENSIONS.join('|')}|tag:.+|costCategory:.+)$`,
+    pattern: DIMENSION_PATTERN,
   })
   @IsOptional()
   @IsGroupingDimension()
