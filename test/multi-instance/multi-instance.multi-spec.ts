@@ -360,6 +360,11 @@ describe('several instances behind nginx', () => {
         expect(JSON.stringify(data.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|clickhouse/i);
       }
       for (const instance of cluster.instances) {
+        // Directly as well: round-robin through nginx does not guarantee every instance saw a failure,
+        // and the error metric is read from one of them below.
+        const direct = await call(instance.url, DATA, { method: 'POST', headers: dataOrg.headers, body: dataRequest });
+        expect(direct.status).toBe(500);
+        expect(direct.body.success).toBe(false);
         const ready = await call(instance.url, '/health/ready');
         expect(ready.status).toBe(503);
         expect(ready.body.details.clickhouse.status).toBe('down');
