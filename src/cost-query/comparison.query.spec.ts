@@ -46,7 +46,7 @@ describe('buildComparisonQuery', () => {
         `  SELECT ${index} AS side, toMonday(usage_date) AS bucket_start, if(empty(service), {not_set:String}, service) AS dim_0, ${MEASURES}`,
         `  FROM ${TABLE}`,
         '  WHERE organization_id = {organization_id:UUID}',
-        `    AND usage_date BETWEEN {p${first}:Date} AND {p${first + 1}:Date}`,
+        `    AND toStartOfMonth(usage_date) BETWEEN {p${first}:Date} AND {p${first + 1}:Date}`,
         `    AND cloud IN {p${first + 2}:Array(String)}`,
         '  GROUP BY bucket_start, dim_0',
       ].join('\n');
@@ -72,10 +72,10 @@ describe('buildComparisonQuery', () => {
       not_set: '(not set)',
       organization_id: ORG,
       p0: '2026-09-01',
-      p1: '2026-09-30',
+      p1: '2026-09-01', // whole months: compared on the month (the monthly projection can answer)
       p2: ['AWS'],
       p3: '2026-10-01',
-      p4: '2026-10-31',
+      p4: '2026-10-01',
       p5: ['AWS'],
       p6: 103,
     });

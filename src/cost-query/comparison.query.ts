@@ -3,7 +3,7 @@ import { bucketStartSql, DateGrouping, daysInRange } from './date-bucketing';
 import { DimensionRef } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
-import { COST_MEASURES, SAVINGS_SOURCES } from './metrics';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './metrics';
 import { CompiledSql, QueryParams } from './query-params';
 
 /** The two periods of a comparison, in result rows as `side`. */
@@ -38,13 +38,12 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
   const dimension = query.dimension
     ? dimensionValueSql(query.dimension, params)
     : params.named('total_label', 'String', query.totalLabel);
-  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES];
-  // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projection
-  // daily_dimension_sums holds (migration 0005), so ClickHouse can answer it from the projection. The
+  // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projections
+  // (migrations 0005 daily, 0006 monthly) hold, so ClickHouse can answer it from one of them. The
   // outer GROUPING SETS re-adds those exact Decimal partial sums (`part_` prefix: never alias a column name).
   const side = (index: ComparisonSide, period: DateRange) =>
     [
-      `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${measures.map((m) => `sum(${m}) AS part_${m}`).join(', ')}`,
+      `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${metricPartSumsSql()}`,
       `  FROM ${table}`,
       `  WHERE ${periodWhere(query, period, params).replace(/\n/g, '\n  ')}`,
       '  GROUP BY bucket_start, dim_0',
@@ -56,8 +55,7 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
     '  dim_0,',
     '  toUInt8(grouping(bucket_start)) AS all_buckets,',
     '  toUInt8(grouping(dim_0)) AS all_values,',
-    `  ${measures.map((m) => `sum(part_${m}) AS sum_${m}`).join(',\n  ')},`,
-    `  ${SAVINGS_SOURCES.map((m) => `sum_${m}`).join(' + ')} AS sum_total_savings`,
+    `  ${metricSumsOfPartsSql()}`,
     'FROM (',
     side(BASELINE_SIDE, query.baselinePeriod),
     '  UNION ALL',

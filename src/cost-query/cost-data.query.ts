@@ -2,7 +2,7 @@ import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { COLUMN_DIMENSIONS, DimensionRef, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { metricSumsSql } from './metrics';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './metrics';
 import { CompiledSql, QueryParams } from './query-params';
 
 /** What /data asks of the store, after validation. */
@@ -34,33 +34,39 @@ export function dimensionValueSql(ref: DimensionRef, params: QueryParams): strin
   return `if(empty(${value}), ${params.named('not_set', 'String', NOT_SET)}, ${value})`;
 }
 
+/** 1 on the row summing the whole filtered period (the summary), 0 on the items. */
+export const TOTAL_FLAG_COLUMN = 'is_total';
+
 /**
- * One row per (bucket start, dimension values), ordered by date then values, with every metric
- * summed exactly. `rowLimit` should be one more than the largest acceptable result, so a result
- * that is too large is detected rather than silently truncated.
+ * One statement for all of /data: one row per (bucket start, dimension values), ordered by date then
+ * values, with every metric summed exactly, plus first of all the row of totals over the whole
+ * filtered period (`is_total` = 1; always present, zeros when nothing matches).
+ *
+ * The inner query pre-aggregates per (bucket, values), the shape an aggregate projection can answer
+ * (migrations 0005/0006, tags and cost categories aside); the outer GROUPING SETS re-adds those exact
+ * Decimal partial sums per item and in total, so the totals cost no second scan.
+ *
+ * `itemLimit` should be one more than the largest acceptable number of items, so a result that is too
+ * large is detected rather than silently truncated.
  */
-export function buildCostDataItemsQuery(table: string, query: CostDataQuery, rowLimit: number): CompiledSql {
+export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimit: number): CompiledSql {
   const params = new QueryParams();
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sql = [
     'SELECT',
-    `  ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricSumsSql()].join(',\n  ')}`,
-    `FROM ${table}`,
-    `WHERE ${where}`,
-    `GROUP BY ${keys.join(', ')}`,
-    `ORDER BY ${keys.map((key) => `${key} ASC`).join(', ')}`,
-    `LIMIT ${params.add('UInt64', rowLimit)}`,
+    `  ${[...keys, `toUInt8(grouping(${BUCKET_COLUMN})) AS ${TOTAL_FLAG_COLUMN}`, metricSumsOfPartsSql()].join(',\n  ')}`,
+    'FROM (',
+    `  SELECT ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricPartSumsSql()].join(', ')}`,
+    `  FROM ${table}`,
+    `  WHERE ${where.replace(/\n/g, '\n  ')}`,
+    `  GROUP BY ${keys.join(', ')}`,
+    ')',
+    `GROUP BY GROUPING SETS ((${keys.join(', ')}), ())`,
+    `ORDER BY ${[`${TOTAL_FLAG_COLUMN} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,
+    `LIMIT ${params.add('UInt64', itemLimit + 1)}`,
   ].join('\n');
-  return { sql, params: params.toObject() };
-}
-
-/** The totals over the whole filtered period: always exactly one row (zeros when nothing matches). */
-export function buildCostDataSummaryQuery(table: string, query: CostDataQuery): CompiledSql {
-  const params = new QueryParams();
-  const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
-  const sql = ['SELECT', `  ${metricSumsSql()}`, `FROM ${table}`, `WHERE ${where}`].join('\n');
   return { sql, params: params.toObject() };
 }
 

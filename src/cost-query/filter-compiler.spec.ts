@@ -23,9 +23,28 @@ describe('compileWhere', () => {
   });
 
   it('uses the dateRange of inclusions, both ends included', () => {
-    const { sql, params } = compile({ inclusions: { dateRange: { start: '2026-01-01', end: '2026-01-31' } } });
-    expect(sql).toContain('usage_date BETWEEN {p0:Date} AND {p1:Date}');
-    expect(params).toMatchObject({ p0: '2026-01-01', p1: '2026-01-31' });
+    const { sql, params } = compile({ inclusions: { dateRange: { start: '2026-01-05', end: '2026-02-28' } } });
+    expect(sql).toContain('AND usage_date BETWEEN {p0:Date} AND {p1:Date}');
+    expect(params).toMatchObject({ p0: '2026-01-05', p1: '2026-02-28' });
+  });
+
+  it('writes a range of whole months on the month, so the monthly projection can answer it', () => {
+    const whole = (start: string, end: string) => compile({ inclusions: { dateRange: { start, end } } });
+    expect(whole('2026-01-01', '2026-03-31')).toEqual({
+      sql: 'organization_id = {organization_id:UUID}\n  AND toStartOfMonth(usage_date) BETWEEN {p0:Date} AND {p1:Date}',
+      params: { organization_id: ORG, p0: '2026-01-01', p1: '2026-03-01' },
+    });
+    // Leap-year February ends on the 29th; one full month is a range too.
+    expect(whole('2028-02-01', '2028-02-29').params).toMatchObject({ p0: '2028-02-01', p1: '2028-02-01' });
+    expect(whole('2028-02-01', '2028-02-29').sql).toContain('toStartOfMonth(usage_date) BETWEEN');
+    // Not whole months at either end: the days themselves.
+    for (const [start, end] of [['2026-01-02', '2026-03-31'], ['2026-01-01', '2026-03-30'], ['2027-02-01', '2027-02-27']]) {
+      expect(whole(start, end).sql).toContain('AND usage_date BETWEEN {p0:Date} AND {p1:Date}');
+    }
+    // An excluded range of whole months too.
+    const excluded = compile({ exclusions: { dateRange: { start: '2026-02-01', end: '2026-02-28' } } });
+    expect(excluded.sql).toContain('AND NOT (toStartOfMonth(usage_date) BETWEEN {p2:Date} AND {p3:Date})');
+    expect(excluded.params).toMatchObject({ p2: '2026-02-01', p3: '2026-02-01' });
   });
 
   it('lets billingPeriods replace the default window', () => {

@@ -65,9 +65,21 @@ function dateWindowConditions(inclusions: FilterFields, params: QueryParams, opt
   return range ? [dateRangeCondition(range, params)] : [];
 }
 
+/**
+ * A range of whole calendar months is written on `toStartOfMonth(usage_date)`: the same rows (a day lies
+ * in [first day of M1, last day of M2] exactly when its month lies in [M1, M2]), but a condition the
+ * monthly aggregate projection (migration 0006) can evaluate, and the primary key still prunes on it.
+ */
 function dateRangeCondition(range: DateRange, params: QueryParams): string {
+  if (isFirstOfMonth(range.start) && isLastOfMonth(range.end)) {
+    const lastMonth = `${range.end.slice(0, 7)}-01`;
+    return `toStartOfMonth(usage_date) BETWEEN ${params.add('Date', range.start)} AND ${params.add('Date', lastMonth)}`;
+  }
   return `usage_date BETWEEN ${params.add('Date', range.start)} AND ${params.add('Date', range.end)}`;
 }
+
+const isFirstOfMonth = (date: string): boolean => date.endsWith('-01');
+const isLastOfMonth = (date: string): boolean => addDays(date, 1).endsWith('-01');
 
 /** One condition per active field of a FilterFields, each true when a row matches that field. */
 function fieldConditions(fields: FilterFields, params: QueryParams, omit?: FilterTarget): string[] {

@@ -56,7 +56,7 @@ describe('buildFilterOptionsQuery', () => {
       ...base,
       fields: ['services', 'regions'],
       filters: {
-        inclusions: { services: ['S3'], regions: ['us-east-1'], dateRange: { start: '2026-10-01', end: '2026-10-31' } },
+        inclusions: { services: ['S3'], regions: ['us-east-1'], dateRange: { start: '2026-10-01', end: '2026-10-30' } },
         exclusions: { services: ['EC2'] },
       },
     });
@@ -72,8 +72,8 @@ describe('buildFilterOptionsQuery', () => {
     expect(regions).toContain('NOT (service IN {p6:Array(String)})');
     expect(regions).not.toMatch(/region IN/);
     expect(params).toMatchObject({
-      p0: '2026-10-01', p1: '2026-10-31', p2: ['us-east-1'],
-      p3: '2026-10-01', p4: '2026-10-31', p5: ['S3'], p6: ['EC2'],
+      p0: '2026-10-01', p1: '2026-10-30', p2: ['us-east-1'],
+      p3: '2026-10-01', p4: '2026-10-30', p5: ['S3'], p6: ['EC2'],
     });
   });
 

@@ -37,14 +37,21 @@ export const COMPARE_METRICS = [
 export type CompareMetric = (typeof COMPARE_METRICS)[number];
 
 /**
- * SELECT-list SQL summing every metric exactly (Decimal) into `sum_<metric>` columns.
- * total_savings is the sum of the six savings sources. The `sum_` prefix avoids aliases that
- * shadow column names, which ClickHouse would resolve inside the aggregates.
+ * Every metric summed exactly (Decimal), in two levels: statements pre-aggregate in a subquery (the
+ * shape an aggregate projection can answer) with the inner `sum(<column>) AS part_<column>` list, then
+ * re-add those partial sums (per item and in GROUPING SETS totals) into `sum_<metric>` columns;
+ * total_savings is the sum of the six savings sources. Re-adding exact Decimal sums changes no digit.
+ * The `part_`/`sum_` prefixes avoid aliases that shadow column names, which ClickHouse would resolve
+ * inside the aggregates.
  */
-export function metricSumsSql(): string {
-  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(${m}) AS sum_${m}`);
+export function metricPartSumsSql(separator = ', '): string {
+  return [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(${m}) AS part_${m}`).join(separator);
+}
+
+export function metricSumsOfPartsSql(separator = ',\n  '): string {
+  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(part_${m}) AS sum_${m}`);
   const totalSavings = SAVINGS_SOURCES.map((s) => `sum_${s}`).join(' + ');
-  return [...measures, `${totalSavings} AS sum_total_savings`].join(',\n  ');
+  return [...measures, `${totalSavings} AS sum_total_savings`].join(separator);
 }
 
 /** Reads the `sum_<metric>` columns of a result row into plain numbers. */

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
-  buildCostDataItemsQuery,
-  buildCostDataSummaryQuery,
+  buildCostDataQuery,
   BUCKET_COLUMN,
   CostDataQuery,
   dimensionColumn,
+  TOTAL_FLAG_COLUMN,
 } from '../cost-query/cost-data.query';
 import { todayUtc } from '../cost-query/date-bucketing';
 import { DimensionRef, dimensionName, parseDimension } from '../cost-query/dimension-registry';
@@ -48,13 +48,12 @@ export class CostsService {
       defaultWindowDays: this.config.defaultWindowDays,
     };
     const maxRows = this.config.maxResultRows;
-    const table = this.clickhouse.table('cost_line_items');
-    const items = buildCostDataItemsQuery(table, query, maxRows + 1);
-    const summary = buildCostDataSummaryQuery(table, query);
-    const [itemRows, summaryRows] = await Promise.all([
-      this.clickhouse.query<ResultRow>(items.sql, items.params),
-      this.clickhouse.query<ResultRow>(summary.sql, summary.params),
-    ]);
+    const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1);
+    const rows = await this.clickhouse.query<ResultRow>(sql, params);
+    // The totals row comes first (ORDER BY is_total DESC); the rest are the items.
+    const hasTotals = rows[0]?.[TOTAL_FLAG_COLUMN] === 1;
+    const totals = hasTotals ? rows[0] : {};
+    const itemRows = hasTotals ? rows.slice(1) : rows;
     if (itemRows.length > maxRows) {
       throw new InvalidRequestException([
         `groupBy: the result would have more than ${maxRows} items (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
@@ -63,7 +62,7 @@ export class CostsService {
 
     return {
       items: itemRows.map((row) => toDataPoint(row, dimensions, multi)),
-      summary: toSummary(summaryRows[0] ?? {}),
+      summary: toSummary(totals),
     };
   }
 }

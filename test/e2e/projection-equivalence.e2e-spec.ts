@@ -2,7 +2,8 @@ import { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.serv
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
- * Pre-aggregation (migration 0005, projection daily_dimension_sums) must never change an answer.
+ * Pre-aggregation (aggregate projections daily_dimension_sums, migration 0005, and monthly_dimension_sums,
+ * 0006) must never change an answer.
  * Every endpoint is asked the same questions twice: once with projections forbidden
  * (optimize_use_projections = 0: the raw rows) and once with them allowed — and, for the questions the
  * projection can answer (no tag or cost-category condition), REQUIRED (force_optimize_projection = 1:
@@ -10,7 +11,7 @@ import { RowInput, TestApp, TestOrganization } from '../support/test-app';
  * raw vs rolled up. The settings go into the statement text (the chDB connection would turn
  * clickhouse_settings into session-wide SETs); this test-only wrapper is the only way they are set.
  */
-type Mode = 'raw' | 'projection-allowed' | 'projection-required';
+type Mode = 'raw' | 'projection-allowed' | 'projection-required' | 'monthly-projection-required';
 
 const MONEY = [
   'amortized_cost',
@@ -77,6 +78,8 @@ interface Question {
   body: unknown;
   /** No tag or cost-category condition anywhere: the projection must be able to answer it. */
   rollsUp: boolean;
+  /** Monthly buckets (or none) over whole months: the monthly projection must be able to answer it. */
+  monthly?: boolean;
 }
 
 const data = (groupBy: unknown, filters: unknown) => ({ groupBy, filters });
@@ -88,10 +91,24 @@ const QUESTIONS: Question[] = [
         path: '/v1/cost-insights/data',
         body: data({ dateGrouping, dimension }, { inclusions: { dateRange: QUARTER } }),
         rollsUp: true,
+        monthly: dateGrouping === 'monthly',
       }),
     ),
   ),
-  { name: '/data totals only', path: '/v1/cost-insights/data', body: data({ dateGrouping: 'monthly' }, { inclusions: { dateRange: QUARTER } }), rollsUp: true },
+  {
+    name: '/data monthly by service over partial months (daily projection)',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'monthly', dimension: 'service' }, { inclusions: { dateRange: { start: '2026-08-31', end: '2026-10-01' } } }),
+    rollsUp: true,
+  },
+  {
+    name: '/data monthly, whole months excluded from a longer range',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'monthly', dimension: 'region' }, { inclusions: { dateRange: QUARTER }, exclusions: { dateRange: SEPTEMBER } }),
+    rollsUp: true,
+    monthly: true,
+  },
+  { name: '/data totals only', path: '/v1/cost-insights/data', body: data({ dateGrouping: 'monthly' }, { inclusions: { dateRange: QUARTER } }), rollsUp: true, monthly: true },
   {
     name: '/data three dimensions with inclusions and exclusions',
     path: '/v1/cost-insights/data',
@@ -106,6 +123,7 @@ const QUESTIONS: Question[] = [
     path: '/v1/cost-insights/data',
     body: data({ dateGrouping: 'monthly', dimension: 'service' }, { inclusions: { billingPeriods: ['2026-09', '2026-10'] } }),
     rollsUp: true,
+    monthly: true,
   },
   {
     name: '/data by tag with a tag filter (raw rows)',
@@ -125,6 +143,13 @@ const QUESTIONS: Question[] = [
     body: { metric, baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'service', dateGrouping: 'weekly' } },
     rollsUp: true,
   })),
+  {
+    name: '/compare month over month, monthly buckets (monthly projection)',
+    path: '/v1/cost-insights/compare',
+    body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'account', dateGrouping: 'monthly' } },
+    rollsUp: true,
+    monthly: true,
+  },
   {
     name: '/compare totals, filtered',
     path: '/v1/cost-insights/compare',
@@ -160,9 +185,13 @@ const SETTINGS: Record<Mode, string> = {
   raw: 'optimize_use_projections = 0',
   'projection-allowed': 'optimize_use_projections = 1',
   'projection-required': 'optimize_use_projections = 1, force_optimize_projection = 1',
+  // On small test data both projections read one granule per part, so the engine may pick either:
+  // prefer the monthly one, and make ClickHouse fail the statement unless it really reads it.
+  'monthly-projection-required':
+    "optimize_use_projections = 1, preferred_optimize_projection_name = 'monthly_dimension_sums', force_optimize_projection_name = 'monthly_dimension_sums'",
 };
 
-describe('pre-aggregation (projection daily_dimension_sums) answers exactly as the raw rows', () => {
+describe('pre-aggregation (aggregate projections) answers exactly as the raw rows', () => {
   let t: TestApp;
   let org: TestOrganization;
   let mode: Mode | undefined;
@@ -196,12 +225,19 @@ describe('pre-aggregation (projection daily_dimension_sums) answers exactly as t
     }
   }
 
-  it('the store has the projection', async () => {
+  it('the monthly projection cannot answer days or partial months (ClickHouse refuses to force it)', async () => {
+    for (const name of ['/data daily by service', '/data monthly by service over partial months (daily projection)']) {
+      const forced = await ask(QUESTIONS.find((q) => q.name === name)!, 'monthly-projection-required');
+      expect(forced.status).toBeGreaterThanOrEqual(500);
+    }
+  });
+
+  it('the store has the projections', async () => {
     const rows = await t.clickhouse.query<{ name: string }>(
       `SELECT name FROM system.projections WHERE database = {db:String} AND table = 'cost_line_items'`,
       { db: t.clickhouse.database },
     );
-    expect(rows.map((r) => r.name)).toContain('daily_dimension_sums');
+    expect(rows.map((r) => r.name).sort()).toEqual(['daily_dimension_sums', 'monthly_dimension_sums']);
   });
 
   it.each(QUESTIONS.map((q) => [q.name, q] as const))('%s', async (_name, question) => {
@@ -212,9 +248,14 @@ describe('pre-aggregation (projection daily_dimension_sums) answers exactly as t
     const rolledUp = await ask(question, question.rollsUp ? 'projection-required' : 'projection-allowed');
     expect(rolledUp.status).toBe(200);
     expect(rolledUp.body).toEqual(raw.body);
+    if (question.monthly) {
+      const monthly = await ask(question, 'monthly-projection-required');
+      expect(monthly.status).toBe(200);
+      expect(monthly.body).toEqual(raw.body);
+    }
   });
 
-  it('reads the projection (EXPLAIN names it) for a question without tags, the raw rows for one with a tag', async () => {
+  it('reads the daily projection for days and partial months, the raw rows with a tag (EXPLAIN)', async () => {
     const plan = async (name: string) => {
       statements.length = 0;
       await ask(QUESTIONS.find((q) => q.name === name)!, 'projection-allowed');
@@ -223,7 +264,11 @@ describe('pre-aggregation (projection daily_dimension_sums) answers exactly as t
       const rows = await t.clickhouse.query<{ explain: string }>(`EXPLAIN projections = 1 ${sql}`, params);
       return rows.map((r) => r.explain).join('\n');
     };
-    expect(await plan('/data monthly by account')).toContain('daily_dimension_sums');
-    expect(await plan('/data by tag with a tag filter (raw rows)')).not.toContain('daily_dimension_sums');
+    // Days or partial months: only the daily projection can answer (monthly-only questions are proven above).
+    const partialMonths = await plan('/data monthly by service over partial months (daily projection)');
+    expect(partialMonths).toContain('daily_dimension_sums');
+    expect(partialMonths).not.toContain('monthly_dimension_sums');
+    expect(await plan('/data daily by account')).toContain('daily_dimension_sums');
+    expect(await plan('/data by tag with a tag filter (raw rows)')).not.toMatch(/dimension_sums/);
   });
 });
