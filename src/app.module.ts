@@ -10,6 +10,7 @@ import { FiltersModule } from './filters/filters.module';
 import { HealthModule } from './health/health.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
+import { ResultCacheModule } from './infrastructure/result-cache/result-cache.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 
@@ -19,6 +20,7 @@ import { SharingModule } from './sharing/sharing.module';
     ObservabilityModule,
     ClickhouseModule,
     RedisModule,
+    ResultCacheModule,
     AuthModule,
     HealthModule,
     CostsModule,

@@ -14,6 +14,7 @@ import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
 import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
 import { ComparisonResponseDto } from './dto/compare-response.dto';
+import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
 
 @ApiTags('Comparison')
 @Controller('cost-insights')
@@ -23,6 +24,7 @@ export class ComparisonController {
   @Post('compare')
   @HttpCode(200)
   @Authorized('cost:read')
+  @CachedResult()
   @ApiOperation({
     operationId: 'compareCosts',
     summary: 'Compare one metric between two periods, per dimension value',
@@ -37,7 +39,7 @@ export class ComparisonController {
       '**Limits**: more than MAX_RESULT_ROWS (default 50000) by_date points in total (values × buckets of both periods) is refused with 400. `filters` must not contain `dateRange` or `billingPeriods` (400).',
     ].join('\n\n'),
   })
-  @ApiOkResponse({ type: ComparisonResponseDto, description: 'Per-value comparisons, totals and metadata.' })
+  @ApiOkResponse({ type: ComparisonResponseDto, description: 'Per-value comparisons, totals and metadata.', headers: CACHE_STATUS_HEADER })
   @ApiBadRequestResponse({ description: 'Invalid body, period span over the limit, dates in filters, or too many points.' })
   async compare(
     @CurrentPrincipal() principal: Principal,

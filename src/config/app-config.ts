@@ -27,6 +27,14 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   unauthenticatedRateLimitPerMinute: number;
   apiKeyCacheTtlSeconds: number;
+  resultCache: {
+    /** Memory budget of the per-instance answer cache, in bytes (0: no caching). */
+    maxBytes: number;
+    /** The longest an answer is kept, whatever happens. */
+    ttlSeconds: number;
+    /** How often the store's data version is re-read: the bound on serving an answer older than an import by another process. */
+    versionCheckMs: number;
+  };
   defaultWindowDays: number;
   maxDateRangeDays: number;
   maxResultRows: number;
@@ -145,6 +153,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     unauthenticatedRateLimitPerMinute: integer(env, 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     apiKeyCacheTtlSeconds: integer(env, 'API_KEY_CACHE_TTL_SECONDS', 10, 0, 3600),
+    resultCache: {
+      maxBytes: integer(env, 'RESULT_CACHE_MAX_MB', 64, 0, 64 * 1024) * 1024 * 1024,
+      ttlSeconds: integer(env, 'RESULT_CACHE_TTL_SECONDS', 300, 1, 86_400),
+      versionCheckMs: integer(env, 'RESULT_CACHE_VERSION_CHECK_MS', 1000, 0, 600_000),
+    },
     defaultWindowDays: integer(env, 'DEFAULT_WINDOW_DAYS', 30, 1, 3660),
     maxDateRangeDays: integer(env, 'MAX_DATE_RANGE_DAYS', 3 * 366, 1, 36600),
     maxResultRows: integer(env, 'MAX_RESULT_ROWS', 50_000, 1, 10_000_000),

@@ -14,6 +14,7 @@ import { MAX_GROUPING_DIMENSIONS } from '../cost-query/dto/grouping.dto';
 import { CostsService } from './costs.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataResponseDto } from './dto/cost-data-response.dto';
+import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
 
 @ApiTags('Cost data')
 @Controller('cost-insights')
@@ -23,6 +24,7 @@ export class CostsController {
   @Post('data')
   @HttpCode(200)
   @Authorized('cost:read')
+  @CachedResult()
   @ApiOperation({
     operationId: 'getCostData',
     summary: 'Get cost data: a time series per date and dimension, plus totals',
@@ -37,7 +39,7 @@ export class CostsController {
       '**400** when `groupBy` is missing: the message ends with `groupBy: Expected object, received undefined`.',
     ].join('\n\n'),
   })
-  @ApiOkResponse({ type: CostDataResponseDto, description: 'The time series and the period totals.' })
+  @ApiOkResponse({ type: CostDataResponseDto, description: 'The time series and the period totals.', headers: CACHE_STATUS_HEADER })
   @ApiBadRequestResponse({ description: 'Invalid body, date span over the limit, or too many result rows.' })
   async getCostData(
     @CurrentPrincipal() principal: Principal,

@@ -30,6 +30,7 @@ import {
   TagValuesRequestDto,
 } from './dto/map-key-values.dto';
 import { FiltersService } from './filters.service';
+import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
 
 const MAP_KEY_VALUES_RULES = [
   '- Scope: the organization of the API key, over **all time** (no date window), so a value picker sees every ' +
@@ -50,6 +51,7 @@ export class FiltersController {
   @Post('filters')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
+  @CachedResult()
   @ApiOperation({
     operationId: 'getAvailableFilters',
     summary: 'List the valid filter values for a filter selection (cross-filtering)',
@@ -78,7 +80,7 @@ export class FiltersController {
         'cost first, then by value.',
     ].join('\n'),
   })
-  @ApiOkResponse({ type: AvailableFiltersResponseDto })
+  @ApiOkResponse({ type: AvailableFiltersResponseDto, headers: CACHE_STATUS_HEADER })
   @ApiBadRequestResponse({ description: 'Invalid body (e.g. an unknown `fields` value); the message names each offending path.' })
   async getAvailableFilters(
     @CurrentPrincipal() principal: Principal,
@@ -90,12 +92,13 @@ export class FiltersController {
   @Post('tag-values')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
+  @CachedResult()
   @ApiOperation({
     operationId: 'getTagValues',
     summary: 'List the values of one resource tag key',
     description: ['Requires the scope `cost:read`.', '', ...MAP_KEY_VALUES_RULES].join('\n'),
   })
-  @ApiOkResponse({ type: MapKeyValuesResponseDto })
+  @ApiOkResponse({ type: MapKeyValuesResponseDto, headers: CACHE_STATUS_HEADER })
   @ApiBadRequestResponse({ description: '`tagKey` missing, not a string, empty or too long; or an unknown field.' })
   async getTagValues(
     @CurrentPrincipal() principal: Principal,
@@ -107,12 +110,13 @@ export class FiltersController {
   @Post('cost-category-values')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
+  @CachedResult()
   @ApiOperation({
     operationId: 'getCostCategoryValues',
     summary: 'List the values of one cost category key',
     description: ['Requires the scope `cost:read`.', '', ...MAP_KEY_VALUES_RULES].join('\n'),
   })
-  @ApiOkResponse({ type: MapKeyValuesResponseDto })
+  @ApiOkResponse({ type: MapKeyValuesResponseDto, headers: CACHE_STATUS_HEADER })
   @ApiBadRequestResponse({ description: '`categoryKey` missing, not a string, empty or too long; or an unknown field.' })
   async getCostCategoryValues(
     @CurrentPrincipal() principal: Principal,

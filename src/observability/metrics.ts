@@ -52,6 +52,12 @@ export const metrics = {
     labelNames: ['operation'] as const,
     registers: [metricsRegistry],
   }),
+  resultCacheLookups: new Counter({
+    name: 'cost_insights_result_cache_lookups_total',
+    help: 'Answers of cacheable routes by cache outcome (hit, miss, bypass: the client sent Cache-Control: no-cache)',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
   rateLimitRejections: new Counter({
     name: 'cost_insights_rate_limit_rejections_total',
     help: 'Requests answered 429, by tracker kind (key or ip)',

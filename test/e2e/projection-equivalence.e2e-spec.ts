@@ -219,7 +219,8 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
   async function ask(question: Question, as: Mode) {
     mode = as;
     try {
-      return await t.http.post(question.path).set(org.auth).send(question.body as object);
+      // no-store: every ask reaches ClickHouse (a cached answer would compare an answer with itself).
+      return await t.http.post(question.path).set(org.auth).set('Cache-Control', 'no-store').send(question.body as object);
     } finally {
       mode = undefined;
     }

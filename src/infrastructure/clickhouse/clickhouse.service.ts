@@ -28,6 +28,12 @@ export class ClickhouseService implements OnModuleDestroy {
   /** CLICKHOUSE_CLUSTER: migrations run ON CLUSTER, sharded tables are served through Distributed tables. */
   readonly cluster: string | undefined;
 
+  /** Statements that may have written, sent by this process (inserts and commands): part of the data version. */
+  get writeCount(): number {
+    return this.writes;
+  }
+  private writes = 0;
+
   /** Fully qualified table name. The chDB connection ignores a default database, so SQL always qualifies. */
   table(name: string): string {
     // In cluster mode a sharded table is read and written through its Distributed table (cluster-ddl.ts).
@@ -54,12 +60,21 @@ export class ClickhouseService implements OnModuleDestroy {
   }
 
   async command(query: string, params: QueryParams = {}): Promise<void> {
-    await this.measured('command', () => this.client.command({ query, query_params: params }));
+    await this.counted(this.measured('command', () => this.client.command({ query, query_params: params })));
   }
 
   async insert<T extends Record<string, unknown>>(table: string, values: T[]): Promise<void> {
     if (values.length === 0) return;
-    await this.measured('insert', () => this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' }));
+    await this.counted(this.measured('insert', () => this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' })));
+  }
+
+  /** Counts a write once it has finished (or failed): an answer computed while it ran is never filed under the later version. */
+  private async counted(write: Promise<unknown>): Promise<void> {
+    try {
+      await write;
+    } finally {
+      this.writes++;
+    }
   }
 
   /** Latency and error metrics around one statement. */

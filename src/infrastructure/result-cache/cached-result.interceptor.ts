@@ -1,0 +1,108 @@
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { map, Observable, of } from 'rxjs';
+import type { AuthenticatedRequest } from '../../common/http/request-context';
+import { metrics } from '../../observability/metrics';
+import { CostDataVersion } from './cost-data-version.service';
+import { ResultCache, resultCacheKey } from './result-cache';
+
+/** RFC 9211 Cache-Status values this API sends. */
+const CACHE_STATUS = {
+  hit: 'cost-insights-api; hit',
+  miss: 'cost-insights-api; fwd=miss',
+  bypass: 'cost-insights-api; fwd=request',
+} as const;
+
+/**
+ * Serves a repeated question from memory. Runs after authentication and rate limiting (each
+ * request still counts), before validation: the key is the raw body, canonicalised, with the route,
+ * the key's organisation, today's date (default windows move with it) and the data version. Only
+ * successful answers are kept; errors always pass through.
+ */
+@Injectable()
+export class CachedResultInterceptor implements NestInterceptor {
+  constructor(
+    private readonly cache: ResultCache,
+    private readonly version: CostDataVersion,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    const response = http.getResponse<Response>();
+    const principal = request.principal;
+    if (!this.cache.enabled || !principal) return next.handle();
+
+    const directives = cacheControlDirectives(request.headers['cache-control'], request.headers.pragma);
+    let key: string;
+    try {
+      key = resultCacheKey({
+        route: `${request.method} ${request.route?.path ?? request.path}`,
+        organizationId: principal.organizationId,
+        today: new Date().toISOString().slice(0, 10),
+        dataVersion: await this.version.current(),
+        body: request.body,
+      });
+    } catch {
+      return next.handle(); // the store is unreachable: the query itself reports it
+    }
+
+    const bypass = directives.has('no-cache') || directives.has('no-store');
+    if (!bypass) {
+      const cached = this.cache.get(key);
+      if (cached !== undefined) {
+        metrics.resultCacheLookups.inc({ outcome: 'hit' });
+        response.setHeader('Cache-Status', CACHE_STATUS.hit);
+        response.type('application/json');
+        return of(cached);
+      }
+    }
+    metrics.resultCacheLookups.inc({ outcome: bypass ? 'bypass' : 'miss' });
+    return next.handle().pipe(
+      map((body: unknown) => {
+        // Serialized once, here: the same text is stored and sent.
+        const json = JSON.stringify(body);
+        if (!directives.has('no-store')) this.cache.set(key, json);
+        response.setHeader('Cache-Status', bypass ? CACHE_STATUS.bypass : CACHE_STATUS.miss);
+        response.type('application/json');
+        return json;
+      }),
+    );
+  }
+}
+
+/** The response header of a cached route, for its @ApiOkResponse. */
+export const CACHE_STATUS_HEADER = {
+  'Cache-Status': {
+    description: `RFC 9211: \`${CACHE_STATUS.hit}\` (from memory), \`${CACHE_STATUS.miss}\` (computed now) or \`${CACHE_STATUS.bypass}\` (computed now, as the request asked).`,
+    schema: { type: 'string' as const },
+  },
+};
+
+function cacheControlDirectives(...headers: (string | string[] | undefined)[]): Set<string> {
+  return new Set(
+    headers
+      .flat()
+      .filter((value): value is string => typeof value === 'string')
+      .flatMap((value) => value.split(','))
+      .map((directive) => directive.trim().toLowerCase().split('=')[0]),
+  );
+}
+
+/**
+ * A read route whose answers an instance may serve again from memory, documented in Swagger:
+ * `Cache-Control: no-cache` forces a fresh answer; the route's 200 response lists CACHE_STATUS_HEADER.
+ */
+export function CachedResult() {
+  return applyDecorators(
+    UseInterceptors(CachedResultInterceptor),
+    ApiHeader({
+      name: 'Cache-Control',
+      required: false,
+      description:
+        'Answers are cached per instance by organisation, route, request body and data version, so a repeated question is answered from memory; an import is visible at once on the instance that made it and within RESULT_CACHE_VERSION_CHECK_MS (1 s) elsewhere. `no-cache` asks for a fresh answer (it is then cached); `no-store` asks for a fresh answer that is not kept.',
+      schema: { type: 'string', example: 'no-cache' },
+    }),
+  );
+}

@@ -1,0 +1,71 @@
+import { canonicalJson, ResultCache, resultCacheKey } from './result-cache';
+
+describe('ResultCache', () => {
+  let now = 0;
+  const clock = () => now;
+
+  beforeEach(() => (now = 1_000));
+
+  it('returns what was stored until it expires', () => {
+    const cache = new ResultCache(1000, 5000, clock);
+    expect(cache.set('k', '{"a":1}')).toBe(true);
+    expect(cache.get('k')).toBe('{"a":1}');
+    now += 4999;
+    expect(cache.get('k')).toBe('{"a":1}');
+    now += 1;
+    expect(cache.get('k')).toBeUndefined();
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('evicts the least recently used entries to stay within its byte budget', () => {
+    const cache = new ResultCache(100, 60_000, clock); // entries are 1-char keys + 9-byte bodies = 10 bytes
+    for (const key of 'abcdefghij') cache.set(key, '123456789');
+    expect(cache.size).toEqual({ entries: 10, bytes: 100 });
+    cache.get('a'); // a is now the most recently used
+    cache.set('k', '123456789');
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe('123456789');
+    expect(cache.get('k')).toBe('123456789');
+    expect(cache.size.bytes).toBeLessThanOrEqual(100);
+  });
+
+  it('replaces an entry in place and refuses an answer bigger than an eighth of the budget', () => {
+    const cache = new ResultCache(800, 60_000, clock);
+    cache.set('k', 'x'.repeat(50));
+    cache.set('k', 'y'.repeat(60));
+    expect(cache.size).toEqual({ entries: 1, bytes: 61 });
+    expect(cache.set('big', 'z'.repeat(100))).toBe(false);
+    expect(cache.get('big')).toBeUndefined();
+  });
+
+  it('is off with a zero budget', () => {
+    const cache = new ResultCache(0, 60_000, clock);
+    expect(cache.enabled).toBe(false);
+    expect(cache.set('k', '1')).toBe(false);
+    expect(cache.get('k')).toBeUndefined();
+  });
+});
+
+describe('resultCacheKey', () => {
+  const parts = { route: 'POST /v1/cost-insights/data', organizationId: 'org-a', today: '2026-11-21', dataVersion: 'v1', body: { a: 1, b: [2, 1] } };
+
+  it('is the same for bodies that differ only in key order', () => {
+    expect(canonicalJson({ b: { y: 1, x: [{ q: 1, p: 2 }] }, a: null })).toBe('{"a":null,"b":{"x":[{"p":2,"q":1}],"y":1}}');
+    expect(resultCacheKey({ ...parts, body: { b: [2, 1], a: 1 } })).toBe(resultCacheKey(parts));
+  });
+
+  it('differs by organisation, route, date, data version, array order and value', () => {
+    const key = resultCacheKey(parts);
+    for (const change of [
+      { organizationId: 'org-b' },
+      { route: 'POST /v1/cost-insights/compare' },
+      { today: '2026-11-22' },
+      { dataVersion: 'v2' },
+      { body: { a: 1, b: [1, 2] } },
+      { body: { a: '1', b: [2, 1] } },
+    ]) {
+      expect(resultCacheKey({ ...parts, ...change })).not.toBe(key);
+    }
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/); // a SHA-256 digest: no request text is kept
+  });
+});
