@@ -29,6 +29,8 @@ export async function createApp(
   if (options.logger !== false) app.useLogger(app.get(PinoLogger));
   const config = app.get<AppConfig>(APP_CONFIG);
   app.disable('x-powered-by');
+  // Express would hash every body for a weak ETag; answers are POST responses, never revalidated by ETag.
+  app.disable('etag');
   app.use(assignRequestId);
   app.use(httpMetrics);
   app.use(closeConnectionsWhileDraining);

@@ -54,11 +54,18 @@ export function metricSumsOfPartsSql(separator = ',\n  '): string {
   return [...measures, `${totalSavings} AS sum_total_savings`].join(separator);
 }
 
+const SUM_COLUMNS = SUMMED_METRICS.map((metric) => [metric, `sum_${metric}`] as const);
+
 /** Reads the `sum_<metric>` columns of a result row into plain numbers. */
 export function readMetricSums(row: Record<string, unknown>): MetricSums {
-  const sums = {} as MetricSums;
-  for (const metric of SUMMED_METRICS) sums[metric] = finiteNumber(row[`sum_${metric}`]);
-  return sums;
+  return addMetricSums({}, row) as MetricSums;
+}
+
+/** Adds every metric of a result row's `sum_<metric>` columns to `target`, in the spec's order. */
+export function addMetricSums<T extends Record<string, unknown>>(target: T, row: Record<string, unknown>): T & MetricSums {
+  const sums = target as Record<string, unknown>;
+  for (const [metric, column] of SUM_COLUMNS) sums[metric] = finiteNumber(row[column]);
+  return target as T & MetricSums;
 }
 
 export function zeroMetricSums(): MetricSums {
