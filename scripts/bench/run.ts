@@ -12,7 +12,8 @@
  *    ClickhouseService) run directly on ClickHouse, concurrently as the API runs them; the equivalent
  *    PostgreSQL statements. Warm-up, then p50/p95/p99.
  * 4. The 12-month monthly case with the aggregate projection disabled (optimize_use_projections = 0) vs enabled.
- * 5. autocannon against a tiny /data request and the probe route; API RSS sampled throughout.
+ * 5. autocannon against the probe route and a tiny /data request (repeated: answer cache; and computed afresh),
+ *    then the largest case computed afresh under the same load; API RSS sampled throughout.
  * Results: bench/results/<timestamp>.json and .md.
  */
 import 'reflect-metadata';
@@ -257,6 +258,13 @@ async function main(): Promise<void> {
   const data = await autocannon(`${base}/v1/cost-insights/data`, 'POST', key, JSON.stringify(tiny), duration, connections);
   const dataFresh = await autocannon(`${base}/v1/cost-insights/data`, 'POST', key, JSON.stringify(tiny), duration, connections, true);
   const rssLoadPeak = rssPeak;
+  // Memory under heavy load: the largest answer of the cases (12 months × every account), computed afresh
+  // by every request from as many connections as the throughput runs use.
+  const heavy = CASES.find((c) => c.name === PROJECTION_CASE)!;
+  resetRss();
+  const heavyLoad = await autocannon(`${base}${heavy.path}`, 'POST', key, JSON.stringify(heavy.body), duration, connections, true);
+  const rssHeavyPeak = rssPeak;
+  log(`heavy load (${heavy.name}, afresh): ${heavyLoad.requestsPerSecond} req/s, p99 ${heavyLoad.latencyP99} ms, RSS peak ${round(rssHeavyPeak / 1024 ** 2)} MiB`);
   const throughput = {
     connections,
     durationSeconds: duration,
@@ -298,7 +306,12 @@ async function main(): Promise<void> {
     cases: results,
     projection,
     throughput,
-    apiRss: { peakDuringCasesMiB: round(rssQueriesPeak / 1024 ** 2), peakDuringThroughputMiB: round(rssLoadPeak / 1024 ** 2) },
+    heavyLoad: { case: heavy.name, ...heavyLoad },
+    apiRss: {
+      peakDuringCasesMiB: round(rssQueriesPeak / 1024 ** 2),
+      peakDuringThroughputMiB: round(rssLoadPeak / 1024 ** 2),
+      peakDuringHeavyLoadMiB: round(rssHeavyPeak / 1024 ** 2),
+    },
   };
   const outDir = resolve('bench/results');
   mkdirSync(outDir, { recursive: true });
@@ -373,7 +386,9 @@ function markdown(report: any): string {
     '',
     `Small requests (autocannon, ${report.throughput.connections} connections, ${report.throughput.durationSeconds} s): trivial authenticated probe ${report.throughput.probe.requestsPerSecond} req/s (p50 ${report.throughput.probe.latencyP50} ms); tiny /data ${report.throughput.tinyData.requestsPerSecond} req/s (p50 ${report.throughput.tinyData.latencyP50} ms, non-2xx ${report.throughput.tinyData.non2xx}) → **${Math.round(report.throughput.tinyDataOverProbe * 100)} %** of the probe; the same request computed afresh every time (\`Cache-Control: no-cache\`) ${report.throughput.tinyDataFresh.requestsPerSecond} req/s (p50 ${report.throughput.tinyDataFresh.latencyP50} ms, non-2xx ${report.throughput.tinyDataFresh.non2xx}) → **${Math.round(report.throughput.tinyDataFreshOverProbe * 100)} %**.`,
     '',
-    `API RSS peak: ${report.apiRss.peakDuringCasesMiB} MiB during the cases, ${report.apiRss.peakDuringThroughputMiB} MiB under load.`,
+    `Heavy load (${report.heavyLoad.case}, every answer computed afresh, ${report.throughput.connections} connections, ${report.throughput.durationSeconds} s): ${report.heavyLoad.requestsPerSecond} req/s, p50 ${report.heavyLoad.latencyP50} ms, p99 ${report.heavyLoad.latencyP99} ms, non-2xx ${report.heavyLoad.non2xx}.`,
+    '',
+    `API RSS peak: ${report.apiRss.peakDuringCasesMiB} MiB during the cases, ${report.apiRss.peakDuringThroughputMiB} MiB under small-request load, ${report.apiRss.peakDuringHeavyLoadMiB} MiB under heavy load.`,
     '',
   ];
   return lines.join('\n');

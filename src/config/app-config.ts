@@ -19,6 +19,8 @@ export interface AppConfig {
     requestTimeoutMs: number;
     /** Idle keep-alive sockets are dropped after this long, below the server's keep_alive_timeout (never reuse a closed one). */
     idleSocketTtlMs: number;
+    /** Concurrent statements per instance (server mode); more wait for a connection. Bounds the results held in memory at once. */
+    maxOpenConnections: number;
     /** Cluster name for `ON CLUSTER` migrations with Replicated engines and a Distributed table; unset: one server. */
     cluster?: string;
   };
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // ClickHouse closes idle keep-alive connections after keep_alive_timeout (3 s by default up to 24.x,
       // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.
       idleSocketTtlMs: integer(env, 'CLICKHOUSE_IDLE_SOCKET_TTL_MS', 2500, 100, 600_000),
+      maxOpenConnections: integer(env, 'CLICKHOUSE_MAX_OPEN_CONNECTIONS', 10, 1, 1000),
       cluster: clusterName(env),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

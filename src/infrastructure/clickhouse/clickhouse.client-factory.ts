@@ -17,6 +17,9 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
       // Idle sockets die before the server's keep_alive_timeout closes them, so a request never lands on a
       // socket the server already closed (a spurious ECONNRESET).
       keep_alive: { enabled: true, idle_socket_ttl: clickhouse.idleSocketTtlMs },
+      // At most this many statements in flight per instance (the rest queue for a socket): with
+      // MAX_RESULT_ROWS this bounds the result rows an instance holds at once, hence its memory under load.
+      max_open_connections: clickhouse.maxOpenConnections,
       // Failures surface as exceptions handled (and logged once) by the caller.
       log: { level: ClickHouseLogLevel.OFF },
     });
