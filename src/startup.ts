@@ -6,6 +6,7 @@ import { loadDemoData } from './demo/demo-data.loader';
 import { DEMO_ORGANIZATION_ID } from './demo/demo-organization';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
 import { migrate } from './infrastructure/clickhouse/migrator';
+import { recoverInterruptedImports } from './ingest/import-journal';
 
 const logger = new Logger('Startup');
 
@@ -17,6 +18,11 @@ export async function prepareStore(app: INestApplicationContext): Promise<void> 
     const applied = await migrate(clickhouse);
     if (applied.length) logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
   }
+  // An import killed between partition swaps is rolled back before anything is served (a failed
+  // rollback is logged and left to the next import or `ingest recover`, not a reason not to start).
+  await recoverInterruptedImports(clickhouse, (message) => logger.warn(message)).catch((error: unknown) =>
+    logger.error(`Import recovery failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
   if (config.demoOnEmptyStore && (await isStoreEmpty(clickhouse))) {
     const result = await loadDemoData(clickhouse, { organizationId: DEMO_ORGANIZATION_ID });
     const { key } = await app.get(ApiKeysService).create(DEMO_ORGANIZATION_ID, 'Demo key', [...SCOPES]);

@@ -105,13 +105,25 @@ describe('CLI command line', () => {
     expect(usageError(['ingest', 'csv', 'x', '--org', '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11']).message).toMatch(/focus/);
   });
 
+  it('parses ingest recover', () => {
+    expect(parseCommandLine(['ingest', 'recover'])).toEqual({ name: 'ingest recover', json: false });
+    expect(parseCommandLine(['ingest', 'recover', '--json'])).toEqual({ name: 'ingest recover', json: true });
+    expect(parseCommandLine(['ingest', 'recover', '--help'])).toEqual({ name: 'help', topic: 'ingest recover' });
+    expect(usageError(['ingest', 'recover', '--org', 'x']).message).toBe("Unknown option '--org'.");
+    expect(usageError(['ingest', 'recover', 'now']).topic).toBe('ingest recover');
+  });
+
   it('rejects unknown commands', () => {
     expect(usageError(['serve']).message).toBe('Unknown command "serve".');
   });
 
   it('has usage text for every command and for one command', () => {
     const all = usageText();
-    for (const command of ['migrate', 'keys create', 'keys list', 'keys revoke', 'demo-data', 'ingest focus']) expect(all).toContain(`  ${command}`);
+    for (const command of ['migrate', 'keys create', 'keys list', 'keys revoke', 'demo-data', 'ingest focus', 'ingest recover']) {
+      expect(all).toContain(`  ${command}`);
+    }
+    expect(usageText('ingest')).toContain('ingest focus');
+    expect(usageText('ingest')).toContain('ingest recover');
     expect(usageText('keys revoke')).toContain('keys revoke <id>');
     expect(usageText('keys revoke')).not.toContain('demo-data');
     expect(usageText('keys')).toContain('keys create');

@@ -12,7 +12,8 @@ export type CliCommand =
   | { name: 'keys revoke'; keyId: string }
   | { name: 'demo-data'; organizationId: string; days: number; seed: number; replace: boolean; json: boolean }
   /** Arguments after `ingest`, already checked by parseIngestFocusArgs. */
-  | { name: 'ingest'; argv: string[] };
+  | { name: 'ingest'; argv: string[] }
+  | { name: 'ingest recover'; json: boolean };
 
 /** A mistake in the command line: reported with the usage text, exit code 2. */
 export class UsageError extends Error {
@@ -51,6 +52,11 @@ export function parseCommandLine(argv: string[]): CliCommand {
 }
 
 function parseIngest(argv: string[]): CliCommand {
+  if (argv[0] === 'recover') {
+    const topic = 'ingest recover';
+    const { values } = parse(topic, argv.slice(1), { json: { type: 'boolean' } }, 0);
+    return values.help ? { name: 'help', topic } : { name: topic, json: values.json === true };
+  }
   if (argv.includes('--help') || argv.includes('-h')) return { name: 'help', topic: 'ingest' };
   const problem = parseIngestFocusArgs(argv);
   if (typeof problem === 'string') throw new UsageError(problem, 'ingest');

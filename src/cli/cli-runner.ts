@@ -14,6 +14,7 @@ import { demoDataCommand } from './demo-data.command';
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.command';
 import { migrateCommand } from './migrate.command';
 import { runIngestFocusCommand, ttyProgressLine } from '../ingest/ingest-focus.command';
+import { runIngestRecoverCommand } from '../ingest/ingest-recover.command';
 
 /**
  * Runs one CLI command and returns its exit code. The command line is validated before the store
@@ -75,6 +76,8 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
       return demoDataCommand(clickhouse, command, io);
     case 'ingest':
       return runIngestFocusCommand(command.argv, clickhouse, { ...io, progress: ttyProgressLine(process.stderr) });
+    case 'ingest recover':
+      return runIngestRecoverCommand(clickhouse, command, io);
   }
 }
 

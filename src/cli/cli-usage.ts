@@ -16,10 +16,14 @@ const COMMANDS: Record<string, string> = {
       Load the demo multi-cloud cost estate for an organisation: N days (default ${DEMO_DEFAULT_DAYS})
       ending yesterday (UTC), deterministic per seed (default ${DEMO_DEFAULT_SEED}). Refuses an
       organisation that already has cost rows unless --replace (which deletes them first).`,
-  ingest: `  ingest focus <file|directory>... --org <uuid> [--integration <id>] [--json]
+  'ingest focus': `  ingest focus <file|directory>... --org <uuid> [--integration <id>] [--json]
       Import FinOps FOCUS 1.0-1.3 exports (CSV, CSV.gz, Parquet; a directory loads every export part).
       Re-importing an integration's billing period replaces its rows; a failed import changes nothing.
       Without --integration each row's integration is <cloud>-<billing account>. See docs/focus-mapping.md.`,
+  'ingest recover': `  ingest recover [--json]
+      Roll back imports whose process died while publishing, so their billing periods show the data
+      from before they started (every import and the API's start-up do this too). An import of
+      another process still within its lease (10 minutes) is named and left alone.`,
   help: `  help [command]
       Show this text, or the usage of one command.`,
 };

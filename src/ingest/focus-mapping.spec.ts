@@ -147,6 +147,6 @@ describe('helpers', () => {
     expect(parseIngestFocusArgs(['focus', 'a.csv'])).toBe('--org <uuid> is required');
     expect(parseIngestFocusArgs(['focus', '--org', 'u'])).toBe('a file or directory to import is required');
     expect(parseIngestFocusArgs(['focus', 'a.csv', '--org'])).toBe('--org needs a value');
-    expect(parseIngestFocusArgs(['cur', 'a.csv'])).toBe('unknown import kind "cur" (expected: focus)');
+    expect(parseIngestFocusArgs(['cur', 'a.csv'])).toBe('unknown ingest command "cur" (expected: focus or recover)');
   });
 });

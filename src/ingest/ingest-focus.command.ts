@@ -14,7 +14,8 @@ export const INGEST_USAGE = `Usage: ingest focus <file|directory>... --org <uuid
 
 Loads FinOps FOCUS 1.0-1.3 cost exports (CSV, CSV.gz, Parquet; a directory loads every export part
 in it) for one organisation. Re-importing an integration's billing period replaces its earlier rows;
-a failed import changes nothing. Without --integration, each row's integration is
+a failed import changes nothing, even if its process dies while publishing (the next import, or
+\`ingest recover\`, rolls that back). Without --integration, each row's integration is
 <cloud>-<billing account>, e.g. aws-123456789012.`;
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -30,7 +31,7 @@ export interface IngestFocusArgs {
 /** Parses `focus <file|dir>... --org <uuid> [--integration <id>] [--json]`; a string is a usage error. */
 export function parseIngestFocusArgs(argv: string[]): IngestFocusArgs | string {
   const [kind, ...rest] = argv;
-  if (kind !== 'focus') return `unknown import kind "${kind ?? ''}" (expected: focus)`;
+  if (kind !== 'focus') return `unknown ingest command "${kind ?? ''}" (expected: focus or recover)`;
   const paths: string[] = [];
   let organizationId: string | undefined;
   let integrationId: string | undefined;
@@ -124,6 +125,9 @@ export function formatSummary(s: IngestFocusSummary): string {
     ...lines,
     '',
     'Each (integration, billing period) listed replaced the rows of any earlier import of it.',
+    ...(s.rolledBackImports.length > 0
+      ? [`First rolled back ${s.rolledBackImports.length} earlier import(s) interrupted while publishing: ${s.rolledBackImports.join(', ')}`]
+      : []),
     ...(s.currencies.length > 1 ? ['WARNING: the export mixes currencies; sums add amounts of different currencies.'] : []),
     ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
   ].join('\n');

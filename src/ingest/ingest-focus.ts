@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';
 import { discoverFocusFiles, FocusFile, FocusIngestError, openFocusFile, readCsvHeader } from './focus-files';
@@ -15,6 +14,9 @@ import {
   ROW_NUMBER_COLUMN,
   sqlString,
 } from './focus-mapping';
+import { readImportStates, recoverInterruptedImports } from './import-journal';
+import { IMPORT_TABLE_PREFIX, newImportId, parseImportTableName, rawTableName } from './import-tables';
+import { publishPartitions } from './partition-publish';
 
 export interface IngestFocusOptions {
   /** Files and/or directories of export parts. */
@@ -59,6 +61,8 @@ export interface IngestFocusSummary {
   billingPeriods: string[];
   integrationIds: string[];
   partitions: IngestedPartition[];
+  /** Earlier imports that had died while publishing, rolled back before this one started. */
+  rolledBackImports: string[];
   currencies: string[];
   /** Σ as loaded (Decimal(38,10) text, exact), over every row of every file. */
   sumBilledCost: string;
@@ -76,8 +80,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * the embedded engine), is validated there, then mapped by one INSERT … SELECT into an import table
  * shaped like cost_line_items. Only when every file is in does the import replace, per
  * (organisation, integration, billing period) partition, the visible rows with
- * `ALTER TABLE … REPLACE PARTITION … FROM` (atomic per partition). A failure before that point
- * changes nothing visible; the staging tables are always dropped.
+ * `ALTER TABLE … REPLACE PARTITION … FROM`, all or nothing even across a crash (partition-publish.ts,
+ * import-journal.ts). A failure changes nothing visible; the staging tables are always dropped.
  */
 export async function ingestFocus(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<IngestFocusSummary> {
   const started = Date.now();
@@ -93,8 +97,10 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     assertRequiredColumns(file, await readCsvHeader(file));
   }
 
+  // First put back what an import killed while publishing left half-replaced.
+  const recovery = await recoverInterruptedImports(clickhouse);
   await dropAbandonedImportTables(clickhouse);
-  const importId = `${IMPORT_TABLE_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const importId = newImportId();
   const importTable = clickhouse.table(importId);
   const costTable = clickhouse.table('cost_line_items');
   const bytesTotal = files.reduce((n, f) => n + f.bytes, 0);
@@ -120,7 +126,7 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
   await clickhouse.command(`CREATE TABLE ${importTable} AS ${costTable}`);
   try {
     for (const [index, file] of files.entries()) {
-      const rawTable = clickhouse.table(`${importId}_raw${index}`);
+      const rawTable = clickhouse.table(rawTableName(importId, index));
       rawTables.push(rawTable);
       await clickhouse.command(rawStagingTableSql(rawTable));
       progress('loading', index, 0);
@@ -159,12 +165,13 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     const mappedRows = partitions.reduce((n, p) => n + Number(p.row_count), 0);
     if (mappedRows !== rows) throw new FocusIngestError(`internal check failed: ${rows} rows parsed but ${mappedRows} mapped`);
 
-    // Publish: each statement swaps one (organisation, integration, billing period) atomically.
+    // Publish: every (organisation, integration, billing period) partition of the import, all or nothing.
     progress('publishing', files.length - 1, 0);
-    for (const partition of partitions) {
-      if (!/^[\w-]+$/.test(partition.partition_id)) throw new FocusIngestError(`unexpected partition id ${partition.partition_id}`);
-      await clickhouse.command(`ALTER TABLE ${costTable} REPLACE PARTITION ID '${partition.partition_id}' FROM ${importTable}`);
-    }
+    await publishPartitions(clickhouse, {
+      importId,
+      organizationId: options.organizationId,
+      partitions: partitions.map((p) => ({ partitionId: p.partition_id, integrationId: p.integration_id })),
+    });
 
     const elapsedMs = Date.now() - started;
     return {
@@ -182,6 +189,7 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
         billedCost: p.billed_cost,
         effectiveCost: p.effective_cost,
       })),
+      rolledBackImports: recovery.rolledBack.map((interrupted) => interrupted.importId),
       currencies: [...currencies].sort(),
       sumBilledCost: sums.billed,
       sumEffectiveCost: sums.effective,
@@ -196,19 +204,14 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
   }
 }
 
-/**
- * Staging tables and REPLACE PARTITION act on one server's local tables; a sharded cluster
- * (CLICKHOUSE_CLUSTER) would need them on the organisation's shard, which this importer does not do.
- */
-/** Import tables are `focus_import_<start time, ms in base 36>_<random>` (+ `_raw<N>` per file). */
-const IMPORT_TABLE_PREFIX = 'focus_import_';
-const IMPORT_TABLE_NAME = /^focus_import_([0-9a-z]+)_[0-9a-f]{8}(?:_raw\d+)?$/;
 /** An import's tables older than this belong to a process that died before its own cleanup ran. */
 export const ABANDONED_IMPORT_AFTER_MS = 24 * 3600 * 1000;
 
 /**
- * Drops the staging tables of imports that were killed (a finished or failed import drops its own).
- * Only tables older than ABANDONED_IMPORT_AFTER_MS go, so a concurrent import keeps its tables.
+ * Drops the tables of imports that were killed (a finished or failed import drops its own): those of
+ * an import the journal shows finished (committed or rolled back), and those older than
+ * ABANDONED_IMPORT_AFTER_MS of an import it does not know (killed before publishing), so a concurrent
+ * import keeps its tables. Never those of an import still 'swapping': recovery needs its backup.
  * Returns the names dropped.
  */
 export async function dropAbandonedImportTables(clickhouse: ClickhouseService, now = Date.now()): Promise<string[]> {
@@ -216,14 +219,25 @@ export async function dropAbandonedImportTables(clickhouse: ClickhouseService, n
     `SELECT name FROM system.tables WHERE database = {database:String} AND startsWith(name, {prefix:String})`,
     { database: clickhouse.database, prefix: IMPORT_TABLE_PREFIX },
   );
-  const abandoned = tables
-    .map(({ name }) => ({ name, started: IMPORT_TABLE_NAME.exec(name)?.[1] }))
-    .filter(({ started }) => started !== undefined && now - parseInt(started, 36) > ABANDONED_IMPORT_AFTER_MS)
+  const importTables = tables.flatMap(({ name }) => {
+    const parsed = parseImportTableName(name);
+    return parsed ? [{ name, ...parsed }] : [];
+  });
+  const states = await readImportStates(clickhouse, [...new Set(importTables.map((table) => table.importId))]);
+  const abandoned = importTables
+    .filter(({ importId, startedAt }) => {
+      const state = states.get(importId);
+      return state === 'committed' || state === 'rolled_back' || (state === undefined && now - startedAt > ABANDONED_IMPORT_AFTER_MS);
+    })
     .map(({ name }) => name);
   for (const name of abandoned) await clickhouse.command(`DROP TABLE IF EXISTS ${clickhouse.table(name)}`);
   return abandoned;
 }
 
+/**
+ * Staging tables and REPLACE PARTITION act on one server's local tables; a sharded cluster
+ * (CLICKHOUSE_CLUSTER) would need them on the organisation's shard, which this importer does not do.
+ */
 export function assertSingleServer(clickhouse: ClickhouseService): void {
   if ((clickhouse as { cluster?: string }).cluster) {
     throw new FocusIngestError('FOCUS import supports the embedded engine and a single ClickHouse server, not CLICKHOUSE_CLUSTER');

@@ -1,0 +1,394 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { startAppWithEnv } from '../support/app-with-env';
+import { toScaled } from '../support/decimals';
+import { freePort, LocalServer, startClickhouseServer, stopProcess } from '../support/local-servers';
+import { TestApp } from '../support/test-app';
+
+/**
+ * Crash safety of a multi-period FOCUS import (issue 3: "an import that fails at any point leaves the
+ * previously visible data exactly as it was"). The compiled CLI runs in a child process, and the
+ * test-only INGEST_FAULT_AFTER_SWAPS / INGEST_FAULT_AFTER_RESTORES (src/ingest/fault-injection.ts) make
+ * it SIGKILL itself between two partition swaps / two partition restores. Recovery (`ingest recover`,
+ * or the next import) must then bring every API answer back exactly as it was before the crash, and
+ * a normal re-import must converge to the new data.
+ *
+ * The store is this file's own: an embedded chDB directory (the HTTP API is then the built server,
+ * started on it between CLI runs), or in server mode a private ClickHouse server with the API
+ * in-process: on the suite's shared server, other files' imports would run recovery in the middle of
+ * this test's steps.
+ */
+const MODE = process.env.E2E_MODE === 'server' ? 'server' : 'embedded';
+const ROOT = resolve(__dirname, '../..');
+const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `crash-recovery-${process.env.JEST_WORKER_ID ?? '1'}`);
+/** A private build: the CLI's migrations path is relative to it, hence the `clickhouse` link beside it. */
+const BUILD = join(WORK, 'build');
+const DIST = join(BUILD, 'dist');
+const CLI = join(DIST, 'cli', 'main.js');
+const SERVER = join(DIST, 'main.js');
+const DATABASE = process.env.CLICKHOUSE_DATABASE ?? 'cost_insights_test';
+const INTEGRATION = 'crash-test';
+
+type Env = Record<string, string>;
+type Agent = ReturnType<typeof request>;
+
+interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+// ------------------------------------------------------------------ FOCUS files with known sums
+
+interface Charge {
+  period: string; // yyyy-MM
+  day: number;
+  service: string;
+  billed: string;
+  effective: string;
+  list: string;
+}
+
+/** Distinct exact decimals (10 places) per `k`. */
+const decimal = (k: number) => `${(k * 7919) % 1000}.${String((k * 104729) % 9999999999).padStart(10, '0')}`;
+
+/** Nine charges per billing period; `version` gives each export its own amounts. */
+function charges(periods: string[], version: number): Charge[] {
+  const result: Charge[] = [];
+  for (const period of periods) {
+    for (const service of ['Amazon EC2', 'Amazon S3', 'AWS Lambda']) {
+      for (const day of [1, 12, 28]) {
+        const k = version * 1000 + result.length * 3;
+        result.push({ period, day, service, billed: decimal(k), effective: decimal(k + 1), list: decimal(k + 2) });
+      }
+    }
+  }
+  return result;
+}
+
+function writeFocusCsv(path: string, rows: Charge[]): string {
+  const header = 'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
+  const lines = rows.map((c) =>
+    [c.billed, c.effective, c.list, 'Usage', `${c.period}-${String(c.day).padStart(2, '0')}T00:00:00Z`, `${c.period}-01T00:00:00Z`, '123456789012', c.service, 'AWS', 'USD'].join(','),
+  );
+  writeFileSync(path, `${header}\n${lines.join('\n')}\n`);
+  return path;
+}
+
+/** `integration|period` → rows and exact Σ BilledCost (units of 1e-10), as imports of `exports` must leave them. */
+function expectedTotals(exports: [integration: string, rows: Charge[]][]): Record<string, { rows: number; billed: string }> {
+  const totals: Record<string, { rows: number; billed: bigint }> = {};
+  for (const [integration, rows] of exports) {
+    for (const row of rows) {
+      const total = (totals[`${integration}|${row.period}`] ??= { rows: 0, billed: 0n });
+      total.rows += 1;
+      total.billed += toScaled(row.billed);
+    }
+  }
+  return Object.fromEntries(Object.entries(totals).map(([key, t]) => [key, { rows: t.rows, billed: t.billed.toString() }]));
+}
+
+const OLD = charges(['2024-08', '2024-09'], 1);
+/** Its first billing period is new: rolling back must make it vanish again, not keep it. */
+const NEW = charges(['2024-07', '2024-08', '2024-09'], 2);
+const BYSTANDER = charges(['2024-08'], 3);
+const LATER = charges(['2024-10'], 4);
+const newPeriod = (period: string) => NEW.filter((c) => c.period === period);
+const oldPeriod = (period: string) => OLD.filter((c) => c.period === period);
+
+// ------------------------------------------------------------------ what the API shows
+
+const RANGE = { start: '2024-07-01', end: '2024-09-30' };
+/** Answers that together show every sum of the organisation's July–September. */
+const SNAPSHOT_REQUESTS: [path: string, body: object][] = [
+  ['data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly', dimensions: ['integration', 'billingPeriod', 'service'] } }],
+  ['data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'daily' } }],
+  ['filters', { filters: { inclusions: { dateRange: RANGE } } }],
+  [
+    'compare',
+    {
+      baselinePeriod: { start: '2024-07-01', end: '2024-08-31' },
+      comparisonPeriod: { start: '2024-09-01', end: '2024-09-30' },
+      metric: 'amortized_cost',
+      groupBy: { dateGrouping: 'monthly', dimension: 'integration' },
+    },
+  ],
+];
+
+async function apiSnapshot(http: () => Agent, key: string): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  for (const [path, body] of SNAPSHOT_REQUESTS) {
+    // Freshly computed: the answer cache may serve a previous answer for up to RESULT_CACHE_VERSION_CHECK_MS after a write by another process.
+    const response = await http()
+      .post(`/v1/cost-insights/${path}`)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Cache-Control', 'no-cache')
+      .send(body);
+    expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    answers.push(response.body);
+  }
+  return answers;
+}
+
+/** Σ billed per `integration|period` as /data reports it, for the same comparison as the store's. */
+function billedByPeriod(snapshot: unknown[]): Record<string, number> {
+  const items = (snapshot[0] as { data: { items: { dimension_values: Record<string, string>; billed_cost: number }[] } }).data.items;
+  return Object.fromEntries(items.reduce((map, item) => {
+    const key = `${item.dimension_values.integration}|${item.dimension_values.billingPeriod}`;
+    return map.set(key, (map.get(key) ?? 0) + item.billed_cost);
+  }, new Map<string, number>()));
+}
+
+// ------------------------------------------------------------------ the store, the CLI and the API
+
+let app: TestApp | undefined;
+let clickhouseServer: LocalServer | undefined;
+let store: Env;
+
+function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'INGEST_FAULT_AFTER_SWAPS', 'INGEST_FAULT_AFTER_RESTORES']) delete env[name];
+  return { ...env, ...store, ...extra };
+}
+
+function cli(args: string[], extraEnv: Env = {}): Promise<CliRun> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+function json<T>(run: CliRun): T {
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(run.stdout) as T;
+}
+
+/** Killed by its injected fault: SIGKILL, nothing printed, no cleanup ran. */
+function expectKilled(run: CliRun): void {
+  expect({ code: run.code, signal: run.signal, stdout: run.stdout }).toEqual({ code: null, signal: 'SIGKILL', stdout: '' });
+}
+
+const table = (name: string) => `${DATABASE}.${name}`;
+
+/** A query straight on the store (not through the API): in process on a server; embedded, in a child once the CLI has exited. */
+async function storeQuery<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  if (app) return app.clickhouse.query<T>(sql, params);
+  const script = `
+    require('reflect-metadata');
+    const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
+    const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
+    (async () => {
+      const clickhouse = new ClickhouseService(loadConfig());
+      process.stdout.write(JSON.stringify(await clickhouse.query(process.argv[1], JSON.parse(process.argv[2]))));
+      await clickhouse.onModuleDestroy();
+    })().catch((error) => { process.stderr.write(String(error)); process.exit(1); });`;
+  const result = spawnSync(process.execPath, ['-e', script, sql, JSON.stringify(params)], { cwd: ROOT, env: childEnv(), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`store query failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T[];
+}
+
+/** Rows and exact Σ billed_cost per `integration|period` of one organisation, in the store. */
+async function storeTotals(organizationId: string): Promise<Record<string, { rows: number; billed: string }>> {
+  const rows = await storeQuery<{ integration: string; period: string; row_count: number; billed: string }>(
+    `SELECT integration_id AS integration, billing_period AS period, toUInt32(count()) AS row_count, toString(sum(billed_cost)) AS billed
+     FROM ${table('cost_line_items')} WHERE organization_id = {org:UUID} GROUP BY integration_id, billing_period`,
+    { org: organizationId },
+  );
+  return Object.fromEntries(rows.map((r) => [`${r.integration}|${r.period}`, { rows: Number(r.row_count), billed: toScaled(r.billed).toString() }]));
+}
+
+async function journal(organizationId: string): Promise<{ import_id: string; state_text: string; partitions: number; backed_up: number }[]> {
+  return storeQuery(
+    `SELECT import_id, toString(state) AS state_text, toUInt32(length(partition_ids)) AS partitions,
+            toUInt32(length(backed_up_partition_ids)) AS backed_up
+     FROM ${table('import_journal')} FINAL WHERE organization_id = {org:UUID} ORDER BY import_id`,
+    { org: organizationId },
+  );
+}
+
+async function importTables(): Promise<string[]> {
+  const rows = await storeQuery<{ name: string }>(
+    `SELECT name FROM system.tables WHERE database = {database:String} AND startsWith(name, 'focus_import_') ORDER BY name`,
+    { database: DATABASE },
+  );
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Server mode: ten minutes pass for the journal. A live lease protects an import that may still be
+ * running in another process; recovery only takes over once it has expired.
+ */
+async function expireLease(importId: string): Promise<void> {
+  const journalTable = table('import_journal');
+  await app!.clickhouse.command(
+    `INSERT INTO ${journalTable} SELECT * REPLACE (now64(3) - toIntervalSecond(1) AS lease_expires_at, now64(6) AS updated_at)
+     FROM ${journalTable} FINAL WHERE import_id = {import_id:String}`,
+    { import_id: importId },
+  );
+}
+
+/** The HTTP API on the store: in-process on a server, the built server when embedded (after the CLI exited). */
+async function withApi<T>(run: (http: () => Agent) => Promise<T>): Promise<T> {
+  if (app) return run(() => app!.http);
+  const port = await freePort();
+  const server = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: childEnv({ PORT: String(port), MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'false' }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr!.on('data', (chunk) => (stderr += chunk));
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    while (!(await fetch(`${url}/docs-json`).then((r) => r.ok, () => false))) {
+      if (server.exitCode !== null || Date.now() > deadline) throw new Error(`API server did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const agent = request(url);
+    return await run(() => agent);
+  } finally {
+    await stopProcess(server);
+  }
+}
+
+async function newOrganization(): Promise<{ organizationId: string; key: string }> {
+  const organizationId = randomUUID();
+  const created = json<{ key: string }>(await cli(['keys', 'create', '--org', organizationId, '--name', 'crash test', '--scopes', 'cost:read', '--json']));
+  return { organizationId, key: created.key };
+}
+
+const importArgs = (file: string, organizationId: string, integration = INTEGRATION) => [
+  'ingest', 'focus', file, '--org', organizationId, '--integration', integration, '--json',
+];
+
+// ------------------------------------------------------------------ the tests
+
+describe(`FOCUS import killed while publishing (${MODE})`, () => {
+  const files: Record<string, string> = {};
+
+  beforeAll(async () => {
+    rmSync(WORK, { recursive: true, force: true });
+    mkdirSync(BUILD, { recursive: true });
+    symlinkSync(join(ROOT, 'clickhouse'), join(BUILD, 'clickhouse'));
+    const tsc = spawnSync(
+      process.execPath,
+      [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST, '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    // Type errors still emit JavaScript; only a missing output is fatal here (the type check is its own step).
+    if (!existsSync(CLI) || !existsSync(SERVER)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);
+    files.old = writeFocusCsv(join(WORK, 'old.csv'), OLD);
+    files.new = writeFocusCsv(join(WORK, 'new.csv'), NEW);
+    files.bystander = writeFocusCsv(join(WORK, 'bystander.csv'), BYSTANDER);
+    files.later = writeFocusCsv(join(WORK, 'later.csv'), LATER);
+    if (MODE === 'server') {
+      clickhouseServer = await startClickhouseServer(join(WORK, 'clickhouse-server'));
+      store = { CLICKHOUSE_URL: clickhouseServer.url, CLICKHOUSE_DATABASE: DATABASE };
+      app = await startAppWithEnv({ CLICKHOUSE_URL: clickhouseServer.url });
+    } else {
+      store = { DATA_DIR: join(WORK, 'store'), CLICKHOUSE_DATABASE: DATABASE };
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await clickhouseServer?.stop();
+    rmSync(WORK, { recursive: true, force: true });
+  });
+
+  it('rolls back an import killed between two partition swaps, also when recovery itself is killed; a re-import converges', async () => {
+    const org = await newOrganization();
+    json(await cli(importArgs(files.bystander, org.organizationId, 'bystander')));
+    json(await cli(importArgs(files.old, org.organizationId)));
+    const before = expectedTotals([['bystander', BYSTANDER], [INTEGRATION, OLD]]);
+    expect(await storeTotals(org.organizationId)).toEqual(before);
+    const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
+    expect(Object.keys(billedByPeriod(beforeCrash)).sort()).toEqual(Object.keys(before).sort());
+    const committed = await journal(org.organizationId);
+    expect(committed.map((entry) => entry.state_text)).toEqual(['committed', 'committed']);
+
+    // Killed right after the 2nd of 3 swaps (they run in billing-period order): July and August are
+    // new, September still old. July did not exist before the import.
+    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '2' }));
+    const mixed = expectedTotals([
+      ['bystander', BYSTANDER],
+      [INTEGRATION, [...newPeriod('2024-07'), ...newPeriod('2024-08'), ...oldPeriod('2024-09')]],
+    ]);
+    expect(await storeTotals(org.organizationId)).toEqual(mixed);
+    const crashed = (await journal(org.organizationId)).at(-1)!;
+    expect(await journal(org.organizationId)).toEqual([...committed, crashed]);
+    expect(crashed).toMatchObject({ state_text: 'swapping', partitions: 3, backed_up: 2 });
+    expect(await importTables()).toEqual([crashed.import_id, `${crashed.import_id}_backup`]);
+
+    if (MODE === 'server') {
+      // The API shows the mix until recovery runs; recovery leaves an import alone while its lease is valid.
+      expect(await withApi((http) => apiSnapshot(http, org.key))).not.toEqual(beforeCrash);
+      const early = json<{ rolledBack: unknown[]; leftRunning: { importId: string }[] }>(await cli(['ingest', 'recover', '--json']));
+      expect(early).toEqual({ rolledBack: [], leftRunning: [expect.objectContaining({ importId: crashed.import_id, partitions: 3 })] });
+      expect(await storeTotals(org.organizationId)).toEqual(mixed);
+      await expireLease(crashed.import_id);
+    }
+
+    // Recovery killed after restoring its first partition (July dropped): still 'swapping', so the next one finishes it.
+    expectKilled(await cli(['ingest', 'recover'], { INGEST_FAULT_AFTER_RESTORES: '1' }));
+    expect((await journal(org.organizationId)).at(-1)).toEqual(crashed);
+    expect(await storeTotals(org.organizationId)).toEqual(
+      expectedTotals([['bystander', BYSTANDER], [INTEGRATION, [...newPeriod('2024-08'), ...oldPeriod('2024-09')]]]),
+    );
+
+    const recovered = await cli(['ingest', 'recover']);
+    expect(recovered).toMatchObject({ code: 0, stderr: '' });
+    expect(recovered.stdout).toContain(`Rolled back ${crashed.import_id} (organisation ${org.organizationId}, ${INTEGRATION}, 3 partition(s))`);
+    expect(await storeTotals(org.organizationId)).toEqual(before);
+    expect(await journal(org.organizationId)).toEqual([...committed, { ...crashed, state_text: 'rolled_back' }]);
+    expect(await importTables()).toEqual([]);
+    expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
+    expect(json(await cli(['ingest', 'recover', '--json']))).toEqual({ rolledBack: [], leftRunning: [] });
+
+    // The same import without a fault publishes all three periods.
+    const summary = json<{ billingPeriods: string[]; rolledBackImports: string[] }>(await cli(importArgs(files.new, org.organizationId)));
+    expect(summary).toMatchObject({ billingPeriods: ['2024-07', '2024-08', '2024-09'], rolledBackImports: [] });
+    const after = expectedTotals([['bystander', BYSTANDER], [INTEGRATION, NEW]]);
+    expect(await storeTotals(org.organizationId)).toEqual(after);
+    const converged = await withApi((http) => apiSnapshot(http, org.key));
+    const apiBilled = billedByPeriod(converged);
+    expect(Object.keys(apiBilled).sort()).toEqual(Object.keys(after).sort());
+    for (const [key, total] of Object.entries(after)) expect(apiBilled[key]).toBeCloseTo(Number(total.billed) / 1e10, 6);
+    expect((await journal(org.organizationId)).map((entry) => entry.state_text)).toEqual(['committed', 'committed', 'rolled_back', 'committed']);
+    expect(await importTables()).toEqual([]);
+  }, 300_000);
+
+  it('the next import first rolls back an import killed while publishing', async () => {
+    const org = await newOrganization();
+    json(await cli(importArgs(files.old, org.organizationId)));
+    const before = expectedTotals([[INTEGRATION, OLD]]);
+    const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
+
+    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '1' }));
+    expect(await storeTotals(org.organizationId)).toEqual(expectedTotals([[INTEGRATION, [...newPeriod('2024-07'), ...OLD]]]));
+    const crashed = (await journal(org.organizationId)).at(-1)!;
+    expect(crashed.state_text).toBe('swapping');
+    if (MODE === 'server') await expireLease(crashed.import_id);
+
+    // An import of another integration and period: it starts by recovery, then publishes only its own.
+    const summary = json<{ rolledBackImports: string[] }>(await cli(importArgs(files.later, org.organizationId, 'later')));
+    expect(summary.rolledBackImports).toEqual([crashed.import_id]);
+    expect(await storeTotals(org.organizationId)).toEqual({ ...before, ...expectedTotals([['later', LATER]]) });
+    expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
+    expect((await importTables()).filter((name) => name.startsWith(crashed.import_id))).toEqual([]);
+  }, 300_000);
+});
