@@ -51,6 +51,8 @@ export const FOCUS_STAGING_COLUMNS = [
   'x_SkuMeterName',
   'x_CostCategories',
   'x_Discounts',
+  'x_PartnerCreditApplied',
+  'x_PartnerCreditRate',
 ] as const;
 export type FocusStagingColumn = (typeof FOCUS_STAGING_COLUMNS)[number];
 
@@ -140,6 +142,21 @@ function discountSaving(keys: string[]): string {
   return `-(${terms.join(' + ')})`;
 }
 
+/**
+ * Azure CSP partner earned credit (x_PartnerCreditApplied, x_PartnerCreditRate): the price paid is the
+ * credit-reduced one, so the credit is contracted × rate ÷ (1 − rate), carved out of the negotiated-rate
+ * gap it lives in: capped at list − contracted − product discounts (never negative), so the six savings
+ * sources still add up to list − effective. 0 without the columns, when not applied, or at rate ∉ (0, 1).
+ */
+const AZURE_PARTNER_CREDIT_SQL = `if(
+      lower(ifNull(${v('x_PartnerCreditApplied')}, '')) IN ('true', '1', 'yes')
+        AND ifNull(toDecimal128OrNull(${v('x_PartnerCreditRate')}, 10), ${ZERO}) > 0
+        AND ifNull(toDecimal128OrNull(${v('x_PartnerCreditRate')}, 10), ${ZERO}) < 1,
+      greatest(${ZERO}, least(
+        m_list - m_contracted - (${discountSaving(['bundled_discount', 'private_rate_discount'])}),
+        toDecimal128(m_contracted * toDecimal128OrNull(${v('x_PartnerCreditRate')}, 10) / (1 - toDecimal128OrNull(${v('x_PartnerCreditRate')}, 10)), 10))),
+      ${ZERO})`;
+
 function typedLayerSql(rawTable: string): string {
   // The cloud: ≤1.2 ProviderName; 1.3 HostProviderName (the cloud hosting a marketplace product), else ServiceProviderName.
   const provider = `coalesce(${v('ProviderName')}, ${v('HostProviderName')}, ${v('ServiceProviderName')})`;
@@ -164,7 +181,7 @@ function typedLayerSql(rawTable: string): string {
     `${v('CommitmentDiscountId')} IS NOT NULL OR lower(ifNull(${v('CommitmentDiscountStatus')}, '')) = 'used' AS p_committed`,
     `lower(ifNull(${v('PricingCategory')}, '')) = 'dynamic' OR ifNull(${v('x_UsageType')}, '') ILIKE '%SpotUsage%' AS p_spot`,
     `${discountSaving(['bundled_discount', 'private_rate_discount'])} AS m_product_discount`,
-    `${discountSaving(['spp_discount'])} AS m_partner_discount`,
+    `${discountSaving(['spp_discount'])} + ${AZURE_PARTNER_CREDIT_SQL} AS m_partner_discount`,
   ];
   return `SELECT *,\n    ${columns.join(',\n    ')}\n  FROM (${normaliseLayerSql(rawTable)})`;
 }

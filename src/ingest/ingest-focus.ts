@@ -17,6 +17,7 @@ import {
 import { readImportStates, recoverInterruptedImports } from './import-journal';
 import { IMPORT_TABLE_PREFIX, newImportId, parseImportTableName, rawTableName } from './import-tables';
 import { publishPartitions } from './partition-publish';
+import { watchProcessReadBytes } from './process-read-bytes';
 
 export interface IngestFocusOptions {
   /** Files and/or directories of export parts. */
@@ -253,13 +254,20 @@ function assertRequiredColumns(file: FocusFile, columns: string[]): void {
 
 /**
  * Sends one file to the raw table, read on this machine: the embedded engine reads it directly
- * (FROM INFILE, which also decompresses gzip), a server receives it streamed over HTTP. (The chDB
+ * (file(), which also decompresses gzip), a server receives it streamed over HTTP. Either way the
+ * bytes read are reported live. (The chDB
  * connection's client.insert would buffer a stream into one UTF-8 string, which breaks Parquet.)
  */
 async function loadRawFile(clickhouse: ClickhouseService, file: FocusFile, rawTable: string, onBytes: (read: number) => void): Promise<void> {
   try {
     if (clickhouse.embedded) {
-      await loadRawFileEmbedded(clickhouse, file, rawTable);
+      // The engine reads the file inside this process: its read bytes are the live progress.
+      const stopWatching = watchProcessReadBytes((read) => onBytes(Math.min(read, file.bytes)));
+      try {
+        await loadRawFileEmbedded(clickhouse, file, rawTable);
+      } finally {
+        stopWatching();
+      }
       onBytes(file.bytes);
     } else {
       await clickhouse.client.insert({

@@ -24,8 +24,10 @@ const RANGE = { start: '2026-10-01', end: '2026-10-31' };
 const DATA_BODY = JSON.stringify({ filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly' } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Always computed (no-cache): these tests are about the data path, not the answer cache in front of it. */
 async function data(base: string, org: TestOrganization) {
-  return send(`${base}/v1/cost-insights/data`, { method: 'POST', headers: { ...org.auth, 'Content-Type': 'application/json' }, body: DATA_BODY }, 30_000);
+  const headers = { ...org.auth, 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' };
+  return send(`${base}/v1/cost-insights/data`, { method: 'POST', headers, body: DATA_BODY }, 30_000);
 }
 
 function expectServerErrorEnvelope(answer: { status: number; text: string }): void {

@@ -425,6 +425,48 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect((await post(org, 'tag-values', { tagKey: 'flag' })).body.data.values).toEqual(['true']);
   });
 
+  it('maps Azure CSP partner earned credit (x_PartnerCreditApplied/Rate) into partner savings, out of the enterprise bucket', async () => {
+    const header = ['BilledCost', 'EffectiveCost', 'ListCost', 'ContractedCost', 'BillingCurrency', 'BillingPeriodStart', 'ChargePeriodStart',
+      'ChargeCategory', 'BillingAccountId', 'SubAccountId', 'ProviderName', 'ServiceName', 'ServiceCategory', 'RegionId',
+      'x_PartnerCreditApplied', 'x_PartnerCreditRate'];
+    const base = { BillingCurrency: 'USD', BillingPeriodStart: '2026-10-01', ChargePeriodStart: '2026-10-07', ChargeCategory: 'Usage',
+      BillingAccountId: 'csp-billing-1', ProviderName: 'Microsoft', ServiceName: 'Virtual Machines', ServiceCategory: 'Compute', RegionId: 'westeurope' };
+    const row = (values: Record<string, string>, subAccount: string) =>
+      header.map((c) => ({ ...base, SubAccountId: subAccount, ...values } as Record<string, string>)[c] ?? '').join(',');
+    const lines = [
+      header.join(','),
+      // Applied at 15 %: credit = 85 × 0.15 / 0.85 = 15, within list − contracted = 20 → enterprise 5, partner 15.
+      row({ BilledCost: '85', EffectiveCost: '85', ListCost: '105', ContractedCost: '85', x_PartnerCreditApplied: 'True', x_PartnerCreditRate: '0.15' }, 'sub-applied'),
+      // Applied, but the negotiated gap (2) is smaller than the credit (15): capped → enterprise 0, partner 2.
+      row({ BilledCost: '85', EffectiveCost: '85', ListCost: '87', ContractedCost: '85', x_PartnerCreditApplied: 'true', x_PartnerCreditRate: '0.15' }, 'sub-capped'),
+      // Not applied, and a nonsensical rate: no partner credit.
+      row({ BilledCost: '10', EffectiveCost: '10', ListCost: '12', ContractedCost: '10', x_PartnerCreditApplied: 'False', x_PartnerCreditRate: '0.15' }, 'sub-none'),
+      row({ BilledCost: '10', EffectiveCost: '10', ListCost: '12', ContractedCost: '10', x_PartnerCreditApplied: 'true', x_PartnerCreditRate: '1.5' }, 'sub-bad-rate'),
+    ];
+    const file = join(tmp, 'azure-pec.csv');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const org = await t.newOrganization();
+    await importInto(org, [file]);
+    const response = await post(org, 'data', {
+      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+      groupBy: { dateGrouping: 'monthly', dimension: 'account' },
+    });
+    expect(response.status).toBe(200);
+    const savings = Object.fromEntries(
+      response.body.data.items.map((i: Record<string, number> & { dimension_value: string }) => [
+        i.dimension_value,
+        [i.on_demand_cost, i.enterprise_discount_savings, i.partner_discount_savings, i.total_savings],
+      ]),
+    );
+    // on-demand, enterprise, partner, total (= list − effective in every case)
+    expect(savings).toEqual({
+      'sub-applied': [105, 5, 15, 20],
+      'sub-capped': [87, 0, 2, 2],
+      'sub-none': [12, 2, 0, 2],
+      'sub-bad-rate': [12, 2, 0, 2],
+    });
+  });
+
   it('deletes the rows of one organisation by dropping its partitions, leaving other organisations untouched', async () => {
     const [gone, kept] = [await t.newOrganization(), await t.newOrganization()];
     await importInto(gone, [SAMPLE]);
