@@ -17,10 +17,15 @@ const MONEY = [
 ];
 /** Inner pre-aggregation, then the sums of those parts (written out: an expectation independent of metrics.ts). */
 const PARTS = MONEY.map((m) => `sum(${m}) AS part_${m}`).join(', ');
-const SUMS = [
-  ...MONEY.map((m) => `sum(part_${m}) AS sum_${m}`),
-  'sum_enterprise_discount_savings + sum_product_discount_savings + sum_partner_discount_savings + sum_commitment_savings + sum_spot_savings + sum_other_savings AS sum_total_savings',
-];
+/** The item's metric fields, in the spec's order (written out: an expectation independent of metrics.ts). */
+const FIELDS = [
+  'sum(part_amortized_cost) AS amortized_cost',
+  'sum(part_billed_cost) AS billed_cost',
+  'sum(part_cash_cost) AS cash_cost',
+  'sum(part_on_demand_cost) AS on_demand_cost',
+  '(sum(part_enterprise_discount_savings) + sum(part_product_discount_savings) + sum(part_partner_discount_savings) + sum(part_commitment_savings) + sum(part_spot_savings) + sum(part_other_savings)) AS total_savings',
+  ...MONEY.slice(4).map((m) => `sum(part_${m}) AS ${m}`),
+].join(', ');
 
 function query(overrides: Partial<CostDataQuery> = {}): CostDataQuery {
   return {
@@ -28,6 +33,7 @@ function query(overrides: Partial<CostDataQuery> = {}): CostDataQuery {
     filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-30' } } },
     dateGrouping: 'daily',
     dimensions: [],
+    multiDimension: false,
     today: '2026-11-21',
     defaultWindowDays: 30,
     ...overrides,
@@ -61,7 +67,8 @@ describe('buildCostDataQuery', () => {
     expect(sql).toBe(
       [
         'SELECT',
-        `  ${['bucket_start', 'toUInt8(grouping(bucket_start)) AS is_total', ...SUMS].join(',\n  ')}`,
+        '  toUInt8(grouping(bucket_start)) AS is_total,',
+        `  formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, ${FIELDS}) AS item`,
         'FROM (',
         `  SELECT usage_date AS bucket_start, ${PARTS}`,
         `  FROM ${TABLE}`,
@@ -88,13 +95,15 @@ describe('buildCostDataQuery', () => {
           { kind: 'tag', key: 'env' },
         ],
         filters: { inclusions: { services: ['Amazon S3'] } },
+        multiDimension: true,
       }),
       11,
     );
     expect(sql).toBe(
       [
         'SELECT',
-        `  ${['bucket_start', 'dim_0', 'dim_1', 'toUInt8(grouping(bucket_start)) AS is_total', ...SUMS].join(',\n  ')}`,
+        '  toUInt8(grouping(bucket_start)) AS is_total,',
+        `  formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, map({p4:String}, dim_0, {p5:String}, dim_1) AS dimension_values, ${FIELDS}) AS item`,
         'FROM (',
         `  SELECT ${[
           'toMonday(usage_date) AS bucket_start',
@@ -110,7 +119,7 @@ describe('buildCostDataQuery', () => {
         ')',
         'GROUP BY GROUPING SETS ((bucket_start, dim_0, dim_1), ())',
         'ORDER BY is_total DESC, bucket_start ASC, dim_0 ASC, dim_1 ASC',
-        'LIMIT {p4:UInt64}',
+        'LIMIT {p6:UInt64}',
       ].join('\n'),
     );
     // Without a dateRange the default window (30 days up to today) applies.
@@ -121,7 +130,9 @@ describe('buildCostDataQuery', () => {
       p1: '2026-10-23',
       p2: '2026-11-21',
       p3: ['Amazon S3'],
-      p4: 12,
+      p4: 'service',
+      p5: 'tag:env',
+      p6: 12,
     });
   });
 
@@ -145,9 +156,16 @@ describe('buildCostDataQuery', () => {
     expect(params).toEqual({ organization_id: ORG, p0: ['2026-09'], p1: ['GCP'], p2: 3 });
   });
 
-  it('never aliases an expression with a column name', () => {
+  it('writes one dimension as dimension_value', () => {
     const { sql } = buildCostDataQuery(TABLE, query({ dimensions: [{ kind: 'column', name: 'service' }] }), 2);
-    expect(sql).not.toMatch(/AS (usage_date|service|amortized_cost)\b/);
+    expect(sql).toContain("formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, dim_0 AS dimension_value, sum(part_amortized_cost) AS amortized_cost");
+  });
+
+  it('never aliases an expression with a column name where the table is read', () => {
+    const { sql } = buildCostDataQuery(TABLE, query({ dimensions: [{ kind: 'column', name: 'service' }] }), 2);
+    const inner = sql.slice(sql.indexOf('FROM ('), sql.indexOf('\n)\n'));
+    expect(inner).toContain(`FROM ${TABLE}`);
+    expect(inner).not.toMatch(/AS (usage_date|service|amortized_cost)\b/);
   });
 
   it('keeps hostile keys and values out of the SQL text', () => {
@@ -158,6 +176,6 @@ describe('buildCostDataQuery', () => {
       2,
     );
     expect(sql).not.toContain(hostile);
-    expect(sql).not.toContain("'");
+    expect(sql.replace("'JSONEachRow'", '')).not.toContain("'"); // the only literal is the output format
   });
 });

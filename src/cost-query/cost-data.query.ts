@@ -1,8 +1,8 @@
 import { bucketStartSql, DateGrouping } from './date-bucketing';
-import { COLUMN_DIMENSIONS, DimensionRef, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
+import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { metricPartSumsSql, metricSumsOfPartsSql } from './metrics';
+import { metricFieldsOfPartsSql, metricPartSumsSql } from './metrics';
 import { CompiledSql, QueryParams } from './query-params';
 
 /** What /data asks of the store, after validation. */
@@ -12,12 +12,14 @@ export interface CostDataQuery {
   dateGrouping: DateGrouping;
   /** Grouping dimensions in request order (0 to 3); their values come back as dim_0, dim_1, ... */
   dimensions: DimensionRef[];
+  /** `groupBy.dimensions` was given: items carry `dimension_values`, not `dimension_value`. */
+  multiDimension: boolean;
   /** Today (UTC, YYYY-MM-DD) and the default window length, for compileWhere. */
   today: string;
   defaultWindowDays: number;
 }
 
-/** Result columns of the items query: `bucket_start`, `dim_<i>` per dimension, and `sum_<metric>`. */
+/** Columns of the pre-aggregation: `bucket_start`, `dim_<i>` per dimension, and `part_<column>`. */
 export const BUCKET_COLUMN = 'bucket_start';
 export const dimensionColumn = (index: number): string => `dim_${index}`;
 
@@ -38,9 +40,11 @@ export function dimensionValueSql(ref: DimensionRef, params: QueryParams): strin
 export const TOTAL_FLAG_COLUMN = 'is_total';
 
 /**
- * One statement for all of /data: one row per (bucket start, dimension values), ordered by date then
- * values, with every metric summed exactly, plus first of all the row of totals over the whole
- * filtered period (`is_total` = 1; always present, zeros when nothing matches).
+ * One statement for all of /data. Each result line is `<is_total>\t<JSON>`: first the totals over the
+ * whole filtered period (`is_total` 1; always present, zeros when nothing matches), then one item per
+ * (bucket start, dimension values), ordered by date then values. ClickHouse writes each item as the
+ * API's CostDataPoint JSON itself (formatRowNoNewline; exact Decimal digits, no trailing zeros), so
+ * the API frames the lines instead of parsing and re-serializing every row.
  *
  * The inner query pre-aggregates per (bucket, values), the shape an aggregate projection can answer
  * (migrations 0005/0006, tags and cost categories aside); the outer GROUPING SETS re-adds those exact
@@ -54,9 +58,11 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
+  const itemFields = [`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), metricFieldsOfPartsSql()];
   const sql = [
     'SELECT',
-    `  ${[...keys, `toUInt8(grouping(${BUCKET_COLUMN})) AS ${TOTAL_FLAG_COLUMN}`, metricSumsOfPartsSql()].join(',\n  ')}`,
+    `  toUInt8(grouping(${BUCKET_COLUMN})) AS ${TOTAL_FLAG_COLUMN},`,
+    `  formatRowNoNewline('JSONEachRow', ${itemFields.join(', ')}) AS item`,
     'FROM (',
     `  SELECT ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricPartSumsSql()].join(', ')}`,
     `  FROM ${table}`,
@@ -68,6 +74,15 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
     `LIMIT ${params.add('UInt64', itemLimit + 1)}`,
   ].join('\n');
   return { sql, params: params.toObject() };
+}
+
+/** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */
+function dimensionFields(query: CostDataQuery, params: QueryParams): string[] {
+  if (query.multiDimension) {
+    const pairs = query.dimensions.map((ref, i) => `${params.add('String', dimensionName(ref))}, ${dimensionColumn(i)}`);
+    return [`map(${pairs.join(', ')}) AS dimension_values`];
+  }
+  return query.dimensions.length === 1 ? [`${dimensionColumn(0)} AS dimension_value`] : [];
 }
 
 function whereOptions(query: CostDataQuery) {

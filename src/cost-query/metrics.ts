@@ -48,6 +48,17 @@ export function metricPartSumsSql(separator = ', '): string {
   return [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(${m}) AS part_${m}`).join(separator);
 }
 
+/**
+ * The same sums as metricSumsOfPartsSql, under the API's field names and in the spec's order
+ * (amortized, billed, cash, on-demand, total savings, then the six sources), for SQL that writes
+ * CostDataPoint JSON itself. Only for an outer query over `part_` columns: these aliases are the
+ * table's column names, which inside a query over the table would shadow them in the aggregates.
+ */
+export function metricFieldsOfPartsSql(): string {
+  const total = `(${SAVINGS_SOURCES.map((s) => `sum(part_${s})`).join(' + ')})`;
+  return SUMMED_METRICS.map((metric) => `${metric === 'total_savings' ? total : `sum(part_${metric})`} AS ${metric}`).join(', ');
+}
+
 export function metricSumsOfPartsSql(separator = ',\n  '): string {
   const measures = [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(part_${m}) AS sum_${m}`);
   const totalSavings = SAVINGS_SOURCES.map((s) => `sum_${s}`).join(' + ');
@@ -58,14 +69,9 @@ const SUM_COLUMNS = SUMMED_METRICS.map((metric) => [metric, `sum_${metric}`] as 
 
 /** Reads the `sum_<metric>` columns of a result row into plain numbers. */
 export function readMetricSums(row: Record<string, unknown>): MetricSums {
-  return addMetricSums({}, row) as MetricSums;
-}
-
-/** Adds every metric of a result row's `sum_<metric>` columns to `target`, in the spec's order. */
-export function addMetricSums<T extends Record<string, unknown>>(target: T, row: Record<string, unknown>): T & MetricSums {
-  const sums = target as Record<string, unknown>;
+  const sums = {} as MetricSums;
   for (const [metric, column] of SUM_COLUMNS) sums[metric] = finiteNumber(row[column]);
-  return target as T & MetricSums;
+  return sums;
 }
 
 export function zeroMetricSums(): MetricSums {

@@ -11,9 +11,9 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { NOT_SET } from '../cost-query/dimension-registry';
 import { MAX_GROUPING_DIMENSIONS } from '../cost-query/dto/grouping.dto';
-import { CostsService } from './costs.service';
+import { CostDataResult, CostsService } from './costs.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
-import { CostDataDto, CostDataResponseDto } from './dto/cost-data-response.dto';
+import { CostDataResponseDto } from './dto/cost-data-response.dto';
 import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
 
 @ApiTags('Cost data')
@@ -44,7 +44,7 @@ export class CostsController {
   async getCostData(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CostDataRequestDto,
-  ): Promise<SuccessEnvelope<CostDataDto>> {
+  ): Promise<SuccessEnvelope<CostDataResult>> {
     return ok(await this.costs.getCostData({ organizationId: principal.organizationId }, body));
   }
 }

@@ -1,4 +1,5 @@
 import { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { interceptStatements } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -199,15 +200,12 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
 
   beforeAll(async () => {
     t = await TestApp.start();
-    const query = t.clickhouse.query.bind(t.clickhouse);
-    // Test-only: the statement's SETTINGS clause decides between raw rows and the projection.
-    t.clickhouse.query = (async (sql: string, params: QueryParams = {}) => {
-      if (mode && sql.includes('cost_line_items')) {
-        statements.push({ sql, params });
-        return query(`${sql}\nSETTINGS ${SETTINGS[mode]}`, params);
-      }
-      return query(sql, params);
-    }) as typeof t.clickhouse.query;
+    interceptStatements(t.clickhouse, (sql, params) => {
+      // Cost statements only (not the answer cache's data-version read of system.parts).
+      if (!mode || !sql.includes('cost_line_items') || sql.includes('system.parts')) return sql;
+      statements.push({ sql, params });
+      return `${sql}\nSETTINGS ${SETTINGS[mode]}`;
+    });
     org = await t.newOrganization();
     const other = await t.newOrganization();
     await t.insertRows(org.organizationId, estate(0));

@@ -1,5 +1,5 @@
-import { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { startAppWithEnv } from '../support/app-with-env';
+import { interceptStatements } from '../support/statement-interceptor';
 import { costRow, RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -16,11 +16,10 @@ const row = (usage_date: string, service: string, amortized_cost: string): RowIn
 /** Counts the cost statements (not the data-version reads) the app sends to ClickHouse. */
 function countCostStatements(t: TestApp): { readonly count: number } {
   const counter = { count: 0 };
-  const query = t.clickhouse.query.bind(t.clickhouse);
-  t.clickhouse.query = (async (sql: string, params: QueryParams = {}) => {
+  interceptStatements(t.clickhouse, (sql) => {
     if (sql.includes('cost_line_items') && !sql.includes('system.parts')) counter.count++;
-    return query(sql, params);
-  }) as typeof t.clickhouse.query;
+    return sql;
+  });
   return counter;
 }
 

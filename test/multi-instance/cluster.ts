@@ -49,14 +49,20 @@ export class Cluster {
     // The suite runs the compiled server, as production does.
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     const cluster = new Cluster(dir, apiEnv);
-    [cluster.clickhouse, cluster.redis] = await Promise.all([
-      startClickhouseServer(cluster.clickhouseDir),
-      cluster.startRedis(),
-    ]);
-    // One instance migrates (like docker-compose's migrate step), the others only serve.
-    cluster.instances.push(await cluster.startApi(0, { MIGRATE_ON_START: 'true' }));
-    cluster.instances.push(...(await Promise.all(Array.from({ length: instances - 1 }, (_, i) => cluster.startApi(i + 1)))));
-    await cluster.startNginx();
+    try {
+      await Promise.all([
+        startClickhouseServer(cluster.clickhouseDir).then((server) => (cluster.clickhouse = server)),
+        cluster.startRedis(),
+      ]);
+      // One instance migrates (like docker-compose's migrate step), the others only serve.
+      cluster.instances.push(await cluster.startApi(0, { MIGRATE_ON_START: 'true' }));
+      cluster.instances.push(...(await Promise.all(Array.from({ length: instances - 1 }, (_, i) => cluster.startApi(i + 1)))));
+      await cluster.startNginx();
+    } catch (error) {
+      // A half-started cluster is stopped here: afterAll never sees it, and its servers would outlive the run.
+      await cluster.stop().catch(() => undefined);
+      throw error;
+    }
     return cluster;
   }
 

@@ -49,13 +49,21 @@ export class ClickhouseService implements OnModuleDestroy {
     return this.measured('query', async () => {
       const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
       const rows = await result.json<T>();
-      // The server reports rows/bytes read in X-ClickHouse-Summary; the embedded engine sends no headers.
-      const summary = parseClickhouseSummary(result.response_headers?.['x-clickhouse-summary']);
-      if (summary) {
-        metrics.clickhouseRowsRead.inc(summary.readRows);
-        metrics.clickhouseBytesRead.inc(summary.readBytes);
-      }
+      countRead(result.response_headers);
       return rows;
+    });
+  }
+
+  /**
+   * The result's lines as ClickHouse wrote them (TabSeparatedRaw: columns separated by tabs, nothing
+   * escaped), for statements that format their own output (e.g. JSON text with formatRowNoNewline).
+   */
+  async queryLines(query: string, params: QueryParams = {}): Promise<string[]> {
+    return this.measured('query', async () => {
+      const result = await this.client.query({ query, query_params: params, format: 'TabSeparatedRaw' });
+      const text = await result.text();
+      countRead(result.response_headers);
+      return text === '' ? [] : text.replace(/\n$/, '').split('\n');
     });
   }
 
@@ -99,5 +107,14 @@ export class ClickhouseService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.client.close();
+  }
+}
+
+/** The server reports rows/bytes read in X-ClickHouse-Summary; the embedded engine sends no headers. */
+function countRead(headers: Record<string, unknown> | undefined): void {
+  const summary = parseClickhouseSummary(headers?.['x-clickhouse-summary']);
+  if (summary) {
+    metrics.clickhouseRowsRead.inc(summary.readRows);
+    metrics.clickhouseBytesRead.inc(summary.readBytes);
   }
 }

@@ -3,6 +3,7 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
 import type { AuthenticatedRequest } from '../../common/http/request-context';
+import { serializeJson } from '../../common/http/json-text';
 import { metrics } from '../../observability/metrics';
 import { CostDataVersion } from './cost-data-version.service';
 import { ResultCache, resultCacheKey } from './result-cache';
@@ -15,8 +16,9 @@ const CACHE_STATUS = {
 } as const;
 
 /**
- * Serves a repeated question from memory. Runs after authentication and rate limiting (each
- * request still counts), before validation: the key is the raw body, canonicalised, with the route,
+ * Serves a repeated question from memory, and writes every answer of its routes as JSON text
+ * (serializeJson: parts ClickHouse already formatted as JSON are spliced in, not re-serialized).
+ * Runs after authentication and rate limiting (each request still counts), before validation: the key is the raw body, canonicalised, with the route,
  * the key's organisation, today's date (default windows move with it) and the data version. Only
  * successful answers are kept; errors always pass through.
  */
@@ -32,7 +34,7 @@ export class CachedResultInterceptor implements NestInterceptor {
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
     const principal = request.principal;
-    if (!this.cache.enabled || !principal) return next.handle();
+    if (!this.cache.enabled || !principal) return next.handle().pipe(map((body: unknown) => sendAsJson(response, serializeJson(body))));
 
     const directives = cacheControlDirectives(request.headers['cache-control'], request.headers.pragma);
     let key: string;
@@ -45,7 +47,8 @@ export class CachedResultInterceptor implements NestInterceptor {
         body: request.body,
       });
     } catch {
-      return next.handle(); // the store is unreachable: the query itself reports it
+      // The store is unreachable: the query itself reports it.
+      return next.handle().pipe(map((body: unknown) => sendAsJson(response, serializeJson(body))));
     }
 
     const bypass = directives.has('no-cache') || directives.has('no-store');
@@ -54,19 +57,17 @@ export class CachedResultInterceptor implements NestInterceptor {
       if (cached !== undefined) {
         metrics.resultCacheLookups.inc({ outcome: 'hit' });
         response.setHeader('Cache-Status', CACHE_STATUS.hit);
-        response.type('application/json');
-        return of(cached);
+        return of(sendAsJson(response, cached));
       }
     }
     metrics.resultCacheLookups.inc({ outcome: bypass ? 'bypass' : 'miss' });
     return next.handle().pipe(
       map((body: unknown) => {
         // Serialized once, here: the same text is stored and sent.
-        const json = JSON.stringify(body);
+        const json = serializeJson(body);
         if (!directives.has('no-store')) this.cache.set(key, json);
         response.setHeader('Cache-Status', bypass ? CACHE_STATUS.bypass : CACHE_STATUS.miss);
-        response.type('application/json');
-        return json;
+        return sendAsJson(response, json);
       }),
     );
   }
@@ -79,6 +80,12 @@ export const CACHE_STATUS_HEADER = {
     schema: { type: 'string' as const },
   },
 };
+
+/** The handler's answer becomes JSON text here (serializeJson splices JsonText parts in); Nest sends a string as it is. */
+function sendAsJson(response: Response, json: string): string {
+  response.type('application/json');
+  return json;
+}
 
 function cacheControlDirectives(...headers: (string | string[] | undefined)[]): Set<string> {
   return new Set(
