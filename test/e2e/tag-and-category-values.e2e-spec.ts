@@ -144,6 +144,21 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
     });
   });
 
+  it('stores tag and category maps in buckets (migration 0008), and reads them back whole', async () => {
+    const [{ statement }] = await t.clickhouse.query<{ statement: string }>(`SHOW CREATE TABLE ${t.clickhouse.localTable('cost_line_items')}`);
+    expect(statement).toMatch(/map_serialization_version = 'with_buckets'/);
+    const a = await t.newOrganization();
+    const tags = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`key-${i}`, `value-${i}`]));
+    await t.insertRows(a.organizationId, [{ usage_date: '2026-10-01', resource_tags: tags, amortized_cost: '2' }]);
+    const rows = await t.clickhouse.query<{ tags: Record<string, string>; team: string }>(
+      `SELECT resource_tags AS tags, resource_tags['key-7'] AS team FROM ${t.clickhouse.table('cost_line_items')} WHERE organization_id = {org:UUID}`,
+      { org: a.organizationId },
+    );
+    expect(rows).toEqual([{ tags, team: 'value-7' }]);
+    const values = await t.http.post('/v1/cost-insights/tag-values').set(a.auth).send({ tagKey: 'key-7' });
+    expect(values.body.data.values).toEqual(['value-7']);
+  });
+
   it('keeps tags and cost categories apart', async () => {
     const a = await t.newOrganization();
     await t.insertRows(a.organizationId, [

@@ -11,6 +11,11 @@ export interface Migration {
   name: string;
   statements: string[];
   checksum: string;
+  /**
+   * MergeTree settings the server must know (`-- requires merge tree setting: <name>` lines): on an
+   * older server the migration is left pending (skipped, retried at every run) instead of failing.
+   */
+  requiredMergeTreeSettings: string[];
 }
 
 /** Reads `NNNN_name.sql` files in version order; `{{database}}` stands for the configured database. */
@@ -26,6 +31,7 @@ export function loadMigrations(database: string, dir = MIGRATIONS_DIR): Migratio
         name: file.replace(/\.sql$/, ''),
         statements: splitStatements(sql),
         checksum: createHash('sha256').update(text).digest('hex'),
+        requiredMergeTreeSettings: [...text.matchAll(/^--\s*requires merge tree setting:\s*(\w+)\s*$/gm)].map((m) => m[1]),
       };
     });
 }
@@ -62,11 +68,23 @@ export async function migrate(clickhouse: ClickhouseService): Promise<Migration[
   );
   const appliedVersions = new Set(applied.map((row) => Number(row.version)));
   const pending = loadMigrations(clickhouse.database).filter((m) => !appliedVersions.has(m.version));
+  const appliedNow: Migration[] = [];
   for (const migration of pending) {
+    if (!(await serverKnowsSettings(clickhouse, migration.requiredMergeTreeSettings))) continue;
     for (const statement of migration.statements) await run(statement);
     await clickhouse.insert('schema_migrations', [
       { version: migration.version, name: migration.name, checksum: migration.checksum, applied_at: Date.now() },
     ]);
+    appliedNow.push(migration);
   }
-  return pending;
+  return appliedNow;
+}
+
+async function serverKnowsSettings(clickhouse: ClickhouseService, names: string[]): Promise<boolean> {
+  if (names.length === 0) return true;
+  const known = await clickhouse.query<{ name: string }>(
+    'SELECT name FROM system.merge_tree_settings WHERE name IN {names:Array(String)}',
+    { names },
+  );
+  return known.length === new Set(names).size;
 }
