@@ -6,7 +6,7 @@ import { createApp } from './app.factory';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { shutdownState } from './health/shutdown-state';
 import { isEmbeddedLockError } from './infrastructure/clickhouse/clickhouse.client-factory';
-import { prepareStore } from './startup';
+import { keepRecoveringImports, prepareStore } from './startup';
 
 async function main(): Promise<void> {
   loadConfig(); // fail on bad environment before anything starts
@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.headersTimeout = config.headersTimeoutMs;
   await app.listen(config.port);
-  drainOnSignals(app, server, config);
+  const stopRecovering = keepRecoveringImports(app);
+  drainOnSignals(app, server, config, stopRecovering);
   const store = config.clickhouse.url ? `ClickHouse at ${new URL(config.clickhouse.url).host}` : `embedded chDB in ${config.dataDir}`;
   new Logger('Main').log(`Cost Insights API on http://localhost:${config.port}/v1 (docs: /docs), ${store}`);
 }
@@ -30,11 +31,12 @@ async function main(): Promise<void> {
  * (2) the listener closes and idle connections drop; (3) in-flight requests finish (at most
  * SHUTDOWN_TIMEOUT_MS); (4) the application closes (ClickHouse and Redis clients); (5) exit 0.
  */
-function drainOnSignals(app: NestExpressApplication, server: Server, config: AppConfig): void {
+function drainOnSignals(app: NestExpressApplication, server: Server, config: AppConfig, onDraining: () => void): void {
   const logger = new Logger('Shutdown');
   const stop = async (signal: NodeJS.Signals) => {
     if (shutdownState.draining) return;
     shutdownState.markDraining();
+    onDraining();
     logger.log(`${signal}: readiness is now 503; closing the listener in ${config.shutdownReadinessDelayMs} ms`);
     await sleep(config.shutdownReadinessDelayMs);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -20,9 +20,7 @@ export async function prepareStore(app: INestApplicationContext): Promise<void> 
   }
   // An import killed between partition swaps is rolled back before anything is served (a failed
   // rollback is logged and left to the next import or `ingest recover`, not a reason not to start).
-  await recoverInterruptedImports(clickhouse, (message) => logger.warn(message)).catch((error: unknown) =>
-    logger.error(`Import recovery failed: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  await recoverImports(clickhouse);
   if (config.demoOnEmptyStore && (await isStoreEmpty(clickhouse))) {
     const result = await loadDemoData(clickhouse, { organizationId: DEMO_ORGANIZATION_ID });
     const { key } = await app.get(ApiKeysService).create(DEMO_ORGANIZATION_ID, 'Demo key', [...SCOPES]);
@@ -43,4 +41,31 @@ async function isStoreEmpty(clickhouse: ClickhouseService): Promise<boolean> {
             (SELECT toUInt32(count()) FROM ${clickhouse.table('cost_line_items')}) AS costs`,
   );
   return Number(row.keys) === 0 && Number(row.costs) === 0;
+}
+
+async function recoverImports(clickhouse: ClickhouseService): Promise<void> {
+  await recoverInterruptedImports(clickhouse, (message) => logger.warn(message)).catch((error: unknown) =>
+    logger.error(`Import recovery failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+}
+
+/**
+ * Server mode: an import process can die mid-publish at any time (another machine, the CLI), so every
+ * IMPORT_RECOVERY_INTERVAL_SECONDS an instance rolls back imports whose lease has expired (a query of
+ * the journal when there is none; concurrent rollbacks by several instances are safe). Not a request
+ * path. Embedded: no other process can write while this one holds the data directory, so start-up
+ * recovery is enough. Returns the stop function.
+ */
+export function keepRecoveringImports(app: INestApplicationContext): () => void {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const clickhouse = app.get(ClickhouseService);
+  if (clickhouse.embedded || config.importRecoveryIntervalSeconds === 0) return () => undefined;
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    recoverImports(clickhouse).finally(() => (running = false));
+  }, config.importRecoveryIntervalSeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -16,10 +16,12 @@ export const JOURNAL_TABLE = 'import_journal';
 export type ImportState = 'swapping' | 'committed' | 'rolled_back';
 
 /**
- * How long a publishing import is presumed alive without renewing its lease. Generous: swaps are
- * metadata operations of milliseconds, and a live import renews long before expiry (leaseAction).
+ * How long a publishing import is presumed alive without renewing its lease. Generous for swaps that
+ * are metadata operations of milliseconds (a live import renews after a third, leaseAction), and short
+ * enough that API instances roll a dead import back soon (startup.ts checks every
+ * IMPORT_RECOVERY_INTERVAL_SECONDS), bounding how long its half-published state can be seen.
  */
-export const SWAP_LEASE_SECONDS = 600;
+export const SWAP_LEASE_SECONDS = 120;
 
 export interface JournalEntry {
   importId: string;

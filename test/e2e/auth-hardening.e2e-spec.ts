@@ -98,7 +98,11 @@ describe('authentication hardening', () => {
     const [, id] = /^cik_([0-9A-Za-z]{12})_/.exec(org.key)!;
     const secret = org.key.slice(17, 60);
     // Same id (the record is cached after the first lookup), secrets sharing 0, 21 and 42 leading characters.
-    const variants = [0, 21, 42].map((shared) => withChecksum(`cik_${id}_${secret.slice(0, shared)}${'Z'.repeat(43 - shared)}`));
+    // The first unshared character always differs from the secret's (a secret ending in Z must not make the "wrong" key right).
+    const differing = (shared: number) => (secret[shared] === 'Z' ? 'Y' : 'Z');
+    const variants = [0, 21, 42].map((shared) =>
+      withChecksum(`cik_${id}_${secret.slice(0, shared)}${differing(shared)}${'Z'.repeat(42 - shared)}`),
+    );
     await t.apiKeys.authenticate(org.key);
     const median = async (key: string) => {
       const samples: number[] = [];

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
+import { keepRecoveringImports } from '../../src/startup';
 import { startAppWithEnv } from '../support/app-with-env';
 import { toScaled } from '../support/decimals';
 import { freePort, LocalServer, startClickhouseServer, stopProcess } from '../support/local-servers';
@@ -390,5 +391,33 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     expect(await storeTotals(org.organizationId)).toEqual({ ...before, ...expectedTotals([['later', LATER]]) });
     expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
     expect((await importTables()).filter((name) => name.startsWith(crashed.import_id))).toEqual([]);
+  }, 300_000);
+
+  const serverOnly = MODE === 'server' ? it : it.skip;
+  serverOnly('an API instance rolls a dead import back by itself once its lease has expired (IMPORT_RECOVERY_INTERVAL_SECONDS)', async () => {
+    const org = await newOrganization();
+    json(await cli(importArgs(files.old, org.organizationId)));
+    const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
+    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '1' }));
+    const crashed = (await journal(org.organizationId)).at(-1)!;
+    expect(crashed.state_text).toBe('swapping');
+
+    const instance = await startAppWithEnv({ CLICKHOUSE_URL: clickhouseServer!.url, IMPORT_RECOVERY_INTERVAL_SECONDS: '1' });
+    const stop = keepRecoveringImports(instance.app);
+    try {
+      // Within its lease the import is presumed alive: the instance leaves it alone.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect((await journal(org.organizationId)).at(-1)!.state_text).toBe('swapping');
+      await expireLease(crashed.import_id);
+      const deadline = Date.now() + 20_000;
+      while ((await journal(org.organizationId)).at(-1)!.state_text !== 'rolled_back') {
+        if (Date.now() > deadline) throw new Error('the instance did not roll the import back');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      stop();
+      await instance.close();
+    }
+    expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
   }, 300_000);
 });
