@@ -33,9 +33,18 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
   });
 }
 
-/** Per-query budgets: a query over them fails with a ClickHouse error the API answers as a 400 (clickhouse-errors.ts). */
+/**
+ * Per-query budgets: a query over them fails with a ClickHouse error the API answers as a 400
+ * (clickhouse-errors.ts). And the JSON number format the API's answers rely on (ClickHouse writes
+ * /data items itself): decimals as plain numbers without trailing zeros, whatever a server profile says.
+ */
 function budgetSettings({ clickhouse }: AppConfig) {
-  return { max_execution_time: clickhouse.maxExecutionSeconds, max_memory_usage: String(clickhouse.maxMemoryBytes) };
+  return {
+    max_execution_time: clickhouse.maxExecutionSeconds,
+    max_memory_usage: String(clickhouse.maxMemoryBytes),
+    output_format_json_quote_decimals: 0 as const,
+    output_format_decimal_trailing_zeros: 0 as const,
+  };
 }
 
 function loadChdb(): ChdbConnectionModule {

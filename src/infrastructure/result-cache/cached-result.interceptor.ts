@@ -18,9 +18,9 @@ const CACHE_STATUS = {
 /**
  * Serves a repeated question from memory, and writes every answer of its routes as JSON text
  * (serializeJson: parts ClickHouse already formatted as JSON are spliced in, not re-serialized).
- * Runs after authentication and rate limiting (each request still counts), before validation: the key is the raw body, canonicalised, with the route,
- * the key's organisation, today's date (default windows move with it) and the data version. Only
- * successful answers are kept; errors always pass through.
+ * Runs after authentication and rate limiting (each request still counts), before validation: the
+ * key is the raw body, canonicalised, with the route, the key's organisation, today's date (default
+ * windows move with it) and the data version. Only successful answers are kept; errors pass through.
  */
 @Injectable()
 export class CachedResultInterceptor implements NestInterceptor {
@@ -34,7 +34,8 @@ export class CachedResultInterceptor implements NestInterceptor {
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
     const principal = request.principal;
-    if (!this.cache.enabled || !principal) return next.handle().pipe(map((body: unknown) => sendAsJson(response, serializeJson(body))));
+    const uncached = () => next.handle().pipe(map((body: unknown) => sendAsJson(response, serializeJson(body))));
+    if (!this.cache.enabled || !principal) return uncached();
 
     const directives = cacheControlDirectives(request.headers['cache-control'], request.headers.pragma);
     let key: string;
@@ -47,8 +48,7 @@ export class CachedResultInterceptor implements NestInterceptor {
         body: request.body,
       });
     } catch {
-      // The store is unreachable: the query itself reports it.
-      return next.handle().pipe(map((body: unknown) => sendAsJson(response, serializeJson(body))));
+      return uncached(); // the store is unreachable: the query itself reports it
     }
 
     const bypass = directives.has('no-cache') || directives.has('no-store');
