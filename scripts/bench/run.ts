@@ -135,7 +135,18 @@ async function main(): Promise<void> {
   await generateEstate(clickhouse, rows, log);
   const generateSeconds = (Date.now() - began) / 1000;
   began = Date.now();
-  await clickhouse.client.command({ query: `OPTIMIZE TABLE ${clickhouse.table('cost_line_items')} FINAL`, clickhouse_settings: { max_execution_time: 0 } });
+  // One partition at a time: each statement stays well inside the client's request timeout at any --rows.
+  const partitions = await clickhouse.query<{ partition_id: string }>(
+    `SELECT DISTINCT partition_id FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active`,
+    { db: clickhouse.database },
+  );
+  for (const { partition_id } of partitions) {
+    if (!/^[0-9a-z_-]+$/i.test(partition_id)) throw new Error(`unexpected partition id ${partition_id}`); // engine-made: a hash
+    await clickhouse.client.command({
+      query: `OPTIMIZE TABLE ${clickhouse.table('cost_line_items')} PARTITION ID '${partition_id}' FINAL`,
+      clickhouse_settings: { max_execution_time: 0 },
+    });
+  }
   const optimizeSeconds = (Date.now() - began) / 1000;
   log(`  OPTIMIZE FINAL in ${optimizeSeconds.toFixed(1)} s (an import writes each partition once, as one part)`);
   const [facts] = await clickhouse.query<Record<string, string>>(
