@@ -7,13 +7,13 @@ const SUMS = [
   'sum(part_billed_cost) AS sum_billed_cost',
   'sum(part_cash_cost) AS sum_cash_cost',
   'sum(part_on_demand_cost) AS sum_on_demand_cost',
+  '(sum(part_enterprise_discount_savings) + sum(part_product_discount_savings) + sum(part_partner_discount_savings) + sum(part_commitment_savings) + sum(part_spot_savings) + sum(part_other_savings)) AS sum_total_savings',
   'sum(part_enterprise_discount_savings) AS sum_enterprise_discount_savings',
   'sum(part_product_discount_savings) AS sum_product_discount_savings',
   'sum(part_partner_discount_savings) AS sum_partner_discount_savings',
   'sum(part_commitment_savings) AS sum_commitment_savings',
   'sum(part_spot_savings) AS sum_spot_savings',
   'sum(part_other_savings) AS sum_other_savings',
-  'sum_enterprise_discount_savings + sum_product_discount_savings + sum_partner_discount_savings + sum_commitment_savings + sum_spot_savings + sum_other_savings AS sum_total_savings',
 ];
 /** Each side sums first (so the aggregate projection can answer it), into `part_` columns. */
 const MEASURES =

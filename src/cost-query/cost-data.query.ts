@@ -2,7 +2,7 @@ import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { metricFieldsOfPartsSql, metricPartSumsSql } from './metrics';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './metrics';
 import { CompiledSql, QueryParams } from './query-params';
 
 /** What /data asks of the store, after validation. */
@@ -58,7 +58,7 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
-  const itemFields = [`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), metricFieldsOfPartsSql()];
+  const itemFields = [`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), metricSumsOfPartsSql((metric) => metric, ', ')];
   const sql = [
     'SELECT',
     `  toUInt8(grouping(${BUCKET_COLUMN})) AS ${TOTAL_FLAG_COLUMN},`,

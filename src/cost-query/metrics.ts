@@ -49,20 +49,14 @@ export function metricPartSumsSql(separator = ', '): string {
 }
 
 /**
- * The same sums as metricSumsOfPartsSql, under the API's field names and in the spec's order
- * (amortized, billed, cash, on-demand, total savings, then the six sources), for SQL that writes
- * CostDataPoint JSON itself. Only for an outer query over `part_` columns: these aliases are the
- * table's column names, which inside a query over the table would shadow them in the aggregates.
+ * The re-added sums of every metric, in the spec's order (amortized, billed, cash, on-demand, total
+ * savings, then the six sources), each named by `alias`: `sum_<metric>` by default, or the API's field
+ * name for SQL that writes CostDataPoint JSON itself — only in an outer query over `part_` columns,
+ * where those names shadow no table column.
  */
-export function metricFieldsOfPartsSql(): string {
-  const total = `(${SAVINGS_SOURCES.map((s) => `sum(part_${s})`).join(' + ')})`;
-  return SUMMED_METRICS.map((metric) => `${metric === 'total_savings' ? total : `sum(part_${metric})`} AS ${metric}`).join(', ');
-}
-
-export function metricSumsOfPartsSql(separator = ',\n  '): string {
-  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(part_${m}) AS sum_${m}`);
-  const totalSavings = SAVINGS_SOURCES.map((s) => `sum_${s}`).join(' + ');
-  return [...measures, `${totalSavings} AS sum_total_savings`].join(separator);
+export function metricSumsOfPartsSql(alias: (metric: SummedMetric) => string = (metric) => `sum_${metric}`, separator = ',\n  '): string {
+  const totalSavings = `(${SAVINGS_SOURCES.map((s) => `sum(part_${s})`).join(' + ')})`;
+  return SUMMED_METRICS.map((metric) => `${metric === 'total_savings' ? totalSavings : `sum(part_${metric})`} AS ${alias(metric)}`).join(separator);
 }
 
 const SUM_COLUMNS = SUMMED_METRICS.map((metric) => [metric, `sum_${metric}`] as const);
