@@ -1,4 +1,4 @@
-import { buildCostDataQuery, CostDataQuery, dimensionValueSql } from './cost-data.query';
+import { buildCostDataQuery, CostDataQuery, dimensionValueSql, readCostDataLines } from './cost-data.query';
 import { QueryParams } from './query-params';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
@@ -177,5 +177,15 @@ describe('buildCostDataQuery', () => {
     );
     expect(sql).not.toContain(hostile);
     expect(sql.replace("'JSONEachRow'", '')).not.toContain("'"); // the only literal is the output format
+  });
+});
+
+describe('readCostDataLines', () => {
+  it('takes the totals row (is_total 1, first) apart from the items, each as its JSON', () => {
+    expect(readCostDataLines(['1\t{"usage_date":"1970-01-01","amortized_cost":3}', '0\t{"usage_date":"2026-10-01","amortized_cost":1}', '0\t{"a\\tb":2}'])).toEqual({
+      totalsJson: '{"usage_date":"1970-01-01","amortized_cost":3}',
+      itemsJson: ['{"usage_date":"2026-10-01","amortized_cost":1}', '{"a\\tb":2}'],
+    });
+    expect(readCostDataLines([])).toEqual({ totalsJson: undefined, itemsJson: [] });
   });
 });

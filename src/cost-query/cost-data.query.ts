@@ -20,8 +20,8 @@ export interface CostDataQuery {
 }
 
 /** Columns of the pre-aggregation: `bucket_start`, `dim_<i>` per dimension, and `part_<column>`. */
-export const BUCKET_COLUMN = 'bucket_start';
-export const dimensionColumn = (index: number): string => `dim_${index}`;
+const BUCKET_COLUMN = 'bucket_start';
+const dimensionColumn = (index: number): string => `dim_${index}`;
 
 /**
  * SQL for a dimension's value on a row, with a missing value ('' in a column, an absent or empty
@@ -37,7 +37,7 @@ export function dimensionValueSql(ref: DimensionRef, params: QueryParams): strin
 }
 
 /** 1 on the row summing the whole filtered period (the summary), 0 on the items. */
-export const TOTAL_FLAG_COLUMN = 'is_total';
+const TOTAL_FLAG_COLUMN = 'is_total';
 
 /**
  * One statement for all of /data. Each result line is `<is_total>\t<JSON>`: first the totals over the
@@ -74,6 +74,13 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
     `LIMIT ${params.add('UInt64', itemLimit + 1)}`,
   ].join('\n');
   return { sql, params: params.toObject() };
+}
+
+/** The lines of buildCostDataQuery's statement, as the JSON of the totals row and of each item. */
+export function readCostDataLines(lines: string[]): { totalsJson?: string; itemsJson: string[] } {
+  const json = (line: string) => line.slice(line.indexOf('\t') + 1);
+  const hasTotals = lines[0]?.startsWith('1\t') ?? false; // is_total = 1, always first
+  return { totalsJson: hasTotals ? json(lines[0]) : undefined, itemsJson: (hasTotals ? lines.slice(1) : lines).map(json) };
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { JsonText } from '../common/http/json-text';
-import { buildCostDataQuery, CostDataQuery } from '../cost-query/cost-data.query';
+import { buildCostDataQuery, CostDataQuery, readCostDataLines } from '../cost-query/cost-data.query';
 import { todayUtc } from '../cost-query/date-bucketing';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
@@ -46,24 +46,19 @@ export class CostsService {
     };
     const maxRows = this.config.maxResultRows;
     const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1);
-    // Lines of `<is_total>\t<CostDataPoint JSON>`, the totals first (ORDER BY is_total DESC).
-    const lines = await this.clickhouse.queryLines(sql, params);
-    const hasTotals = lines[0]?.startsWith('1\t') ?? false;
-    const itemLines = hasTotals ? lines.slice(1) : lines;
-    if (itemLines.length > maxRows) {
+    const { totalsJson, itemsJson } = readCostDataLines(await this.clickhouse.queryLines(sql, params));
+    if (itemsJson.length > maxRows) {
       throw new InvalidRequestException([
         `groupBy: the result would have more than ${maxRows} items (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
       ]);
     }
 
     return {
-      items: JsonText.array(itemLines.map(jsonOfLine)),
-      summary: toSummary(hasTotals ? (JSON.parse(jsonOfLine(lines[0])) as Record<string, unknown>) : {}),
+      items: JsonText.array(itemsJson),
+      summary: toSummary(totalsJson ? (JSON.parse(totalsJson) as Record<string, unknown>) : {}),
     };
   }
 }
-
-const jsonOfLine = (line: string): string => line.slice(line.indexOf('\t') + 1);
 
 /** The period totals, from the totals row (metrics under their item field names). */
 function toSummary(totals: Record<string, unknown>): CostDataSummaryDto {
