@@ -18,4 +18,8 @@ describe('serializeJson', () => {
     const body = { items: JsonText.array(['1']), label: '0:0', other: '"0:0"' };
     expect(JSON.parse(serializeJson(body))).toEqual({ items: [1], label: '0:0', other: '"0:0"' });
   });
+
+  it('stays correct under a plain JSON.stringify (the parsed value)', () => {
+    expect(JSON.stringify({ items: JsonText.array(['{"n":1.50}']) })).toBe('{"items":[{"n":1.5}]}');
+  });
 });

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** The serialization in progress (serializeJson is synchronous, so one at a time). */
+let splicing: { nonce: string; pieces: string[] } | undefined;
+
 /**
  * A piece of a response that is already JSON text (e.g. rows ClickHouse formatted itself), embedded
  * as it is by serializeJson instead of being parsed and re-serialized.
@@ -11,6 +14,16 @@ export class JsonText {
   static array(elements: string[]): JsonText {
     return new JsonText(`[${elements.join(',')}]`);
   }
+
+  /**
+   * Inside serializeJson: a placeholder, replaced by the text afterwards. toJSON (rather than a
+   * replacer function) keeps JSON.stringify on its fast path for everything else. Anywhere else: the
+   * parsed value, so a plain JSON.stringify is still correct.
+   */
+  toJSON(): unknown {
+    if (!splicing) return JSON.parse(this.json);
+    return `${splicing.nonce}:${splicing.pieces.push(this.json) - 1}`;
+  }
 }
 
 /**
@@ -19,11 +32,15 @@ export class JsonText {
  * placeholder is replaced by the text.
  */
 export function serializeJson(value: unknown): string {
-  const pieces: string[] = [];
-  const nonce = randomBytes(12).toString('hex');
-  const text = JSON.stringify(value, (_key, inner: unknown) =>
-    inner instanceof JsonText ? `${nonce}:${pieces.push(inner.json) - 1}` : inner,
-  );
-  if (pieces.length === 0) return text;
-  return text.replace(new RegExp(`"${nonce}:(\\d+)"`, 'g'), (_match, index: string) => pieces[Number(index)]);
+  const outer = splicing;
+  const state = { nonce: randomBytes(12).toString('hex'), pieces: [] as string[] };
+  splicing = state;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    splicing = outer;
+  }
+  if (state.pieces.length === 0) return text;
+  return text.replace(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'), (_match, index: string) => state.pieces[Number(index)]);
 }
