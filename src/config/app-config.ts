@@ -158,7 +158,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     unauthenticatedRateLimitPerMinute: integer(env, 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     apiKeyCacheTtlSeconds: integer(env, 'API_KEY_CACHE_TTL_SECONDS', 10, 0, 3600),
-    importRecoveryIntervalSeconds: integer(env, 'IMPORT_RECOVERY_INTERVAL_SECONDS', 30, 0, 86_400),
+    importRecoveryIntervalSeconds: integer(env, 'IMPORT_RECOVERY_INTERVAL_SECONDS', 5, 0, 86_400),
     resultCache: {
       maxBytes: integer(env, 'RESULT_CACHE_MAX_MB', 64, 0, 64 * 1024) * 1024 * 1024,
       ttlSeconds: integer(env, 'RESULT_CACHE_TTL_SECONDS', 300, 1, 86_400),
