@@ -1,11 +1,12 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { DemoCostRow, generateDemoRows } from '../../src/demo/demo-data.generator';
 import { sumDecimals } from '../support/decimals';
 import { freePort, stopProcess } from '../support/local-servers';
+import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -18,18 +19,11 @@ import { TestApp } from '../support/test-app';
 const MODE = process.env.E2E_MODE === 'server' ? 'server' : 'embedded';
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `cli-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
-/** A private build: the CLI's migrations path is relative to it, hence the `clickhouse` link beside it. */
 const BUILD = join(WORK, 'build');
-const DIST = join(BUILD, 'dist');
-const CLI = join(DIST, 'cli', 'main.js');
-const SERVER = join(DIST, 'main.js');
+const { dist: DIST, cli: CLI, server: SERVER } = privateBuildPaths(BUILD);
 const EMBEDDED_STORE = join(WORK, 'store');
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type CliResult = CliRun;
 
 type Env = Record<string, string>;
 
@@ -52,19 +46,7 @@ function embeddedStore(dataDir: string): Env {
 }
 
 function cli(args: string[], store: Env = modeStore()): Promise<CliResult> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(store), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
+  return runCli(CLI, args, childEnv(store));
 }
 
 function json<T>(result: CliResult): T {
@@ -193,15 +175,7 @@ const LOCK_MESSAGE = /data directory .* is in use by another process.*Stop the s
 describe(`operator CLI (${MODE})`, () => {
   beforeAll(() => {
     rmSync(WORK, { recursive: true, force: true });
-    mkdirSync(BUILD, { recursive: true });
-    symlinkSync(join(ROOT, 'clickhouse'), join(BUILD, 'clickhouse'));
-    const tsc = spawnSync(
-      process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST, '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    // Type errors still emit JavaScript; only a missing output is fatal here (the type check is its own step).
-    if (!existsSync(CLI) || !existsSync(SERVER)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);
+    buildPrivately(BUILD);
   }, 300_000);
 
   afterAll(() => {
@@ -254,7 +228,7 @@ describe(`operator CLI (${MODE})`, () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/Applied \d+ migrations? to cost_insights_test:\n {2}\d{4}_\w+|is up to date/);
     const second = await cli(['migrate']);
-    expect(second).toEqual({ code: 0, stdout: 'Database cost_insights_test is up to date.\n', stderr: '' });
+    expect(second).toEqual({ code: 0, signal: null, stdout: 'Database cost_insights_test is up to date.\n', stderr: '' });
   });
 
   it('creates keys that authenticate over HTTP, lists them without secrets, and revokes them', async () => {

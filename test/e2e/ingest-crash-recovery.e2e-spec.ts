@@ -1,12 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { keepRecoveringImports } from '../../src/startup';
 import { startAppWithEnv } from '../support/app-with-env';
 import { toScaled } from '../support/decimals';
 import { freePort, LocalServer, startClickhouseServer, stopProcess } from '../support/local-servers';
+import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -27,21 +28,12 @@ const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `crash-recovery-${process.env.JEST_WORKER_ID ?? '1'}`);
 /** A private build: the CLI's migrations path is relative to it, hence the `clickhouse` link beside it. */
 const BUILD = join(WORK, 'build');
-const DIST = join(BUILD, 'dist');
-const CLI = join(DIST, 'cli', 'main.js');
-const SERVER = join(DIST, 'main.js');
+const { dist: DIST, cli: CLI, server: SERVER } = privateBuildPaths(BUILD);
 const DATABASE = process.env.CLICKHOUSE_DATABASE ?? 'cost_insights_test';
 const INTEGRATION = 'crash-test';
 
 type Env = Record<string, string>;
 type Agent = ReturnType<typeof request>;
-
-interface CliRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
 
 // ------------------------------------------------------------------ FOCUS files with known sums
 
@@ -157,19 +149,7 @@ function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
 }
 
 function cli(args: string[], extraEnv: Env = {}): Promise<CliRun> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolveRun({ code, signal, stdout, stderr });
-    });
-  });
+  return runCli(CLI, args, childEnv(extraEnv));
 }
 
 function json<T>(run: CliRun): T {
@@ -283,15 +263,7 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
 
   beforeAll(async () => {
     rmSync(WORK, { recursive: true, force: true });
-    mkdirSync(BUILD, { recursive: true });
-    symlinkSync(join(ROOT, 'clickhouse'), join(BUILD, 'clickhouse'));
-    const tsc = spawnSync(
-      process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST, '--tsBuildInfoFile', join(DIST, '.tsbuildinfo')],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    // Type errors still emit JavaScript; only a missing output is fatal here (the type check is its own step).
-    if (!existsSync(CLI) || !existsSync(SERVER)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);
+    buildPrivately(BUILD);
     files.old = writeFocusCsv(join(WORK, 'old.csv'), OLD);
     files.new = writeFocusCsv(join(WORK, 'new.csv'), NEW);
     files.bystander = writeFocusCsv(join(WORK, 'bystander.csv'), BYSTANDER);
