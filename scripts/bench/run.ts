@@ -81,7 +81,7 @@ async function measure(warmup: number, runs: number, run: () => Promise<unknown>
 interface Captured {
   sql: string;
   params: QueryParams;
-  /** The output format the API asked for (query: JSONEachRow, queryLines: TabSeparatedRaw). */
+  /** How the API read the result (query: parsed JSONEachRow, queryRaw: TabSeparatedRaw bytes). */
   format: 'JSONEachRow' | 'TabSeparatedRaw';
 }
 
@@ -193,24 +193,27 @@ async function main(): Promise<void> {
     if (capturing && isCostStatement(sql)) capturing.push({ sql, params, format: 'JSONEachRow' });
     return originalQuery(sql, params);
   }) as typeof clickhouse.query;
-  const originalQueryLines = clickhouse.queryLines.bind(clickhouse);
-  clickhouse.queryLines = (async (sql: string, params: QueryParams = {}) => {
+  const originalQueryRaw = clickhouse.queryRaw.bind(clickhouse);
+  clickhouse.queryRaw = (async (sql: string, params: QueryParams = {}) => {
     if (capturing && isCostStatement(sql)) capturing.push({ sql, params, format: 'TabSeparatedRaw' });
-    return originalQueryLines(sql, params);
-  }) as typeof clickhouse.queryLines;
+    return originalQueryRaw(sql, params);
+  }) as typeof clickhouse.queryRaw;
 
-  // The statement as the API sends it, read as the API reads it (parsed rows, or the text lines).
+  // The statement as the API sends it, read as the API reads it (parsed rows, or the bytes).
   const rawQuery = async (statement: Captured, settings: Record<string, number> = {}, queryId?: string) => {
-    const result = await clickhouse.client.query({
-      query: statement.sql,
-      query_params: statement.params,
-      format: statement.format,
-      clickhouse_settings: settings,
-      query_id: queryId,
-    });
-    if (statement.format === 'JSONEachRow') await result.json();
-    else (await result.text()).split('\n');
-    const summary = result.response_headers['x-clickhouse-summary'];
+    let headers: Record<string, unknown>;
+    if (statement.format === 'JSONEachRow') {
+      const result = await clickhouse.client.query({ query: statement.sql, query_params: statement.params, format: 'JSONEachRow', clickhouse_settings: settings, query_id: queryId });
+      await result.json();
+      headers = result.response_headers;
+    } else {
+      const result = await clickhouse.client.exec({ query: `${statement.sql}\nFORMAT TabSeparatedRaw`, query_params: statement.params, clickhouse_settings: settings, query_id: queryId });
+      const chunks: Buffer[] = [];
+      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
+      Buffer.concat(chunks);
+      headers = result.response_headers;
+    }
+    const summary = headers['x-clickhouse-summary'];
     return summary ? (JSON.parse(String(summary)) as { read_rows: string }) : undefined;
   };
 

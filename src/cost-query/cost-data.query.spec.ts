@@ -1,4 +1,4 @@
-import { buildCostDataQuery, CostDataQuery, dimensionValueSql, readCostDataLines } from './cost-data.query';
+import { buildCostDataQuery, CostDataQuery, dimensionValueSql, readCostDataResult } from './cost-data.query';
 import { QueryParams } from './query-params';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
@@ -67,8 +67,9 @@ describe('buildCostDataQuery', () => {
     expect(sql).toBe(
       [
         'SELECT',
-        '  toUInt8(grouping(bucket_start)) AS is_total,',
-        `  formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, ${FIELDS}) AS item`,
+        '  if(grouping(bucket_start) = 1,',
+        `    formatRowNoNewline('JSONEachRow', count() AS item_count, ${FIELDS}),`,
+        `    concat(',', formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, ${FIELDS}))) AS line`,
         'FROM (',
         `  SELECT usage_date AS bucket_start, ${PARTS}`,
         `  FROM ${TABLE}`,
@@ -77,7 +78,7 @@ describe('buildCostDataQuery', () => {
         '  GROUP BY bucket_start',
         ')',
         'GROUP BY GROUPING SETS ((bucket_start), ())',
-        'ORDER BY is_total DESC, bucket_start ASC',
+        'ORDER BY grouping(bucket_start) = 1 DESC, bucket_start ASC',
         'LIMIT {p2:UInt64}',
       ].join('\n'),
     );
@@ -102,8 +103,9 @@ describe('buildCostDataQuery', () => {
     expect(sql).toBe(
       [
         'SELECT',
-        '  toUInt8(grouping(bucket_start)) AS is_total,',
-        `  formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, map({p4:String}, dim_0, {p5:String}, dim_1) AS dimension_values, ${FIELDS}) AS item`,
+        '  if(grouping(bucket_start) = 1,',
+        `    formatRowNoNewline('JSONEachRow', count() AS item_count, ${FIELDS}),`,
+        `    concat(',', formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, map({p4:String}, dim_0, {p5:String}, dim_1) AS dimension_values, ${FIELDS}))) AS line`,
         'FROM (',
         `  SELECT ${[
           'toMonday(usage_date) AS bucket_start',
@@ -118,7 +120,7 @@ describe('buildCostDataQuery', () => {
         '  GROUP BY bucket_start, dim_0, dim_1',
         ')',
         'GROUP BY GROUPING SETS ((bucket_start, dim_0, dim_1), ())',
-        'ORDER BY is_total DESC, bucket_start ASC, dim_0 ASC, dim_1 ASC',
+        'ORDER BY grouping(bucket_start) = 1 DESC, bucket_start ASC, dim_0 ASC, dim_1 ASC',
         'LIMIT {p6:UInt64}',
       ].join('\n'),
     );
@@ -176,16 +178,27 @@ describe('buildCostDataQuery', () => {
       2,
     );
     expect(sql).not.toContain(hostile);
-    expect(sql.replace("'JSONEachRow'", '')).not.toContain("'"); // the only literal is the output format
+    expect(sql.replace(/'JSONEachRow'/g, '').replace("concat(','", '')).not.toContain("'"); // the only literals: the output format, the item separator
   });
 });
 
-describe('readCostDataLines', () => {
-  it('takes the totals row (is_total 1, first) apart from the items, each as its JSON', () => {
-    expect(readCostDataLines(['1\t{"usage_date":"1970-01-01","amortized_cost":3}', '0\t{"usage_date":"2026-10-01","amortized_cost":1}', '0\t{"a\\tb":2}'])).toEqual({
-      totalsJson: '{"usage_date":"1970-01-01","amortized_cost":3}',
-      itemsJson: ['{"usage_date":"2026-10-01","amortized_cost":1}', '{"a\\tb":2}'],
-    });
-    expect(readCostDataLines([])).toEqual({ totalsJson: undefined, itemsJson: [] });
+describe('readCostDataResult', () => {
+  const bytes = (...lines: string[]) => Buffer.from(lines.map((line) => `${line}\n`).join(''));
+
+  it('reads the totals line and leaves the items as the bytes inside the JSON array', () => {
+    const result = readCostDataResult(bytes('{"item_count":2,"amortized_cost":3}', ',{"usage_date":"2026-10-01","amortized_cost":1}', ',{"a\\tb":"Zürich"}'));
+    expect(result.totals).toEqual({ amortized_cost: 3 });
+    expect(result.itemCount).toBe(2);
+    expect(JSON.parse(`[${result.items.toString('utf8')}]`)).toEqual([{ usage_date: '2026-10-01', amortized_cost: 1 }, { 'a\tb': 'Zürich' }]);
+  });
+
+  it('counts every item, also those past the LIMIT (item_count may come quoted)', () => {
+    expect(readCostDataResult(bytes('{"item_count":"50001","amortized_cost":3}', ',{"n":1}')).itemCount).toBe(50_001);
+  });
+
+  it('has no items without item lines, and nothing without a totals line', () => {
+    const onlyTotals = readCostDataResult(bytes('{"item_count":0,"amortized_cost":0}'));
+    expect(onlyTotals).toEqual({ totals: { amortized_cost: 0 }, itemCount: 0, items: Buffer.alloc(0) });
+    expect(readCostDataResult(Buffer.alloc(0))).toEqual({ totals: {}, itemCount: 0, items: Buffer.alloc(0) });
   });
 });

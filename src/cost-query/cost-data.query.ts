@@ -36,19 +36,23 @@ export function dimensionValueSql(ref: DimensionRef, params: QueryParams): strin
   return `if(empty(${value}), ${params.named('not_set', 'String', NOT_SET)}, ${value})`;
 }
 
-/** 1 on the row summing the whole filtered period (the summary), 0 on the items. */
-const TOTAL_FLAG_COLUMN = 'is_total';
-
 /**
- * One statement for all of /data. Each result line is `<is_total>\t<JSON>`: first the totals over the
- * whole filtered period (`is_total` 1; always present, zeros when nothing matches), then one item per
- * (bucket start, dimension values), ordered by date then values. ClickHouse writes each item as the
- * API's CostDataPoint JSON itself (formatRowNoNewline; exact Decimal digits, no trailing zeros), so
- * the API frames the lines instead of parsing and re-serializing every row.
+ * One statement for all of /data, whose result lines (TabSeparatedRaw, one column) are already the
+ * bytes of the API's answer:
+ *
+ *     {"item_count":N,<metric sums>}     the totals over the whole filtered period (always first)
+ *     ,{"usage_date":…,<metric sums>}    one item per (bucket start, dimension values), by date then values
+ *     ,{…}
+ *
+ * ClickHouse writes every item as the API's CostDataPoint JSON (formatRowNoNewline: exact Decimal
+ * digits, no trailing zeros) with the separating comma in front, so everything after the first line
+ * and its comma is the inside of the `items` array (the newlines are JSON whitespace): the API copies
+ * those bytes into its answer without decoding, parsing or re-serializing them.
  *
  * The inner query pre-aggregates per (bucket, values), the shape an aggregate projection can answer
  * (migrations 0005/0006, tags and cost categories aside); the outer GROUPING SETS re-adds those exact
- * Decimal partial sums per item and in total, so the totals cost no second scan.
+ * Decimal partial sums per item and in total, so the totals cost no second scan. `item_count` counts
+ * the inner groups, i.e. every item, also those past the LIMIT.
  *
  * `itemLimit` should be one more than the largest acceptable number of items, so a result that is too
  * large is detected rather than silently truncated.
@@ -58,11 +62,14 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
-  const itemFields = [`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), metricSumsOfPartsSql((metric) => metric, ', ')];
+  const sums = metricSumsOfPartsSql((metric) => metric, ', ');
+  const itemFields = [`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), sums];
+  const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
   const sql = [
     'SELECT',
-    `  toUInt8(grouping(${BUCKET_COLUMN})) AS ${TOTAL_FLAG_COLUMN},`,
-    `  formatRowNoNewline('JSONEachRow', ${itemFields.join(', ')}) AS item`,
+    `  if(${isTotal},`,
+    `    formatRowNoNewline('JSONEachRow', count() AS ${ITEM_COUNT_FIELD}, ${sums}),`,
+    `    concat(',', formatRowNoNewline('JSONEachRow', ${itemFields.join(', ')}))) AS line`,
     'FROM (',
     `  SELECT ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricPartSumsSql()].join(', ')}`,
     `  FROM ${table}`,
@@ -70,17 +77,32 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
     `  GROUP BY ${keys.join(', ')}`,
     ')',
     `GROUP BY GROUPING SETS ((${keys.join(', ')}), ())`,
-    `ORDER BY ${[`${TOTAL_FLAG_COLUMN} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,
+    `ORDER BY ${[`${isTotal} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,
     `LIMIT ${params.add('UInt64', itemLimit + 1)}`,
   ].join('\n');
   return { sql, params: params.toObject() };
 }
 
-/** The lines of buildCostDataQuery's statement, as the JSON of the totals row and of each item. */
-export function readCostDataLines(lines: string[]): { totalsJson?: string; itemsJson: string[] } {
-  const json = (line: string) => line.slice(line.indexOf('\t') + 1);
-  const hasTotals = lines[0]?.startsWith('1\t') ?? false; // is_total = 1, always first
-  return { totalsJson: hasTotals ? json(lines[0]) : undefined, itemsJson: (hasTotals ? lines.slice(1) : lines).map(json) };
+/** The totals line's count of every item of the answer (the other fields are metric sums). */
+const ITEM_COUNT_FIELD = 'item_count';
+
+/** buildCostDataQuery's result, taken apart without decoding the items. */
+export interface CostDataResultBytes {
+  /** The metric sums over the whole filtered period, under their item field names. */
+  totals: Record<string, unknown>;
+  /** How many items the answer has in all (the LIMIT may have cut `items` short of it). */
+  itemCount: number;
+  /** The inside of the JSON `items` array: `{…}\n,{…}\n` (empty without items). */
+  items: Buffer;
+}
+
+export function readCostDataResult(result: Buffer): CostDataResultBytes {
+  const NEWLINE = 0x0a;
+  const end = result.indexOf(NEWLINE);
+  if (end < 0) return { totals: {}, itemCount: 0, items: Buffer.alloc(0) }; // no totals line: nothing matched
+  const { [ITEM_COUNT_FIELD]: itemCount, ...totals } = JSON.parse(result.toString('utf8', 0, end)) as Record<string, unknown>;
+  // Past the totals line and the first item's leading comma.
+  return { totals, itemCount: Number(itemCount), items: result.subarray(Math.min(end + 2, result.length)) };
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { JsonText } from '../common/http/json-text';
-import { buildCostDataQuery, CostDataQuery, readCostDataLines } from '../cost-query/cost-data.query';
+import { buildCostDataQuery, CostDataQuery, readCostDataResult } from '../cost-query/cost-data.query';
 import { todayUtc } from '../cost-query/date-bucketing';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
@@ -12,7 +12,7 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
 
-/** CostDataDto with its items as the JSON text ClickHouse wrote (serialized by serializeJson). */
+/** CostDataDto with its items as the JSON ClickHouse wrote (spliced into the answer by serializeJson). */
 export type CostDataResult = Omit<CostDataDto, 'items'> & { items: JsonText };
 
 @Injectable()
@@ -46,17 +46,14 @@ export class CostsService {
     };
     const maxRows = this.config.maxResultRows;
     const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1);
-    const { totalsJson, itemsJson } = readCostDataLines(await this.clickhouse.queryLines(sql, params));
-    if (itemsJson.length > maxRows) {
+    const { totals, itemCount, items } = readCostDataResult(await this.clickhouse.queryRaw(sql, params));
+    if (itemCount > maxRows) {
       throw new InvalidRequestException([
-        `groupBy: the result would have more than ${maxRows} items (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
+        `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
       ]);
     }
 
-    return {
-      items: JsonText.array(itemsJson),
-      summary: toSummary(totalsJson ? (JSON.parse(totalsJson) as Record<string, unknown>) : {}),
-    };
+    return { items: JsonText.arrayOf(items), summary: toSummary(totals) };
   }
 }
 

@@ -45,7 +45,8 @@ describe('result size limit (MAX_RESULT_ROWS=3)', () => {
     expect(response.status).toBe(400);
     expect(response.body.success).toBe(false);
     expect(response.body.error.message).toMatch(/^Invalid request\. Please see message details\. /);
-    expect(response.body.error.message).toContain('more than 3 items');
+    // Four days hold data: the message says how large the result would be.
+    expect(response.body.error.message).toContain('the result would have 4 items, more than 3 (MAX_RESULT_ROWS)');
     expect(response.body.error.message).toContain('coarser groupBy.dateGrouping');
     expect(response.body.error.message).toContain('fewer groupBy.dimensions');
   });

@@ -1,12 +1,12 @@
 import { ClickhouseService, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 
 /**
- * Test-only: every statement the app reads with (query and queryLines) passes through `onStatement`,
+ * Test-only: every statement the app reads with (query and queryRaw) passes through `onStatement`,
  * which sees it and returns the SQL to run (the same, or e.g. with a SETTINGS clause appended).
  */
 export function interceptStatements(clickhouse: ClickhouseService, onStatement: (sql: string, params: QueryParams) => string): void {
   const query = clickhouse.query.bind(clickhouse);
-  const queryLines = clickhouse.queryLines.bind(clickhouse);
+  const queryRaw = clickhouse.queryRaw.bind(clickhouse);
   clickhouse.query = (async (sql: string, params: QueryParams = {}) => query(onStatement(sql, params), params)) as typeof clickhouse.query;
-  clickhouse.queryLines = (async (sql: string, params: QueryParams = {}) => queryLines(onStatement(sql, params), params)) as typeof clickhouse.queryLines;
+  clickhouse.queryRaw = (async (sql: string, params: QueryParams = {}) => queryRaw(onStatement(sql, params), params)) as typeof clickhouse.queryRaw;
 }

@@ -1,39 +1,50 @@
 import { randomBytes } from 'node:crypto';
 
+type Piece = string | Buffer;
+
 /** The serialization in progress (serializeJson is synchronous, so one at a time). */
-let splicing: { nonce: string; pieces: string[] } | undefined;
+let splicing: { nonce: string; values: JsonText[] } | undefined;
 
 /**
- * A piece of a response that is already JSON text (e.g. rows ClickHouse formatted itself), embedded
- * as it is by serializeJson instead of being parsed and re-serialized.
+ * A piece of a response that is already JSON (e.g. rows ClickHouse formatted itself, as the bytes it
+ * sent), embedded as it is by serializeJson instead of being decoded, parsed and re-serialized.
  */
 export class JsonText {
-  constructor(readonly json: string) {}
+  private readonly pieces: Piece[];
 
-  /** A JSON array of already-serialized elements. */
-  static array(elements: string[]): JsonText {
-    return new JsonText(`[${elements.join(',')}]`);
+  constructor(...pieces: Piece[]) {
+    this.pieces = pieces;
+  }
+
+  /** A JSON array around `inside`: already-serialized elements with their separating commas. */
+  static arrayOf(inside: Buffer): JsonText {
+    return new JsonText('[', inside, ']');
+  }
+
+  /** The JSON as bytes. */
+  toBuffers(): Buffer[] {
+    return this.pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
   }
 
   /**
-   * Inside serializeJson: a placeholder, replaced by the text afterwards. toJSON (rather than a
+   * Inside serializeJson: a placeholder, replaced by the bytes afterwards. toJSON (rather than a
    * replacer function) keeps JSON.stringify on its fast path for everything else. Anywhere else: the
    * parsed value, so a plain JSON.stringify is still correct.
    */
   toJSON(): unknown {
-    if (!splicing) return JSON.parse(this.json);
-    return `${splicing.nonce}:${splicing.pieces.push(this.json) - 1}`;
+    if (!splicing) return JSON.parse(Buffer.concat(this.toBuffers()).toString('utf8'));
+    return `${splicing.nonce}:${splicing.values.push(this) - 1}`;
   }
 }
 
 /**
- * JSON.stringify that splices JsonText values in verbatim. Each JsonText first becomes a placeholder
- * string carrying a per-call random nonce (so no string in the data can imitate one), then the quoted
- * placeholder is replaced by the text.
+ * JSON.stringify, as UTF-8 bytes, with JsonText values spliced in verbatim. Each JsonText first
+ * becomes a placeholder string carrying a per-call random nonce (so no string in the data can imitate
+ * one); the bytes are then the text between placeholders and each JsonText's own bytes, copied once.
  */
-export function serializeJson(value: unknown): string {
+export function serializeJson(value: unknown): Buffer {
   const outer = splicing;
-  const state = { nonce: randomBytes(12).toString('hex'), pieces: [] as string[] };
+  const state = { nonce: randomBytes(12).toString('hex'), values: [] as JsonText[] };
   splicing = state;
   let text: string;
   try {
@@ -41,6 +52,13 @@ export function serializeJson(value: unknown): string {
   } finally {
     splicing = outer;
   }
-  if (state.pieces.length === 0) return text;
-  return text.replace(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'), (_match, index: string) => state.pieces[Number(index)]);
+  if (state.values.length === 0) return Buffer.from(text);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const match of text.matchAll(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'))) {
+    parts.push(Buffer.from(text.slice(from, match.index)), ...state.values[Number(match[1])].toBuffers());
+    from = match.index + match[0].length;
+  }
+  parts.push(Buffer.from(text.slice(from)));
+  return Buffer.concat(parts);
 }

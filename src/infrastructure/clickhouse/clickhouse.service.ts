@@ -1,4 +1,4 @@
-import { ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseClient, ClickHouseSettings, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { metrics, parseClickhouseSummary } from '../../observability/metrics';
@@ -23,6 +23,34 @@ export class ClickhouseService implements OnModuleDestroy {
     this.database = config.clickhouse.database;
     this.embedded = !config.clickhouse.url;
     this.cluster = config.clickhouse.cluster;
+    const { indexAnalysisThreads } = config.clickhouse;
+    this.wantedReadSettings = indexAnalysisThreads > 0 ? { max_threads_for_indexes: indexAnalysisThreads } : {};
+  }
+
+  /** Tuning settings of reads (query, queryRaw), sent only once the server is known to have them. */
+  private readonly wantedReadSettings: ClickHouseSettings;
+  private knownReadSettings?: Promise<ClickHouseSettings>;
+
+  /**
+   * The wanted read settings this server knows (an older one would reject a statement carrying an
+   * unknown setting), looked up once; a failed lookup is retried by the next read.
+   */
+  private readSettings(): Promise<ClickHouseSettings> {
+    const names = Object.keys(this.wantedReadSettings);
+    if (names.length === 0) return Promise.resolve({});
+    this.knownReadSettings ??= (async () => {
+      const result = await this.client.query({
+        query: 'SELECT name FROM system.settings WHERE name IN {names:Array(String)}',
+        query_params: { names },
+        format: 'JSONEachRow',
+      });
+      const known = new Set((await result.json<{ name: string }>()).map((row) => row.name));
+      return Object.fromEntries(Object.entries(this.wantedReadSettings).filter(([name]) => known.has(name))) as ClickHouseSettings;
+    })().catch((error: unknown) => {
+      this.knownReadSettings = undefined;
+      throw error;
+    });
+    return this.knownReadSettings;
   }
 
   /** CLICKHOUSE_CLUSTER: migrations run ON CLUSTER, sharded tables are served through Distributed tables. */
@@ -47,7 +75,7 @@ export class ClickhouseService implements OnModuleDestroy {
 
   async query<T>(query: string, params: QueryParams = {}): Promise<T[]> {
     return this.measured('query', async () => {
-      const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
+      const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: await this.readSettings() });
       const rows = await result.json<T>();
       countRead(result.response_headers);
       return rows;
@@ -55,15 +83,23 @@ export class ClickhouseService implements OnModuleDestroy {
   }
 
   /**
-   * The result's lines as ClickHouse wrote them (TabSeparatedRaw: columns separated by tabs, nothing
-   * escaped), for statements that format their own output (e.g. JSON text with formatRowNoNewline).
+   * The result's bytes exactly as ClickHouse wrote them in TabSeparatedRaw (columns separated by tabs,
+   * rows ended by newlines, nothing escaped): for statements that format their own output (e.g. JSON
+   * with formatRowNoNewline) and answers that pass those bytes on without decoding them.
    */
-  async queryLines(query: string, params: QueryParams = {}): Promise<string[]> {
+  async queryRaw(query: string, params: QueryParams = {}): Promise<Buffer> {
     return this.measured('query', async () => {
-      const result = await this.client.query({ query, query_params: params, format: 'TabSeparatedRaw' });
-      const text = await result.text();
+      const result = await this.client.exec({
+        query: `${query}\nFORMAT TabSeparatedRaw`,
+        query_params: params,
+        clickhouse_settings: await this.readSettings(),
+      });
+      const chunks: Buffer[] = [];
+      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
+      const bytes = Buffer.concat(chunks);
+      throwStreamedException(bytes, result.response_headers);
       countRead(result.response_headers);
-      return text === '' ? [] : text.replace(/\n$/, '').split('\n');
+      return bytes;
     });
   }
 
@@ -116,5 +152,17 @@ function countRead(headers: Record<string, unknown> | undefined): void {
   if (summary) {
     metrics.clickhouseRowsRead.inc(summary.readRows);
     metrics.clickhouseBytesRead.inc(summary.readBytes);
+  }
+}
+
+/**
+ * A server that fails after it began sending (ClickHouse ≥ 25.11 marks it with the tag of the
+ * X-ClickHouse-Exception-Tag header) appends the exception to the body: raised here as the
+ * ClickHouse error it is, never passed on as data.
+ */
+function throwStreamedException(bytes: Buffer, headers: Record<string, unknown> | undefined): void {
+  const tag = headers?.['x-clickhouse-exception-tag'];
+  if (typeof tag === 'string' && bytes.length > 0 && bytes.subarray(-64).includes('__exception__')) {
+    throw extractErrorAtTheEndOfChunk(bytes, tag);
   }
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
@@ -63,7 +63,7 @@ export class CachedResultInterceptor implements NestInterceptor {
     metrics.resultCacheLookups.inc({ outcome: bypass ? 'bypass' : 'miss' });
     return next.handle().pipe(
       map((body: unknown) => {
-        // Serialized once, here: the same text is stored and sent.
+        // Serialized once, here: the same bytes are stored and sent.
         const json = serializeJson(body);
         if (!directives.has('no-store')) this.cache.set(key, json);
         response.setHeader('Cache-Status', bypass ? CACHE_STATUS.bypass : CACHE_STATUS.miss);
@@ -81,10 +81,13 @@ export const CACHE_STATUS_HEADER = {
   },
 };
 
-/** The handler's answer becomes JSON text here (serializeJson splices JsonText parts in); Nest sends a string as it is. */
-function sendAsJson(response: Response, json: string): string {
+/**
+ * The handler's answer, serialized (serializeJson splices JsonText parts in), is sent as these very
+ * bytes: Nest writes a StreamableFile's buffer as it is (a plain Buffer it would JSON-encode).
+ */
+function sendAsJson(response: Response, json: Buffer): StreamableFile {
   response.type('application/json');
-  return json;
+  return new StreamableFile(json);
 }
 
 function cacheControlDirectives(...headers: (string | string[] | undefined)[]): Set<string> {

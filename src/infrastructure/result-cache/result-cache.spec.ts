@@ -1,5 +1,7 @@
 import { canonicalJson, ResultCache, resultCacheKey } from './result-cache';
 
+const b = (text: string) => Buffer.from(text);
+
 describe('ResultCache', () => {
   let now = 0;
   const clock = () => now;
@@ -8,10 +10,10 @@ describe('ResultCache', () => {
 
   it('returns what was stored until it expires', () => {
     const cache = new ResultCache(1000, 5000, clock);
-    expect(cache.set('k', '{"a":1}')).toBe(true);
-    expect(cache.get('k')).toBe('{"a":1}');
+    expect(cache.set('k', b('{"a":1}'))).toBe(true);
+    expect(cache.get('k')?.toString()).toBe('{"a":1}');
     now += 4999;
-    expect(cache.get('k')).toBe('{"a":1}');
+    expect(cache.get('k')?.toString()).toBe('{"a":1}');
     now += 1;
     expect(cache.get('k')).toBeUndefined();
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
@@ -19,29 +21,29 @@ describe('ResultCache', () => {
 
   it('evicts the least recently used entries to stay within its byte budget', () => {
     const cache = new ResultCache(100, 60_000, clock); // entries are 1-char keys + 9-byte bodies = 10 bytes
-    for (const key of 'abcdefghij') cache.set(key, '123456789');
+    for (const key of 'abcdefghij') cache.set(key, b('123456789'));
     expect(cache.size).toEqual({ entries: 10, bytes: 100 });
     cache.get('a'); // a is now the most recently used
-    cache.set('k', '123456789');
+    cache.set('k', b('123456789'));
     expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBe('123456789');
-    expect(cache.get('k')).toBe('123456789');
+    expect(cache.get('a')?.toString()).toBe('123456789');
+    expect(cache.get('k')?.toString()).toBe('123456789');
     expect(cache.size.bytes).toBeLessThanOrEqual(100);
   });
 
   it('replaces an entry in place and refuses an answer bigger than an eighth of the budget', () => {
     const cache = new ResultCache(800, 60_000, clock);
-    cache.set('k', 'x'.repeat(50));
-    cache.set('k', 'y'.repeat(60));
+    cache.set('k', b('x'.repeat(50)));
+    cache.set('k', b('y'.repeat(60)));
     expect(cache.size).toEqual({ entries: 1, bytes: 61 });
-    expect(cache.set('big', 'z'.repeat(100))).toBe(false);
+    expect(cache.set('big', b('z'.repeat(100)))).toBe(false);
     expect(cache.get('big')).toBeUndefined();
   });
 
   it('is off with a zero budget', () => {
     const cache = new ResultCache(0, 60_000, clock);
     expect(cache.enabled).toBe(false);
-    expect(cache.set('k', '1')).toBe(false);
+    expect(cache.set('k', b('1'))).toBe(false);
     expect(cache.get('k')).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 interface Entry {
-  /** The serialized response body, sent as it is on a hit. */
-  json: string;
+  /** The serialized response body (UTF-8 JSON), sent as it is on a hit. */
+  body: Buffer;
   bytes: number;
   expiresAt: number;
 }
@@ -30,7 +30,7 @@ export class ResultCache {
     return { entries: this.entries.size, bytes: this.usedBytes };
   }
 
-  get(key: string): string | undefined {
+  get(key: string): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -39,12 +39,12 @@ export class ResultCache {
       return undefined;
     }
     this.entries.set(key, entry); // most recently used last
-    return entry.json;
+    return entry.body;
   }
 
   /** Keeps an answer unless it alone would take more than an eighth of the budget (big exports pass through). */
-  set(key: string, json: string): boolean {
-    const bytes = Buffer.byteLength(json) + key.length;
+  set(key: string, body: Buffer): boolean {
+    const bytes = body.length + key.length;
     if (!this.enabled || bytes > this.maxBytes / 8) return false;
     const previous = this.entries.get(key);
     if (previous) {
@@ -56,7 +56,7 @@ export class ResultCache {
       this.entries.delete(oldestKey);
       this.usedBytes -= oldest.bytes;
     }
-    this.entries.set(key, { json, bytes, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(key, { body, bytes, expiresAt: this.now() + this.ttlMs });
     this.usedBytes += bytes;
     return true;
   }
