@@ -144,9 +144,11 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
     });
   });
 
-  it('stores tag and category maps in buckets (migration 0008), and reads them back whole', async () => {
+  it('stores tag and category maps in buckets (migration 0008) without automatic column statistics (0009), and reads them back whole', async () => {
     const [{ statement }] = await t.clickhouse.query<{ statement: string }>(`SHOW CREATE TABLE ${t.clickhouse.localTable('cost_line_items')}`);
     expect(statement).toMatch(/map_serialization_version = 'with_buckets'/);
+    // Migration 0009: no automatic column statistics for the planner to read per part.
+    expect(statement).toMatch(/auto_statistics_types = ''/);
     const a = await t.newOrganization();
     const tags = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`key-${i}`, `value-${i}`]));
     await t.insertRows(a.organizationId, [{ usage_date: '2026-10-01', resource_tags: tags, amortized_cost: '2' }]);

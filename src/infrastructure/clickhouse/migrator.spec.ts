@@ -18,6 +18,12 @@ describe('migrations', () => {
     expect(bucketed.requiredMergeTreeSettings).toEqual(['map_serialization_version']);
     expect(bucketed.statements).toHaveLength(1);
     expect(bucketed.statements[0]).toMatch(/^ALTER TABLE cost_insights\.cost_line_items MODIFY SETTING/);
-    expect(migrations.filter((m) => m.requiredMergeTreeSettings.length > 0).map((m) => m.name)).toEqual(['0008_bucketed_tag_maps']);
+    const noStatistics = migrations.find((m) => m.name === '0009_no_automatic_column_statistics')!;
+    expect(noStatistics.requiredMergeTreeSettings).toEqual(['auto_statistics_types']);
+    expect(noStatistics.statements).toEqual(["ALTER TABLE cost_insights.cost_line_items MODIFY SETTING auto_statistics_types = ''"]);
+    expect(migrations.filter((m) => m.requiredMergeTreeSettings.length > 0).map((m) => m.name)).toEqual([
+      '0008_bucketed_tag_maps',
+      '0009_no_automatic_column_statistics',
+    ]);
   });
 });
