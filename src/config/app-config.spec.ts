@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       sharedFilterTtlSeconds: 2_592_000,
       rateLimitPerMinute: 300,
       defaultWindowDays: 30,
-      clickhouse: { database: 'cost_insights', maxExecutionSeconds: 20, requestTimeoutMs: 25_000 },
+      clickhouse: { database: 'cost_insights', maxExecutionSeconds: 20, requestTimeoutMs: 25_000, indexAnalysisThreads: 1 },
     });
     expect(config.clickhouse.url).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis:/],
     [{ CLICKHOUSE_DATABASE: 'x; DROP' }, /CLICKHOUSE_DATABASE must be a plain identifier/],
     [{ MIGRATE_ON_START: 'maybe' }, /MIGRATE_ON_START must be true or false/],
+    [{ CLICKHOUSE_INDEX_ANALYSIS_THREADS: '5000' }, /CLICKHOUSE_INDEX_ANALYSIS_THREADS must be between 0 and 1024/],
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -21,6 +21,11 @@ export interface AppConfig {
     idleSocketTtlMs: number;
     /** Concurrent statements per instance (server mode); more wait for a connection. Bounds the results held in memory at once. */
     maxOpenConnections: number;
+    /**
+     * `max_threads_for_indexes` of the API's reads (0: the server's default): threads of the planner's
+     * primary-key and projection analysis per statement. Applied only where the server knows the setting.
+     */
+    indexAnalysisThreads: number;
     /** Cluster name for `ON CLUSTER` migrations with Replicated engines and a Distributed table; unset: one server. */
     cluster?: string;
   };
@@ -151,6 +156,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.
       idleSocketTtlMs: integer(env, 'CLICKHOUSE_IDLE_SOCKET_TTL_MS', 2500, 100, 600_000),
       maxOpenConnections: integer(env, 'CLICKHOUSE_MAX_OPEN_CONNECTIONS', 10, 1, 1000),
+      // One thread: over the few hundred parts of an organisation's periods, fanning the analysis out costs
+      // more in hand-offs than it saves (bench: 25 → 12.5 ms of planning for 12 months over 168 parts).
+      indexAnalysisThreads: integer(env, 'CLICKHOUSE_INDEX_ANALYSIS_THREADS', 1, 0, 1024),
       cluster: clusterName(env),
     },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

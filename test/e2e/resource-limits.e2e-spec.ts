@@ -74,6 +74,19 @@ describe('resource limits', () => {
     for (const fragment of fragments) expect(body.error.message).toContain(fragment);
   }
 
+  it('sends reads with max_threads_for_indexes = CLICKHOUSE_INDEX_ANALYSIS_THREADS (default 1), the server knowing it', async () => {
+    const [read] = await t.clickhouse.query<{ threads: string }>("SELECT toString(getSetting('max_threads_for_indexes')) AS threads");
+    expect(read.threads).toBe('1');
+    if (!t.clickhouse.embedded) {
+      // A server keeps its default: the setting travels with the API's reads (a chDB session keeps
+      // what a statement SET, so there it is simply on).
+      const [raw] = await t.clickhouse.client
+        .query({ query: "SELECT toString(getSetting('max_threads_for_indexes')) AS threads", format: 'JSONEachRow' })
+        .then((result) => result.json<{ threads: string }>());
+      expect(raw.threads).toBe('0');
+    }
+  });
+
   it('refuses a body over BODY_LIMIT_BYTES with 413 naming the limit, and stays responsive meanwhile', async () => {
     const oversized = JSON.stringify({ ...small, padding: 'x'.repeat(BODY_LIMIT * 50) });
     const [refused, latency] = await Promise.all([
