@@ -114,22 +114,24 @@ export function assembleComparison(rows: ComparisonSumsRow[], spec: ComparisonSp
     if (row.dimensionValue === undefined) {
       if (row.bucketStart === undefined) sideTotals.set(row.side, row.sums);
     } else if (row.bucketStart === undefined) {
-      valueTotals.set(key(row.side, row.dimensionValue), row.sums);
+      valueTotals.set(valueKey(row.side, row.dimensionValue), row.sums);
     } else {
-      bucketSums.set(key(row.side, row.dimensionValue, row.bucketStart), row.sums);
+      bucketSums.set(bucketKey(row.side, row.bucketStart, row.dimensionValue), row.sums);
     }
   }
 
-  const side = (which: ComparisonSide, value: string): PeriodSide => {
-    const period = periods[which];
-    return {
-      total: compareMetricValue(spec.metric, valueTotals.get(key(which, value)) ?? zeroMetricSums()),
-      by_date: bucketStarts(spec.dateGrouping, period.start, period.end).map((date) => ({
-        date,
-        value: compareMetricValue(spec.metric, bucketSums.get(key(which, value, date)) ?? zeroMetricSums()),
-      })),
-    };
+  const buckets: Record<ComparisonSide, string[]> = {
+    [BASELINE_SIDE]: bucketStarts(spec.dateGrouping, periods[BASELINE_SIDE].start, periods[BASELINE_SIDE].end),
+    [COMPARISON_SIDE]: bucketStarts(spec.dateGrouping, periods[COMPARISON_SIDE].start, periods[COMPARISON_SIDE].end),
   };
+  const zero = zeroMetricSums();
+  const side = (which: ComparisonSide, value: string): PeriodSide => ({
+    total: compareMetricValue(spec.metric, valueTotals.get(valueKey(which, value)) ?? zero),
+    by_date: buckets[which].map((date) => ({
+      date,
+      value: compareMetricValue(spec.metric, bucketSums.get(bucketKey(which, date, value)) ?? zero),
+    })),
+  });
   const comparisons = comparisonValues(rows, spec).map((value): ComparisonRow => {
     const baseline = side(BASELINE_SIDE, value);
     const comparison = side(COMPARISON_SIDE, value);
@@ -165,7 +167,15 @@ export function assembleComparison(rows: ComparisonSumsRow[], spec: ComparisonSp
   };
 }
 
-/** An unambiguous map key for (side, value[, bucket]), whatever characters a value contains. */
-function key(...parts: (string | number)[]): string {
-  return JSON.stringify(parts);
+/**
+ * Map keys for (side, value) and (side, bucket, value), unambiguous whatever characters a value
+ * contains: the side is one digit and a bucket start always 10 characters (YYYY-MM-DD), so the value
+ * is everything after a fixed-length prefix.
+ */
+function valueKey(side: ComparisonSide, value: string): string {
+  return `${side}${value}`;
+}
+
+function bucketKey(side: ComparisonSide, bucketStart: string, value: string): string {
+  return `${side}${bucketStart}${value}`;
 }
