@@ -183,22 +183,37 @@ describe('buildCostDataQuery', () => {
 });
 
 describe('readCostDataResult', () => {
-  const bytes = (...lines: string[]) => Buffer.from(lines.map((line) => `${line}\n`).join(''));
+  const lines = ['{"item_count":2,"amortized_cost":3}', ',{"usage_date":"2026-10-01","amortized_cost":1}', ',{"a\\tb":"Zürich"}'];
+  const whole = Buffer.from(lines.map((line) => `${line}\n`).join(''));
+  const itemsOf = (chunks: Buffer[]) => JSON.parse(`[${Buffer.concat(chunks).toString('utf8')}]`);
 
   it('reads the totals line and leaves the items as the bytes inside the JSON array', () => {
-    const result = readCostDataResult(bytes('{"item_count":2,"amortized_cost":3}', ',{"usage_date":"2026-10-01","amortized_cost":1}', ',{"a\\tb":"Zürich"}'));
+    const result = readCostDataResult([whole]);
     expect(result.totals).toEqual({ amortized_cost: 3 });
     expect(result.itemCount).toBe(2);
-    expect(JSON.parse(`[${result.items.toString('utf8')}]`)).toEqual([{ usage_date: '2026-10-01', amortized_cost: 1 }, { 'a\tb': 'Zürich' }]);
+    expect(itemsOf(result.items)).toEqual([{ usage_date: '2026-10-01', amortized_cost: 1 }, { 'a\tb': 'Zürich' }]);
+  });
+
+  it('reads the same however the result is split into chunks (inside the totals, at the newline, before the comma, inside a character)', () => {
+    const newline = whole.indexOf(0x0a);
+    for (let cut = 1; cut < whole.length; cut++) {
+      for (const chunks of [
+        [whole.subarray(0, cut), whole.subarray(cut)],
+        [whole.subarray(0, Math.min(cut, newline)), whole.subarray(Math.min(cut, newline), newline + 1), whole.subarray(newline + 1)],
+      ]) {
+        const result = readCostDataResult(chunks.filter((chunk) => chunk.length > 0));
+        expect(result.totals).toEqual({ amortized_cost: 3 });
+        expect(itemsOf(result.items)).toEqual([{ usage_date: '2026-10-01', amortized_cost: 1 }, { 'a\tb': 'Zürich' }]);
+      }
+    }
   });
 
   it('counts every item, also those past the LIMIT (item_count may come quoted)', () => {
-    expect(readCostDataResult(bytes('{"item_count":"50001","amortized_cost":3}', ',{"n":1}')).itemCount).toBe(50_001);
+    expect(readCostDataResult([Buffer.from('{"item_count":"50001","amortized_cost":3}\n,{"n":1}\n')]).itemCount).toBe(50_001);
   });
 
   it('has no items without item lines, and nothing without a totals line', () => {
-    const onlyTotals = readCostDataResult(bytes('{"item_count":0,"amortized_cost":0}'));
-    expect(onlyTotals).toEqual({ totals: { amortized_cost: 0 }, itemCount: 0, items: Buffer.alloc(0) });
-    expect(readCostDataResult(Buffer.alloc(0))).toEqual({ totals: {}, itemCount: 0, items: Buffer.alloc(0) });
+    expect(readCostDataResult([Buffer.from('{"item_count":0,"amortized_cost":0}\n')])).toEqual({ totals: { amortized_cost: 0 }, itemCount: 0, items: [] });
+    expect(readCostDataResult([])).toEqual({ totals: {}, itemCount: 0, items: [] });
   });
 });

@@ -86,23 +86,34 @@ export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimi
 /** The totals line's count of every item of the answer (the other fields are metric sums). */
 const ITEM_COUNT_FIELD = 'item_count';
 
-/** buildCostDataQuery's result, taken apart without decoding the items. */
+/** buildCostDataQuery's result, taken apart without decoding (or joining) the items. */
 export interface CostDataResultBytes {
   /** The metric sums over the whole filtered period, under their item field names. */
   totals: Record<string, unknown>;
   /** How many items the answer has in all (the LIMIT may have cut `items` short of it). */
   itemCount: number;
-  /** The inside of the JSON `items` array: `{…}\n,{…}\n` (empty without items). */
-  items: Buffer;
+  /** The inside of the JSON `items` array, `{…}\n,{…}\n`, as chunks of the result (none without items). */
+  items: Buffer[];
 }
 
-export function readCostDataResult(result: Buffer): CostDataResultBytes {
-  const NEWLINE = 0x0a;
-  const end = result.indexOf(NEWLINE);
-  if (end < 0) return { totals: {}, itemCount: 0, items: Buffer.alloc(0) }; // no totals line: nothing matched
-  const { [ITEM_COUNT_FIELD]: itemCount, ...totals } = JSON.parse(result.toString('utf8', 0, end)) as Record<string, unknown>;
-  // Past the totals line and the first item's leading comma.
-  return { totals, itemCount: Number(itemCount), items: result.subarray(Math.min(end + 2, result.length)) };
+const NEWLINE = 0x0a;
+
+/** Reads the totals line; the items stay the result's own chunks, sliced past that line and the first comma. */
+export function readCostDataResult(chunks: Buffer[]): CostDataResultBytes {
+  const head: Buffer[] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    const end = chunks[i].indexOf(NEWLINE);
+    if (end < 0) {
+      head.push(chunks[i]);
+      continue;
+    }
+    head.push(chunks[i].subarray(0, end));
+    const { [ITEM_COUNT_FIELD]: itemCount, ...totals } = JSON.parse(Buffer.concat(head).toString('utf8')) as Record<string, unknown>;
+    const items = [chunks[i].subarray(end + 1), ...chunks.slice(i + 1)].filter((chunk) => chunk.length > 0);
+    if (items.length > 0) items[0] = items[0].subarray(1); // the first item's leading comma
+    return { totals, itemCount: Number(itemCount), items: items.filter((chunk) => chunk.length > 0) };
+  }
+  return { totals: {}, itemCount: 0, items: [] }; // no totals line: nothing matched
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */

@@ -43,11 +43,15 @@ describe('answer cache', () => {
   }
 
   it('answers a repeated question from memory, byte for byte, whatever the key order of the body', async () => {
-    const org = await newOrgWithRows([row('2026-10-01', 'Amazon EC2', '10.5'), row('2026-10-02', 'Amazon S3', '2.25')]);
+    const org = await newOrgWithRows([row('2026-10-01', 'Amazon EC2', '10.5'), row('2026-10-02', 'Stockage Zürich €', '2.25')]);
     const first = await t.http.post(DATA).set(org.auth).send(question());
     expect(first.status).toBe(200);
     expect(first.headers['cache-status']).toBe('cost-insights-api; fwd=miss');
     expect(first.body.data.summary.total_amortized_cost).toBe(12.75);
+    expect(first.body.data.items.map((item: { dimension_value: string }) => item.dimension_value)).toEqual(['Amazon EC2', 'Stockage Zürich €']);
+    // The answer is sent as bytes: its length counts bytes, not characters.
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.headers['content-length']).toBe(String(Buffer.byteLength(first.text)));
 
     const before = statements.count;
     const again = await t.http.post(DATA).set(org.auth).send(question());
@@ -59,7 +63,8 @@ describe('answer cache', () => {
     for (const hit of [again, reordered]) {
       expect(hit.status).toBe(200);
       expect(hit.headers['cache-status']).toBe('cost-insights-api; hit');
-      expect(hit.headers['content-type']).toMatch(/^application\/json/);
+      expect(hit.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(hit.headers['content-length']).toBe(first.headers['content-length']);
       expect(hit.text).toBe(first.text);
     }
     expect(statements.count).toBe(before);

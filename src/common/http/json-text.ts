@@ -1,29 +1,23 @@
 import { randomBytes } from 'node:crypto';
-
-type Piece = string | Buffer;
+import { Readable } from 'node:stream';
 
 /** The serialization in progress (serializeJson is synchronous, so one at a time). */
 let splicing: { nonce: string; values: JsonText[] } | undefined;
 
 /**
- * A piece of a response that is already JSON (e.g. rows ClickHouse formatted itself, as the bytes it
- * sent), embedded as it is by serializeJson instead of being decoded, parsed and re-serialized.
+ * A piece of a response that is already JSON (e.g. rows ClickHouse formatted itself, as the chunks of
+ * bytes it sent), embedded as it is by serializeJson instead of being decoded, parsed and re-serialized.
  */
 export class JsonText {
-  private readonly pieces: Piece[];
+  readonly chunks: Buffer[];
 
-  constructor(...pieces: Piece[]) {
-    this.pieces = pieces;
+  constructor(...pieces: (string | Buffer)[]) {
+    this.chunks = pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
   }
 
   /** A JSON array around `inside`: already-serialized elements with their separating commas. */
-  static arrayOf(inside: Buffer): JsonText {
-    return new JsonText('[', inside, ']');
-  }
-
-  /** The JSON as bytes. */
-  toBuffers(): Buffer[] {
-    return this.pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
+  static arrayOf(inside: Buffer[]): JsonText {
+    return new JsonText('[', ...inside, ']');
   }
 
   /**
@@ -32,17 +26,23 @@ export class JsonText {
    * parsed value, so a plain JSON.stringify is still correct.
    */
   toJSON(): unknown {
-    if (!splicing) return JSON.parse(Buffer.concat(this.toBuffers()).toString('utf8'));
+    if (!splicing) return JSON.parse(Buffer.concat(this.chunks).toString('utf8'));
     return `${splicing.nonce}:${splicing.values.push(this) - 1}`;
   }
+}
+
+/** A serialized answer: its UTF-8 bytes in order, as chunks that are never joined, and their total length. */
+export interface JsonBytes {
+  chunks: Buffer[];
+  length: number;
 }
 
 /**
  * JSON.stringify, as UTF-8 bytes, with JsonText values spliced in verbatim. Each JsonText first
  * becomes a placeholder string carrying a per-call random nonce (so no string in the data can imitate
- * one); the bytes are then the text between placeholders and each JsonText's own bytes, copied once.
+ * one); the answer is then the text between placeholders and each JsonText's own chunks, not copied.
  */
-export function serializeJson(value: unknown): Buffer {
+export function serializeJson(value: unknown): JsonBytes {
   const outer = splicing;
   const state = { nonce: randomBytes(12).toString('hex'), values: [] as JsonText[] };
   splicing = state;
@@ -52,13 +52,25 @@ export function serializeJson(value: unknown): Buffer {
   } finally {
     splicing = outer;
   }
-  if (state.values.length === 0) return Buffer.from(text);
-  const parts: Buffer[] = [];
+  const chunks: Buffer[] = [];
   let from = 0;
-  for (const match of text.matchAll(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'))) {
-    parts.push(Buffer.from(text.slice(from, match.index)), ...state.values[Number(match[1])].toBuffers());
-    from = match.index + match[0].length;
+  if (state.values.length > 0) {
+    for (const match of text.matchAll(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'))) {
+      chunks.push(Buffer.from(text.slice(from, match.index)), ...state.values[Number(match[1])].chunks);
+      from = match.index + match[0].length;
+    }
   }
-  parts.push(Buffer.from(text.slice(from)));
-  return Buffer.concat(parts);
+  chunks.push(Buffer.from(from === 0 ? text : text.slice(from)));
+  return { chunks, length: chunks.reduce((total, chunk) => total + chunk.length, 0) };
+}
+
+/** The bytes of an answer as a stream, chunk by chunk, at the pace the reader takes them. */
+export function jsonBytesStream(bytes: JsonBytes): Readable {
+  let next = 0;
+  return new Readable({
+    read() {
+      while (next < bytes.chunks.length) if (!this.push(bytes.chunks[next++])) return;
+      this.push(null);
+    },
+  });
 }

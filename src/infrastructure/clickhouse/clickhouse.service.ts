@@ -84,10 +84,11 @@ export class ClickhouseService implements OnModuleDestroy {
 
   /**
    * The result's bytes exactly as ClickHouse wrote them in TabSeparatedRaw (columns separated by tabs,
-   * rows ended by newlines, nothing escaped): for statements that format their own output (e.g. JSON
-   * with formatRowNoNewline) and answers that pass those bytes on without decoding them.
+   * rows ended by newlines, nothing escaped), as the chunks they arrived in: for statements that format
+   * their own output (e.g. JSON with formatRowNoNewline) and answers that pass those bytes on without
+   * decoding or even joining them.
    */
-  async queryRaw(query: string, params: QueryParams = {}): Promise<Buffer> {
+  async queryRaw(query: string, params: QueryParams = {}): Promise<Buffer[]> {
     return this.measured('query', async () => {
       const result = await this.client.exec({
         query: `${query}\nFORMAT TabSeparatedRaw`,
@@ -95,11 +96,10 @@ export class ClickhouseService implements OnModuleDestroy {
         clickhouse_settings: await this.readSettings(),
       });
       const chunks: Buffer[] = [];
-      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
-      const bytes = Buffer.concat(chunks);
-      throwStreamedException(bytes, result.response_headers);
+      for await (const chunk of result.stream) if ((chunk as Buffer).length > 0) chunks.push(chunk as Buffer);
+      throwStreamedException(chunks, result.response_headers);
       countRead(result.response_headers);
-      return bytes;
+      return chunks;
     });
   }
 
@@ -160,9 +160,10 @@ function countRead(headers: Record<string, unknown> | undefined): void {
  * X-ClickHouse-Exception-Tag header) appends the exception to the body: raised here as the
  * ClickHouse error it is, never passed on as data.
  */
-function throwStreamedException(bytes: Buffer, headers: Record<string, unknown> | undefined): void {
+function throwStreamedException(chunks: Buffer[], headers: Record<string, unknown> | undefined): void {
   const tag = headers?.['x-clickhouse-exception-tag'];
-  if (typeof tag === 'string' && bytes.length > 0 && bytes.subarray(-64).includes('__exception__')) {
-    throw extractErrorAtTheEndOfChunk(bytes, tag);
-  }
+  if (typeof tag !== 'string' || chunks.length === 0) return;
+  // The marker ends the body, possibly split over the last two chunks.
+  const tail = Buffer.concat(chunks.slice(-2));
+  if (tail.subarray(-64).includes('__exception__')) throw extractErrorAtTheEndOfChunk(tail, tag);
 }
