@@ -8,9 +8,9 @@
  *    (createApp, exactly as production, plus a probe route that exists only here: GET /v1/bench/ping, the
  *    "trivial authenticated endpoint" — same middleware, key guard, rate limit and scopes, no query).
  * 2. Generates the estate inside ClickHouse (scripts/bench/estate.ts) and copies it into PostgreSQL.
- * 3. Per case: the API over HTTP; the very statements the API sent for that request (captured from
- *    ClickhouseService) run directly on ClickHouse, concurrently as the API runs them; the equivalent
- *    PostgreSQL statements. Warm-up, then p50/p95/p99.
+ * 3. Per case: the API over HTTP and, in alternation with it, the very statements the API sent for that
+ *    request (captured from ClickhouseService) run directly on ClickHouse, concurrently as the API runs
+ *    them; the equivalent PostgreSQL statements. Warm-up, then p50/p95/p99.
  * 4. The 12-month monthly case with the aggregate projection disabled (optimize_use_projections = 0) vs enabled.
  * 5. autocannon against the probe route and a tiny /data request (repeated: answer cache; and computed afresh),
  *    then the largest case computed afresh under the same load; API RSS sampled throughout.
@@ -67,6 +67,34 @@ function stats(samples: number[]): Stats {
   const round = (n: number) => Math.round(n * 100) / 100;
   return { runs: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
 }
+/**
+ * Two ways of answering the same question, measured in alternation (a b, b a, a b, …) rather than one
+ * series after the other, so drift in the machine's speed (a shared 2-core host) and order effects
+ * weigh on both alike.
+ */
+async function measurePaired(warmup: number, runs: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[Stats, Stats]> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const samples: [number[], number[]] = [[], []];
+  const timed = async (run: () => Promise<unknown>, into: number[]) => {
+    const began = performance.now();
+    await run();
+    into.push(performance.now() - began);
+  };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      await timed(a, samples[0]);
+      await timed(b, samples[1]);
+    } else {
+      await timed(b, samples[1]);
+      await timed(a, samples[0]);
+    }
+  }
+  return [stats(samples[0]), stats(samples[1])];
+}
+
 async function measure(warmup: number, runs: number, run: () => Promise<unknown>): Promise<Stats> {
   for (let i = 0; i < warmup; i++) await run();
   const samples: number[] = [];
@@ -177,12 +205,14 @@ async function main(): Promise<void> {
   // Latency cases ask for freshly computed answers (Cache-Control: no-cache): the API's answer cache would
   // otherwise answer every repetition from memory. Cached latency is measured separately.
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' };
+  // The answer is received as bytes, as the direct statements' results are (what a client then does with
+  // the JSON, it would do with either).
   const post = async (path: string, body: unknown, cached = false) => {
     const { 'Cache-Control': _fresh, ...cachedHeaders } = headers;
     const response = await fetch(`${base}${path}`, { method: 'POST', headers: cached ? cachedHeaders : headers, body: JSON.stringify(body) });
-    const text = await response.text();
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return text;
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${bytes.toString('utf8', 0, 300)}`);
+    return bytes;
   };
 
   // Statement capture: every cost statement the API sends while `capturing` is set.
@@ -208,9 +238,8 @@ async function main(): Promise<void> {
       headers = result.response_headers;
     } else {
       const result = await clickhouse.client.exec({ query: `${statement.sql}\nFORMAT TabSeparatedRaw`, query_params: statement.params, clickhouse_settings: settings, query_id: queryId });
-      const chunks: Buffer[] = [];
+      const chunks: Buffer[] = []; // kept as chunks, as the API keeps them
       for await (const chunk of result.stream) chunks.push(chunk as Buffer);
-      Buffer.concat(chunks);
       headers = result.response_headers;
     }
     const summary = headers['x-clickhouse-summary'];
@@ -229,9 +258,13 @@ async function main(): Promise<void> {
     const answer = await post(c.path, c.body);
     const statements = capturing;
     capturing = undefined;
-    const api = await measure(warmup, runs, () => post(c.path, c.body));
+    const [api, raw] = await measurePaired(
+      warmup,
+      runs,
+      () => post(c.path, c.body),
+      () => Promise.all(statements.map((s) => rawQuery(s))),
+    );
     const apiCached = await measure(warmup, runs, () => post(c.path, c.body, true));
-    const raw = await measure(warmup, runs, () => Promise.all(statements.map((s) => rawQuery(s))));
     const readRows = (await Promise.all(statements.map((s) => rawQuery(s)))).reduce((n, s) => n + Number(s?.read_rows ?? 0), 0);
     const postgres = pg ? await measure(1, pgRuns, () => Promise.all(c.postgres.map((sql) => pg!.query(sql)))) : undefined;
     const entry = {
@@ -269,8 +302,12 @@ async function main(): Promise<void> {
     Promise.all(projectionStatements.map((s) => rawQuery(s, settings, ids[ids.push(randomUUID()) - 1])));
   const rawIds: string[] = [];
   const projectedIds: string[] = [];
-  const rawScan = await measure(warmup, runs, runWith({ optimize_use_projections: 0 }, rawIds));
-  const projected = await measure(warmup, runs, runWith({ optimize_use_projections: 1 }, projectedIds));
+  const [rawScan, projected] = await measurePaired(
+    warmup,
+    runs,
+    runWith({ optimize_use_projections: 0 }, rawIds),
+    runWith({ optimize_use_projections: 1 }, projectedIds),
+  );
   const engineStats = async (ids: string[]) => {
     await clickhouse.command('SYSTEM FLUSH LOGS');
     const rows = await clickhouse.query<{ us: string }>(
