@@ -32,10 +32,11 @@ export class ClickhouseService implements OnModuleDestroy {
   private knownReadSettings?: Promise<ClickHouseSettings>;
 
   /**
-   * The wanted read settings this server knows (an older one would reject a statement carrying an
-   * unknown setting), looked up once; a failed lookup is retried by the next read.
+   * The settings every read (query, queryRaw) carries on top of the client's: the wanted read settings
+   * this server knows (an older one would reject a statement carrying an unknown setting), looked up
+   * once; a failed lookup is retried by the next read.
    */
-  private readSettings(): Promise<ClickHouseSettings> {
+  readSettings(): Promise<ClickHouseSettings> {
     const names = Object.keys(this.wantedReadSettings);
     if (names.length === 0) return Promise.resolve({});
     this.knownReadSettings ??= (async () => {
