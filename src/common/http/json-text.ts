@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 
 /** The serialization in progress (serializeJson is synchronous, so one at a time). */
 let splicing: { nonce: string; values: JsonText[] } | undefined;
@@ -31,18 +30,14 @@ export class JsonText {
   }
 }
 
-/** A serialized answer: its UTF-8 bytes in order, as chunks that are never joined, and their total length. */
-export interface JsonBytes {
-  chunks: Buffer[];
-  length: number;
-}
-
 /**
  * JSON.stringify, as UTF-8 bytes, with JsonText values spliced in verbatim. Each JsonText first
  * becomes a placeholder string carrying a per-call random nonce (so no string in the data can imitate
- * one); the answer is then the text between placeholders and each JsonText's own chunks, not copied.
+ * one); the answer is then the text between placeholders and each JsonText's own chunks, joined in
+ * one copy: one buffer is one write to the socket (chunk by chunk, a large answer would wait for the
+ * socket to drain between chunks).
  */
-export function serializeJson(value: unknown): JsonBytes {
+export function serializeJson(value: unknown): Buffer {
   const outer = splicing;
   const state = { nonce: randomBytes(12).toString('hex'), values: [] as JsonText[] };
   splicing = state;
@@ -52,25 +47,13 @@ export function serializeJson(value: unknown): JsonBytes {
   } finally {
     splicing = outer;
   }
+  if (state.values.length === 0) return Buffer.from(text);
   const chunks: Buffer[] = [];
   let from = 0;
-  if (state.values.length > 0) {
-    for (const match of text.matchAll(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'))) {
-      chunks.push(Buffer.from(text.slice(from, match.index)), ...state.values[Number(match[1])].chunks);
-      from = match.index + match[0].length;
-    }
+  for (const match of text.matchAll(new RegExp(`"${state.nonce}:(\\d+)"`, 'g'))) {
+    chunks.push(Buffer.from(text.slice(from, match.index)), ...state.values[Number(match[1])].chunks);
+    from = match.index + match[0].length;
   }
-  chunks.push(Buffer.from(from === 0 ? text : text.slice(from)));
-  return { chunks, length: chunks.reduce((total, chunk) => total + chunk.length, 0) };
-}
-
-/** The bytes of an answer as a stream, chunk by chunk, at the pace the reader takes them. */
-export function jsonBytesStream(bytes: JsonBytes): Readable {
-  let next = 0;
-  return new Readable({
-    read() {
-      while (next < bytes.chunks.length) if (!this.push(bytes.chunks[next++])) return;
-      this.push(null);
-    },
-  });
+  chunks.push(Buffer.from(text.slice(from)));
+  return Buffer.concat(chunks);
 }

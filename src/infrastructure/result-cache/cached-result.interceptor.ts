@@ -3,7 +3,7 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
 import type { AuthenticatedRequest } from '../../common/http/request-context';
-import { JsonBytes, jsonBytesStream, serializeJson } from '../../common/http/json-text';
+import { serializeJson } from '../../common/http/json-text';
 import { metrics } from '../../observability/metrics';
 import { CostDataVersion } from './cost-data-version.service';
 import { ResultCache, resultCacheKey } from './result-cache';
@@ -83,11 +83,11 @@ export const CACHE_STATUS_HEADER = {
 
 /**
  * The handler's answer, serialized (serializeJson splices JsonText parts in), is sent as these very
- * bytes, chunk by chunk: Nest streams a StreamableFile as it is (a plain Buffer it would JSON-encode).
+ * bytes in one write: Nest sends a StreamableFile's buffer as it is (a plain Buffer it would JSON-encode).
  */
-function sendAsJson(response: Response, json: JsonBytes): StreamableFile {
+function sendAsJson(response: Response, json: Buffer): StreamableFile {
   response.type('application/json');
-  return new StreamableFile(jsonBytesStream(json), { length: json.length });
+  return new StreamableFile(json);
 }
 
 function cacheControlDirectives(...headers: (string | string[] | undefined)[]): Set<string> {

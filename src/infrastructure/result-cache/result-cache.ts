@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { JsonBytes } from '../../common/http/json-text';
 
 interface Entry {
   /** The serialized response body (UTF-8 JSON), sent as it is on a hit. */
-  body: JsonBytes;
+  body: Buffer;
   bytes: number;
   expiresAt: number;
 }
@@ -31,7 +30,7 @@ export class ResultCache {
     return { entries: this.entries.size, bytes: this.usedBytes };
   }
 
-  get(key: string): JsonBytes | undefined {
+  get(key: string): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -44,7 +43,7 @@ export class ResultCache {
   }
 
   /** Keeps an answer unless it alone would take more than an eighth of the budget (big exports pass through). */
-  set(key: string, body: JsonBytes): boolean {
+  set(key: string, body: Buffer): boolean {
     const bytes = body.length + key.length;
     if (!this.enabled || bytes > this.maxBytes / 8) return false;
     const previous = this.entries.get(key);
