@@ -64,7 +64,6 @@ interface Stats {
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  const round = (n: number) => Math.round(n * 100) / 100;
   return { runs: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
 }
 /**
@@ -78,11 +77,6 @@ async function measurePaired(warmup: number, runs: number, a: () => Promise<unkn
     await b();
   }
   const samples: [number[], number[]] = [[], []];
-  const timed = async (run: () => Promise<unknown>, into: number[]) => {
-    const began = performance.now();
-    await run();
-    into.push(performance.now() - began);
-  };
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
       await timed(a, samples[0]);
@@ -98,12 +92,15 @@ async function measurePaired(warmup: number, runs: number, a: () => Promise<unkn
 async function measure(warmup: number, runs: number, run: () => Promise<unknown>): Promise<Stats> {
   for (let i = 0; i < warmup; i++) await run();
   const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const began = performance.now();
-    await run();
-    samples.push(performance.now() - began);
-  }
+  for (let i = 0; i < runs; i++) await timed(run, samples);
   return stats(samples);
+}
+
+/** Runs `run` once and adds its duration (ms) to `samples`. */
+async function timed(run: () => Promise<unknown>, samples: number[]): Promise<void> {
+  const began = performance.now();
+  await run();
+  samples.push(performance.now() - began);
 }
 
 interface Captured {

@@ -109,9 +109,11 @@ export function readCostDataResult(chunks: Buffer[]): CostDataResultBytes {
     }
     head.push(chunks[i].subarray(0, end));
     const { [ITEM_COUNT_FIELD]: itemCount, ...totals } = JSON.parse(Buffer.concat(head).toString('utf8')) as Record<string, unknown>;
-    const items = [chunks[i].subarray(end + 1), ...chunks.slice(i + 1)].filter((chunk) => chunk.length > 0);
-    if (items.length > 0) items[0] = items[0].subarray(1); // the first item's leading comma
-    return { totals, itemCount: Number(itemCount), items: items.filter((chunk) => chunk.length > 0) };
+    // The items start past the newline and the first item's leading comma, which may lie in a later chunk.
+    let [index, offset] = [i, end + 2];
+    while (index < chunks.length && offset >= chunks[index].length) offset -= chunks[index++].length;
+    const items = index < chunks.length ? [chunks[index].subarray(offset), ...chunks.slice(index + 1)] : [];
+    return { totals, itemCount: Number(itemCount), items };
   }
   return { totals: {}, itemCount: 0, items: [] }; // no totals line: nothing matched
 }

@@ -97,7 +97,7 @@ export class ClickhouseService implements OnModuleDestroy {
         clickhouse_settings: await this.readSettings(),
       });
       const chunks: Buffer[] = [];
-      for await (const chunk of result.stream) if ((chunk as Buffer).length > 0) chunks.push(chunk as Buffer);
+      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
       throwStreamedException(chunks, result.response_headers);
       countRead(result.response_headers);
       return chunks;
