@@ -141,22 +141,23 @@ CREATE INDEX ON ${PG_TABLE} USING gin (resource_tags jsonb_path_ops);
 CREATE INDEX ON ${PG_TABLE} USING gin (cost_categories jsonb_path_ops);
 VACUUM ANALYZE ${PG_TABLE};`;
 
-export function psql(database: string, sql: string): void {
+export function psql(database: string, sql: string): string {
   const result = spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q', '-d', database], {
     input: sql,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
   if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+  return result.stdout;
 }
 
-/** Exports the estate as CSV (maps as JSON) from ClickHouse and COPYs it into PostgreSQL. */
+/** Exports the estate as CSV (maps as JSON) from ClickHouse and COPYs it into PostgreSQL; returns the server version. */
 export async function loadPostgres(
   clickhouse: ClickhouseService,
   database: string,
   csvPath: string,
   log: (m: string) => void,
-): Promise<void> {
+): Promise<string> {
   let began = Date.now();
   const result = await clickhouse.client.exec({
     query: `SELECT organization_id, usage_date, billing_period, cost_layer, cloud, service, resource_family, region,
@@ -181,4 +182,5 @@ export async function loadPostgres(
   psql(database, 'CHECKPOINT;');
   spawnSync('sync');
   log(`  CHECKPOINT + sync in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  return psql(database, '\\pset tuples_only on\nSHOW server_version;').trim();
 }

@@ -4,13 +4,16 @@
  *   npm run bench -- [--rows 10000000] [--runs 20] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api]
  *
+ * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
+ *
  * 1. Starts a ClickHouse HTTP server from libchdb (with system.query_log) and the API in this process
  *    (createApp, exactly as production, plus a probe route that exists only here: GET /v1/bench/ping, the
  *    "trivial authenticated endpoint" — same middleware, key guard, rate limit and scopes, no query).
  * 2. Generates the estate inside ClickHouse (scripts/bench/estate.ts) and copies it into PostgreSQL.
  * 3. Per case: the API over HTTP and, in alternation with it, the very statements the API sent for that
  *    request (captured from ClickhouseService) run directly on ClickHouse, concurrently as the API runs
- *    them; the equivalent PostgreSQL statements. Warm-up, then p50/p95/p99.
+ *    them; the equivalent PostgreSQL statements. Warm-up, then p50/p95/p99. Every timed request is sent from
+ *    one child process (measuring-client.ts), so this process only serves the API, as in production.
  * 4. The 12-month monthly case with the aggregate projection disabled (optimize_use_projections = 0) vs enabled.
  * 5. autocannon against the probe route and a tiny /data request (repeated: answer cache; and computed afresh),
  *    then the largest case computed afresh under the same load; API RSS sampled throughout.
@@ -19,7 +22,6 @@
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,6 +36,7 @@ import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { CASES, PROJECTION_CASE } from './cases';
 import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
+import { startMeasuringClient, Statement, Task } from './measuring-client';
 
 @Controller('bench')
 class BenchProbeController {
@@ -66,50 +69,6 @@ function stats(samples: number[]): Stats {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   return { runs: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
 }
-/**
- * Two ways of answering the same question, measured in alternation (a b, b a, a b, …) rather than one
- * series after the other, so drift in the machine's speed (a shared 2-core host) and order effects
- * weigh on both alike.
- */
-async function measurePaired(warmup: number, runs: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[Stats, Stats]> {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const samples: [number[], number[]] = [[], []];
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      await timed(a, samples[0]);
-      await timed(b, samples[1]);
-    } else {
-      await timed(b, samples[1]);
-      await timed(a, samples[0]);
-    }
-  }
-  return [stats(samples[0]), stats(samples[1])];
-}
-
-async function measure(warmup: number, runs: number, run: () => Promise<unknown>): Promise<Stats> {
-  for (let i = 0; i < warmup; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) await timed(run, samples);
-  return stats(samples);
-}
-
-/** Runs `run` once and adds its duration (ms) to `samples`. */
-async function timed(run: () => Promise<unknown>, samples: number[]): Promise<void> {
-  const began = performance.now();
-  await run();
-  samples.push(performance.now() - began);
-}
-
-interface Captured {
-  sql: string;
-  params: QueryParams;
-  /** How the API read the result (query: parsed JSONEachRow, queryRaw: TabSeparatedRaw bytes). */
-  format: 'JSONEachRow' | 'TabSeparatedRaw';
-}
-
 async function main(): Promise<void> {
   const rows = Number(arg('rows', '10000000'));
   const runs = Number(arg('runs', '20'));
@@ -186,34 +145,31 @@ async function main(): Promise<void> {
 
   let pgVersion = 'skipped';
   let pgLoadSeconds = 0;
-  let pg: import('pg').Pool | undefined;
   if (!skipPostgres) {
     log('loading PostgreSQL…');
     began = Date.now();
-    await loadPostgres(clickhouse, pgDatabase, join(dir, 'estate.csv'), log);
+    pgVersion = await loadPostgres(clickhouse, pgDatabase, join(dir, 'estate.csv'), log);
     pgLoadSeconds = (Date.now() - began) / 1000;
     rmSync(join(dir, 'estate.csv'), { force: true });
-    const { Pool } = await import('pg');
-    pg = new Pool({ host: '127.0.0.1', user: 'postgres', database: pgDatabase, max: 8 });
-    pgVersion = (await pg.query('SHOW server_version')).rows[0].server_version;
   }
+
+  // Every timed request comes from this child process; this one only serves the API (and samples its RSS).
+  const client = startMeasuringClient(skipPostgres ? undefined : { database: pgDatabase });
+  process.on('exit', () => client.stop());
 
   const { key } = await app.get(ApiKeysService).create(MEASURED_ORGANIZATION, 'bench', ['cost:read']);
   // Latency cases ask for freshly computed answers (Cache-Control: no-cache): the API's answer cache would
   // otherwise answer every repetition from memory. Cached latency is measured separately.
-  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' };
-  // The answer is received as bytes, as the direct statements' results are (what a client then does with
-  // the JSON, it would do with either).
-  const post = async (path: string, body: unknown, cached = false) => {
-    const { 'Cache-Control': _fresh, ...cachedHeaders } = headers;
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers: cached ? cachedHeaders : headers, body: JSON.stringify(body) });
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${bytes.toString('utf8', 0, 300)}`);
-    return bytes;
-  };
+  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  const apiRequest = (path: string, body: unknown, cached = false): Task => ({
+    kind: 'http',
+    url: `${base}${path}`,
+    headers: cached ? headers : { ...headers, 'Cache-Control': 'no-cache' },
+    body: JSON.stringify(body),
+  });
 
   // Statement capture: every cost statement the API sends while `capturing` is set.
-  let capturing: Captured[] | undefined;
+  let capturing: Statement[] | undefined;
   const isCostStatement = (sql: string) => sql.includes('cost_line_items') && !sql.includes('system.parts');
   const originalQuery = clickhouse.query.bind(clickhouse);
   clickhouse.query = (async (sql: string, params: QueryParams = {}) => {
@@ -225,53 +181,44 @@ async function main(): Promise<void> {
     if (capturing && isCostStatement(sql)) capturing.push({ sql, params, format: 'TabSeparatedRaw' });
     return originalQueryRaw(sql, params);
   }) as typeof clickhouse.queryRaw;
-
-  // The statement as the API sends it (with the settings the API's reads carry), read as the API reads it
-  // (parsed rows, or the bytes).
-  const readSettings = await clickhouse.readSettings();
-  const rawQuery = async (statement: Captured, extraSettings: Record<string, number> = {}, queryId?: string) => {
-    const settings = { ...readSettings, ...extraSettings };
-    let headers: Record<string, unknown>;
-    if (statement.format === 'JSONEachRow') {
-      const result = await clickhouse.client.query({ query: statement.sql, query_params: statement.params, format: 'JSONEachRow', clickhouse_settings: settings, query_id: queryId });
-      await result.json();
-      headers = result.response_headers;
-    } else {
-      const result = await clickhouse.client.exec({ query: `${statement.sql}\nFORMAT TabSeparatedRaw`, query_params: statement.params, clickhouse_settings: settings, query_id: queryId });
-      const chunks: Buffer[] = []; // kept as chunks, as the API keeps them
-      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
-      headers = result.response_headers;
-    }
-    const summary = headers['x-clickhouse-summary'];
-    return summary ? (JSON.parse(String(summary)) as { read_rows: string }) : undefined;
+  /** Asks the API once (from the client) and returns the statements it sent ClickHouse, and the answer's size. */
+  const capture = async (request: Task) => {
+    capturing = [];
+    const outcome = await client.once(request);
+    const statements = capturing;
+    capturing = undefined;
+    return { statements, bytes: outcome.bytes };
   };
 
+  // The statements as the API sends them (with the settings the API's reads carry), read as the API reads
+  // them (parsed rows, or the bytes).
+  const readSettings = await clickhouse.readSettings();
+  const direct = (statements: Statement[], extraSettings: Record<string, number> = {}, tagQueryIds = false): Task => ({
+    kind: 'clickhouse',
+    statements,
+    settings: { ...readSettings, ...extraSettings } as Record<string, string | number>,
+    tagQueryIds,
+  });
+
   // The floor of any statement on this server: one trivial round trip.
-  const selectOne = await measure(warmup, runs, () => rawQuery({ sql: 'SELECT 1 AS one', params: {}, format: 'JSONEachRow' }));
+  const selectOne = stats((await client.series(warmup, runs, direct([{ sql: 'SELECT 1 AS one', params: {}, format: 'JSONEachRow' }]))).samples[0]);
   log(`ClickHouse round trip (SELECT 1): p50 ${selectOne.p50} ms`);
 
   const results: Record<string, unknown>[] = [];
   resetRss();
   for (const c of CASES) {
     log(`case: ${c.name}`);
-    capturing = [];
-    const answer = await post(c.path, c.body);
-    const statements = capturing;
-    capturing = undefined;
-    const [api, raw] = await measurePaired(
-      warmup,
-      runs,
-      () => post(c.path, c.body),
-      () => Promise.all(statements.map((s) => rawQuery(s))),
-    );
-    const apiCached = await measure(warmup, runs, () => post(c.path, c.body, true));
-    const readRows = (await Promise.all(statements.map((s) => rawQuery(s)))).reduce((n, s) => n + Number(s?.read_rows ?? 0), 0);
-    const postgres = pg ? await measure(1, pgRuns, () => Promise.all(c.postgres.map((sql) => pg!.query(sql)))) : undefined;
+    const { statements, bytes } = await capture(apiRequest(c.path, c.body));
+    const paired = await client.paired(warmup, runs, apiRequest(c.path, c.body), direct(statements));
+    const [api, raw] = paired.samples.map(stats);
+    const apiCached = stats((await client.series(warmup, runs, apiRequest(c.path, c.body, true))).samples[0]);
+    const readRows = paired.last[1].readRows;
+    const postgres = skipPostgres ? undefined : stats((await client.series(1, pgRuns, { kind: 'postgres', statements: c.postgres })).samples[0]);
     const entry = {
       case: c.name,
       path: c.path,
       body: c.body,
-      responseBytes: answer.length,
+      responseBytes: bytes,
       clickhouseStatements: statements.length,
       clickhouseReadRows: readRows,
       api,
@@ -292,39 +239,31 @@ async function main(): Promise<void> {
 
   // Raw scan vs aggregate projection for the 12-month monthly case.
   const projectionCase = CASES.find((c) => c.name === PROJECTION_CASE)!;
-  capturing = [];
-  await post(projectionCase.path, projectionCase.body);
-  const projectionStatements = capturing;
-  capturing = undefined;
+  const { statements: projectionStatements } = await capture(apiRequest(projectionCase.path, projectionCase.body));
   // Each run's statements get query ids, so the engine's own time (system.query_log) is known too: the
   // client-observed time adds transfer and parsing of the answer, the same for both paths.
-  const runWith = (settings: Record<string, number>, ids: string[] = []) => () =>
-    Promise.all(projectionStatements.map((s) => rawQuery(s, settings, ids[ids.push(randomUUID()) - 1])));
-  const rawIds: string[] = [];
-  const projectedIds: string[] = [];
-  const [rawScan, projected] = await measurePaired(
+  const scans = await client.paired(
     warmup,
     runs,
-    runWith({ optimize_use_projections: 0 }, rawIds),
-    runWith({ optimize_use_projections: 1 }, projectedIds),
+    direct(projectionStatements, { optimize_use_projections: 0 }, true),
+    direct(projectionStatements, { optimize_use_projections: 1 }, true),
   );
+  const [rawScan, projected] = scans.samples.map(stats);
+  await clickhouse.command('SYSTEM FLUSH LOGS');
   const engineStats = async (ids: string[]) => {
-    await clickhouse.command('SYSTEM FLUSH LOGS');
     const rows = await clickhouse.query<{ us: string }>(
       `SELECT toString(dateDiff('microsecond', query_start_time_microseconds, event_time_microseconds)) AS us
        FROM system.query_log WHERE type = 'QueryFinish' AND query_id IN {ids:Array(String)}`,
-      { ids: ids.slice(-runs * projectionStatements.length) },
+      { ids },
     );
     return stats(rows.map((row) => Number(row.us) / 1000));
   };
-  const [rawEngine, projectedEngine] = [await engineStats(rawIds), await engineStats(projectedIds)];
-  const rowsOf = async (settings: Record<string, number>) =>
-    (await runWith(settings)()).reduce((n, s) => n + Number(s?.read_rows ?? 0), 0);
+  const [rawEngine, projectedEngine] = [await engineStats(scans.queryIds[0]), await engineStats(scans.queryIds[1])];
   const projection = {
     case: PROJECTION_CASE,
     projectionsDefined: facts.projections,
-    rawScan: { ...rawScan, readRows: await rowsOf({ optimize_use_projections: 0 }) },
-    projection: { ...projected, readRows: await rowsOf({ optimize_use_projections: 1 }) },
+    rawScan: { ...rawScan, readRows: scans.last[0].readRows },
+    projection: { ...projected, readRows: scans.last[1].readRows },
     speedupP50: round(rawScan.p50 / projected.p50),
     engine: { rawScan: rawEngine, projection: projectedEngine, speedupP50: round(rawEngine.p50 / projectedEngine.p50) },
   };
@@ -338,7 +277,7 @@ async function main(): Promise<void> {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
     filters: { inclusions: { dateRange: { start: '2026-10-15', end: '2026-10-15' }, services: ['AWS Service 05'], accountIds: ['100000000007'] } },
   };
-  await post('/v1/cost-insights/data', tiny);
+  await client.once(apiRequest('/v1/cost-insights/data', tiny, true));
   resetRss();
   const probe = await autocannon(`${base}/v1/bench/ping`, 'GET', key, undefined, duration, connections);
   // A dashboard repeating its question (answer cache), and every request computed afresh (no-cache).
@@ -407,7 +346,7 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, `${stamp}.md`), markdown(report));
   log(`\n${markdown(report)}\nwritten to bench/results/${stamp}.{json,md}`);
 
-  await pg?.end();
+  client.stop();
   // Requests autocannon left in flight finish before the store goes away.
   await new Promise((r) => setTimeout(r, 2000));
   await app.close();
@@ -460,7 +399,7 @@ function markdown(report: any): string {
     `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
     '',
     'API = answers computed afresh (`Cache-Control: no-cache`); API cached = the same question repeated (answer cache). ' +
-      `API and ClickHouse are measured in alternation; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}).`,
+      `API and ClickHouse are measured in alternation, both from one client process of their own (Node's http module with keep-alive, as @clickhouse/client uses it) against the API running as compiled JavaScript; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}).`,
     '',
     '| case | API p50 | API p95 | API p99 | ClickHouse p50 | API ÷ ClickHouse | PostgreSQL p50 | PostgreSQL ÷ API | API cached p50 | rows read |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
