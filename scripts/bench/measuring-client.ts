@@ -12,6 +12,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
 import { createClickhouseClient } from '../../src/infrastructure/clickhouse/clickhouse.client-factory';
+import { parseClickhouseSummary } from '../../src/observability/metrics';
 import type { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 
 export interface Statement {
@@ -112,8 +113,7 @@ async function serve(): Promise<void> {
       for await (const chunk of result.stream) chunks.push(chunk as Buffer);
       headers = result.response_headers;
     }
-    const summary = headers['x-clickhouse-summary'];
-    return summary ? Number((JSON.parse(String(summary)) as { read_rows: string }).read_rows) : 0;
+    return parseClickhouseSummary(headers['x-clickhouse-summary'])?.readRows ?? 0;
   };
 
   // The API is called with Node's http module and a keep-alive agent, as @clickhouse/client calls ClickHouse:
