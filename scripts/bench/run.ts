@@ -208,7 +208,7 @@ async function main(): Promise<void> {
   // All API and ClickHouse latencies first, PostgreSQL afterwards: its multi-second scans and spilled sorts leave
   // the 2 cores busy (writeback, cache refills) for a while after they finish, which would weigh on whichever
   // case came next — and more on the API's path (three processes in turn) than on the direct one (two).
-  const results: Record<string, unknown>[] = [];
+  const results: Array<Record<string, unknown> & { api: Stats; postgres?: Stats; postgresOverApiP50?: number }> = [];
   resetRss();
   for (const c of CASES) {
     log(`case: ${c.name}`);
@@ -227,10 +227,8 @@ async function main(): Promise<void> {
       api,
       apiCached,
       clickhouse: raw,
-      postgres: undefined as Stats | undefined,
       apiOverClickhouseP50: round(api.p50 / raw.p50),
       apiMinusClickhouseP50: round(api.p50 - raw.p50),
-      postgresOverApiP50: undefined as number | undefined,
     };
     results.push(entry);
     log(
@@ -278,7 +276,7 @@ async function main(): Promise<void> {
   if (!skipPostgres) {
     for (const [i, c] of CASES.entries()) {
       const postgres = stats((await client.series(1, pgRuns, { kind: 'postgres', statements: c.postgres })).samples[0]);
-      const entry = results[i] as { api: Stats; postgres?: Stats; postgresOverApiP50?: number };
+      const entry = results[i];
       entry.postgres = postgres;
       entry.postgresOverApiP50 = round(postgres.p50 / entry.api.p50);
       log(`PostgreSQL, ${c.name}: p50 ${postgres.p50} ms → API ${entry.postgresOverApiP50}× faster`);
