@@ -12,7 +12,6 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
 import { createClickhouseClient } from '../../src/infrastructure/clickhouse/clickhouse.client-factory';
-import { parseClickhouseSummary } from '../../src/observability/metrics';
 import type { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 
 export interface Statement {
@@ -28,10 +27,9 @@ export type Task =
   | { kind: 'clickhouse'; statements: Statement[]; settings: Record<string, string | number>; tagQueryIds?: boolean }
   | { kind: 'postgres'; statements: string[] };
 
-/** What one run of a task saw: answer bytes (http), rows read and query ids (clickhouse). */
+/** What one run of a task saw: answer bytes (http), query ids (clickhouse). */
 export interface TaskOutcome {
   bytes: number;
-  readRows: number;
   queryIds: string[];
 }
 
@@ -102,18 +100,14 @@ async function serve(): Promise<void> {
   }
 
   const runClickhouse = async (statement: Statement, settings: Record<string, string | number>, queryId?: string) => {
-    let headers: Record<string, unknown>;
     if (statement.format === 'JSONEachRow') {
       const result = await clickhouse.query({ query: statement.sql, query_params: statement.params, format: 'JSONEachRow', clickhouse_settings: settings, query_id: queryId });
       await result.json();
-      headers = result.response_headers;
     } else {
       const result = await clickhouse.exec({ query: `${statement.sql}\nFORMAT TabSeparatedRaw`, query_params: statement.params, clickhouse_settings: settings, query_id: queryId });
       const chunks: Buffer[] = []; // kept as chunks, as the API keeps them
       for await (const chunk of result.stream) chunks.push(chunk as Buffer);
-      headers = result.response_headers;
     }
-    return parseClickhouseSummary(headers['x-clickhouse-summary'])?.readRows ?? 0;
   };
 
   // The API is called with Node's http module and a keep-alive agent, as @clickhouse/client calls ClickHouse:
@@ -139,17 +133,17 @@ async function serve(): Promise<void> {
         // would do with either).
         const { status, chunks } = await post(task);
         if (status !== 200) throw new Error(`${task.url} answered ${status}: ${Buffer.concat(chunks).toString('utf8', 0, 300)}`);
-        return { bytes: chunks.reduce((total, chunk) => total + chunk.length, 0), readRows: 0, queryIds: [] };
+        return { bytes: chunks.reduce((total, chunk) => total + chunk.length, 0), queryIds: [] };
       }
       case 'clickhouse': {
         const queryIds = task.tagQueryIds ? task.statements.map(() => randomUUID()) : [];
-        const rows = await Promise.all(task.statements.map((s, i) => runClickhouse(s, task.settings, queryIds[i])));
-        return { bytes: 0, readRows: rows.reduce((a, b) => a + b, 0), queryIds };
+        await Promise.all(task.statements.map((s, i) => runClickhouse(s, task.settings, queryIds[i])));
+        return { bytes: 0, queryIds };
       }
       case 'postgres': {
         if (!pg) throw new Error('PostgreSQL is not configured for this run');
         await Promise.all(task.statements.map((sql) => pg!.query(sql)));
-        return { bytes: 0, readRows: 0, queryIds: [] };
+        return { bytes: 0, queryIds: [] };
       }
     }
   };

@@ -244,4 +244,15 @@ describe('compareCodePoints', () => {
     const values = ['é', 'z', 'Z', '(not set)', '10', '9', '😀', '\uffff'];
     expect([...values].sort(compareCodePoints)).toEqual(['(not set)', '10', '9', 'Z', 'z', 'é', '\uffff', '😀']);
   });
+
+  it('agrees with the UTF-8 byte order on prefixes, equal strings and every plane', () => {
+    const alphabet = ['', 'a', 'ab', 'b', '\u00e9', '\u07ff', '\u0800', '\ud7ff', '\ue000', '\uf900', '\uffff', '\u{10000}', '\u{1f600}', '\u{10ffff}'];
+    const values = alphabet.flatMap((x) => alphabet.map((y) => x + y));
+    const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+    const disagreements = values.flatMap((a) =>
+      values.filter((b) => Math.sign(compareCodePoints(a, b)) !== byBytes(a, b)).map((b) => [a, b]),
+    );
+    expect(values).toHaveLength(196);
+    expect(disagreements).toEqual([]);
+  });
 });

@@ -257,7 +257,22 @@ export function readMapKeyValues(rows: { map_value: string }[]): string[] {
 /**
  * Ascending by Unicode code point, i.e. the UTF-8 byte order ClickHouse sorts strings in. Unlike
  * localeCompare it does not depend on the server's locale, so the order is stable across deployments.
+ *
+ * Compares UTF-16 code units without allocating (sorting 10,000 options costs ~130,000 comparisons).
+ * UTF-16 order is code point order except that surrogates (D800–DFFF, which encode code points above
+ * FFFF) sort below E000–FFFF: the first differing unit is remapped so they sort above.
  */
 export function compareCodePoints(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }

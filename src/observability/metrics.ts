@@ -32,12 +32,12 @@ export const metrics = {
   }),
   clickhouseRowsRead: new Counter({
     name: 'cost_insights_clickhouse_rows_read_total',
-    help: 'Rows read by ClickHouse for API queries (from X-ClickHouse-Summary; not reported by the embedded engine)',
+    help: 'Rows read by ClickHouse for API queries, as of each answer\'s first bytes (X-ClickHouse-Summary: a lower bound; not reported by the embedded engine)',
     registers: [metricsRegistry],
   }),
   clickhouseBytesRead: new Counter({
     name: 'cost_insights_clickhouse_bytes_read_total',
-    help: 'Bytes read by ClickHouse for API queries (from X-ClickHouse-Summary; not reported by the embedded engine)',
+    help: 'Bytes read by ClickHouse for API queries, as of each answer\'s first bytes (X-ClickHouse-Summary: a lower bound; not reported by the embedded engine)',
     registers: [metricsRegistry],
   }),
   clickhouseErrors: new Counter({
