@@ -4,12 +4,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { createApp } from './app.factory';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { applyHeapGrowing } from './config/heap-tuning';
 import { shutdownState } from './health/shutdown-state';
 import { isEmbeddedLockError } from './infrastructure/clickhouse/clickhouse.client-factory';
 import { keepRecoveringImports, prepareStore } from './startup';
 
 async function main(): Promise<void> {
-  loadConfig(); // fail on bad environment before anything starts
+  // Fail on a bad environment before anything starts.
+  applyHeapGrowing(loadConfig().heapGrowingPercent);
   const app = await createApp();
   const config = app.get<AppConfig>(APP_CONFIG);
   await prepareStore(app);

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
+import { applyHeapGrowing } from '../../src/config/heap-tuning';
 import { createClickhouseClient } from '../../src/infrastructure/clickhouse/clickhouse.client-factory';
 import type { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 
@@ -92,7 +93,10 @@ export function startMeasuringClient(postgres?: { database: string }): Measuring
 }
 
 async function serve(): Promise<void> {
-  const clickhouse: ClickHouseClient = createClickhouseClient(loadConfig(process.env));
+  const config = loadConfig(process.env);
+  // The API's process runs with this setting (main.ts): the client runs with it too, so both sides of a ratio alike.
+  applyHeapGrowing(config.heapGrowingPercent);
+  const clickhouse: ClickHouseClient = createClickhouseClient(config);
   let pg: Pool | undefined;
   if (process.env.BENCH_PG_DATABASE) {
     const { Pool } = await import('pg');

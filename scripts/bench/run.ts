@@ -28,6 +28,8 @@ import { cpus, totalmem, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
+import { loadConfig } from '../../src/config/app-config';
+import { applyHeapGrowing } from '../../src/config/heap-tuning';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ok } from '../../src/common/http/envelope';
 import { RequireScopes } from '../../src/common/http/request-context';
@@ -104,6 +106,9 @@ async function main(): Promise<void> {
     PORT: String(port),
   });
   delete process.env.REDIS_URL;
+  // As main.ts does for production (the measuring client applies the same setting to itself).
+  const { heapGrowingPercent } = loadConfig(process.env);
+  applyHeapGrowing(heapGrowingPercent);
   const app = await createApp({ module: BenchAppModule });
   await prepareStore(app);
   await app.listen(port);
@@ -355,7 +360,7 @@ async function main(): Promise<void> {
       postgresLoadSeconds: pgLoadSeconds,
       postgresTable: PG_TABLE,
     },
-    settings: { runs, warmup, pgRuns, readSettings },
+    settings: { runs, warmup, pgRuns, readSettings, heapGrowingPercent },
     clickhouseSelectOne: selectOne,
     cases: results,
     projection,
@@ -427,7 +432,7 @@ function markdown(report: any): string {
     `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
     '',
     'API = answers computed afresh (`Cache-Control: no-cache`); API cached = the same question repeated (answer cache); engine = the direct statements from start to finish in ClickHouse (system.query_log, as are the rows read). ' +
-      `API and ClickHouse are measured in alternation, both from one client process of their own (Node's http module with keep-alive, as @clickhouse/client uses it) against the API running as compiled JavaScript; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}).`,
+      `API and ClickHouse are measured in alternation, both from one client process of their own (Node's http module with keep-alive, as @clickhouse/client uses it) against the API running as compiled JavaScript; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}); both processes run with HEAP_GROWING_PERCENT=${report.settings.heapGrowingPercent}.`,
     '',
     '| case | API p50 | API p95 | API p99 | ClickHouse p50 | engine p50 | API ÷ ClickHouse | API − ClickHouse | PostgreSQL p50 | PostgreSQL ÷ API | API cached p50 | rows read |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       sharedFilterTtlSeconds: 2_592_000,
       rateLimitPerMinute: 300,
       defaultWindowDays: 30,
+      heapGrowingPercent: 200,
       clickhouse: { database: 'cost_insights', maxExecutionSeconds: 20, requestTimeoutMs: 25_000, indexAnalysisThreads: 1 },
     });
     expect(config.clickhouse.url).toBeUndefined();
@@ -31,6 +32,7 @@ describe('loadConfig', () => {
     [{ CLICKHOUSE_DATABASE: 'x; DROP' }, /CLICKHOUSE_DATABASE must be a plain identifier/],
     [{ MIGRATE_ON_START: 'maybe' }, /MIGRATE_ON_START must be true or false/],
     [{ CLICKHOUSE_INDEX_ANALYSIS_THREADS: '5000' }, /CLICKHOUSE_INDEX_ANALYSIS_THREADS must be between 0 and 1024/],
+    [{ HEAP_GROWING_PERCENT: '5000' }, /HEAP_GROWING_PERCENT must be between 0 and 1000/],
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -58,6 +58,8 @@ export interface AppConfig {
   keepAliveTimeoutMs: number;
   /** Node's headers timeout; above keepAliveTimeoutMs (Node's own requirement). */
   headersTimeoutMs: number;
+  /** V8's old-generation growing factor, as a percentage over 1 (0: V8's own heuristic); see heap-tuning.ts. */
+  heapGrowingPercent: number;
   /** On SIGTERM: how long readiness reports 503 (while still serving) before the listener closes. */
   shutdownReadinessDelayMs: number;
   /** On SIGTERM: the longest wait for in-flight requests once the listener is closed. */
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     keepAliveTimeoutMs,
     headersTimeoutMs: keepAliveTimeoutMs + 1000,
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 200, 0, 1000),
     shutdownReadinessDelayMs: integer(env, 'SHUTDOWN_READINESS_DELAY_MS', 5000, 0, 120_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
