@@ -34,10 +34,24 @@ export class CachedResultInterceptor implements NestInterceptor {
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
     const principal = request.principal;
-    const uncached = () => next.handle().pipe(map((body: unknown) => sendAsJson(response, serializeJson(body))));
-    if (!this.cache.enabled || !principal) return uncached();
+    /** The handler's answer, serialized once: the same bytes are sent and, under `keep`, stored. */
+    const computed = (status?: string, keep?: string) =>
+      next.handle().pipe(
+        map((body: unknown) => {
+          const json = serializeJson(body);
+          if (keep !== undefined) this.cache.set(keep, json);
+          if (status) response.setHeader('Cache-Status', status);
+          return sendAsJson(response, json);
+        }),
+      );
+    if (!this.cache.enabled || !principal) return computed();
 
     const directives = cacheControlDirectives(request.headers['cache-control'], request.headers.pragma);
+    if (directives.has('no-store')) {
+      // Neither looked up nor kept: no key (nor data version) is needed.
+      metrics.resultCacheLookups.inc({ outcome: 'bypass' });
+      return computed(CACHE_STATUS.bypass);
+    }
     let key: string;
     try {
       key = resultCacheKey({
@@ -48,28 +62,21 @@ export class CachedResultInterceptor implements NestInterceptor {
         body: request.body,
       });
     } catch {
-      return uncached(); // the store is unreachable: the query itself reports it
+      return computed(); // the store is unreachable: the query itself reports it
     }
 
-    const bypass = directives.has('no-cache') || directives.has('no-store');
-    if (!bypass) {
-      const cached = this.cache.get(key);
-      if (cached !== undefined) {
-        metrics.resultCacheLookups.inc({ outcome: 'hit' });
-        response.setHeader('Cache-Status', CACHE_STATUS.hit);
-        return of(sendAsJson(response, cached));
-      }
+    if (directives.has('no-cache')) {
+      metrics.resultCacheLookups.inc({ outcome: 'bypass' });
+      return computed(CACHE_STATUS.bypass, key);
     }
-    metrics.resultCacheLookups.inc({ outcome: bypass ? 'bypass' : 'miss' });
-    return next.handle().pipe(
-      map((body: unknown) => {
-        // Serialized once, here: the same bytes are stored and sent.
-        const json = serializeJson(body);
-        if (!directives.has('no-store')) this.cache.set(key, json);
-        response.setHeader('Cache-Status', bypass ? CACHE_STATUS.bypass : CACHE_STATUS.miss);
-        return sendAsJson(response, json);
-      }),
-    );
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      metrics.resultCacheLookups.inc({ outcome: 'hit' });
+      response.setHeader('Cache-Status', CACHE_STATUS.hit);
+      return of(sendAsJson(response, cached));
+    }
+    metrics.resultCacheLookups.inc({ outcome: 'miss' });
+    return computed(CACHE_STATUS.miss, key);
   }
 }
 
@@ -111,7 +118,7 @@ export function CachedResult() {
       name: 'Cache-Control',
       required: false,
       description:
-        'Answers are cached per instance by organisation, route, request body and data version, so a repeated question is answered from memory; an import is visible at once on the instance that made it and within RESULT_CACHE_VERSION_CHECK_MS (1 s) elsewhere. `no-cache` asks for a fresh answer (it is then cached); `no-store` asks for a fresh answer that is not kept.',
+        'Answers are cached per instance by organisation, route, request body and data version, so a repeated question is answered from memory; an import is visible at once on the instance that made it and elsewhere within RESULT_CACHE_VERSION_CHECK_MS (1 s) plus one version read, at most twice that. `no-cache` asks for a fresh answer (it is then cached); `no-store` asks for a fresh answer that is not kept.',
       schema: { type: 'string', example: 'no-cache' },
     }),
   );

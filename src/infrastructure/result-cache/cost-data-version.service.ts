@@ -8,8 +8,13 @@ import { ClickhouseService } from '../clickhouse/clickhouse.service';
  * - Writes by this process (ClickhouseService inserts and commands) change it at once.
  * - Writes by anyone else (an import from the CLI, another tool) change the set of active parts of
  *   cost_line_items: every INSERT, REPLACE PARTITION, DROP, mutation or merge creates or retires a
- *   part. A digest of the part names is re-read at most every RESULT_CACHE_VERSION_CHECK_MS, which
- *   bounds how long an answer older than such a write can be served.
+ *   part. A digest of the part names is re-read once it is RESULT_CACHE_VERSION_CHECK_MS old.
+ *
+ * The re-read is off the request path: up to twice that age, a request goes on with the digest it has
+ * while the next one is read in the background. An older digest is always a safe key (it names a state
+ * no later than the data the answer is then computed from); it only lets an answer older than a write
+ * be served a little longer: in all, at most twice RESULT_CACHE_VERSION_CHECK_MS. Past that (an idle
+ * instance, or ClickHouse unreachable), the request waits for the digest, as the first one does.
  */
 @Injectable()
 export class CostDataVersion {
@@ -25,9 +30,14 @@ export class CostDataVersion {
   async current(): Promise<string> {
     // Read before the parts: a write finishing meanwhile makes the next request's version differ.
     const localWrites = this.clickhouse.writeCount;
-    if (Date.now() - this.checkedAt >= this.config.resultCache.versionCheckMs) {
+    const age = Date.now() - this.checkedAt;
+    const { versionCheckMs } = this.config.resultCache;
+    if (age >= versionCheckMs) {
       this.pending ??= this.readPartsDigest().finally(() => (this.pending = undefined));
-      await this.pending;
+      if (age >= 2 * versionCheckMs) await this.pending;
+      // A background read that fails leaves the digest as it was; a later request retries it (and, once the
+      // digest is too old to go on with, reports the failure).
+      else this.pending.catch(() => undefined);
     }
     return `${this.partsDigest}/${localWrites}`;
   }
