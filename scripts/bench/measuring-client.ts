@@ -36,7 +36,7 @@ export interface TaskOutcome {
 
 type Request =
   | { op: 'series'; warmup: number; runs: number; tasks: [Task] }
-  | { op: 'paired'; warmup: number; runs: number; tasks: [Task, Task] }
+  | { op: 'alternated'; warmup: number; runs: number; tasks: Task[] }
   | { op: 'once'; tasks: [Task] };
 
 export interface Measured {
@@ -50,11 +50,11 @@ export interface Measured {
 export interface MeasuringClient {
   series(warmup: number, runs: number, task: Task): Promise<Measured>;
   /**
-   * Two ways of answering the same question, measured in alternation (a b, b a, a b, …) rather than one
-   * series after the other, so drift in the machine's speed (a shared 2-core host) and order effects weigh on
-   * both alike.
+   * Several ways of answering the same question, measured in alternation (a b c, c b a, a b c, …) rather than
+   * one series after the other, so drift in the machine's speed (a shared 2-core host) and order effects weigh
+   * on all alike.
    */
-  paired(warmup: number, runs: number, a: Task, b: Task): Promise<Measured>;
+  alternated(warmup: number, runs: number, tasks: Task[]): Promise<Measured>;
   once(task: Task): Promise<TaskOutcome>;
   stop(): void;
 }
@@ -86,7 +86,7 @@ export function startMeasuringClient(postgres?: { database: string }): Measuring
     });
   return {
     series: (warmup, runs, task) => send({ op: 'series', warmup, runs, tasks: [task] }),
-    paired: (warmup, runs, a, b) => send({ op: 'paired', warmup, runs, tasks: [a, b] }),
+    alternated: (warmup, runs, tasks) => send({ op: 'alternated', warmup, runs, tasks }),
     once: async (task) => (await send({ op: 'once', tasks: [task] })).last[0],
     stop: () => child.kill(),
   };
@@ -169,7 +169,7 @@ async function serve(): Promise<void> {
     }
     for (let w = 0; w < request.warmup; w++) for (const task of tasks) await run(task);
     for (let r = 0; r < request.runs; r++) {
-      // Alternate the order of a paired measurement every run.
+      // Reverse the order of an alternated measurement every run.
       const order = r % 2 === 0 ? tasks.map((_, i) => i) : tasks.map((_, i) => i).reverse();
       for (const i of order) await timed(i);
     }

@@ -12,7 +12,8 @@
  * 2. Generates the estate inside ClickHouse (scripts/bench/estate.ts) and copies it into PostgreSQL.
  * 3. Per case: the API over HTTP and, in alternation with it, the very statements the API sent for that
  *    request (captured from ClickhouseService) run directly on ClickHouse, concurrently as the API runs
- *    them. Warm-up, then p50/p95/p99. Every timed request is sent from one child process
+ *    them, and the same statements behind a bare Node http server in the API's process (bare-relay.ts: the
+ *    cost of the extra hop alone). Warm-up, then p50/p95/p99. Every timed request is sent from one child process
  *    (measuring-client.ts), so this process only serves the API, as in production.
  * 4. The 12-month monthly case with the aggregate projection disabled (optimize_use_projections = 0) vs enabled;
  *    then the equivalent PostgreSQL statements of every case (after all the API and ClickHouse timings).
@@ -39,6 +40,7 @@ import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { CASES, PROJECTION_CASE } from './cases';
 import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
+import { startBareRelay } from './bare-relay';
 import { startMeasuringClient, Statement, Task } from './measuring-client';
 
 @Controller('bench')
@@ -114,6 +116,8 @@ async function main(): Promise<void> {
   await app.listen(port);
   const base = `http://127.0.0.1:${port}`;
   const clickhouse = app.get(ClickhouseService);
+  // The floor of any HTTP service in front of ClickHouse: the same statements behind a bare Node server in this process.
+  const relay = await startBareRelay(clickhouse);
 
   // RSS of this process (the API) sampled every 100 ms.
   let rssPeak = 0;
@@ -241,10 +245,11 @@ async function main(): Promise<void> {
     log(`case: ${c.name}`);
     const { statements, bytes } = await capture(apiRequest(c.path, c.body));
     // Query ids on the direct statements: rows read and engine time come from system.query_log.
-    const paired = await client.paired(warmup, runs, apiRequest(c.path, c.body), direct(statements, {}, true));
-    const [api, raw] = paired.samples.map(stats);
+    const relayRequest: Task = { kind: 'http', url: relay.route(statements), headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(c.body) };
+    const alternated = await client.alternated(warmup, runs, [apiRequest(c.path, c.body), direct(statements, {}, true), relayRequest]);
+    const [api, raw, bare] = alternated.samples.map(stats);
     const apiCached = stats((await client.series(warmup, runs, apiRequest(c.path, c.body, true))).samples[0]);
-    const { readRows, engine } = await engineFacts(paired.queryIds[1], paired.last[1].queryIds);
+    const { readRows, engine } = await engineFacts(alternated.queryIds[1], alternated.last[1].queryIds);
     const entry = {
       case: c.name,
       path: c.path,
@@ -256,13 +261,16 @@ async function main(): Promise<void> {
       api,
       apiCached,
       clickhouse: raw,
+      relay: bare,
       apiOverClickhouseP50: round(api.p50 / raw.p50),
       apiMinusClickhouseP50: round(api.p50 - raw.p50),
+      relayOverClickhouseP50: round(bare.p50 / raw.p50),
+      apiOverRelayP50: round(api.p50 / bare.p50),
     };
     results.push(entry);
     log(
       `  API p50 ${api.p50} ms (p95 ${api.p95}), ClickHouse p50 ${raw.p50} ms → ×${entry.apiOverClickhouseP50} (+${entry.apiMinusClickhouseP50} ms); ` +
-        `engine p50 ${engine.p50} ms, read ${readRows.toLocaleString('en-US')} rows`,
+        `bare relay p50 ${bare.p50} ms → ×${entry.relayOverClickhouseP50}; engine p50 ${engine.p50} ms, read ${readRows.toLocaleString('en-US')} rows`,
     );
   }
   const rssQueriesPeak = rssPeak;
@@ -272,12 +280,10 @@ async function main(): Promise<void> {
   const { statements: projectionStatements } = await capture(apiRequest(projectionCase.path, projectionCase.body));
   // Each run's statements get query ids, so the engine's own time (system.query_log) is known too: the
   // client-observed time adds transfer and parsing of the answer, the same for both paths.
-  const scans = await client.paired(
-    warmup,
-    runs,
+  const scans = await client.alternated(warmup, runs, [
     direct(projectionStatements, { optimize_use_projections: 0 }, true),
     direct(projectionStatements, { optimize_use_projections: 1 }, true),
-  );
+  ]);
   const [rawScan, projected] = scans.samples.map(stats);
   const rawFacts = await engineFacts(scans.queryIds[0], scans.last[0].queryIds);
   const projectedFacts = await engineFacts(scans.queryIds[1], scans.last[1].queryIds);
@@ -382,6 +388,7 @@ async function main(): Promise<void> {
   client.stop();
   // Requests autocannon left in flight finish before the store goes away.
   await new Promise((r) => setTimeout(r, 2000));
+  await relay.close();
   await app.close();
   await server.stop();
   process.exit(0);
@@ -432,14 +439,15 @@ function markdown(report: any): string {
     `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
     '',
     'API = answers computed afresh (`Cache-Control: no-cache`); API cached = the same question repeated (answer cache); engine = the direct statements from start to finish in ClickHouse (system.query_log, as are the rows read). ' +
-      `API and ClickHouse are measured in alternation, both from one client process of their own (Node's http module with keep-alive, as @clickhouse/client uses it) against the API running as compiled JavaScript; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}); both processes run with HEAP_GROWING_PERCENT=${report.settings.heapGrowingPercent}.`,
+      'bare relay = the same statements behind a bare Node `http` server in the API\'s process (no framework, authentication, validation or envelope): relay ÷ ClickHouse is the extra hop any service in front of ClickHouse pays on this host, API ÷ relay what the API adds on top of it. ' +
+      `API, ClickHouse and the relay are measured in alternation, all from one client process of their own (Node's http module with keep-alive, as @clickhouse/client uses it) against the API running as compiled JavaScript; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}); both processes run with HEAP_GROWING_PERCENT=${report.settings.heapGrowingPercent}.`,
     '',
-    '| case | API p50 | API p95 | API p99 | ClickHouse p50 | engine p50 | API ÷ ClickHouse | API − ClickHouse | PostgreSQL p50 | PostgreSQL ÷ API | API cached p50 | rows read |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| case | API p50 | API p95 | API p99 | ClickHouse p50 | engine p50 | API ÷ ClickHouse | API − ClickHouse | bare relay p50 | relay ÷ ClickHouse | API ÷ relay | PostgreSQL p50 | PostgreSQL ÷ API | API cached p50 | rows read |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.cases.map(
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       (c: any) =>
-        `| ${c.case} | ${c.api.p50} | ${c.api.p95} | ${c.api.p99} | ${c.clickhouse.p50} | ${c.clickhouseEngine?.p50 ?? '–'} | ${c.apiOverClickhouseP50} | ${c.apiMinusClickhouseP50} | ${c.postgres?.p50 ?? '–'} | ${c.postgresOverApiP50 ?? '–'} | ${c.apiCached.p50} | ${c.clickhouseReadRows.toLocaleString('en-US')} |`,
+        `| ${c.case} | ${c.api.p50} | ${c.api.p95} | ${c.api.p99} | ${c.clickhouse.p50} | ${c.clickhouseEngine?.p50 ?? '–'} | ${c.apiOverClickhouseP50} | ${c.apiMinusClickhouseP50} | ${c.relay.p50} | ${c.relayOverClickhouseP50} | ${c.apiOverRelayP50} | ${c.postgres?.p50 ?? '–'} | ${c.postgresOverApiP50 ?? '–'} | ${c.apiCached.p50} | ${c.clickhouseReadRows.toLocaleString('en-US')} |`,
     ),
     '',
     `Pre-aggregation (${report.projection.case}, projections: ${report.projection.projectionsDefined}): raw scan p50 ${report.projection.rawScan.p50} ms reading ${report.projection.rawScan.readRows.toLocaleString('en-US')} rows; projection p50 ${report.projection.projection.p50} ms reading ${report.projection.projection.readRows.toLocaleString('en-US')} rows → **×${report.projection.speedupP50}** as the client sees it (answer transfer and parsing included, the same for both); in the engine (system.query_log) ${report.projection.engine.rawScan.p50} ms vs ${report.projection.engine.projection.p50} ms → **×${report.projection.engine.speedupP50}**.`,
