@@ -11,7 +11,7 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
       testEnvironment: 'node',
       transform,
     },

@@ -37,6 +37,7 @@ import { RequireScopes } from '../../src/common/http/request-context';
 import { ClickhouseService, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
+import { judgeTargets, TargetVerdict } from './targets';
 import { freePort } from '../../test/support/local-servers';
 import { CASES, PROJECTION_CASE } from './cases';
 import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
@@ -239,7 +240,7 @@ async function main(): Promise<void> {
   // All API and ClickHouse latencies first, PostgreSQL afterwards: its multi-second scans and spilled sorts leave
   // the 2 cores busy (writeback, cache refills) for a while after they finish, which would weigh on whichever
   // case came next — and more on the API's path (three processes in turn) than on the direct one (two).
-  const results: Array<Record<string, unknown> & { api: Stats; postgres?: Stats; postgresOverApiP50?: number }> = [];
+  const results: Array<Record<string, unknown> & { case: string; api: Stats; clickhouse: Stats; postgres?: Stats; postgresOverApiP50?: number }> = [];
   resetRss();
   for (const c of CASES) {
     log(`case: ${c.name}`);
@@ -377,7 +378,9 @@ async function main(): Promise<void> {
       peakDuringThroughputMiB: round(rssLoadPeak / 1024 ** 2),
       peakDuringHeavyLoadMiB: round(rssHeavyPeak / 1024 ** 2),
     },
+    targets: [] as TargetVerdict[],
   };
+  report.targets = judgeTargets(report);
   const outDir = resolve('bench/results');
   mkdirSync(outDir, { recursive: true });
   const stamp = report.startedAt.replace(/[:.]/g, '-');
@@ -437,6 +440,11 @@ function markdown(report: any): string {
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; ClickHouse ${m.clickhouse}; PostgreSQL ${m.postgres}.`,
     `ClickHouse round trip floor (SELECT 1 through the client): p50 ${report.clickhouseSelectOne.p50} ms.`,
     `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
+    '',
+    'Targets (judged on unrounded p50 ratios; the tables below round to two places):',
+    '',
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    ...report.targets.map((t: any) => `- ${t.met === undefined ? '–' : t.met ? '✓ met' : '✗ missed'}: ${t.target}: ${t.detail}`),
     '',
     'API = answers computed afresh (`Cache-Control: no-cache`); API cached = the same question repeated (answer cache); engine = the direct statements from start to finish in ClickHouse (system.query_log, as are the rows read). ' +
       'bare relay = the same statements behind a bare Node `http` server in the API\'s process (no framework, authentication, validation or envelope): relay ÷ ClickHouse is the extra hop any service in front of ClickHouse pays on this host, API ÷ relay what the API adds on top of it. ' +

@@ -1,0 +1,57 @@
+import { judgeTargets, MeasuredRun } from './targets';
+
+function run(overrides: { api?: number[]; clickhouse?: number[]; postgres?: number[] | null; raw?: number; projected?: number; share?: number }): MeasuredRun {
+  const api = overrides.api ?? [50, 60];
+  const clickhouse = overrides.clickhouse ?? [45, 55];
+  const postgres = overrides.postgres === undefined ? [5000, 6000] : overrides.postgres;
+  return {
+    cases: api.map((p50, i) => ({
+      case: `case ${i}`,
+      api: { p50 },
+      clickhouse: { p50: clickhouse[i] },
+      ...(postgres ? { postgres: { p50: postgres[i] } } : {}),
+    })),
+    projection: {
+      rawScan: { p50: overrides.raw ?? 600 },
+      projection: { p50: overrides.projected ?? 50 },
+      engine: { rawScan: { p50: 590 }, projection: { p50: 45 } },
+    },
+    throughput: { probe: { requestsPerSecond: 1000 }, tinyData: { requestsPerSecond: (overrides.share ?? 0.5) * 1000 } },
+  };
+}
+
+describe('judgeTargets', () => {
+  it('meets all four when every ratio is on the right side', () => {
+    expect(judgeTargets(run({})).map((v) => v.met)).toEqual([true, true, true, true]);
+  });
+
+  it('judges the unrounded ratio: 1.1511 misses although it prints as 1.15', () => {
+    const [overhead] = judgeTargets(run({ api: [73.75, 50], clickhouse: [64.07, 48] }));
+    expect(overhead.met).toBe(false);
+    expect(overhead.detail).toContain('missed by case 0 1.1511');
+  });
+
+  it('accepts a ratio exactly at the line', () => {
+    expect(judgeTargets(run({ api: [115, 50], clickhouse: [100, 48] }))[0].met).toBe(true);
+  });
+
+  it('names the case that misses PostgreSQL ÷ API, and says when PostgreSQL was not measured', () => {
+    const [, missed] = judgeTargets(run({ api: [100, 50], postgres: [1994, 6000] }));
+    expect(missed.met).toBe(false);
+    expect(missed.detail).toContain('case 0 19.94');
+    const [, skipped] = judgeTargets(run({ postgres: null }));
+    expect(skipped.met).toBeUndefined();
+    expect(skipped.detail).toContain('not measured');
+  });
+
+  it('judges pre-aggregation as the client sees it and reports the engine too', () => {
+    const [, , preAggregation] = judgeTargets(run({ raw: 294.71, projected: 30.76 }));
+    expect(preAggregation.met).toBe(false);
+    expect(preAggregation.detail).toBe('×9.58 as the client sees it, ×13.11 in the engine');
+  });
+
+  it('judges the small-request share against 40 %', () => {
+    expect(judgeTargets(run({ share: 0.39 }))[3].met).toBe(false);
+    expect(judgeTargets(run({ share: 0.4 }))[3].met).toBe(true);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The issue's four targets, judged on the unrounded ratios of one run's p50s (the tables round to two places:
+ * 1.1511 would print as 1.15 and still miss "≤ 1.15").
+ */
+export const TARGETS = {
+  apiOverClickhouseMax: 1.15,
+  postgresOverApiMin: 20,
+  preAggregationMin: 10,
+  smallRequestShareMin: 0.4,
+} as const;
+
+export interface MeasuredRun {
+  cases: Array<{ case: string; api: { p50: number }; clickhouse: { p50: number }; postgres?: { p50: number } }>;
+  projection: { rawScan: { p50: number }; projection: { p50: number }; engine: { rawScan: { p50: number }; projection: { p50: number } } };
+  throughput: { probe: { requestsPerSecond: number }; tinyData: { requestsPerSecond: number } };
+}
+
+export interface TargetVerdict {
+  target: string;
+  /** undefined when the run did not measure it (e.g. --skip-postgres). */
+  met: boolean | undefined;
+  detail: string;
+}
+
+const ratio = (n: number) => n.toFixed(4);
+
+export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
+  const overhead = run.cases.map((c) => ({ name: c.case, value: c.api.p50 / c.clickhouse.p50 }));
+  const missedOverhead = overhead.filter((c) => c.value > TARGETS.apiOverClickhouseMax);
+  const withPostgres = run.cases.filter((c) => c.postgres);
+  const versusPostgres = withPostgres.map((c) => ({ name: c.case, value: c.postgres!.p50 / c.api.p50 }));
+  const missedPostgres = versusPostgres.filter((c) => c.value < TARGETS.postgresOverApiMin);
+  const { projection } = run;
+  const client = projection.rawScan.p50 / projection.projection.p50;
+  const engine = projection.engine.rawScan.p50 / projection.engine.projection.p50;
+  const share = run.throughput.tinyData.requestsPerSecond / run.throughput.probe.requestsPerSecond;
+  const range = (values: number[], digits: (n: number) => string) =>
+    `${digits(Math.min(...values))}–${digits(Math.max(...values))}`;
+  const missedList = (missed: Array<{ name: string; value: number }>, digits: (n: number) => string) =>
+    missed.map((c) => `${c.name} ${digits(c.value)}`).join('; ');
+  return [
+    {
+      target: `API ÷ ClickHouse ≤ ${TARGETS.apiOverClickhouseMax} (p50), every case`,
+      met: missedOverhead.length === 0,
+      detail:
+        `${range(overhead.map((c) => c.value), ratio)}` +
+        (missedOverhead.length ? `; missed by ${missedList(missedOverhead, ratio)}` : ''),
+    },
+    {
+      target: `PostgreSQL ÷ API ≥ ${TARGETS.postgresOverApiMin} (p50), every case`,
+      met: withPostgres.length === run.cases.length ? missedPostgres.length === 0 : undefined,
+      detail:
+        withPostgres.length === 0
+          ? 'not measured (--skip-postgres)'
+          : `${range(versusPostgres.map((c) => c.value), (n) => n.toFixed(2))}` +
+            (missedPostgres.length ? `; missed by ${missedList(missedPostgres, (n) => n.toFixed(2))}` : ''),
+    },
+    {
+      target: `pre-aggregation ≥ ${TARGETS.preAggregationMin}× (12-month monthly case, p50 as the client sees it)`,
+      met: client >= TARGETS.preAggregationMin,
+      detail: `×${client.toFixed(2)} as the client sees it, ×${engine.toFixed(2)} in the engine`,
+    },
+    {
+      target: `small requests ≥ ${TARGETS.smallRequestShareMin * 100} % of the trivial authenticated endpoint`,
+      met: share >= TARGETS.smallRequestShareMin,
+      detail: `${(share * 100).toFixed(1)} %`,
+    },
+  ];
+}
