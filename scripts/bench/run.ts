@@ -37,9 +37,9 @@ import { RequireScopes } from '../../src/common/http/request-context';
 import { ClickhouseService, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
-import { judgeTargets, TargetVerdict } from './targets';
 import { freePort } from '../../test/support/local-servers';
 import { CASES, PROJECTION_CASE } from './cases';
+import { judgeTargets } from './targets';
 import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
 import { startBareRelay } from './bare-relay';
 import { startMeasuringClient, Statement, Task } from './measuring-client';
@@ -355,7 +355,7 @@ async function main(): Promise<void> {
     clickhouse: `${facts.version} (libchdb HTTP server, same machine)`,
     postgres: pgVersion,
   };
-  const report = {
+  const measured = {
     startedAt: new Date().toISOString(),
     machine,
     estate: {
@@ -378,9 +378,8 @@ async function main(): Promise<void> {
       peakDuringThroughputMiB: round(rssLoadPeak / 1024 ** 2),
       peakDuringHeavyLoadMiB: round(rssHeavyPeak / 1024 ** 2),
     },
-    targets: [] as TargetVerdict[],
   };
-  report.targets = judgeTargets(report);
+  const report = { ...measured, targets: judgeTargets(measured) };
   const outDir = resolve('bench/results');
   mkdirSync(outDir, { recursive: true });
   const stamp = report.startedAt.replace(/[:.]/g, '-');
