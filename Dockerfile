@@ -22,7 +22,9 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && n
 
 # ---- runtime: non-root, no npm in the process tree (signals reach node directly)
 FROM ${NODE_IMAGE} AS runtime
+# JSON log lines even when a terminal is attached (`docker run -t`): LOG_FORMAT's `auto` would make them readable.
 ENV NODE_ENV=production \
+    LOG_FORMAT=json \
     PORT=3000 \
     MIGRATE_ON_START=false \
     DEMO_ON_EMPTY_STORE=false

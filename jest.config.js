@@ -11,7 +11,7 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts', '<rootDir>/clients/*/src/**/*.spec.ts'],
       testEnvironment: 'node',
       transform,
     },
@@ -23,7 +23,6 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      setupFiles: ['<rootDir>/test/support/worker-env.ts'],
     },
     {
       // Real processes on loopback: ClickHouse server, Redis, three `node dist/main.js`, nginx.

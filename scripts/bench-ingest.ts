@@ -19,14 +19,41 @@ import { ingestFocus } from '../src/ingest/ingest-focus';
 import { startClickhouseServer } from '../test/support/local-servers';
 
 const HEADER = [
-  'BilledCost', 'EffectiveCost', 'ListCost', 'ContractedCost', 'BillingCurrency', 'BillingPeriodStart', 'BillingPeriodEnd',
-  'ChargePeriodStart', 'ChargePeriodEnd', 'ChargeCategory', 'ChargeClass', 'ChargeDescription', 'BillingAccountId',
-  'BillingAccountName', 'SubAccountId', 'SubAccountName', 'ProviderName', 'PublisherName', 'InvoiceIssuerName', 'ServiceName',
-  'ServiceCategory', 'RegionId', 'RegionName', 'PricingCategory', 'CommitmentDiscountId', 'CommitmentDiscountStatus', 'Tags',
+  'BilledCost',
+  'EffectiveCost',
+  'ListCost',
+  'ContractedCost',
+  'BillingCurrency',
+  'BillingPeriodStart',
+  'BillingPeriodEnd',
+  'ChargePeriodStart',
+  'ChargePeriodEnd',
+  'ChargeCategory',
+  'ChargeClass',
+  'ChargeDescription',
+  'BillingAccountId',
+  'BillingAccountName',
+  'SubAccountId',
+  'SubAccountName',
+  'ProviderName',
+  'PublisherName',
+  'InvoiceIssuerName',
+  'ServiceName',
+  'ServiceCategory',
+  'RegionId',
+  'RegionName',
+  'PricingCategory',
+  'CommitmentDiscountId',
+  'CommitmentDiscountStatus',
+  'Tags',
 ];
 const SERVICES = [
-  ['Amazon Elastic Compute Cloud', 'Compute'], ['Amazon Simple Storage Service', 'Storage'], ['Amazon Relational Database Service', 'Databases'],
-  ['AWS Lambda', 'Compute'], ['Amazon CloudWatch', 'Management and Governance'], ['Elastic Load Balancing', 'Networking'],
+  ['Amazon Elastic Compute Cloud', 'Compute'],
+  ['Amazon Simple Storage Service', 'Storage'],
+  ['Amazon Relational Database Service', 'Databases'],
+  ['AWS Lambda', 'Compute'],
+  ['Amazon CloudWatch', 'Management and Governance'],
+  ['Elastic Load Balancing', 'Networking'],
 ];
 const REGIONS = ['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-southeast-1'];
 const TYPES = ['m5.large', 'c5.2xlarge', 'r6i.xlarge', 't3.medium', 'g5.4xlarge'];
@@ -67,12 +94,33 @@ async function generateCsv(path: string, rows: number): Promise<void> {
     const type = TYPES[i % TYPES.length];
     const tags = JSON.stringify({ environment: ['prod', 'dev', 'test'][i % 3], team: `team-${i % 17}`, application: `app-${i % 53}` });
     const fields = [
-      committed ? '0' : effective, effective, list, contracted, q('USD'), q('2026-09-01 00:00:00'), q('2026-10-01 00:00:00'),
-      q(start), q(end), q('Usage'), 'NULL', q(`$0.10 per On Demand Linux ${type} Instance Hour`), q(`10000000000${account}`),
-      q(`payer-${account}`), q(`2000000000${String(i % 40).padStart(2, '0')}`), q(`account-${i % 40}`), q('AWS'),
-      q('Amazon Web Services, Inc.'), q('Amazon Web Services, Inc.'), q(service), q(category), q(REGIONS[i % REGIONS.length]),
-      q(REGIONS[i % REGIONS.length]), q(committed ? 'Committed' : 'Standard'), committed ? q('arn:aws:savingsplans::sp-1') : 'NULL',
-      committed ? q('Used') : 'NULL', q(tags),
+      committed ? '0' : effective,
+      effective,
+      list,
+      contracted,
+      q('USD'),
+      q('2026-09-01 00:00:00'),
+      q('2026-10-01 00:00:00'),
+      q(start),
+      q(end),
+      q('Usage'),
+      'NULL',
+      q(`$0.10 per On Demand Linux ${type} Instance Hour`),
+      q(`10000000000${account}`),
+      q(`payer-${account}`),
+      q(`2000000000${String(i % 40).padStart(2, '0')}`),
+      q(`account-${i % 40}`),
+      q('AWS'),
+      q('Amazon Web Services, Inc.'),
+      q('Amazon Web Services, Inc.'),
+      q(service),
+      q(category),
+      q(REGIONS[i % REGIONS.length]),
+      q(REGIONS[i % REGIONS.length]),
+      q(committed ? 'Committed' : 'Standard'),
+      committed ? q('arn:aws:savingsplans::sp-1') : 'NULL',
+      committed ? q('Used') : 'NULL',
+      q(tags),
     ];
     chunk += `${fields.join(',')}\n`;
     if (chunk.length > 1 << 20) {
@@ -110,7 +158,9 @@ async function main(): Promise<void> {
   const parquet = join(dir, 'focus-bench.parquet');
   let started = Date.now();
   await generateCsv(csv, rows);
-  console.log(`generated ${rows.toLocaleString('en-US')} rows, ${(statSync(csv).size / 1e6).toFixed(0)} MB CSV in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${rows.toLocaleString('en-US')} rows, ${(statSync(csv).size / 1e6).toFixed(0)} MB CSV in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   const results: string[] = [];
   const modes: ('embedded' | 'server')[] = only ? [only as 'embedded' | 'server'] : ['embedded', 'server'];
@@ -133,7 +183,10 @@ async function main(): Promise<void> {
         console.log(`wrote ${(statSync(parquet).size / 1e6).toFixed(0)} MB Parquet in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         if (converter !== clickhouse) await converter.onModuleDestroy();
       }
-      for (const [format, path] of [['CSV', csv], ['Parquet', parquet]] as const) {
+      for (const [format, path] of [
+        ['CSV', csv],
+        ['Parquet', parquet],
+      ] as const) {
         const summary = await ingestFocus(clickhouse, { paths: [path], organizationId: randomUUID() });
         const line = `${mode.padEnd(8)} ${format.padEnd(7)} ${summary.rows.toLocaleString('en-US')} rows  ${(summary.elapsedMs / 1000).toFixed(1)} s  ${summary.rowsPerSecond.toLocaleString('en-US')} rows/s  (${(summary.bytes / 1e6 / (summary.elapsedMs / 1000)).toFixed(0)} MB/s)`;
         console.log(line);

@@ -1,11 +1,15 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
-import { APP_CONFIG, AppConfig } from './config/app-config';
-import { jsonBody } from './common/http/json-body.middleware';
+import { loadConfig } from './config/app-config';
+import { withConfig } from './config/config.module';
+import { SETTING_DEFAULTS, SettingOverrides } from './config/settings';
+import { BODY_SHAPE_LIMITS, jsonBody } from './common/http/json-body.middleware';
+import { SUPPORTED_DATES_TEXT } from './common/validation/validators';
 import { closeConnectionsWhileDraining } from './health/draining.middleware';
+import { McpTools } from './mcp/mcp-tools';
 import { httpMetrics } from './observability/http-metrics.middleware';
 import { assignRequestId } from './observability/request-id';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -14,11 +18,18 @@ export const API_PREFIX = 'v1';
 /** Operational routes outside the versioned API: no key, no rate limit. */
 export const OPERATIONAL_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
+export interface CreateAppOptions {
+  logger?: false | undefined;
+  /** Root module; the benchmark wraps AppModule with a probe route. */
+  module?: Type;
+  /** Settings in place of the process environment's (tests, the benchmark); process.env itself is never written. */
+  settings?: SettingOverrides;
+}
+
 /** Builds the HTTP application exactly as production runs it (main.ts and the e2e tests share this). */
-export async function createApp(
-  options: { logger?: false | undefined; /** Root module; the benchmark wraps AppModule with a probe route. */ module?: Type } = {},
-): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(options.module ?? AppModule, {
+export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
+  const config = loadConfig({ ...process.env, ...options.settings });
+  const app = await NestFactory.create<NestExpressApplication>(withConfig(options.module ?? AppModule, config), {
     bodyParser: false,
     // Start-up errors (e.g. a locked embedded data directory) reach main.ts, which explains them.
     abortOnError: false,
@@ -27,7 +38,6 @@ export async function createApp(
     bufferLogs: options.logger !== false,
   });
   if (options.logger !== false) app.useLogger(app.get(PinoLogger));
-  const config = app.get<AppConfig>(APP_CONFIG);
   app.disable('x-powered-by');
   // Express would hash every body for a weak ETag; answers are POST responses, never revalidated by ETag.
   app.disable('etag');
@@ -38,13 +48,15 @@ export async function createApp(
   app.set('trust proxy', config.trustProxyHops);
   app.use(jsonBody(config.bodyLimitBytes));
   app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });
-  setupSwagger(app);
+  const document = setupSwagger(app);
+  // The MCP tools take their input schemas from the same document (the request DTOs').
+  app.get(McpTools, { strict: false }).describe(document);
   // No enableShutdownHooks(): main.ts drains on SIGTERM (readiness red, listener closed, in-flight requests
   // finished) before closing the application, whose hooks close the ClickHouse and Redis clients.
   return app;
 }
 
-export function setupSwagger(app: INestApplication): void {
+export function setupSwagger(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -59,6 +71,7 @@ export function setupSwagger(app: INestApplication): void {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
   });
+  return document;
 }
 
 const SWAGGER_DESCRIPTION = `
@@ -71,10 +84,12 @@ filters, tag and cost-category values), \`shared-filters:read\`, \`shared-filter
 **Envelope**: success \`{"success":true,"data":…}\`; error \`{"success":false,"error":{"message":…}}\`.
 400 messages begin with \`Invalid request. Please see message details.\` followed by \`path: detail\` items.
 
-**Rate limit**: per API key and minute (RATE_LIMIT_PER_MINUTE, default 300); requests without a valid key are
-limited per client IP (default 60). Every authenticated response carries \`X-RateLimit-Limit\` and
-\`X-RateLimit-Remaining\`; 429 adds \`Retry-After\` (seconds).
+**Rate limit**: per API key and minute (RATE_LIMIT_PER_MINUTE, default ${SETTING_DEFAULTS.RATE_LIMIT_PER_MINUTE}); requests without a valid key are
+limited per client IP (default ${SETTING_DEFAULTS.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE}). Every authenticated response carries \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the window resets); 429 adds \`Retry-After\` (seconds).
 
-**Dates**: ranges include both ends; without \`dateRange\` or \`billingPeriods\` the window is the last
-DEFAULT_WINDOW_DAYS (default 30) days up to today, UTC. Weeks start on Monday.
+**Dates**: ${SUPPORTED_DATES_TEXT} (400 outside); ranges include both ends; without \`dateRange\` or
+\`billingPeriods\` the window is the last DEFAULT_WINDOW_DAYS (default ${SETTING_DEFAULTS.DEFAULT_WINDOW_DAYS}) days up to today, UTC. Weeks start on Monday.
+
+**Bodies**: at most ${BODY_SHAPE_LIMITS.depth} levels deep, ${BODY_SHAPE_LIMITS.fieldsPerObject} fields per object and ${BODY_SHAPE_LIMITS.fields} fields in all; unknown fields are a 400.
 `.trim();

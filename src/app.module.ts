@@ -1,35 +1,39 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
+import { AnswerModule } from './common/http/answer.module';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
-import { ApiValidationPipe } from './common/validation/api-validation.pipe';
+import { BodyValidationInterceptor } from './common/validation/body-validation.interceptor';
 import { ComparisonModule } from './comparison/comparison.module';
-import { ConfigModule } from './config/config.module';
 import { CostsModule } from './costs/costs.module';
-import { FiltersModule } from './filters/filters.module';
+import { FilterOptionsModule } from './filter-options/filter-options.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
 import { ResultCacheModule } from './infrastructure/result-cache/result-cache.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 
+/** Configuration (APP_CONFIG) is not imported here: createApp roots this module with it (config.module.ts). */
 @Module({
   imports: [
-    ConfigModule,
     ObservabilityModule,
     ClickhouseModule,
     RedisModule,
     ResultCacheModule,
+    AnswerModule,
     AuthModule,
     HealthModule,
     CostsModule,
     ComparisonModule,
-    FiltersModule,
+    FilterOptionsModule,
     SharingModule,
+    McpModule,
   ],
   providers: [
-    { provide: APP_PIPE, useClass: ApiValidationPipe },
+    // Bodies are validated before route interceptors (the answer cache) run; see the interceptor.
+    { provide: APP_INTERCEPTOR, useClass: BodyValidationInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
 })

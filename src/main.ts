@@ -11,7 +11,7 @@ import { keepRecoveringImports, prepareStore } from './startup';
 
 async function main(): Promise<void> {
   // Fail on a bad environment before anything starts.
-  applyHeapGrowing(loadConfig().heapGrowingPercent);
+  applyHeapGrowing(loadConfig(process.env).heapGrowingPercent);
   const app = await createApp();
   const config = app.get<AppConfig>(APP_CONFIG);
   await prepareStore(app);

@@ -1,12 +1,12 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
-import { SCOPES } from './auth/api-key-format';
 import { ApiKeysService } from './auth/api-keys.service';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { loadDemoData } from './demo/demo-data.loader';
-import { DEMO_ORGANIZATION_ID } from './demo/demo-organization';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
 import { migrate } from './infrastructure/clickhouse/migrator';
 import { recoverInterruptedImports } from './ingest/import-journal';
+import { SCOPES } from './common/http/principal';
+import { DEMO_ORGANIZATION_ID } from './common/http/swagger-examples';
 
 const logger = new Logger('Startup');
 
@@ -64,7 +64,7 @@ export function keepRecoveringImports(app: INestApplicationContext): () => void 
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    recoverImports(clickhouse).finally(() => (running = false));
+    void recoverImports(clickhouse).finally(() => (running = false)); // it logs its own failures
   }, config.importRecoveryIntervalSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);

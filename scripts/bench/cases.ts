@@ -3,7 +3,7 @@
  * otherwise write: for /data the items and the totals as two statements run concurrently — on 2 cores as fast as
  * PostgreSQL's GROUPING SETS in one; the API sends ClickHouse one statement per request).
  */
-import { COST_MEASURES, SAVINGS_SOURCES } from '../../src/cost-query/metrics';
+import { COST_MEASURES, SAVINGS_SOURCES } from '../../src/cost-query/cost-metrics';
 import { MEASURED_ORGANIZATION, PG_TABLE } from './estate';
 
 export interface BenchCase {
@@ -39,14 +39,20 @@ const day = 'usage_date';
 export const CASES: BenchCase[] = [
   dataCase(
     'daily-by-service, 30 days',
-    { groupBy: { dateGrouping: 'daily', dimension: 'service' }, filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-30' } } } },
+    {
+      groupBy: { dateGrouping: 'daily', dimension: 'service' },
+      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-30' } } },
+    },
     day,
     [notSet('service')],
     between('2026-10-01', '2026-10-30'),
   ),
   dataCase(
     'monthly-by-account, 12 months',
-    { groupBy: { dateGrouping: 'monthly', dimension: 'account' }, filters: { inclusions: { dateRange: { start: '2025-11-01', end: '2026-10-31' } } } },
+    {
+      groupBy: { dateGrouping: 'monthly', dimension: 'account' },
+      filters: { inclusions: { dateRange: { start: '2025-11-01', end: '2026-10-31' } } },
+    },
     month,
     [notSet('account_id')],
     between('2025-11-01', '2026-10-31'),
@@ -56,7 +62,11 @@ export const CASES: BenchCase[] = [
     {
       groupBy: { dateGrouping: 'monthly', dimension: 'tag:team' },
       filters: {
-        inclusions: { dateRange: { start: '2026-08-01', end: '2026-10-31' }, resourceTag: 'env', resourceTagValues: ['production', 'staging'] },
+        inclusions: {
+          dateRange: { start: '2026-08-01', end: '2026-10-31' },
+          resourceTag: 'env',
+          resourceTagValues: ['production', 'staging'],
+        },
         exclusions: { services: ['AWS Service 00', 'AWS Service 01'], regions: ['aws-region-0'] },
       },
     },
@@ -67,7 +77,10 @@ export const CASES: BenchCase[] = [
   ),
   dataCase(
     'cloud × service × region, monthly, 3 months',
-    { groupBy: { dateGrouping: 'monthly', dimensions: ['cloud', 'service', 'region'] }, filters: { inclusions: { dateRange: { start: '2026-08-01', end: '2026-10-31' } } } },
+    {
+      groupBy: { dateGrouping: 'monthly', dimensions: ['cloud', 'service', 'region'] },
+      filters: { inclusions: { dateRange: { start: '2026-08-01', end: '2026-10-31' } } },
+    },
     month,
     [notSet('cloud'), notSet('service'), notSet('region')],
     between('2026-08-01', '2026-10-31'),
@@ -93,7 +106,13 @@ export const CASES: BenchCase[] = [
     path: '/v1/cost-insights/filters',
     body: {
       fields: ['services', 'regions', 'accounts', 'instanceTypes', 'usageTypes'],
-      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' }, clouds: ['AWS'], services: ['AWS Service 03', 'AWS Service 04'] } },
+      filters: {
+        inclusions: {
+          dateRange: { start: '2026-10-01', end: '2026-10-31' },
+          clouds: ['AWS'],
+          services: ['AWS Service 03', 'AWS Service 04'],
+        },
+      },
     },
     postgres: [
       ['service', 'region', 'account_id', 'instance_type', 'usage_type']

@@ -112,7 +112,9 @@ export async function generateEstate(clickhouse: ClickhouseService, rows: number
     const count = Math.min(chunk, rows - start);
     const began = Date.now();
     await clickhouse.command(generateSql(table, start, count, resources));
-    log(`  inserted rows ${start.toLocaleString('en-US')}…${(start + count).toLocaleString('en-US')} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    log(
+      `  inserted rows ${start.toLocaleString('en-US')}…${(start + count).toLocaleString('en-US')} in ${((Date.now() - began) / 1000).toFixed(1)} s`,
+    );
   }
 }
 

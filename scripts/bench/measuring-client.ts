@@ -11,13 +11,14 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
+import type { SettingOverrides } from '../../src/config/settings';
 import { applyHeapGrowing } from '../../src/config/heap-tuning';
 import { createClickhouseClient } from '../../src/infrastructure/clickhouse/clickhouse.client-factory';
-import type { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import type { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 
 export interface Statement {
   sql: string;
-  params: QueryParams;
+  params: StatementParameters;
   /** How the API read the result (JSONEachRow: parsed rows; TabSeparatedRaw: kept as bytes). */
   format: 'JSONEachRow' | 'TabSeparatedRaw';
 }
@@ -59,11 +60,11 @@ export interface MeasuringClient {
   stop(): void;
 }
 
-/** Forks the client with the current environment (CLICKHOUSE_* as the API uses them). */
-export function startMeasuringClient(postgres?: { database: string }): MeasuringClient {
+/** Forks the client with the API's settings over the current environment (CLICKHOUSE_* as the API uses them). */
+export function startMeasuringClient(settings: SettingOverrides, postgres?: { database: string }): MeasuringClient {
   const child: ChildProcess = fork(__filename, ['--serve'], {
     execArgv: __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [],
-    env: { ...process.env, BENCH_PG_DATABASE: postgres?.database ?? '' },
+    env: { ...process.env, ...settings, BENCH_PG_DATABASE: postgres?.database ?? '' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let next = 0;
@@ -105,10 +106,21 @@ async function serve(): Promise<void> {
 
   const runClickhouse = async (statement: Statement, settings: Record<string, string | number>, queryId?: string) => {
     if (statement.format === 'JSONEachRow') {
-      const result = await clickhouse.query({ query: statement.sql, query_params: statement.params, format: 'JSONEachRow', clickhouse_settings: settings, query_id: queryId });
+      const result = await clickhouse.query({
+        query: statement.sql,
+        query_params: statement.params,
+        format: 'JSONEachRow',
+        clickhouse_settings: settings,
+        query_id: queryId,
+      });
       await result.json();
     } else {
-      const result = await clickhouse.exec({ query: `${statement.sql}\nFORMAT TabSeparatedRaw`, query_params: statement.params, clickhouse_settings: settings, query_id: queryId });
+      const result = await clickhouse.exec({
+        query: `${statement.sql}\nFORMAT TabSeparatedRaw`,
+        query_params: statement.params,
+        clickhouse_settings: settings,
+        query_id: queryId,
+      });
       const chunks: Buffer[] = []; // kept as chunks, as the API keeps them
       for await (const chunk of result.stream) chunks.push(chunk as Buffer);
     }
@@ -120,12 +132,16 @@ async function serve(): Promise<void> {
   // The answer is kept as the chunks it arrived in, as the direct statements' results are (no extra copy on one side).
   const post = (task: Extract<Task, { kind: 'http' }>) =>
     new Promise<{ status: number; chunks: Buffer[] }>((resolve, reject) => {
-      const request = httpRequest(task.url, { method: 'POST', agent, headers: { ...task.headers, 'Content-Length': Buffer.byteLength(task.body) } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, chunks }));
-        response.on('error', reject);
-      });
+      const request = httpRequest(
+        task.url,
+        { method: 'POST', agent, headers: { ...task.headers, 'Content-Length': Buffer.byteLength(task.body) } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, chunks }));
+          response.on('error', reject);
+        },
+      );
       request.on('error', reject);
       request.end(task.body);
     });

@@ -30,11 +30,12 @@ import { join, resolve } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { loadConfig } from '../../src/config/app-config';
+import type { SettingOverrides } from '../../src/config/settings';
 import { applyHeapGrowing } from '../../src/config/heap-tuning';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ok } from '../../src/common/http/envelope';
 import { RequireScopes } from '../../src/common/http/request-context';
-import { ClickhouseService, QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService, StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
@@ -73,7 +74,13 @@ interface Stats {
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { runs: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
+  return {
+    runs: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+  };
 }
 async function main(): Promise<void> {
   const rows = Number(arg('rows', '10000000'));
@@ -99,7 +106,7 @@ async function main(): Promise<void> {
   });
   log(`ClickHouse server (libchdb) at ${server.url}`);
   const port = await freePort();
-  Object.assign(process.env, {
+  const settings: SettingOverrides = {
     CLICKHOUSE_URL: server.url,
     CLICKHOUSE_DATABASE: 'bench',
     CLICKHOUSE_MAX_EXECUTION_SECONDS: '120',
@@ -107,12 +114,12 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: 'warn', // request logs would go to this terminal; the per-request cost is the same for both routes
     PORT: String(port),
-  });
-  delete process.env.REDIS_URL;
+    REDIS_URL: undefined,
+  };
   // As main.ts does for production (the measuring client applies the same setting to itself).
-  const { heapGrowingPercent } = loadConfig(process.env);
+  const { heapGrowingPercent } = loadConfig({ ...process.env, ...settings });
   applyHeapGrowing(heapGrowingPercent);
-  const app = await createApp({ module: BenchAppModule });
+  const app = await createApp({ module: BenchAppModule, settings });
   await prepareStore(app);
   await app.listen(port);
   const base = `http://127.0.0.1:${port}`;
@@ -152,7 +159,9 @@ async function main(): Promise<void> {
      FROM ${clickhouse.table('cost_line_items')}`,
     { org: MEASURED_ORGANIZATION, db: clickhouse.database },
   );
-  log(`  ${facts.total_rows} rows, ${facts.measured_rows} in the measured organisation, ${facts.parts} parts, projections ${facts.projections}`);
+  log(
+    `  ${facts.total_rows} rows, ${facts.measured_rows} in the measured organisation, ${facts.parts} parts, projections ${facts.projections}`,
+  );
 
   let pgVersion = 'skipped';
   let pgLoadSeconds = 0;
@@ -165,7 +174,7 @@ async function main(): Promise<void> {
   }
 
   // Every timed request comes from this child process; this one only serves the API (and samples its RSS).
-  const client = startMeasuringClient(skipPostgres ? undefined : { database: pgDatabase });
+  const client = startMeasuringClient(settings, skipPostgres ? undefined : { database: pgDatabase });
   process.on('exit', () => client.stop());
 
   const { key } = await app.get(ApiKeysService).create(MEASURED_ORGANIZATION, 'bench', ['cost:read']);
@@ -183,12 +192,12 @@ async function main(): Promise<void> {
   let capturing: Statement[] | undefined;
   const isCostStatement = (sql: string) => sql.includes('cost_line_items') && !sql.includes('system.parts');
   const originalQuery = clickhouse.query.bind(clickhouse);
-  clickhouse.query = (async (sql: string, params: QueryParams = {}) => {
+  clickhouse.query = (async (sql: string, params: StatementParameters = {}) => {
     if (capturing && isCostStatement(sql)) capturing.push({ sql, params, format: 'JSONEachRow' });
     return originalQuery(sql, params);
   }) as typeof clickhouse.query;
   const originalQueryRaw = clickhouse.queryRaw.bind(clickhouse);
-  clickhouse.queryRaw = (async (sql: string, params: QueryParams = {}) => {
+  clickhouse.queryRaw = (async (sql: string, params: StatementParameters = {}) => {
     if (capturing && isCostStatement(sql)) capturing.push({ sql, params, format: 'TabSeparatedRaw' });
     return originalQueryRaw(sql, params);
   }) as typeof clickhouse.queryRaw;
@@ -234,19 +243,28 @@ async function main(): Promise<void> {
   };
 
   // The floor of any statement on this server: one trivial round trip.
-  const selectOne = stats((await client.series(warmup, runs, direct([{ sql: 'SELECT 1 AS one', params: {}, format: 'JSONEachRow' }]))).samples[0]);
+  const selectOne = stats(
+    (await client.series(warmup, runs, direct([{ sql: 'SELECT 1 AS one', params: {}, format: 'JSONEachRow' }]))).samples[0],
+  );
   log(`ClickHouse round trip (SELECT 1): p50 ${selectOne.p50} ms`);
 
   // All API and ClickHouse latencies first, PostgreSQL afterwards: its multi-second scans and spilled sorts leave
   // the 2 cores busy (writeback, cache refills) for a while after they finish, which would weigh on whichever
   // case came next — and more on the API's path (three processes in turn) than on the direct one (two).
-  const results: Array<Record<string, unknown> & { case: string; api: Stats; clickhouse: Stats; postgres?: Stats; postgresOverApiP50?: number }> = [];
+  const results: Array<
+    Record<string, unknown> & { case: string; api: Stats; clickhouse: Stats; postgres?: Stats; postgresOverApiP50?: number }
+  > = [];
   resetRss();
   for (const c of CASES) {
     log(`case: ${c.name}`);
     const { statements, bytes } = await capture(apiRequest(c.path, c.body));
     // Query ids on the direct statements: rows read and engine time come from system.query_log.
-    const relayRequest: Task = { kind: 'http', url: relay.route(statements), headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(c.body) };
+    const relayRequest: Task = {
+      kind: 'http',
+      url: relay.route(statements),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(c.body),
+    };
     const alternated = await client.alternated(warmup, runs, [apiRequest(c.path, c.body), direct(statements, {}, true), relayRequest]);
     const [api, raw, bare] = alternated.samples.map(stats);
     const apiCached = stats((await client.series(warmup, runs, apiRequest(c.path, c.body, true))).samples[0]);
@@ -315,7 +333,9 @@ async function main(): Promise<void> {
   // Small-request throughput.
   const tiny = {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
-    filters: { inclusions: { dateRange: { start: '2026-10-15', end: '2026-10-15' }, services: ['AWS Service 05'], accountIds: ['100000000007'] } },
+    filters: {
+      inclusions: { dateRange: { start: '2026-10-15', end: '2026-10-15' }, services: ['AWS Service 05'], accountIds: ['100000000007'] },
+    },
   };
   await client.once(apiRequest('/v1/cost-insights/data', tiny, true));
   resetRss();
@@ -330,7 +350,9 @@ async function main(): Promise<void> {
   resetRss();
   const heavyLoad = await autocannon(`${base}${heavy.path}`, 'POST', key, JSON.stringify(heavy.body), duration, connections, true);
   const rssHeavyPeak = rssPeak;
-  log(`heavy load (${heavy.name}, afresh): ${heavyLoad.requestsPerSecond} req/s, p99 ${heavyLoad.latencyP99} ms, RSS peak ${round(rssHeavyPeak / 1024 ** 2)} MiB`);
+  log(
+    `heavy load (${heavy.name}, afresh): ${heavyLoad.requestsPerSecond} req/s, p99 ${heavyLoad.latencyP99} ms, RSS peak ${round(rssHeavyPeak / 1024 ** 2)} MiB`,
+  );
   const throughput = {
     connections,
     durationSeconds: duration,
@@ -409,8 +431,27 @@ interface CannonResult {
 }
 
 /** autocannon in a child process, so the load generator does not share the API's event loop. */
-function autocannon(url: string, method: string, key: string, body: string | undefined, duration: number, connections: number, fresh = false): Promise<CannonResult> {
-  const args = [require.resolve('autocannon/autocannon.js'), '--json', '-c', String(connections), '-d', String(duration), '-m', method, '-H', `Authorization=Bearer ${key}`];
+function autocannon(
+  url: string,
+  method: string,
+  key: string,
+  body: string | undefined,
+  duration: number,
+  connections: number,
+  fresh = false,
+): Promise<CannonResult> {
+  const args = [
+    require.resolve('autocannon/autocannon.js'),
+    '--json',
+    '-c',
+    String(connections),
+    '-d',
+    String(duration),
+    '-m',
+    method,
+    '-H',
+    `Authorization=Bearer ${key}`,
+  ];
   if (fresh) args.push('-H', 'Cache-Control=no-cache');
   if (body) args.push('-H', 'Content-Type=application/json', '-b', body);
   args.push(url);
@@ -422,7 +463,13 @@ function autocannon(url: string, method: string, key: string, body: string | und
     child.on('exit', () => {
       try {
         const r = JSON.parse(out);
-        resolveRun({ requestsPerSecond: r.requests.average, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+        resolveRun({
+          requestsPerSecond: r.requests.average,
+          latencyP50: r.latency.p50,
+          latencyP99: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors,
+        });
       } catch (error) {
         reject(error);
       }
@@ -446,7 +493,7 @@ function markdown(report: any): string {
     ...report.targets.map((t: any) => `- ${t.met === undefined ? '–' : t.met ? '✓ met' : '✗ missed'}: ${t.target}: ${t.detail}`),
     '',
     'API = answers computed afresh (`Cache-Control: no-cache`); API cached = the same question repeated (answer cache); engine = the direct statements from start to finish in ClickHouse (system.query_log, as are the rows read). ' +
-      'bare relay = the same statements behind a bare Node `http` server in the API\'s process (no framework, authentication, validation or envelope): relay ÷ ClickHouse is the extra hop any service in front of ClickHouse pays on this host, API ÷ relay what the API adds on top of it. ' +
+      "bare relay = the same statements behind a bare Node `http` server in the API's process (no framework, authentication, validation or envelope): relay ÷ ClickHouse is the extra hop any service in front of ClickHouse pays on this host, API ÷ relay what the API adds on top of it. " +
       `API, ClickHouse and the relay are measured in alternation, all from one client process of their own (Node's http module with keep-alive, as @clickhouse/client uses it) against the API running as compiled JavaScript; the direct statements carry the settings of the API's reads (${JSON.stringify(report.settings.readSettings)}); both processes run with HEAP_GROWING_PERCENT=${report.settings.heapGrowingPercent}.`,
     '',
     '| case | API p50 | API p95 | API p99 | ClickHouse p50 | engine p50 | API ÷ ClickHouse | API − ClickHouse | bare relay p50 | relay ÷ ClickHouse | API ÷ relay | PostgreSQL p50 | PostgreSQL ÷ API | API cached p50 | rows read |',

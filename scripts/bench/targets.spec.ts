@@ -1,6 +1,13 @@
 import { judgeTargets, MeasuredRun } from './targets';
 
-function run(overrides: { api?: number[]; clickhouse?: number[]; postgres?: number[] | null; raw?: number; projected?: number; share?: number }): MeasuredRun {
+function run(overrides: {
+  api?: number[];
+  clickhouse?: number[];
+  postgres?: number[] | null;
+  raw?: number;
+  projected?: number;
+  share?: number;
+}): MeasuredRun {
   const api = overrides.api ?? [50, 60];
   const clickhouse = overrides.clickhouse ?? [45, 55];
   const postgres = overrides.postgres === undefined ? [5000, 6000] : overrides.postgres;

@@ -34,8 +34,7 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
   const client = projection.rawScan.p50 / projection.projection.p50;
   const engine = projection.engine.rawScan.p50 / projection.engine.projection.p50;
   const share = run.throughput.tinyData.requestsPerSecond / run.throughput.probe.requestsPerSecond;
-  const range = (values: number[], digits: (n: number) => string) =>
-    `${digits(Math.min(...values))}–${digits(Math.max(...values))}`;
+  const range = (values: number[], digits: (n: number) => string) => `${digits(Math.min(...values))}–${digits(Math.max(...values))}`;
   const missedList = (missed: Array<{ name: string; value: number }>, digits: (n: number) => string) =>
     missed.map((c) => `${c.name} ${digits(c.value)}`).join('; ');
   return [
@@ -43,8 +42,10 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
       target: `API ÷ ClickHouse ≤ ${TARGETS.apiOverClickhouseMax} (p50), every case`,
       met: missedOverhead.length === 0,
       detail:
-        `${range(overhead.map((c) => c.value), ratio)}` +
-        (missedOverhead.length ? `; missed by ${missedList(missedOverhead, ratio)}` : ''),
+        `${range(
+          overhead.map((c) => c.value),
+          ratio,
+        )}` + (missedOverhead.length ? `; missed by ${missedList(missedOverhead, ratio)}` : ''),
     },
     {
       target: `PostgreSQL ÷ API ≥ ${TARGETS.postgresOverApiMin} (p50), every case`,
@@ -52,8 +53,10 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
       detail:
         withPostgres.length === 0
           ? 'not measured (--skip-postgres)'
-          : `${range(versusPostgres.map((c) => c.value), (n) => n.toFixed(2))}` +
-            (missedPostgres.length ? `; missed by ${missedList(missedPostgres, (n) => n.toFixed(2))}` : ''),
+          : `${range(
+              versusPostgres.map((c) => c.value),
+              (n) => n.toFixed(2),
+            )}` + (missedPostgres.length ? `; missed by ${missedList(missedPostgres, (n) => n.toFixed(2))}` : ''),
     },
     {
       target: `pre-aggregation ≥ ${TARGETS.preAggregationMin}× (12-month monthly case, p50 as the client sees it)`,

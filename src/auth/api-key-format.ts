@@ -18,13 +18,6 @@ const KEY_PATTERN = new RegExp(
   `^${API_KEY_PREFIX}([0-9A-Za-z]{${ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
 );
 
-export const SCOPES = ['cost:read', 'shared-filters:read', 'shared-filters:write'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
-}
-
 function randomBase62(length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];

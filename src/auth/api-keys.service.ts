@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { generateApiKey, hashApiKey, hashesEqual, parseApiKey, Scope } from './api-key-format';
+import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
+import type { Principal, Scope } from '../common/http/principal';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -10,13 +11,6 @@ export interface ApiKeyRecord {
   scopes: Scope[];
   createdAt: string;
   revokedAt: string | null;
-}
-
-/** The caller an API key identifies. */
-export interface Principal {
-  keyId: string;
-  organizationId: string;
-  scopes: Scope[];
 }
 
 interface StoredKeyRow {
@@ -59,6 +53,7 @@ export class ApiKeysService {
         version: createdAt,
       },
     ]);
+    this.keyIds?.ids.add(keyId);
     const record: ApiKeyRecord = {
       keyId,
       organizationId,
@@ -97,19 +92,42 @@ export class ApiKeysService {
     return true;
   }
 
-  /** The principal of a presented key, or undefined for a malformed, unknown or revoked key. */
-  async authenticate(presentedKey: string): Promise<Principal | undefined> {
+  /**
+   * The principal of a presented key, or undefined for a malformed, unknown or revoked key. For a client
+   * already throttled for presenting no valid key, a key whose id is not among the existing keys is
+   * refused without a lookup: guesses from a throttled client cost no statement each (a real key passes).
+   */
+  async authenticate(presentedKey: string, options: { clientThrottled?: boolean } = {}): Promise<Principal | undefined> {
     const parsed = parseApiKey(presentedKey);
     if (!parsed) return undefined;
-    const row = await this.cachedFindById(parsed.keyId);
+    const cached = this.cache.get(parsed.keyId);
+    const row =
+      cached && cached.expiresAt > Date.now()
+        ? cached.row
+        : options.clientThrottled && !(await this.existingKeyIds()).has(parsed.keyId)
+          ? null
+          : await this.lookUp(parsed.keyId);
     if (!row || row.revoked_at) return undefined;
     if (!hashesEqual(row.key_hash, hashApiKey(presentedKey))) return undefined;
     return { keyId: row.key_id, organizationId: row.organization_id, scopes: row.scopes as Scope[] };
   }
 
-  private async cachedFindById(keyId: string): Promise<StoredKeyRow | null> {
-    const cached = this.cache.get(keyId);
-    if (cached && cached.expiresAt > Date.now()) return cached.row;
+  /** Ids of the unrevoked keys, re-read once API_KEY_CACHE_TTL_SECONDS old (a key created since is added at once here). */
+  private async existingKeyIds(): Promise<Set<string>> {
+    const ttlMs = this.config.apiKeyCacheTtlSeconds * 1000;
+    if (!this.keyIds || Date.now() - this.keyIds.readAt >= ttlMs) {
+      this.keyIdsRead ??= this.clickhouse
+        .query<{ key_id: string }>(`SELECT key_id FROM ${this.clickhouse.table('api_keys')} FINAL WHERE revoked_at IS NULL`)
+        .then((rows) => (this.keyIds = { ids: new Set(rows.map((row) => row.key_id)), readAt: Date.now() }))
+        .finally(() => (this.keyIdsRead = undefined));
+      await this.keyIdsRead;
+    }
+    return this.keyIds!.ids;
+  }
+  private keyIds?: { ids: Set<string>; readAt: number };
+  private keyIdsRead?: Promise<unknown>;
+
+  private async lookUp(keyId: string): Promise<StoredKeyRow | null> {
     const row = await this.findById(keyId);
     const ttlMs = this.config.apiKeyCacheTtlSeconds * 1000;
     if (ttlMs > 0) {

@@ -11,6 +11,7 @@ import { ApiKeysService } from './api-keys.service';
 import { RateLimitGuard } from './rate-limit.guard';
 import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';
+import { ThrottledClients } from './throttled-clients';
 
 /**
  * Authentication and rate limiting for every route. Guard order matters: resolve the key, count
@@ -31,14 +32,13 @@ import { ScopesGuard } from './scopes.guard';
                 : config.unauthenticatedRateLimitPerMinute,
           },
         ],
-        storage: redis
-          ? new ResilientThrottlerStorage(new ThrottlerStorageRedisService(redis))
-          : new ThrottlerStorageService(),
+        storage: redis ? new ResilientThrottlerStorage(new ThrottlerStorageRedisService(redis)) : new ThrottlerStorageService(),
       }),
     }),
   ],
   providers: [
     ApiKeysService,
+    ThrottledClients,
     { provide: APP_GUARD, useClass: ApiKeyAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: ScopesGuard },

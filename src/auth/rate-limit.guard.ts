@@ -1,9 +1,10 @@
-import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { UpstreamUnavailableException } from '../common/errors/api-errors';
 import { AuthenticatedRequest, IS_PUBLIC } from '../common/http/request-context';
-import { metrics } from '../observability/metrics';
+import { metrics } from '../observability/prometheus-metrics';
+import { ThrottledClients } from './throttled-clients';
 
 /**
  * Fixed one-minute window per API key (RATE_LIMIT_PER_MINUTE), or per client IP for requests
@@ -14,6 +15,7 @@ import { metrics } from '../observability/metrics';
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
   private readonly failureLogger = new Logger(RateLimitGuard.name);
+  @Inject(ThrottledClients) private readonly throttledClients!: ThrottledClients;
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) ?? false;
@@ -47,6 +49,8 @@ export class RateLimitGuard extends ThrottlerGuard {
       res.setHeader('X-RateLimit-Remaining', 0);
       res.setHeader('Retry-After', retryAfter);
       metrics.rateLimitRejections.inc({ tracker: tracker.startsWith('key:') ? 'key' : 'ip' });
+      const { principal, ip } = req as unknown as AuthenticatedRequest;
+      if (!principal) this.throttledClients.throttle(ip ?? '', retryAfter);
       throw new ThrottlerException(`Rate limit exceeded. Please retry after ${retryAfter} seconds.`);
     }
     res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));

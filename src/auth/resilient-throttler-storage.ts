@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { metrics } from '../observability/metrics';
+import { metrics } from '../observability/prometheus-metrics';
 
 type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -41,9 +41,5 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
       }
       return this.local.increment(key, ttl, limit, blockDuration, throttlerName);
     }
-  }
-
-  get isDegraded(): boolean {
-    return this.degraded;
   }
 }

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, IS_PUBLIC, REQUIRED_SCOPES } from '../common/http/request-context';
-import type { Scope } from './api-key-format';
+import type { Scope } from '../common/http/principal';
 
 /** 401 without a valid key (same answer for missing, malformed, unknown and revoked); 403 without the scope. */
 @Injectable()

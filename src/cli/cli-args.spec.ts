@@ -24,7 +24,17 @@ describe('CLI command line', () => {
 
   it('parses keys create with a normalised organisation, trimmed name and de-duplicated scopes', () => {
     expect(
-      parseCommandLine(['keys', 'create', '--org', ORG, '--name', ' CI pipeline ', '--scopes', 'cost:read, shared-filters:read,cost:read', '--json']),
+      parseCommandLine([
+        'keys',
+        'create',
+        '--org',
+        ORG,
+        '--name',
+        ' CI pipeline ',
+        '--scopes',
+        'cost:read, shared-filters:read,cost:read',
+        '--json',
+      ]),
     ).toEqual({
       name: 'keys create',
       organizationId: ORG.toLowerCase(),
@@ -97,12 +107,31 @@ describe('CLI command line', () => {
     expect(usageError(['demo-data']).message).toBe('--org <uuid> is required.');
   });
 
-  it('passes a valid ingest command line through and rejects a bad one as a usage error', () => {
+  it("parses a valid ingest command line into the import's options and rejects a bad one as a usage error", () => {
     const argv = ['focus', 'exports/', '--org', '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11'];
-    expect(parseCommandLine(['ingest', ...argv])).toEqual({ name: 'ingest', argv });
+    expect(parseCommandLine(['ingest', ...argv])).toEqual({
+      name: 'ingest',
+      paths: ['exports/'],
+      organizationId: '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11',
+      json: false,
+    });
     expect(parseCommandLine(['ingest', '--help'])).toEqual({ name: 'help', topic: 'ingest' });
     expect(usageError(['ingest', 'focus', 'exports/']).topic).toBe('ingest');
     expect(usageError(['ingest', 'csv', 'x', '--org', '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11']).message).toMatch(/focus/);
+  });
+
+  it('parses the ingest command line', () => {
+    expect(parseCommandLine(['ingest', 'focus', 'a.csv', 'dir', '--org', 'u', '--integration', 'x', '--json'])).toEqual({
+      name: 'ingest',
+      paths: ['a.csv', 'dir'],
+      organizationId: 'u',
+      integrationId: 'x',
+      json: true,
+    });
+    expect(usageError(['ingest', 'focus', 'a.csv']).message).toBe('--org <uuid> is required');
+    expect(usageError(['ingest', 'focus', '--org', 'u']).message).toBe('a file or directory to import is required');
+    expect(usageError(['ingest', 'focus', 'a.csv', '--org']).message).toBe('--org needs a value');
+    expect(usageError(['ingest', 'cur', 'a.csv']).message).toBe('unknown ingest command "cur" (expected: focus or recover)');
   });
 
   it('parses ingest recover', () => {
@@ -111,6 +140,38 @@ describe('CLI command line', () => {
     expect(parseCommandLine(['ingest', 'recover', '--help'])).toEqual({ name: 'help', topic: 'ingest recover' });
     expect(usageError(['ingest', 'recover', '--org', 'x']).message).toBe("Unknown option '--org'.");
     expect(usageError(['ingest', 'recover', 'now']).topic).toBe('ingest recover');
+  });
+
+  it('answers help wherever it is asked before a command, never running the command', () => {
+    expect(parseCommandLine(['-h', 'migrate'])).toEqual({ name: 'help' });
+    expect(parseCommandLine(['ingest', '--help', 'focus', 'a.csv', '--org', ORG])).toEqual({ name: 'help', topic: 'ingest' });
+    expect(parseCommandLine(['keys', '--help'])).toEqual({ name: 'help', topic: 'keys' });
+    expect(parseCommandLine(['help', '--json'])).toEqual({ name: 'help', topic: '--json' });
+  });
+
+  it('refuses an option as the value of another, and takes --option=value', () => {
+    expect(usageError(['keys', 'list', '--org', '--json']).message).toBe('--org needs a value');
+    expect(usageError(['ingest', 'focus', 'a.csv', '--org', ORG, '--integration', '--json']).message).toBe('--integration needs a value');
+    expect(parseCommandLine(['demo-data', `--org=${ORG}`, '--days=7'])).toMatchObject({ days: 7 });
+    expect(usageError(['demo-data', '--org', ORG, '--seed=-1']).message).toBe('--seed must be a whole number, got "-1".');
+  });
+
+  it('reports mistakes only by throwing: parsing neither prints nor exits', () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    const stdout = jest.spyOn(process.stdout, 'write');
+    const stderr = jest.spyOn(process.stderr, 'write');
+    try {
+      for (const argv of [['keys', 'create', '--bogus'], ['keys', 'revoke', 'a', 'b'], ['serve'], ['--help']]) {
+        try {
+          parseCommandLine(argv);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError);
+        }
+      }
+      expect([exit, stdout, stderr].map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0]);
+    } finally {
+      [exit, stdout, stderr].forEach((spy) => spy.mockRestore());
+    }
   });
 
   it('rejects unknown commands', () => {
@@ -131,6 +192,14 @@ describe('CLI command line', () => {
   });
 
   it('formats aligned tables', () => {
-    expect(formatTable(['ID', 'NAME'], [['a', 'first'], ['bbbb', 'x']])).toBe('ID    NAME\na     first\nbbbb  x');
+    expect(
+      formatTable(
+        ['ID', 'NAME'],
+        [
+          ['a', 'first'],
+          ['bbbb', 'x'],
+        ],
+      ),
+    ).toBe('ID    NAME\na     first\nbbbb  x');
   });
 });

@@ -1,7 +1,9 @@
-import { parseArgs, ParseArgsConfig } from 'node:util';
-import { API_KEY_PREFIX, isScope, Scope, SCOPES } from '../auth/api-key-format';
+import { Command, OptionValues } from 'commander';
+import { API_KEY_PREFIX } from '../auth/api-key-format';
+import { isScope, Scope, SCOPES } from '../common/http/principal';
+import { UUID_PATTERN } from '../common/validation/validators';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
-import { parseIngestFocusArgs } from '../ingest/ingest-focus.command';
+import type { IngestFocusCommandOptions } from './ingest-focus.command';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =
@@ -11,11 +13,11 @@ export type CliCommand =
   | { name: 'keys list'; organizationId: string; json: boolean }
   | { name: 'keys revoke'; keyId: string }
   | { name: 'demo-data'; organizationId: string; days: number; seed: number; replace: boolean; json: boolean }
-  /** Arguments after `ingest`, already checked by parseIngestFocusArgs. */
-  | { name: 'ingest'; argv: string[] }
+  /** `ingest focus`; the runner recognises imports by this name (they get a longer query budget). */
+  | ({ name: 'ingest' } & IngestFocusCommandOptions)
   | { name: 'ingest recover'; json: boolean };
 
-/** A mistake in the command line: reported with the usage text, exit code 2. */
+/** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
 export class UsageError extends Error {
   constructor(
     message: string,
@@ -25,172 +27,227 @@ export class UsageError extends Error {
   }
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_KEY_NAME_LENGTH = 200;
 const MAX_DEMO_DAYS = 3660;
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-const HELP_OPTION: Options = { help: { type: 'boolean', short: 'h' } };
-
+/** Parses a command line (the arguments after the script) into a validated command, or throws a UsageError. */
 export function parseCommandLine(argv: string[]): CliCommand {
-  const [first, ...rest] = argv;
-  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
-    return { name: 'help', topic: first === 'help' ? rest.join(' ') || undefined : undefined };
-  }
-  switch (first) {
-    case 'migrate':
-      return parseMigrate(rest);
-    case 'keys':
-      return parseKeys(rest);
-    case 'demo-data':
-      return parseDemoData(rest);
-    case 'ingest':
-      return parseIngest(rest);
-    default:
-      throw new UsageError(`Unknown command "${first}".`);
-  }
+  let parsed: CliCommand | undefined;
+  cliProgram((command) => (parsed = command)).parse(argv, { from: 'user' });
+  // Every command has an action, and each either accepts a command or throws.
+  return parsed!;
 }
 
-function parseIngest(argv: string[]): CliCommand {
-  if (argv[0] === 'recover') {
-    const topic = 'ingest recover';
-    const { values } = parse(topic, argv.slice(1), { json: { type: 'boolean' } }, 0);
-    return values.help ? { name: 'help', topic } : { name: topic, json: values.json === true };
-  }
-  if (argv.includes('--help') || argv.includes('-h')) return { name: 'help', topic: 'ingest' };
-  const problem = parseIngestFocusArgs(argv);
-  if (typeof problem === 'string') throw new UsageError(problem, 'ingest');
-  return { name: 'ingest', argv };
+type Accept = (command: CliCommand) => void;
+
+/**
+ * The CLI's commands and options, defined once. Each action turns what commander parsed into a
+ * validated CliCommand for `accept`. Commander's help and output are off: help is cli-usage.ts's
+ * text, and the runner prints usage errors with it.
+ */
+function cliProgram(accept: Accept): Command {
+  const program = group(new Command('cli'), undefined, accept, (name) => {
+    if (name === undefined) return { name: 'help' };
+    throw new UsageError(`Unknown command "${name}".`);
+  });
+
+  // Not `group`: every word after `help` is the topic, even one that looks like an option.
+  configure(program.command('help'), 'help')
+    .allowUnknownOption()
+    .argument('[topic...]')
+    .action((topic: string[]) => accept({ name: 'help', topic: topic.join(' ') || undefined }));
+
+  command(program, 'migrate', 'migrate', accept, () => ({ name: 'migrate' }));
+
+  const keys = group(program.command('keys'), 'keys', accept, (name) => {
+    if (name === undefined) throw new UsageError('keys needs a subcommand: create, list or revoke.');
+    throw new UsageError(`Unknown keys subcommand "${name}": use create, list or revoke.`);
+  });
+  command(keys, 'create', 'keys create', accept, (options) => ({
+    name: 'keys create',
+    organizationId: organizationIdOption(options.org),
+    keyName: keyNameOption(options.name),
+    scopes: scopesOption(options.scopes),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--name [text]')
+    .option('--scopes [list]')
+    .option('--json');
+  command(keys, 'list', 'keys list', accept, (options) => ({
+    name: 'keys list',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  command(keys, 'revoke', 'keys revoke', accept, (_, [keyId]) => {
+    if (!keyId) throw new UsageError('keys revoke needs the id of the key to revoke (see `keys list`).');
+    // Never echo it: it may be a real key pasted by mistake.
+    if (keyId.startsWith(API_KEY_PREFIX)) throw new UsageError('Pass the key id shown by `keys list`, not the API key itself.');
+    return { name: 'keys revoke', keyId };
+  }).argument('[id]');
+
+  command(program, 'demo-data', 'demo-data', accept, (options) => ({
+    name: 'demo-data',
+    organizationId: organizationIdOption(options.org),
+    days: integerOption('--days', options.days, DEMO_DEFAULT_DAYS, 1, MAX_DEMO_DAYS),
+    seed: integerOption('--seed', options.seed, DEMO_DEFAULT_SEED, 0, 0xffffffff),
+    replace: options.replace === true,
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--days [n]')
+    .option('--seed [n]')
+    .option('--replace')
+    .option('--json');
+
+  const ingest = group(program.command('ingest'), 'ingest', accept, (name) => {
+    throw new UsageError(`unknown ingest command "${name ?? ''}" (expected: focus or recover)`);
+  });
+  // Its help and mistakes show the usage of both ingest commands. Whether --org is a UUID is checked
+  // by the import itself (exit code 1), as it always was.
+  command(ingest, 'focus', 'ingest', accept, (options, paths) => {
+    if (paths.length === 0) throw new UsageError('a file or directory to import is required');
+    const organizationId = stringOption('--org', options.org);
+    if (!organizationId) throw new UsageError('--org <uuid> is required');
+    return {
+      name: 'ingest',
+      paths,
+      organizationId,
+      integrationId: stringOption('--integration', options.integration),
+      json: options.json === true,
+    };
+  })
+    .argument('[paths...]')
+    .option('--org [uuid]')
+    .option('--integration [id]')
+    .option('--json');
+  command(ingest, 'recover', 'ingest recover', accept, (options) => ({
+    name: 'ingest recover',
+    json: options.json === true,
+  })).option('--json');
+
+  return program;
 }
 
-function parseMigrate(argv: string[]): CliCommand {
-  const { values } = parse('migrate', argv, {}, 0);
-  return values.help ? { name: 'help', topic: 'migrate' } : { name: 'migrate' };
+/**
+ * Settings every command here shares: no commander help or output, and commander's errors thrown
+ * as usage errors showing `topic` (its wording, as a sentence: "Unknown option '--x'.").
+ */
+function configure(command: Command, topic: string | undefined): Command {
+  return command
+    .helpOption(false)
+    .helpCommand(false)
+    .showSuggestionAfterError(false)
+    .allowExcessArguments()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined })
+    .exitOverride((error) => {
+      const message = error.message.replace(/^error: /, '').replace(/\.?$/, '.');
+      throw new UsageError(message.charAt(0).toUpperCase() + message.slice(1), topic);
+    });
 }
 
-function parseKeys(argv: string[]): CliCommand {
-  const [sub, ...rest] = argv;
-  switch (sub) {
-    case 'create': {
-      const topic = 'keys create';
-      const { values } = parse(
-        topic,
-        rest,
-        { org: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, json: { type: 'boolean' } },
-        0,
-      );
-      if (values.help) return { name: 'help', topic };
-      return {
-        name: topic,
-        organizationId: organizationIdOption(values.org, topic),
-        keyName: keyNameOption(values.name, topic),
-        scopes: scopesOption(values.scopes, topic),
-        json: values.json === true,
-      };
-    }
-    case 'list': {
-      const topic = 'keys list';
-      const { values } = parse(topic, rest, { org: { type: 'string' }, json: { type: 'boolean' } }, 0);
-      if (values.help) return { name: 'help', topic };
-      return { name: topic, organizationId: organizationIdOption(values.org, topic), json: values.json === true };
-    }
-    case 'revoke': {
-      const topic = 'keys revoke';
-      const { values, positionals } = parse(topic, rest, {}, 1);
-      if (values.help) return { name: 'help', topic };
-      const keyId = positionals[0];
-      if (!keyId) throw new UsageError('keys revoke needs the id of the key to revoke (see `keys list`).', topic);
-      if (keyId.startsWith(API_KEY_PREFIX)) {
-        // Never echo it: it may be a real key pasted by mistake.
-        throw new UsageError('Pass the key id shown by `keys list`, not the API key itself.', topic);
-      }
-      return { name: topic, keyId };
-    }
-    case undefined:
-      throw new UsageError('keys needs a subcommand: create, list or revoke.', 'keys');
-    default:
-      throw new UsageError(`Unknown keys subcommand "${sub}": use create, list or revoke.`, 'keys');
-  }
-}
-
-function parseDemoData(argv: string[]): CliCommand {
-  const topic = 'demo-data';
-  const { values } = parse(
-    topic,
-    argv,
-    {
-      org: { type: 'string' },
-      days: { type: 'string' },
-      seed: { type: 'string' },
-      replace: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
-    0,
+/**
+ * A command with subcommands; its own action answers help and a missing or unknown subcommand.
+ * Its -h/--help is not an option: commander would still run a subcommand after it (`-h migrate`).
+ */
+function group(
+  command: Command,
+  topic: string | undefined,
+  accept: Accept,
+  unknownSubcommand: (name: string | undefined) => CliCommand,
+): Command {
+  return (
+    configure(command, topic)
+      // Options after a subcommand are the subcommand's (`keys create --help`).
+      .enablePositionalOptions()
+      // An option before any subcommand stops dispatching: it and the rest are this action's arguments.
+      .allowUnknownOption()
+      .action((_: OptionValues, self: Command) => {
+        const help = self.args.some((arg) => arg === '-h' || arg === '--help');
+        accept(help ? { name: 'help', topic } : withTopic(topic, () => unknownSubcommand(self.args[0])));
+      })
   );
-  if (values.help) return { name: 'help', topic };
-  return {
-    name: topic,
-    organizationId: organizationIdOption(values.org, topic),
-    days: integerOption('--days', values.days, DEMO_DEFAULT_DAYS, 1, MAX_DEMO_DAYS, topic),
-    seed: integerOption('--seed', values.seed, DEMO_DEFAULT_SEED, 0, 0xffffffff, topic),
-    replace: values.replace === true,
-    json: values.json === true,
-  };
 }
 
-type ParsedValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+/**
+ * A command that does the work. `build` validates what commander parsed (options, then the
+ * positional arguments) into the CliCommand; usage errors it throws show `topic`.
+ */
+function command(
+  parent: Command,
+  name: string,
+  topic: string,
+  accept: Accept,
+  build: (options: OptionValues, operands: string[]) => CliCommand,
+): Command {
+  const self = configure(parent.command(name), topic).option('-h, --help');
+  return self.action(() => {
+    const options = self.opts();
+    if (options.help) return accept({ name: 'help', topic });
+    const declared = self.registeredArguments;
+    const maxOperands = declared.at(-1)?.variadic ? Infinity : declared.length;
+    if (self.args.length > maxOperands) throw new UsageError(`Unexpected argument "${self.args[maxOperands]}".`, topic);
+    accept(withTopic(topic, () => build(options, self.args)));
+  });
+}
 
-/** node:util parseArgs, strict, with its errors turned into usage errors for the command. */
-function parse(topic: string, argv: string[], options: Options, maxPositionals: number) {
-  let parsed: { values: ParsedValues; positionals: string[] };
+/** Runs `build`, giving the usage errors it throws `topic` (the option validators below do not know it). */
+function withTopic(topic: string | undefined, build: () => CliCommand): CliCommand {
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, ...HELP_OPTION }, strict: true, allowPositionals: true });
+    return build();
   } catch (error) {
-    throw new UsageError(parseErrorMessage(error), topic);
+    if (error instanceof UsageError && error.topic === undefined) throw new UsageError(error.message, topic);
+    throw error;
   }
-  if (parsed.positionals.length > maxPositionals) {
-    throw new UsageError(`Unexpected argument "${parsed.positionals[maxPositionals]}".`, topic);
-  }
-  return parsed;
 }
 
-function parseErrorMessage(error: unknown): string {
-  // Not `instanceof Error`: errors of node internals come from another realm under test runners.
-  const message = typeof (error as Error)?.message === 'string' ? (error as Error).message : String(error);
-  // parseArgs messages end with hints about `--` that do not apply here.
-  return message.split('. To specify')[0].split('\n')[0].replace(/\.?$/, '.');
+/**
+ * An option's value. Options are declared with an optional value (`--org [uuid]`) so that one with
+ * nothing after it, or followed by another option (`--org --json`), arrives here as `true` and is
+ * refused, instead of taking the next option as its value.
+ */
+function stringOption(flag: string, value: unknown): string | undefined {
+  if (value === true) throw new UsageError(`${flag} needs a value`);
+  return typeof value === 'string' ? value : undefined;
 }
 
-function organizationIdOption(value: unknown, topic: string): string {
-  if (typeof value !== 'string' || value === '') throw new UsageError('--org <uuid> is required.', topic);
-  if (!UUID_PATTERN.test(value)) throw new UsageError(`--org must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), got "${value}".`, topic);
+function organizationIdOption(option: unknown): string {
+  const value = stringOption('--org', option);
+  if (!value) throw new UsageError('--org <uuid> is required.');
+  if (!UUID_PATTERN.test(value)) throw new UsageError(`--org must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), got "${value}".`);
   return value.toLowerCase();
 }
 
-function keyNameOption(value: unknown, topic: string): string {
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (!name) throw new UsageError('--name <text> is required: a description of who or what uses the key.', topic);
-  if (name.length > MAX_KEY_NAME_LENGTH) throw new UsageError(`--name must be at most ${MAX_KEY_NAME_LENGTH} characters.`, topic);
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--name must not contain control characters.', topic);
+function keyNameOption(option: unknown): string {
+  const name = stringOption('--name', option)?.trim() ?? '';
+  if (!name) throw new UsageError('--name <text> is required: a description of who or what uses the key.');
+  if (name.length > MAX_KEY_NAME_LENGTH) throw new UsageError(`--name must be at most ${MAX_KEY_NAME_LENGTH} characters.`);
+  // eslint-disable-next-line no-control-regex -- control characters are what this rejects
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new UsageError('--name must not contain control characters.');
   return name;
 }
 
-function scopesOption(value: unknown, topic: string): Scope[] {
+function scopesOption(option: unknown): Scope[] {
+  const value = stringOption('--scopes', option);
   const valid = `Valid scopes: ${SCOPES.join(', ')}.`;
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new UsageError(`--scopes <comma list> is required. ${valid}`, topic);
-  }
-  const requested = value.split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
+  if (value === undefined || value.trim() === '') throw new UsageError(`--scopes <comma list> is required. ${valid}`);
+  const requested = value
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter((scope) => scope !== '');
   const unknown = requested.filter((scope) => !isScope(scope));
-  if (unknown.length) throw new UsageError(`Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ${valid}`, topic);
-  if (requested.length === 0) throw new UsageError(`--scopes lists no scope. ${valid}`, topic);
+  if (unknown.length) throw new UsageError(`Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ${valid}`);
+  if (requested.length === 0) throw new UsageError(`--scopes lists no scope. ${valid}`);
   return [...new Set(requested as Scope[])];
 }
 
-function integerOption(flag: string, value: unknown, fallback: number, min: number, max: number, topic: string): number {
+function integerOption(flag: string, option: unknown, fallback: number, min: number, max: number): number {
+  const value = stringOption(flag, option);
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${String(value)}".`, topic);
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}".`);
   const number = Number(value);
-  if (number < min || number > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${number}.`, topic);
+  if (number < min || number > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${number}.`);
   return number;
 }

@@ -16,8 +16,6 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column])))
-      .join('  ');
+    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
 }

@@ -3,6 +3,8 @@ import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { withConfig } from '../config/config.module';
+import { Environment } from '../config/settings';
 import { isEmbeddedLockError } from '../infrastructure/clickhouse/clickhouse.client-factory';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../infrastructure/clickhouse/migrator';
@@ -13,14 +15,17 @@ import { usageText } from './cli-usage';
 import { demoDataCommand } from './demo-data.command';
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.command';
 import { migrateCommand } from './migrate.command';
-import { runIngestFocusCommand, ttyProgressLine } from '../ingest/ingest-focus.command';
-import { runIngestRecoverCommand } from '../ingest/ingest-recover.command';
+import { runIngestFocusCommand, ttyProgressLine } from './ingest-focus.command';
+import { runIngestRecoverCommand } from './ingest-recover.command';
+
+/** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
+const INGEST_MAX_EXECUTION_SECONDS = 3600;
 
 /**
- * Runs one CLI command and returns its exit code. The command line is validated before the store
- * is opened, so a usage error never touches (or waits for) ClickHouse.
+ * Runs one CLI command with the settings of `environment` (the process's) and returns its exit code. The
+ * command line is validated before the store is opened, so a usage error never touches (or waits for) ClickHouse.
  */
-export async function runCli(argv: string[], io: CliOutput): Promise<number> {
+export async function runCli(argv: string[], io: CliOutput, environment: Environment): Promise<number> {
   let command: CliCommand;
   try {
     command = parseCommandLine(argv);
@@ -36,20 +41,16 @@ export async function runCli(argv: string[], io: CliOutput): Promise<number> {
 
   let config: AppConfig;
   try {
-    config = loadConfig();
+    config = loadConfig(commandEnvironment(command, environment));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.err(`Configuration error: ${error.message}`);
     return EXIT.failure;
   }
 
-  if (command.name === 'ingest' && !process.env.CLICKHOUSE_MAX_EXECUTION_SECONDS) {
-    // An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short.
-    process.env.CLICKHOUSE_MAX_EXECUTION_SECONDS = '3600';
-  }
   let app: INestApplicationContext | undefined;
   try {
-    app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
+    app = await NestFactory.createApplicationContext(withConfig(CliModule, config), { logger: false, abortOnError: false });
     return await execute(app, command, io);
   } catch (error) {
     io.err(describeFailure(error, config));
@@ -57,6 +58,12 @@ export async function runCli(argv: string[], io: CliOutput): Promise<number> {
   } finally {
     await app?.close().catch(() => undefined);
   }
+}
+
+/** `environment` with the command's own defaults for settings it leaves unset. */
+function commandEnvironment(command: CliCommand, environment: Environment): Environment {
+  if (command.name !== 'ingest' || environment.CLICKHOUSE_MAX_EXECUTION_SECONDS) return environment;
+  return { ...environment, CLICKHOUSE_MAX_EXECUTION_SECONDS: String(INGEST_MAX_EXECUTION_SECONDS) };
 }
 
 async function execute(app: INestApplicationContext, command: Exclude<CliCommand, { name: 'help' }>, io: CliOutput): Promise<number> {
@@ -75,7 +82,7 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
     case 'demo-data':
       return demoDataCommand(clickhouse, command, io);
     case 'ingest':
-      return runIngestFocusCommand(command.argv, clickhouse, { ...io, progress: ttyProgressLine(process.stderr) });
+      return runIngestFocusCommand(command, clickhouse, { ...io, progress: ttyProgressLine(process.stderr) });
     case 'ingest recover':
       return runIngestRecoverCommand(clickhouse, command, io);
   }

@@ -1,5 +1,7 @@
-import { SCOPES } from '../auth/api-key-format';
+import { SETTING_DEFAULTS } from '../config/settings';
+import { SWAP_LEASE_SECONDS } from '../ingest/import-journal';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
+import { SCOPES } from '../common/http/principal';
 
 const COMMANDS: Record<string, string> = {
   migrate: `  migrate
@@ -23,14 +25,14 @@ const COMMANDS: Record<string, string> = {
   'ingest recover': `  ingest recover [--json]
       Roll back imports whose process died while publishing, so their billing periods show the data
       from before they started (every import and the API's start-up do this too). An import of
-      another process still within its lease (10 minutes) is named and left alone.`,
+      another process still within its lease (${SWAP_LEASE_SECONDS / 60} minutes) is named and left alone.`,
   help: `  help [command]
       Show this text, or the usage of one command.`,
 };
 
 const ENVIRONMENT = `Configuration (same environment as the server):
   CLICKHOUSE_URL, CLICKHOUSE_USER, CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE   a ClickHouse server over HTTP
-  DATA_DIR   the embedded ClickHouse (chDB) directory when CLICKHOUSE_URL is unset (default ./data);
+  DATA_DIR   the embedded ClickHouse (chDB) directory when CLICKHOUSE_URL is unset (default ${SETTING_DEFAULTS.DATA_DIR});
              it can be opened by one process at a time, so stop the server first or use CLICKHOUSE_URL.
 
 Exit codes: 0 success, 1 failure, 2 usage error.`;

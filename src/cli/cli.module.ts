@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { ConfigModule } from '../config/config.module';
 import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module';
 
 /**
  * What the operator CLI needs and nothing more: configuration, the ClickHouse store and API
- * keys. No HTTP, Redis or feature modules, so a command opens the store and nothing else.
+ * keys. No HTTP, Redis or feature modules, so a command opens the store and nothing else. The
+ * configuration comes from runCli, which roots this module with it (config.module.ts).
  */
 @Module({
-  imports: [ConfigModule, ClickhouseModule],
+  imports: [ClickhouseModule],
   providers: [ApiKeysService],
 })
 export class CliModule {}

@@ -1,4 +1,5 @@
 import { ApiKeysService } from '../auth/api-keys.service';
+import { SETTING_DEFAULTS } from '../config/settings';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT, formatTable } from './cli-output';
 
@@ -8,9 +9,7 @@ type Command<N extends CliCommand['name']> = Extract<CliCommand, { name: N }>;
 export async function createKeyCommand(apiKeys: ApiKeysService, command: Command<'keys create'>, io: CliOutput): Promise<number> {
   const { key, record } = await apiKeys.create(command.organizationId, command.keyName, command.scopes);
   if (command.json) {
-    io.out(
-      JSON.stringify({ id: record.keyId, key, organizationId: record.organizationId, name: record.name, scopes: record.scopes }),
-    );
+    io.out(JSON.stringify({ id: record.keyId, key, organizationId: record.organizationId, name: record.name, scopes: record.scopes }));
     return EXIT.ok;
   }
   io.out(
@@ -65,7 +64,7 @@ export async function revokeKeyCommand(apiKeys: ApiKeysService, command: Command
   }
   io.out(
     `Revoked API key ${command.keyId}. Running servers reject it once their key cache expires ` +
-      '(API_KEY_CACHE_TTL_SECONDS, default 10 s).',
+      `(API_KEY_CACHE_TTL_SECONDS, default ${SETTING_DEFAULTS.API_KEY_CACHE_TTL_SECONDS} s).`,
   );
   return EXIT.ok;
 }

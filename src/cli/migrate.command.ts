@@ -5,6 +5,9 @@ import { CliOutput, EXIT } from './cli-output';
 export async function migrateCommand(clickhouse: ClickhouseService, io: CliOutput): Promise<number> {
   const applied = await migrate(clickhouse);
   if (applied.length === 0) io.out(`Database ${clickhouse.database} is up to date.`);
-  else io.out(`Applied ${applied.length} migration${applied.length > 1 ? 's' : ''} to ${clickhouse.database}:\n${applied.map((m) => `  ${m.name}`).join('\n')}`);
+  else
+    io.out(
+      `Applied ${applied.length} migration${applied.length > 1 ? 's' : ''} to ${clickhouse.database}:\n${applied.map((m) => `  ${m.name}`).join('\n')}`,
+    );
   return EXIT.ok;
 }

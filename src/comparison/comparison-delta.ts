@@ -1,3 +1,4 @@
+import { finiteNumber } from '../cost-query/cost-metrics';
 /** How a value moved from the baseline period to the comparison period. */
 export type DeltaDirection = 'increase' | 'decrease' | 'unchanged';
 
@@ -16,10 +17,9 @@ export const DELTA_DECIMALS = 10;
  * negative comparison): any rise from nothing counts as a full 100 %, never Infinity or NaN.
  */
 export function computeDelta(baseline: number, comparison: number): Delta {
-  const absolute = roundDelta(finite(comparison) - finite(baseline));
+  const absolute = roundDelta(finiteNumber(comparison) - finiteNumber(baseline));
   const direction: DeltaDirection = absolute > 0 ? 'increase' : absolute < 0 ? 'decrease' : 'unchanged';
-  const percentage =
-    finite(baseline) === 0 ? Math.sign(absolute) * 100 : roundDelta((absolute / Math.abs(baseline)) * 100);
+  const percentage = finiteNumber(baseline) === 0 ? Math.sign(absolute) * 100 : roundDelta((absolute / Math.abs(baseline)) * 100);
   return { absolute, percentage: percentage || 0, direction };
 }
 
@@ -27,8 +27,4 @@ export function computeDelta(baseline: number, comparison: number): Delta {
 export function roundDelta(value: number): number {
   if (!Number.isFinite(value)) return 0;
   return Number(value.toFixed(DELTA_DECIMALS)) || 0;
-}
-
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : 0;
 }

@@ -1,4 +1,4 @@
-import { SUMMED_METRICS, MetricSums } from '../cost-query/metrics';
+import { SUMMED_METRICS, MetricSums } from '../cost-query/cost-metrics';
 import {
   assembleComparison,
   ComparisonSpec,
@@ -23,7 +23,12 @@ const spec: ComparisonSpec = {
 describe('readComparisonRow', () => {
   it('decodes the grouping flags into absent bucket or value', () => {
     const raw = { side: 1, bucket_start: '1970-01-01', dim_0: '', all_buckets: 1, all_values: 1, sum_amortized_cost: 5 };
-    expect(readComparisonRow(raw)).toEqual({ side: 1, bucketStart: undefined, dimensionValue: undefined, sums: sums({ amortized_cost: 5 }) });
+    expect(readComparisonRow(raw)).toEqual({
+      side: 1,
+      bucketStart: undefined,
+      dimensionValue: undefined,
+      sums: sums({ amortized_cost: 5 }),
+    });
     const bucket = { side: 0, bucket_start: '2026-09-28', dim_0: 'S3', all_buckets: 0, all_values: 0 };
     expect(readComparisonRow(bucket)).toMatchObject({ side: 0, bucketStart: '2026-09-28', dimensionValue: 'S3' });
   });
@@ -58,7 +63,11 @@ describe('assembleComparison', () => {
 
   it('reports totals and the key metric totals from the period sums', () => {
     const result = assembleComparison(rows, spec);
-    expect(result.totals).toEqual({ baseline: 14, comparison: 17, delta: { absolute: 3, percentage: 21.4285714286, direction: 'increase' } });
+    expect(result.totals).toEqual({
+      baseline: 14,
+      comparison: 17,
+      delta: { absolute: 3, percentage: 21.4285714286, direction: 'increase' },
+    });
     expect(result.metric_totals.effective_savings_rate).toEqual({
       baseline: 0.25,
       comparison: 0.1,

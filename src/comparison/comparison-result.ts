@@ -1,7 +1,7 @@
 import { BASELINE_SIDE, COMPARISON_SIDE, ComparisonSide } from '../cost-query/comparison.query';
 import { bucketStarts, DateGrouping } from '../cost-query/date-bucketing';
 import { DateRange } from '../cost-query/filters.types';
-import { CompareMetric, compareMetricValue, MetricSums, readMetricSums, zeroMetricSums } from '../cost-query/metrics';
+import { CompareMetric, compareMetricValue, MetricSums, readMetricSums, zeroMetricSums } from '../cost-query/cost-metrics';
 import { computeDelta, Delta } from './comparison-delta';
 import { periodLabel } from './period-label';
 
@@ -153,10 +153,7 @@ export function assembleComparison(rows: ComparisonSumsRow[], spec: ComparisonSp
   return {
     comparisons,
     totals: metricTotal(spec.metric),
-    metric_totals: Object.fromEntries(METRIC_TOTALS_KEYS.map((m) => [m, metricTotal(m)])) as Record<
-      MetricTotalsKey,
-      MetricTotal
-    >,
+    metric_totals: Object.fromEntries(METRIC_TOTALS_KEYS.map((m) => [m, metricTotal(m)])) as Record<MetricTotalsKey, MetricTotal>,
     metadata: {
       baseline_period: { start: spec.baselinePeriod.start, end: spec.baselinePeriod.end },
       comparison_period: { start: spec.comparisonPeriod.start, end: spec.comparisonPeriod.end },

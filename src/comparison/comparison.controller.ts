@@ -1,20 +1,16 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Principal } from '../auth/api-keys.service';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
+import { SETTING_DEFAULTS } from '../config/settings';
 import { NOT_SET } from '../cost-query/dimension-registry';
 import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
 import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
 import { ComparisonResponseDto } from './dto/compare-response.dto';
 import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
+import type { Principal } from '../common/http/principal';
 
 @ApiTags('Comparison')
 @Controller('cost-insights')
@@ -30,21 +26,18 @@ export class ComparisonController {
     summary: 'Compare one metric between two periods, per dimension value',
     description: [
       "Requires scope `cost:read`. Both periods use the API key's organisation and the same filters.",
-      '**Required**: `baselinePeriod`, `comparisonPeriod` (real dates, start ≤ end, at most MAX_DATE_RANGE_DAYS days each, default 1098) and `metric`. Periods may overlap; a day in both counts in both.',
+      `**Required**: \`baselinePeriod\`, \`comparisonPeriod\` (real dates, start ≤ end, at most MAX_DATE_RANGE_DAYS days each, default ${SETTING_DEFAULTS.MAX_DATE_RANGE_DAYS}) and \`metric\`. Periods may overlap; a day in both counts in both.`,
       `**comparisons**: one row per value of \`groupBy.dimension\` present in either period (a value missing from one period has zeros there; rows without a value form \`${NOT_SET}\`); without a dimension, exactly one row \`${TOTAL_DIMENSION_VALUE}\`. \`by_date\` lists every bucket of the period (\`groupBy.dateGrouping\`, default \`${DEFAULT_COMPARE_DATE_GROUPING}\`; weeks start on Monday), zero-filled. Rows are ordered by |delta.absolute| descending, then dimension_value ascending.`,
       '**Metric values** come from exact sums; `effective_savings_rate` = total savings / on-demand cost of the bucket or period, 0 without on-demand cost.',
       '**delta**: `absolute` = comparison − baseline (rounded to 10 decimals); `percentage` = absolute / |baseline| × 100, and at a zero baseline 0 when the comparison is 0, else 100 (−100 for a negative comparison); `direction` = increase | decrease | unchanged. Never NaN or Infinity.',
       '**totals**: the compared metric over the whole periods; **metric_totals**: amortized_cost, on_demand_cost, total_savings and effective_savings_rate over the whole periods.',
       '**metadata**: the periods, the metric and readable labels such as `October 2026`, `1–15 Oct 2026`, `28 Sep – 4 Oct 2026`.',
-      '**Limits**: more than MAX_RESULT_ROWS (default 50000) by_date points in total (values × buckets of both periods) is refused with 400. `filters` must not contain `dateRange` or `billingPeriods` (400).',
+      `**Limits**: more than MAX_RESULT_ROWS (default ${SETTING_DEFAULTS.MAX_RESULT_ROWS}) by_date points in total (values × buckets of both periods) is refused with 400. \`filters\` must not contain \`dateRange\` or \`billingPeriods\` (400).`,
     ].join('\n\n'),
   })
   @ApiOkResponse({ type: ComparisonResponseDto, description: 'Per-value comparisons, totals and metadata.', headers: CACHE_STATUS_HEADER })
   @ApiBadRequestResponse({ description: 'Invalid body, period span over the limit, dates in filters, or too many points.' })
-  async compare(
-    @CurrentPrincipal() principal: Principal,
-    @Body() body: CompareRequestDto,
-  ): Promise<SuccessEnvelope<ComparisonResult>> {
+  async compare(@CurrentPrincipal() principal: Principal, @Body() body: CompareRequestDto): Promise<SuccessEnvelope<ComparisonResult>> {
     return ok(await this.comparison.compare({ organizationId: principal.organizationId }, body));
   }
 }

@@ -6,5 +6,7 @@ import { ComparisonService } from './comparison.service';
 @Module({
   controllers: [ComparisonController],
   providers: [ComparisonService],
+  // The MCP endpoint (src/mcp) calls the same service.
+  exports: [ComparisonService],
 })
 export class ComparisonModule {}

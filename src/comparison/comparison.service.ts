@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { buildComparisonQuery } from '../cost-query/comparison.query';
+import { buildComparisonQuery, buildComparisonValuesProbe, ComparisonQuery } from '../cost-query/comparison.query';
+import { bucketCount } from '../cost-query/date-bucketing';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
@@ -41,29 +42,61 @@ export class ComparisonService {
       grouped: dimensionName !== undefined,
     };
     const maxPoints = this.config.maxResultRows;
+    const query: ComparisonQuery = {
+      scope,
+      filters: request.filters ?? {},
+      baselinePeriod: spec.baselinePeriod,
+      comparisonPeriod: spec.comparisonPeriod,
+      dateGrouping: spec.dateGrouping,
+      dimension: dimensionName === undefined ? undefined : (parseDimension(dimensionName) as DimensionRef),
+      totalLabel: TOTAL_DIMENSION_VALUE,
+    };
+    await this.refuseKnownOversizedComparison(query, maxPoints);
     // The query returns at most 2 × points + 2 rows (bucket rows ≤ points, value totals ≤ points, two
     // period totals), so a fetch that reaches this limit already means more than maxPoints points.
     const rowLimit = 2 * maxPoints + 3;
-    const { sql, params } = buildComparisonQuery(
-      this.clickhouse.table('cost_line_items'),
-      {
-        scope,
-        filters: request.filters ?? {},
-        baselinePeriod: spec.baselinePeriod,
-        comparisonPeriod: spec.comparisonPeriod,
-        dateGrouping: spec.dateGrouping,
-        dimension: dimensionName === undefined ? undefined : (parseDimension(dimensionName) as DimensionRef),
-        totalLabel: TOTAL_DIMENSION_VALUE,
-      },
-      rowLimit,
-    );
-    const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params);
+    const { sql, params } = buildComparisonQuery(this.clickhouse.table('cost_line_items'), query, rowLimit);
+    const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params, scope);
     const rows = raw.map(readComparisonRow);
     if (raw.length >= rowLimit || comparisonPointCount(comparisonValues(rows, spec).length, spec) > maxPoints) {
-      throw new InvalidRequestException([
-        `groupBy: the comparison would have more than ${maxPoints} by_date points (MAX_RESULT_ROWS: dimension values × buckets of both periods); use a coarser groupBy.dateGrouping, a dimension with fewer values, filters, or shorter periods`,
-      ]);
+      throw tooManyPoints(maxPoints);
     }
     return assembleComparison(rows, spec);
   }
+
+  /**
+   * Every value gets every bucket of both periods, so the response's size is values × buckets. The
+   * buckets are known from the request; when they leave room for few values, a probe that stops at the
+   * first value too many (a few granules) refuses an oversized comparison before its aggregation runs.
+   */
+  private async refuseKnownOversizedComparison(query: ComparisonQuery, maxPoints: number): Promise<void> {
+    const buckets =
+      bucketCount(query.dateGrouping, query.baselinePeriod.start, query.baselinePeriod.end) +
+      bucketCount(query.dateGrouping, query.comparisonPeriod.start, query.comparisonPeriod.end);
+    const maxValues = Math.floor(maxPoints / buckets);
+    if (!query.dimension) {
+      if (maxValues < 1) throw tooManyPoints(maxPoints);
+      return;
+    }
+    if (maxValues >= PROBE_BELOW_VALUES) return;
+    const { sql, params } = buildComparisonValuesProbe(
+      this.clickhouse.table('cost_line_items'),
+      { ...query, dimension: query.dimension },
+      maxValues + 1,
+    );
+    const values = await this.clickhouse.query<{ dim_0: string }>(sql, params, query.scope);
+    if (values.length > maxValues) throw tooManyPoints(maxPoints);
+  }
+}
+
+/**
+ * Below this many values fitting the response, /compare probes the values before aggregating. Typical
+ * comparisons (months or weeks, or up to ~a quarter of days) leave room for more and skip the probe.
+ */
+const PROBE_BELOW_VALUES = 250;
+
+function tooManyPoints(maxPoints: number): InvalidRequestException {
+  return new InvalidRequestException([
+    `groupBy: the comparison would have more than ${maxPoints} by_date points (MAX_RESULT_ROWS: dimension values × buckets of both periods); use a coarser groupBy.dateGrouping, a dimension with fewer values, filters, or shorter periods`,
+  ]);
 }

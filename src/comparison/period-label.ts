@@ -1,9 +1,6 @@
-import { addDays } from '../cost-query/date-bucketing';
+import { isWholeMonths } from '../common/dates/calendar-date';
 
-const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const EN_DASH = '–';
 
 /**
@@ -18,8 +15,7 @@ const EN_DASH = '–';
 export function periodLabel(start: string, end: string): string {
   const from = parts(start);
   const to = parts(end);
-  const wholeMonths = from.day === 1 && addDays(end, 1).endsWith('-01');
-  if (wholeMonths) {
+  if (isWholeMonths(start, end)) {
     if (from.month === 0 && to.month === 11 && from.year === to.year) return `${from.year}`;
     if (from.year === to.year && from.month === to.month) return `${MONTHS[from.month]} ${from.year}`;
     if (from.year === to.year) return `${MONTHS[from.month]} ${EN_DASH} ${MONTHS[to.month]} ${to.year}`;

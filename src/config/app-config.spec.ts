@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, DEFAULT_CONFIG, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
   it('has documented defaults for an empty environment', () => {
@@ -7,6 +7,9 @@ describe('loadConfig', () => {
       port: 3000,
       dataDir: './data',
       sharedFilterTtlSeconds: 2_592_000,
+      sharedFilterMaxBytes: 65_536,
+      sharedFilterQuotaCount: 1000,
+      sharedFilterQuotaBytes: 16 * 1024 * 1024,
       rateLimitPerMinute: 300,
       defaultWindowDays: 30,
       heapGrowingPercent: 200,
@@ -33,8 +36,23 @@ describe('loadConfig', () => {
     [{ MIGRATE_ON_START: 'maybe' }, /MIGRATE_ON_START must be true or false/],
     [{ CLICKHOUSE_INDEX_ANALYSIS_THREADS: '5000' }, /CLICKHOUSE_INDEX_ANALYSIS_THREADS must be between 0 and 1024/],
     [{ HEAP_GROWING_PERCENT: '5000' }, /HEAP_GROWING_PERCENT must be between 0 and 1000/],
+    [{ SHARED_FILTER_MAX_BYTES: '100' }, /SHARED_FILTER_MAX_BYTES must be between 4096/],
+    [{ SHARED_FILTER_QUOTA_COUNT: '0' }, /SHARED_FILTER_QUOTA_COUNT must be between 1/],
+    [{ SHARED_FILTER_QUOTA_MB: '1.5' }, /SHARED_FILTER_QUOTA_MB must be an integer/],
+    [
+      { SHARED_FILTER_QUOTA_MB: '1', SHARED_FILTER_MAX_BYTES: '2000000' },
+      /SHARED_FILTER_QUOTA_MB must hold at least one filter of SHARED_FILTER_MAX_BYTES/,
+    ],
+    [{ CLICKHOUSE_URL: 'http://x', CLICKHOUSE_CLUSTER: 'a-b' }, /CLICKHOUSE_CLUSTER must be a plain identifier/],
+    [{ CLICKHOUSE_CLUSTER: 'main' }, /CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL/],
+    [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
+    [{ LOG_FORMAT: 'text' }, /LOG_FORMAT must be one of auto, json, pretty, got "text"/],
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', CLICKHOUSE_DATABASE: '', REDIS_URL: '' })).toEqual(DEFAULT_CONFIG);
   });
 });

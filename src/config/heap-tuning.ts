@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
  * starting incremental marking: `--trace-gc` showed a full mark-compact every 2–3 requests of the 1.4 MB
  * monthly-by-account answer (40 per 100 requests), i.e. ~15 ms of main-thread GC per request on average plus
  * concurrent marking threads competing with ClickHouse for the same cores. A factor of 3 left 3 per 100 and
- * took 2–3 ms off that request's median and ~5 ms off its mean (README, Performance). The heap grows to about
+ * took 2–3 ms off that request's median and ~5 ms off its mean (docs/performance.md). The heap grows to about
  * 3× its live size between collections: tens of MB, against an RSS of 150–300 MiB.
  *
  * Applied at start, before the application is created; V8 reads the flag when it next sizes the heap.

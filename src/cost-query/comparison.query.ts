@@ -1,10 +1,11 @@
 import { dimensionValueSql } from './cost-data.query';
-import { bucketStartSql, DateGrouping, daysInRange } from './date-bucketing';
+import { daysInRange } from '../common/dates/calendar-date';
+import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { DimensionRef } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
-import { metricPartSumsSql, metricSumsOfPartsSql } from './metrics';
-import { CompiledSql, QueryParams } from './query-params';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /** The two periods of a comparison, in result rows as `side`. */
 export const BASELINE_SIDE = 0;
@@ -33,11 +34,9 @@ export interface ComparisonQuery {
  * `rowLimit` caps the fetch; the caller checks the response size exactly (see the service).
  */
 export function buildComparisonQuery(table: string, query: ComparisonQuery, rowLimit: number): CompiledSql {
-  const params = new QueryParams();
+  const params = new SqlParameters();
   const bucket = bucketStartSql(query.dateGrouping);
-  const dimension = query.dimension
-    ? dimensionValueSql(query.dimension, params)
-    : params.named('total_label', 'String', query.totalLabel);
+  const dimension = query.dimension ? dimensionValueSql(query.dimension, params) : params.named('total_label', 'String', query.totalLabel);
   // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projections
   // (migrations 0005 daily, 0006 monthly) hold, so ClickHouse can answer it from one of them. The
   // outer GROUPING SETS re-adds those exact Decimal partial sums (`part_` prefix: never alias a column name).
@@ -67,8 +66,37 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
   return { sql, params: params.toObject() };
 }
 
+/**
+ * At most `limit` distinct values of the comparison's dimension over both periods, with its filters: a
+ * comparison zero-fills every bucket of both periods for every value, so more values than the response
+ * can hold is known from this alone. ClickHouse stops reading once it has found `limit` of them, so a
+ * comparison that is too large is refused after a few granules instead of after its whole aggregation.
+ */
+export function buildComparisonValuesProbe(
+  table: string,
+  query: ComparisonQuery & { dimension: DimensionRef },
+  limit: number,
+): CompiledSql {
+  const params = new SqlParameters();
+  const dimension = dimensionValueSql(query.dimension, params);
+  const side = (period: DateRange) =>
+    [`  SELECT ${dimension} AS dim_0`, `  FROM ${table}`, `  WHERE ${periodWhere(query, period, params).replace(/\n/g, '\n  ')}`].join(
+      '\n',
+    );
+  const sql = [
+    'SELECT DISTINCT dim_0',
+    'FROM (',
+    side(query.baselinePeriod),
+    '  UNION ALL',
+    side(query.comparisonPeriod),
+    ')',
+    `LIMIT ${params.add('UInt64', limit)}`,
+  ].join('\n');
+  return { sql, params: params.toObject() };
+}
+
 /** The organisation, the filters and exactly the period's days (the period is the window). */
-function periodWhere(query: ComparisonQuery, period: DateRange, params: QueryParams): string {
+function periodWhere(query: ComparisonQuery, period: DateRange, params: SqlParameters): string {
   const filters: Filters = {
     inclusions: { ...withoutDates(query.filters.inclusions), dateRange: period },
     exclusions: withoutDates(query.filters.exclusions),

@@ -1,5 +1,5 @@
 import { buildCostDataQuery, CostDataQuery, dimensionValueSql, readCostDataResult } from './cost-data.query';
-import { QueryParams } from './query-params';
+import { SqlParameters } from './sql-parameters';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
 const TABLE = 'cost_insights.cost_line_items';
@@ -42,15 +42,13 @@ function query(overrides: Partial<CostDataQuery> = {}): CostDataQuery {
 
 describe('dimensionValueSql', () => {
   it('reports an empty column as (not set)', () => {
-    const params = new QueryParams();
-    expect(dimensionValueSql({ kind: 'column', name: 'account' }, params)).toBe(
-      'if(empty(account_id), {not_set:String}, account_id)',
-    );
+    const params = new SqlParameters();
+    expect(dimensionValueSql({ kind: 'column', name: 'account' }, params)).toBe('if(empty(account_id), {not_set:String}, account_id)');
     expect(params.toObject()).toEqual({ not_set: '(not set)' });
   });
 
   it('reads tag and category keys through parameters, absent keys included in (not set)', () => {
-    const params = new QueryParams();
+    const params = new SqlParameters();
     expect(dimensionValueSql({ kind: 'tag', key: "team's" }, params)).toBe(
       'if(empty(resource_tags[{p0:String}]), {not_set:String}, resource_tags[{p0:String}])',
     );
@@ -154,13 +152,22 @@ describe('buildCostDataQuery', () => {
       query({ filters: { inclusions: { billingPeriods: ['2026-09'] }, exclusions: { clouds: ['GCP'] } } }),
       2,
     );
-    expect(sql).toContain(['  WHERE organization_id = {organization_id:UUID}', '    AND billing_period IN {p0:Array(String)}', '    AND NOT (cloud IN {p1:Array(String)})', '  GROUP BY bucket_start'].join('\n'));
+    expect(sql).toContain(
+      [
+        '  WHERE organization_id = {organization_id:UUID}',
+        '    AND billing_period IN {p0:Array(String)}',
+        '    AND NOT (cloud IN {p1:Array(String)})',
+        '  GROUP BY bucket_start',
+      ].join('\n'),
+    );
     expect(params).toEqual({ organization_id: ORG, p0: ['2026-09'], p1: ['GCP'], p2: 3 });
   });
 
   it('writes one dimension as dimension_value', () => {
     const { sql } = buildCostDataQuery(TABLE, query({ dimensions: [{ kind: 'column', name: 'service' }] }), 2);
-    expect(sql).toContain("formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, dim_0 AS dimension_value, sum(part_amortized_cost) AS amortized_cost");
+    expect(sql).toContain(
+      "formatRowNoNewline('JSONEachRow', bucket_start AS usage_date, dim_0 AS dimension_value, sum(part_amortized_cost) AS amortized_cost",
+    );
   });
 
   it('never aliases an expression with a column name where the table is read', () => {
@@ -213,7 +220,11 @@ describe('readCostDataResult', () => {
   });
 
   it('has no items without item lines, and nothing without a totals line', () => {
-    expect(readCostDataResult([Buffer.from('{"item_count":0,"amortized_cost":0}\n')])).toEqual({ totals: { amortized_cost: 0 }, itemCount: 0, items: [] });
+    expect(readCostDataResult([Buffer.from('{"item_count":0,"amortized_cost":0}\n')])).toEqual({
+      totals: { amortized_cost: 0 },
+      itemCount: 0,
+      items: [],
+    });
     expect(readCostDataResult([])).toEqual({ totals: {}, itemCount: 0, items: [] });
   });
 });

@@ -2,8 +2,8 @@ import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { metricPartSumsSql, metricSumsOfPartsSql } from './metrics';
-import { CompiledSql, QueryParams } from './query-params';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /** What /data asks of the store, after validation. */
 export interface CostDataQuery {
@@ -28,11 +28,9 @@ const dimensionColumn = (index: number): string => `dim_${index}`;
  * Map key) reported as NOT_SET so such rows form their own group instead of disappearing.
  * Tag and category keys are parameters.
  */
-export function dimensionValueSql(ref: DimensionRef, params: QueryParams): string {
+export function dimensionValueSql(ref: DimensionRef, params: SqlParameters): string {
   const value =
-    ref.kind === 'column'
-      ? COLUMN_DIMENSIONS[ref.name].column
-      : `${MAP_DIMENSIONS[ref.kind].column}[${params.add('String', ref.key)}]`;
+    ref.kind === 'column' ? COLUMN_DIMENSIONS[ref.name].column : `${MAP_DIMENSIONS[ref.kind].column}[${params.add('String', ref.key)}]`;
   return `if(empty(${value}), ${params.named('not_set', 'String', NOT_SET)}, ${value})`;
 }
 
@@ -58,7 +56,7 @@ export function dimensionValueSql(ref: DimensionRef, params: QueryParams): strin
  * large is detected rather than silently truncated.
  */
 export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimit: number): CompiledSql {
-  const params = new QueryParams();
+  const params = new SqlParameters();
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
@@ -119,7 +117,7 @@ export function readCostDataResult(chunks: Buffer[]): CostDataResultBytes {
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */
-function dimensionFields(query: CostDataQuery, params: QueryParams): string[] {
+function dimensionFields(query: CostDataQuery, params: SqlParameters): string[] {
   if (query.multiDimension) {
     const pairs = query.dimensions.map((ref, i) => `${params.add('String', dimensionName(ref))}, ${dimensionColumn(i)}`);
     return [`map(${pairs.join(', ')}) AS dimension_values`];

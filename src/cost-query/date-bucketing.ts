@@ -1,3 +1,5 @@
+import { dayNumber, formatDayNumber, formatMonthNumber, monthNumber } from '../common/dates/calendar-date';
+
 export const DATE_GROUPINGS = ['daily', 'weekly', 'monthly'] as const;
 export type DateGrouping = (typeof DATE_GROUPINGS)[number];
 
@@ -24,10 +26,8 @@ export function bucketStart(grouping: DateGrouping, date: string): string {
   switch (grouping) {
     case 'daily':
       return date;
-    case 'weekly': {
-      const weekday = new Date(`${date}T00:00:00Z`).getUTCDay(); // 0 = Sunday
-      return addDays(date, -((weekday + 6) % 7));
-    }
+    case 'weekly':
+      return formatDayNumber(mondayOnOrBefore(dayNumber(date)));
     case 'monthly':
       return `${date.slice(0, 7)}-01`;
     default:
@@ -35,42 +35,50 @@ export function bucketStart(grouping: DateGrouping, date: string): string {
   }
 }
 
-/** Every bucket start from the bucket containing `start` to the one containing `end`. */
+/**
+ * Every bucket start from the bucket containing `start` to the one containing `end`. The count is
+ * computed first and the loop runs over integers, so it ends whatever the dates (none when end < start).
+ */
 export function bucketStarts(grouping: DateGrouping, start: string, end: string): string[] {
-  const buckets: string[] = [];
-  for (let bucket = bucketStart(grouping, start); bucket <= end; bucket = nextBucket(grouping, bucket)) {
-    buckets.push(bucket);
-  }
-  return buckets;
-}
-
-function nextBucket(grouping: DateGrouping, bucket: string): string {
   switch (grouping) {
-    case 'daily':
-      return addDays(bucket, 1);
-    case 'weekly':
-      return addDays(bucket, 7);
+    case 'daily': {
+      const first = dayNumber(start);
+      return countedList(dayNumber(end) - first + 1, (i) => formatDayNumber(first + i));
+    }
+    case 'weekly': {
+      const firstMonday = mondayOnOrBefore(dayNumber(start));
+      return countedList(Math.floor((dayNumber(end) - firstMonday) / 7) + 1, (i) => formatDayNumber(firstMonday + 7 * i));
+    }
     case 'monthly': {
-      const date = new Date(`${bucket}T00:00:00Z`);
-      date.setUTCMonth(date.getUTCMonth() + 1);
-      return date.toISOString().slice(0, 10);
+      const firstMonth = monthNumber(start);
+      return countedList(monthNumber(end) - firstMonth + 1, (i) => formatMonthNumber(firstMonth + i));
     }
     default:
       return assertNever(grouping);
   }
 }
 
-export function addDays(date: string, days: number): string {
-  const value = new Date(`${date}T00:00:00Z`);
-  value.setUTCDate(value.getUTCDate() + days);
-  return value.toISOString().slice(0, 10);
+/** The number of buckets bucketStarts lists, without listing them. */
+export function bucketCount(grouping: DateGrouping, start: string, end: string): number {
+  switch (grouping) {
+    case 'daily':
+      return Math.max(0, dayNumber(end) - dayNumber(start) + 1);
+    case 'weekly':
+      return Math.max(0, Math.floor((dayNumber(end) - mondayOnOrBefore(dayNumber(start))) / 7) + 1);
+    case 'monthly':
+      return Math.max(0, monthNumber(end) - monthNumber(start) + 1);
+    default:
+      return assertNever(grouping);
+  }
 }
 
-/** Number of days in an inclusive range. */
-export function daysInRange(start: string, end: string): number {
-  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
+/** Day 0 (1970-01-01) was a Thursday, so Monday is day number ≡ 4 (mod 7). */
+function mondayOnOrBefore(day: number): number {
+  return day - ((((day - 4) % 7) + 7) % 7);
 }
 
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
+function countedList(count: number, item: (index: number) => string): string[] {
+  const items: string[] = [];
+  for (let i = 0; i < count; i++) items.push(item(i));
+  return items;
 }

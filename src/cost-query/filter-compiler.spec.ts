@@ -1,11 +1,11 @@
 import { compileWhere, defaultWindow, WhereOptions } from './filter-compiler';
-import { QueryParams } from './query-params';
+import { SqlParameters } from './sql-parameters';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
 const options: WhereOptions = { today: '2026-11-21', defaultWindowDays: 30 };
 
 function compile(filters: Parameters<typeof compileWhere>[1], extra: Partial<WhereOptions> = {}) {
-  const params = new QueryParams();
+  const params = new SqlParameters();
   const sql = compileWhere({ organizationId: ORG }, filters, params, { ...options, ...extra });
   return { sql, params: params.toObject() };
 }
@@ -19,7 +19,7 @@ describe('compileWhere', () => {
   });
 
   it('refuses to compile without an organisation', () => {
-    expect(() => compileWhere({ organizationId: '' }, {}, new QueryParams(), options)).toThrow(/organisation/);
+    expect(() => compileWhere({ organizationId: '' }, {}, new SqlParameters(), options)).toThrow(/organisation/);
   });
 
   it('uses the dateRange of inclusions, both ends included', () => {
@@ -38,7 +38,11 @@ describe('compileWhere', () => {
     expect(whole('2028-02-01', '2028-02-29').params).toMatchObject({ p0: '2028-02-01', p1: '2028-02-01' });
     expect(whole('2028-02-01', '2028-02-29').sql).toContain('toStartOfMonth(usage_date) BETWEEN');
     // Not whole months at either end: the days themselves.
-    for (const [start, end] of [['2026-01-02', '2026-03-31'], ['2026-01-01', '2026-03-30'], ['2027-02-01', '2027-02-27']]) {
+    for (const [start, end] of [
+      ['2026-01-02', '2026-03-31'],
+      ['2026-01-01', '2026-03-30'],
+      ['2027-02-01', '2027-02-27'],
+    ]) {
       expect(whole(start, end).sql).toContain('AND usage_date BETWEEN {p0:Date} AND {p1:Date}');
     }
     // An excluded range of whole months too.
@@ -100,10 +104,7 @@ describe('compileWhere', () => {
   });
 
   it('omits one field for cross-filtering, in inclusions and exclusions alike', () => {
-    const { sql } = compile(
-      { inclusions: { services: ['S3'], clouds: ['AWS'] }, exclusions: { services: ['EC2'] } },
-      { omit: 'services' },
-    );
+    const { sql } = compile({ inclusions: { services: ['S3'], clouds: ['AWS'] }, exclusions: { services: ['EC2'] } }, { omit: 'services' });
     expect(sql).not.toContain('service IN');
     expect(sql).toContain('cloud IN');
   });

@@ -1,14 +1,7 @@
-import {
-  COLUMN_DIMENSIONS,
-  DIMENSIONS,
-  ListFilterField,
-  MAP_DIMENSIONS,
-  MapDimensionKind,
-  NOT_SET,
-} from './dimension-registry';
+import { FILTER_FIELD_ENTRIES, ListFilterField, MAP_DIMENSIONS, MapDimensionKind, NOT_SET } from './filter-fields';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
-import { QueryParams } from './query-params';
-import { addDays } from './date-bucketing';
+import { SqlParameters } from './sql-parameters';
+import { addDays, isWholeMonths } from '../common/dates/calendar-date';
 
 /** A filter that cross-filtering can leave out: a list field, or a tag/cost-category key. */
 export type FilterTarget = ListFilterField | MapDimensionKind;
@@ -29,12 +22,7 @@ export interface WhereOptions {
  * rows matching any of its values; empty arrays are ignored; `(not set)` matches rows without a
  * value. Date ranges include both ends.
  */
-export function compileWhere(
-  scope: OrganizationScope,
-  filters: Filters,
-  params: QueryParams,
-  options: WhereOptions,
-): string {
+export function compileWhere(scope: OrganizationScope, filters: Filters, params: SqlParameters, options: WhereOptions): string {
   if (!scope?.organizationId) throw new Error('compileWhere requires an organisation scope');
   const inclusions = filters.inclusions ?? {};
   const exclusions = filters.exclusions ?? {};
@@ -60,7 +48,7 @@ export function defaultWindow(today: string, days: number): DateRange {
   return { start: addDays(today, -(days - 1)), end: today };
 }
 
-function dateWindowConditions(inclusions: FilterFields, params: QueryParams, options: WhereOptions): string[] {
+function dateWindowConditions(inclusions: FilterFields, params: SqlParameters, options: WhereOptions): string[] {
   const range = resolveDateRange(inclusions, options);
   return range ? [dateRangeCondition(range, params)] : [];
 }
@@ -70,38 +58,35 @@ function dateWindowConditions(inclusions: FilterFields, params: QueryParams, opt
  * in [first day of M1, last day of M2] exactly when its month lies in [M1, M2]), but a condition the
  * monthly aggregate projection (migration 0006) can evaluate, and the primary key still prunes on it.
  */
-function dateRangeCondition(range: DateRange, params: QueryParams): string {
-  if (isFirstOfMonth(range.start) && isLastOfMonth(range.end)) {
+function dateRangeCondition(range: DateRange, params: SqlParameters): string {
+  if (isWholeMonths(range.start, range.end)) {
     const lastMonth = `${range.end.slice(0, 7)}-01`;
     return `toStartOfMonth(usage_date) BETWEEN ${params.add('Date', range.start)} AND ${params.add('Date', lastMonth)}`;
   }
   return `usage_date BETWEEN ${params.add('Date', range.start)} AND ${params.add('Date', range.end)}`;
 }
 
-const isFirstOfMonth = (date: string): boolean => date.endsWith('-01');
-const isLastOfMonth = (date: string): boolean => addDays(date, 1).endsWith('-01');
-
-/** One condition per active field of a FilterFields, each true when a row matches that field. */
-function fieldConditions(fields: FilterFields, params: QueryParams, omit?: FilterTarget): string[] {
+/** One condition per active field of a FilterFields (in the field table's order), each true when a row matches that field. */
+function fieldConditions(fields: FilterFields, params: SqlParameters, omit?: FilterTarget): string[] {
   const conditions: string[] = [];
-  for (const dimension of DIMENSIONS) {
-    const { column, filterField } = COLUMN_DIMENSIONS[dimension];
-    const values = fields[filterField];
-    if (filterField === omit || !values?.length) continue;
-    conditions.push(`${column} IN ${params.add('Array(String)', withNotSet(values))}`);
-  }
-  for (const kind of Object.keys(MAP_DIMENSIONS) as MapDimensionKind[]) {
-    const { column, keyField, valuesField } = MAP_DIMENSIONS[kind];
-    const key = fields[keyField];
-    // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
-    if (kind === omit || key === undefined || key === null) continue;
-    const keyParam = params.add('String', key);
-    const values = fields[valuesField];
-    conditions.push(
-      values?.length
-        ? `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`
-        : `mapContains(${column}, ${keyParam})`,
-    );
+  for (const [name, field] of FILTER_FIELD_ENTRIES) {
+    if (field.kind === 'list') {
+      const values = fields[name] as string[] | undefined;
+      if (name === omit || !values?.length) continue;
+      conditions.push(`${field.column} IN ${params.add('Array(String)', withNotSet(values))}`);
+    } else if (field.kind === 'mapKey') {
+      const { column, valuesField } = MAP_DIMENSIONS[field.map];
+      const key = fields[name] as string | null | undefined;
+      // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
+      if (field.map === omit || key === undefined || key === null) continue;
+      const keyParam = params.add('String', key);
+      const values = fields[valuesField];
+      conditions.push(
+        values?.length
+          ? `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`
+          : `mapContains(${column}, ${keyParam})`,
+      );
+    }
   }
   return conditions;
 }

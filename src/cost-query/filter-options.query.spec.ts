@@ -45,10 +45,89 @@ describe('buildFilterOptionsQuery', () => {
         'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
         'GROUP BY value',
         'ORDER BY sum_amortized_cost DESC, value',
-        `LIMIT ${MAX_OPTIONS_PER_FIELD})`,
+        // Two past the bound: one tells a cut list, one covers '' and a stored '(not set)' being one option.
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
       ].join('\n'),
       params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21' },
     });
+  });
+
+  it('searches a column field on the rows, matching an empty value as (not set)', () => {
+    expect(buildFilterOptionsQuery({ ...base, search: 'Ec2%_' })).toEqual({
+      sql: [
+        "(SELECT 'services' AS field, toString(service) AS value, '' AS name, sum(amortized_cost) AS sum_amortized_cost",
+        `FROM ${TABLE}`,
+        'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
+        "  AND positionCaseInsensitiveUTF8(if(value = '', {not_set:String}, value), {search:String}) > 0",
+        'GROUP BY value',
+        'ORDER BY sum_amortized_cost DESC, value',
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+      ].join('\n'),
+      params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21', search: 'Ec2%_', not_set: '(not set)' },
+    });
+  });
+
+  it('searches accounts by ID or latest name, once grouped', () => {
+    expect(buildFilterOptionsQuery({ ...base, fields: ['accounts'], search: 'prod' })).toEqual({
+      sql: [
+        "(SELECT 'accounts' AS field, toString(account_id) AS value, argMaxIf(account_name, usage_date, account_name != '') AS name, sum(amortized_cost) AS sum_amortized_cost",
+        `FROM ${TABLE}`,
+        'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
+        'GROUP BY value',
+        "HAVING positionCaseInsensitiveUTF8(if(value = '', {not_set:String}, value), {search:String}) > 0 OR positionCaseInsensitiveUTF8(name, {search:String}) > 0",
+        'ORDER BY sum_amortized_cost DESC, value',
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+      ].join('\n'),
+      params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21', search: 'prod', not_set: '(not set)' },
+    });
+  });
+
+  it('searches tag keys in resourceTags and in the keys tagValues covers, which it bounds one past the value bound', () => {
+    const { sql, params } = buildFilterOptionsQuery({ ...base, fields: ['resourceTags'], search: 'ENV' });
+    const keys =
+      "arrayFilter(map_key -> map_key != '' AND positionCaseInsensitiveUTF8(map_key, {search:String}) > 0, mapKeys(resource_tags))";
+    const tagWhere = 'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p2:Date} AND {p3:Date}';
+    expect(sql).toBe(
+      [
+        `(SELECT 'resourceTags' AS field, arrayJoin(${keys}) AS value, '' AS name, sum(amortized_cost) AS sum_amortized_cost`,
+        `FROM ${TABLE}`,
+        'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
+        'GROUP BY value',
+        'ORDER BY sum_amortized_cost DESC, value',
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+        'UNION ALL',
+        "(SELECT 'tagValues' AS field, tag_value AS value, tag_key AS name, sum(amortized_cost) AS sum_amortized_cost",
+        `FROM ${TABLE}`,
+        'ARRAY JOIN mapKeys(resource_tags) AS tag_key, mapValues(resource_tags) AS tag_value',
+        tagWhere,
+        "  AND tag_value != ''",
+        `  AND tag_key IN (SELECT arrayJoin(${keys}) AS top_key`,
+        `FROM ${TABLE}`,
+        tagWhere,
+        'GROUP BY top_key',
+        'ORDER BY sum(amortized_cost) DESC, top_key',
+        `LIMIT ${MAX_TAG_VALUE_KEYS})`,
+        'GROUP BY tag_key, tag_value',
+        'ORDER BY tag_key, sum_amortized_cost DESC, tag_value',
+        `LIMIT ${MAX_VALUES_PER_TAG_KEY + 1} BY tag_key)`,
+      ].join('\n'),
+    );
+    expect(params).toEqual({
+      organization_id: ORG,
+      p0: '2026-10-23',
+      p1: '2026-11-21',
+      p2: '2026-10-23',
+      p3: '2026-11-21',
+      search: 'ENV',
+    });
+  });
+
+  it('leaves the SQL as it was without a search, or with an empty one', () => {
+    const fields = [...OPTIONS_FIELDS];
+    const without = buildFilterOptionsQuery({ ...base, fields });
+    expect(buildFilterOptionsQuery({ ...base, fields, search: '' })).toEqual(without);
+    expect(without.sql).not.toContain('positionCaseInsensitiveUTF8');
+    expect(without.params).not.toHaveProperty('search');
   });
 
   it('builds one UNION ALL with a WHERE per field that leaves out only that field’s own filter', () => {
@@ -72,8 +151,13 @@ describe('buildFilterOptionsQuery', () => {
     expect(regions).toContain('NOT (service IN {p6:Array(String)})');
     expect(regions).not.toMatch(/region IN/);
     expect(params).toMatchObject({
-      p0: '2026-10-01', p1: '2026-10-30', p2: ['us-east-1'],
-      p3: '2026-10-01', p4: '2026-10-30', p5: ['S3'], p6: ['EC2'],
+      p0: '2026-10-01',
+      p1: '2026-10-30',
+      p2: ['us-east-1'],
+      p3: '2026-10-01',
+      p4: '2026-10-30',
+      p5: ['S3'],
+      p6: ['EC2'],
     });
   });
 
@@ -105,7 +189,7 @@ describe('buildFilterOptionsQuery', () => {
     expect(tagValues).toContain('ARRAY JOIN mapKeys(resource_tags) AS tag_key, mapValues(resource_tags) AS tag_value');
     expect(tagValues).toContain("AND tag_value != ''");
     expect(tagValues).toContain(`LIMIT ${MAX_TAG_VALUE_KEYS})`);
-    expect(tagValues).toContain(`LIMIT ${MAX_VALUES_PER_TAG_KEY} BY tag_key`);
+    expect(tagValues).toContain(`LIMIT ${MAX_VALUES_PER_TAG_KEY + 1} BY tag_key`);
     expect(tagValues).toContain('mapContains(cost_categories, {p9:String})');
     expect(tagValues).not.toContain('resource_tags[');
   });
@@ -133,6 +217,7 @@ describe('buildFilterOptionsQuery', () => {
     const { sql } = buildFilterOptionsQuery({
       ...base,
       fields: [...OPTIONS_FIELDS],
+      search: hostile,
       filters: {
         inclusions: { services: [hostile], resourceTag: hostile, resourceTagValues: [hostile] },
         exclusions: { costCategory: hostile, accountIds: [hostile] },
@@ -208,8 +293,66 @@ describe('readFilterOptions', () => {
   });
 });
 
+describe('readFilterOptions at the bounds', () => {
+  const row = (field: string, value: string, cost: number, name = ''): FilterOptionRow => ({
+    field,
+    value,
+    name,
+    sum_amortized_cost: cost,
+  });
+  /** `count` options of `field`, option i costing i + 1 (so option 0 is the cheapest). */
+  const options = (field: string, count: number) =>
+    Array.from({ length: count }, (_, i) => row(field, `v${String(i).padStart(5, '0')}`, i + 1));
+
+  it('names nothing when every list fits: exactly at the bounds, truncated and truncatedTagValues are absent', () => {
+    const keys = Array.from({ length: MAX_TAG_VALUE_KEYS }, (_, i) => row('resourceTags', `k${String(i).padStart(3, '0')}`, i + 1));
+    const values = options('tagValues', MAX_VALUES_PER_TAG_KEY).map((r) => ({ ...r, name: 'k000' }));
+    const result = readFilterOptions([...options('services', MAX_OPTIONS_PER_FIELD), ...keys, ...values], ['services', 'resourceTags']);
+    expect(result.services).toHaveLength(MAX_OPTIONS_PER_FIELD);
+    expect(result.tagValues.k000).toHaveLength(MAX_VALUES_PER_TAG_KEY);
+    expect(result).not.toHaveProperty('truncated');
+    expect(result).not.toHaveProperty('truncatedTagValues');
+  });
+
+  it('cuts a list one past its bound to the most expensive options, in the list and in enriched, and names it', () => {
+    const result = readFilterOptions(
+      [...options('accounts', MAX_OPTIONS_PER_FIELD + 1), ...options('regions', 3)],
+      ['regions', 'accounts'],
+    );
+    expect(result.truncated).toEqual(['accounts']);
+    expect(result.accounts).toHaveLength(MAX_OPTIONS_PER_FIELD);
+    expect(result.accounts).not.toContain('v00000'); // the cheapest
+    expect(result.accounts[0]).toBe('v00001');
+    expect(result.enriched.accounts).toHaveLength(MAX_OPTIONS_PER_FIELD);
+    expect(Object.keys(result.accountIdToName)).toHaveLength(MAX_OPTIONS_PER_FIELD);
+    expect(result.regions).toHaveLength(3);
+  });
+
+  it('decides on options, not rows: an empty value and a stored (not set) are one', () => {
+    const rows = [...options('clouds', MAX_OPTIONS_PER_FIELD - 1), row('clouds', '', 1), row('clouds', '(not set)', 1)];
+    const fits = readFilterOptions(rows, ['clouds']);
+    expect(fits.clouds).toHaveLength(MAX_OPTIONS_PER_FIELD);
+    expect(fits).not.toHaveProperty('truncated');
+    const cut = readFilterOptions([...rows, row('clouds', 'one more', 0.5)], ['clouds']);
+    expect(cut.truncated).toEqual(['clouds']);
+    expect(cut.clouds).not.toContain('one more');
+  });
+
+  it('names tagValues when there are more tag keys than it covers, and each key whose values were cut', () => {
+    const keys = Array.from({ length: MAX_TAG_VALUE_KEYS + 1 }, (_, i) => row('resourceTags', `k${String(i).padStart(3, '0')}`, i + 1));
+    const wide = options('tagValues', MAX_VALUES_PER_TAG_KEY + 1).map((r) => ({ ...r, name: 'k050' }));
+    const narrow = options('tagValues', 2).map((r) => ({ ...r, name: 'k001' }));
+    const result = readFilterOptions([...keys, ...wide, ...narrow], ['resourceTags']);
+    expect(result.truncated).toEqual(['tagValues']);
+    expect(result.truncatedTagValues).toEqual(['k050']);
+    expect(result.tagValues.k050).toHaveLength(MAX_VALUES_PER_TAG_KEY);
+    expect(result.tagValues.k050).not.toContain('v00000');
+    expect(result.tagValues.k001).toEqual(['v00000', 'v00001']);
+  });
+});
+
 describe('buildMapKeyValuesQuery', () => {
-  it('selects the non-empty values of one tag key over all time, ranked by cost and bounded', () => {
+  it('selects the non-empty values of one tag key over all time, ranked by cost and bounded (one past, to tell a cut list)', () => {
     expect(buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'tag', key: "it's", table: TABLE })).toEqual({
       sql: [
         'SELECT resource_tags[{p0:String}] AS map_value',
@@ -218,14 +361,78 @@ describe('buildMapKeyValuesQuery', () => {
         "  AND map_value != ''",
         'GROUP BY map_value',
         'ORDER BY sum(amortized_cost) DESC, map_value',
-        `LIMIT ${MAX_MAP_KEY_VALUES}`,
+        `LIMIT ${MAX_MAP_KEY_VALUES + 1}`,
       ].join('\n'),
       params: { organization_id: ORG, p0: "it's" },
     });
   });
 
+  it('searches the values case-insensitively, the text as a parameter', () => {
+    expect(buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'tag', key: 'env', table: TABLE, search: "%_'" })).toEqual({
+      sql: [
+        'SELECT resource_tags[{p0:String}] AS map_value',
+        `FROM ${TABLE}`,
+        'WHERE organization_id = {organization_id:UUID}',
+        "  AND map_value != ''",
+        '  AND positionCaseInsensitiveUTF8(map_value, {search:String}) > 0',
+        'GROUP BY map_value',
+        'ORDER BY sum(amortized_cost) DESC, map_value',
+        `LIMIT ${MAX_MAP_KEY_VALUES + 1}`,
+      ].join('\n'),
+      params: { organization_id: ORG, p0: 'env', search: "%_'" },
+    });
+  });
+
+  it('pages in byte order after the last value seen, one row past the page', () => {
+    const page = { limit: 25, after: 'prod' };
+    expect(
+      buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'costCategory', key: 'Unit', table: TABLE, search: 'o', page }),
+    ).toEqual({
+      sql: [
+        'SELECT cost_categories[{p0:String}] AS map_value',
+        `FROM ${TABLE}`,
+        'WHERE organization_id = {organization_id:UUID}',
+        "  AND map_value != ''",
+        '  AND positionCaseInsensitiveUTF8(map_value, {search:String}) > 0',
+        '  AND map_value > {p1:String}',
+        'GROUP BY map_value',
+        'ORDER BY map_value',
+        'LIMIT 26',
+      ].join('\n'),
+      params: { organization_id: ORG, p0: 'Unit', search: 'o', p1: 'prod' },
+    });
+    const first = buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'tag', key: 'env', table: TABLE, page: { limit: 1 } });
+    expect(first.sql).not.toContain('map_value >');
+    expect(first.sql).toContain('ORDER BY map_value\nLIMIT 2');
+  });
+
+  it('pages from an empty last value too (it is a value like any other)', () => {
+    const { sql, params } = buildMapKeyValuesQuery({
+      scope: { organizationId: ORG },
+      kind: 'tag',
+      key: 'k',
+      table: TABLE,
+      page: { limit: 5, after: '' },
+    });
+    expect(sql).toContain('AND map_value > {p1:String}');
+    expect(params.p1).toBe('');
+  });
+
+  it('refuses a page limit outside 1 to MAX_MAP_KEY_VALUES', () => {
+    for (const limit of [0, -1, 1.5, MAX_MAP_KEY_VALUES + 1, Number.NaN]) {
+      expect(() =>
+        buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'tag', key: 'k', table: TABLE, page: { limit } }),
+      ).toThrow(/page limit/);
+    }
+  });
+
   it('reads cost categories from their own column', () => {
-    const { sql, params } = buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'costCategory', key: 'Business Unit', table: TABLE });
+    const { sql, params } = buildMapKeyValuesQuery({
+      scope: { organizationId: ORG },
+      kind: 'costCategory',
+      key: 'Business Unit',
+      table: TABLE,
+    });
     expect(sql).toContain('SELECT cost_categories[{p0:String}] AS map_value');
     expect(params.p0).toBe('Business Unit');
   });
@@ -233,9 +440,27 @@ describe('buildMapKeyValuesQuery', () => {
   it('refuses an organisation-less scope', () => {
     expect(() => buildMapKeyValuesQuery({ scope: { organizationId: '' }, kind: 'tag', key: 'env', table: TABLE })).toThrow();
   });
+});
+
+describe('readMapKeyValues', () => {
+  const rows = (values: string[]) => values.map((map_value) => ({ map_value }));
 
   it('sorts the values ascending', () => {
-    expect(readMapKeyValues([{ map_value: 'b' }, { map_value: 'B' }, { map_value: 'a' }])).toEqual(['B', 'a', 'b']);
+    expect(readMapKeyValues(rows(['b', 'B', 'a']))).toEqual({ values: ['B', 'a', 'b'], more: false });
+  });
+
+  it('unpaged: keeps the first MAX_MAP_KEY_VALUES rows (the most expensive) and says when there were more', () => {
+    const ranked = Array.from({ length: MAX_MAP_KEY_VALUES + 1 }, (_, i) => `v${String(MAX_MAP_KEY_VALUES - i).padStart(5, '0')}`);
+    expect(readMapKeyValues(rows(ranked.slice(0, MAX_MAP_KEY_VALUES))).more).toBe(false);
+    const cut = readMapKeyValues(rows(ranked));
+    expect(cut.more).toBe(true);
+    expect(cut.values).toHaveLength(MAX_MAP_KEY_VALUES);
+    expect(cut.values[0]).toBe('v00001'); // the last row (v00000) was the cheapest
+  });
+
+  it('paged: keeps `limit` rows and says whether another page follows', () => {
+    expect(readMapKeyValues(rows(['a', 'b', 'c']), { limit: 2 })).toEqual({ values: ['a', 'b'], more: true });
+    expect(readMapKeyValues(rows(['a', 'b']), { limit: 2 })).toEqual({ values: ['a', 'b'], more: false });
   });
 });
 
@@ -246,7 +471,22 @@ describe('compareCodePoints', () => {
   });
 
   it('agrees with the UTF-8 byte order on prefixes, equal strings and every plane', () => {
-    const alphabet = ['', 'a', 'ab', 'b', '\u00e9', '\u07ff', '\u0800', '\ud7ff', '\ue000', '\uf900', '\uffff', '\u{10000}', '\u{1f600}', '\u{10ffff}'];
+    const alphabet = [
+      '',
+      'a',
+      'ab',
+      'b',
+      '\u00e9',
+      '\u07ff',
+      '\u0800',
+      '\ud7ff',
+      '\ue000',
+      '\uf900',
+      '\uffff',
+      '\u{10000}',
+      '\u{1f600}',
+      '\u{10ffff}',
+    ];
     const values = alphabet.flatMap((x) => alphabet.map((y) => x + y));
     const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
     const disagreements = values.flatMap((a) =>

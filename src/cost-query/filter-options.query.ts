@@ -9,8 +9,8 @@ import {
 } from './dimension-registry';
 import { compileWhere, FilterTarget } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { finiteNumber } from './metrics';
-import { CompiledSql, QueryParams } from './query-params';
+import { finiteNumber } from './cost-metrics';
+import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /**
  * SQL and result assembly for filter discovery: POST /filters (the options of every filter field under
@@ -23,13 +23,32 @@ export const MAX_OPTIONS_PER_FIELD = 10_000;
 export const MAX_TAG_VALUE_KEYS = 100;
 /** ...and at most this many values per key, again the most expensive ones. */
 export const MAX_VALUES_PER_TAG_KEY = 100;
-/** Most values POST /tag-values and /cost-category-values return; the most expensive ones are kept. */
+/**
+ * Most values POST /tag-values and /cost-category-values return without paging (the most expensive ones
+ * are kept), and the largest page (`limit`).
+ */
 export const MAX_MAP_KEY_VALUES = 10_000;
+/** Longest `search` accepted (characters). */
+export const MAX_SEARCH_LENGTH = 256;
+
+/**
+ * Rows fetched per /filters list: two past the bound. One more tells a cut list (truncated) from one that
+ * just fits; the second covers an empty value and a stored '(not set)', two rows that are one option, so
+ * "more options than the bound" is decided on options, exactly.
+ */
+const OPTION_ROWS_FETCHED = MAX_OPTIONS_PER_FIELD + 2;
+
+/**
+ * The search condition on one option: a case-insensitive substring (positionCaseInsensitiveUTF8, so `%`,
+ * `_` and every other character are literal), the text travelling as the `{search:String}` parameter.
+ */
+function contains(expression: string, search: string): string {
+  return `positionCaseInsensitiveUTF8(${expression}, ${search}) > 0`;
+}
 
 /** How one /filters field is listed: the values of a column, or the keys of a map column. */
 type OptionSource =
-  | { kind: 'column'; column: string; target: FilterTarget }
-  | { kind: 'mapKeys'; column: string; target: MapDimensionKind };
+  { kind: 'column'; column: string; target: FilterTarget } | { kind: 'mapKeys'; column: string; target: MapDimensionKind };
 
 /** Every /filters field with the filter it must leave out when its own options are computed. */
 export const OPTION_SOURCES: Record<OptionsField, OptionSource> = Object.fromEntries([
@@ -55,6 +74,11 @@ export interface FilterOptionsQueryInput {
   table: string;
   today: string;
   defaultWindowDays: number;
+  /**
+   * Lists only the options that contain this text, case-insensitively (accounts: in the ID or the name;
+   * resourceTags and costCategories: in the key; tagValues: the values of the listed keys). Absent or '': all.
+   */
+  search?: string;
 }
 
 /** One result row: an option of `field` (or, for `tagValues`, a value of tag key `name`). */
@@ -74,24 +98,26 @@ export interface FilterOptionRow {
  */
 export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): CompiledSql {
   if (input.fields.length === 0) throw new Error('buildFilterOptionsQuery needs at least one field');
-  const params = new QueryParams();
+  const params = new SqlParameters();
   const whereFor = (target: FilterTarget) =>
     compileWhere(input.scope, input.filters, params, {
       today: input.today,
       defaultWindowDays: input.defaultWindowDays,
       omit: target,
     });
+  const search = input.search ? params.named('search', 'String', input.search) : undefined;
+  const notSet = () => params.named('not_set', 'String', NOT_SET);
 
   const branches = input.fields.map((field) => {
     const source = OPTION_SOURCES[field];
     if (!source) throw new Error(`Unknown filter options field: ${field}`);
     const where = whereFor(source.target);
     return source.kind === 'column'
-      ? columnOptionsSql(field, source.column, where, input.table)
-      : mapKeyOptionsSql(field, source.column, where, input.table);
+      ? columnOptionsSql(field, source.column, where, input.table, search ? { search, notSet: notSet() } : undefined)
+      : mapKeyOptionsSql(field, source.column, where, input.table, search);
   });
   if (input.fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
-    branches.push(tagValuesSql(whereFor('tag'), input.table));
+    branches.push(tagValuesSql(whereFor('tag'), input.table, search));
   }
   return { sql: branches.map((branch) => `(${branch})`).join('\nUNION ALL\n'), params: params.toObject() };
 }
@@ -102,37 +128,63 @@ function fieldLiteral(field: string): string {
   return `'${field}'`;
 }
 
-function columnOptionsSql(field: OptionsField, column: string, where: string, table: string): string {
+/** The placeholders of a search on a column: the text, and NOT_SET (an empty value is listed, and so matched, as it). */
+interface ColumnSearch {
+  search: string;
+  notSet: string;
+}
+
+function columnOptionsSql(field: OptionsField, column: string, where: string, table: string, search?: ColumnSearch): string {
+  const accounts = field === 'accounts';
   // The latest non-empty name of an account (accounts can be renamed).
-  const name = field === 'accounts' ? "argMaxIf(account_name, usage_date, account_name != '')" : "''";
-  return optionsBranchSql(field, `toString(${column})`, name, where, table);
+  const name = accounts ? "argMaxIf(account_name, usage_date, account_name != '')" : "''";
+  // The option as listed: an empty value is NOT_SET.
+  const listed = search && contains(`if(value = '', ${search.notSet}, value)`, search.search);
+  return optionsBranchSql(field, `toString(${column})`, name, table, {
+    // An account matches by its ID or its (latest) name, known once grouped; any other option by its value, on the rows.
+    where: listed && !accounts ? `${where}\n  AND ${listed}` : where,
+    having: listed && accounts ? `${listed} OR ${contains('name', search.search)}` : undefined,
+  });
 }
 
-function mapKeyOptionsSql(field: OptionsField, column: string, where: string, table: string): string {
-  return optionsBranchSql(field, `arrayJoin(arrayFilter(map_key -> map_key != '', mapKeys(${column})))`, "''", where, table);
+function mapKeyOptionsSql(field: OptionsField, column: string, where: string, table: string, search?: string): string {
+  return optionsBranchSql(field, `arrayJoin(${nonEmptyKeys(column, search)})`, "''", table, { where });
 }
 
-/** One UNION ALL branch: the field's values with their cost, most expensive first, bounded. */
-function optionsBranchSql(field: OptionsField, value: string, name: string, where: string, table: string): string {
+/** The non-empty keys of a map column (that contain the search, if any). */
+function nonEmptyKeys(column: string, search?: string): string {
+  const condition = search ? `map_key != '' AND ${contains('map_key', search)}` : "map_key != ''";
+  return `arrayFilter(map_key -> ${condition}, mapKeys(${column}))`;
+}
+
+/** One UNION ALL branch: the field's values with their cost, most expensive first, bounded (OPTION_ROWS_FETCHED). */
+function optionsBranchSql(
+  field: OptionsField,
+  value: string,
+  name: string,
+  table: string,
+  conditions: { where: string; having?: string },
+): string {
   return [
     `SELECT ${fieldLiteral(field)} AS field, ${value} AS value, ${name} AS name, sum(amortized_cost) AS sum_amortized_cost`,
     `FROM ${table}`,
-    `WHERE ${where}`,
+    `WHERE ${conditions.where}`,
     'GROUP BY value',
+    ...(conditions.having ? [`HAVING ${conditions.having}`] : []),
     'ORDER BY sum_amortized_cost DESC, value',
-    `LIMIT ${MAX_OPTIONS_PER_FIELD}`,
+    `LIMIT ${OPTION_ROWS_FETCHED}`,
   ].join('\n');
 }
 
 /**
- * Values of the MAX_TAG_VALUE_KEYS most expensive tag keys (the same ranking as the resourceTags branch),
- * MAX_VALUES_PER_TAG_KEY most expensive values each; empty values are left out. Same filters as
- * resourceTags: everything but the tag filter itself.
+ * Values of the MAX_TAG_VALUE_KEYS most expensive tag keys (the same ranking as the resourceTags branch, the
+ * same search on keys), MAX_VALUES_PER_TAG_KEY most expensive values each, plus one that tells a cut list;
+ * empty values are left out. Same filters as resourceTags: everything but the tag filter itself.
  */
-function tagValuesSql(where: string, table: string): string {
+function tagValuesSql(where: string, table: string, search?: string): string {
   const column = MAP_DIMENSIONS.tag.column;
   const topKeys = [
-    `SELECT arrayJoin(arrayFilter(map_key -> map_key != '', mapKeys(${column}))) AS top_key`,
+    `SELECT arrayJoin(${nonEmptyKeys(column, search)}) AS top_key`,
     `FROM ${table}`,
     `WHERE ${where}`,
     'GROUP BY top_key',
@@ -148,7 +200,7 @@ function tagValuesSql(where: string, table: string): string {
     `  AND tag_key IN (${topKeys})`,
     'GROUP BY tag_key, tag_value',
     'ORDER BY tag_key, sum_amortized_cost DESC, tag_value',
-    `LIMIT ${MAX_VALUES_PER_TAG_KEY} BY tag_key`,
+    `LIMIT ${MAX_VALUES_PER_TAG_KEY + 1} BY tag_key`,
   ].join('\n');
 }
 
@@ -160,16 +212,32 @@ export interface EnrichedOption {
   name?: string;
 }
 
+/** A /filters list a bound can cut: an option field, or tagValues (its tag keys). */
+export type TruncatableList = OptionsField | typeof TAG_VALUES_ROW;
+
 export interface FilterOptions extends Record<OptionsField, string[]> {
   accountIdToName: Record<string, string>;
   tagValues: Record<string, string[]>;
   enriched: Partial<Record<OptionsField, EnrichedOption[]>>;
+  /**
+   * The lists a bound cut, in response order: a field with more than MAX_OPTIONS_PER_FIELD options, and
+   * tagValues when there are more than MAX_TAG_VALUE_KEYS tag keys. Present only when a bound cut.
+   */
+  truncated?: TruncatableList[];
+  /** The tagValues keys with more than MAX_VALUES_PER_TAG_KEY values, ascending. Present only when there are some. */
+  truncatedTagValues?: string[];
+}
+
+/** Highest amortized cost first, then by value: how every bound picks what it keeps. */
+function byCostThenValue(a: { value: string; amortized_cost: number }, b: { value: string; amortized_cost: number }): number {
+  return b.amortized_cost - a.amortized_cost || compareCodePoints(a.value, b.value);
 }
 
 /**
  * Assembles the /filters payload. Every field is present (empty when not requested); `enriched` holds
  * the requested fields only. Option lists sort ascending by code point, enriched lists by cost (highest
- * first) then value. An empty column value is reported as NOT_SET.
+ * first) then value. An empty column value is reported as NOT_SET. A list with more options than its bound
+ * keeps the most expensive ones and is named in `truncated` (the rows hold one more than each bound).
  */
 export function readFilterOptions(rows: FilterOptionRow[], fields: OptionsField[]): FilterOptions {
   const options = Object.fromEntries(OPTIONS_FIELDS.map((field) => [field, []])) as unknown as FilterOptions;
@@ -178,12 +246,12 @@ export function readFilterOptions(rows: FilterOptionRow[], fields: OptionsField[
   options.enriched = {};
 
   const byField = new Map<string, Map<string, EnrichedOption>>();
-  const tagValues = new Map<string, { value: string; cost: number }[]>();
+  const tagValues = new Map<string, { value: string; amortized_cost: number }[]>();
   for (const row of rows) {
     const cost = finiteNumber(row.sum_amortized_cost);
     if (row.field === TAG_VALUES_ROW) {
       const values = tagValues.get(row.name) ?? [];
-      values.push({ value: row.value, cost });
+      values.push({ value: row.value, amortized_cost: cost });
       tagValues.set(row.name, values);
       continue;
     }
@@ -200,23 +268,36 @@ export function readFilterOptions(rows: FilterOptionRow[], fields: OptionsField[
     }
   }
 
+  const truncated: TruncatableList[] = [];
   for (const field of fields) {
-    const entries = [...(byField.get(field)?.values() ?? [])];
+    const entries = [...(byField.get(field)?.values() ?? [])].sort(byCostThenValue);
+    if (entries.length > MAX_OPTIONS_PER_FIELD) {
+      entries.length = MAX_OPTIONS_PER_FIELD;
+      truncated.push(field);
+    }
     options[field] = entries.map((entry) => entry.value).sort(compareCodePoints);
-    options.enriched[field] = entries.sort(
-      (a, b) => b.amortized_cost - a.amortized_cost || compareCodePoints(a.value, b.value),
-    );
+    options.enriched[field] = entries;
     if (field === 'accounts') {
       for (const entry of entries) options.accountIdToName[entry.value] = entry.name ?? '';
     }
   }
   if (fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
     const listedKeys = new Set(options.resourceTags);
+    // tagValues covers the most expensive keys of resourceTags (same filters, same ranking): cut when it lists more.
+    if (listedKeys.size > MAX_TAG_VALUE_KEYS) truncated.push(TAG_VALUES_ROW);
+    const cutKeys: string[] = [];
     for (const key of [...tagValues.keys()].sort(compareCodePoints)) {
       if (!listedKeys.has(key)) continue;
-      options.tagValues[key] = tagValues.get(key)!.map((entry) => entry.value).sort(compareCodePoints);
+      const values = tagValues.get(key)!.sort(byCostThenValue);
+      if (values.length > MAX_VALUES_PER_TAG_KEY) {
+        values.length = MAX_VALUES_PER_TAG_KEY;
+        cutKeys.push(key);
+      }
+      options.tagValues[key] = values.map((entry) => entry.value).sort(compareCodePoints);
     }
+    if (cutKeys.length > 0) options.truncatedTagValues = cutKeys;
   }
+  if (truncated.length > 0) options.truncated = truncated;
   return options;
 }
 
@@ -225,33 +306,63 @@ export interface MapKeyValuesQueryInput {
   kind: MapDimensionKind;
   key: string;
   table: string;
+  /** Only the values that contain this text, case-insensitively. Absent or '': all. */
+  search?: string;
+  /**
+   * A page: the values after `after` (byte order, exclusive), ascending, at most `limit` (1 to
+   * MAX_MAP_KEY_VALUES). Absent: the MAX_MAP_KEY_VALUES most expensive values (the unpaged answer).
+   */
+  page?: MapKeyValuesPage;
+}
+
+export interface MapKeyValuesPage {
+  limit: number;
+  after?: string;
 }
 
 /**
  * The distinct non-empty values of one tag or cost-category key in the organisation, over all time (a
- * value picker must see every value, not only recent ones). At most MAX_MAP_KEY_VALUES, the most
- * expensive ones; the caller sorts them.
+ * value picker must see every value, not only recent ones), optionally those containing a search text.
+ * Unpaged: the MAX_MAP_KEY_VALUES most expensive ones (the caller sorts them); paged: the next `limit` in
+ * byte order after the last one seen (keyset paging: one statement per page, never a repeat). Either way
+ * one row more than returned is fetched, to tell a cut list.
  */
 export function buildMapKeyValuesQuery(input: MapKeyValuesQueryInput): CompiledSql {
   if (!input.scope?.organizationId) throw new Error('buildMapKeyValuesQuery requires an organisation scope');
-  const params = new QueryParams();
+  const { page } = input;
+  if (page && !(Number.isInteger(page.limit) && page.limit >= 1 && page.limit <= MAX_MAP_KEY_VALUES)) {
+    throw new Error(`buildMapKeyValuesQuery: page limit must be an integer from 1 to ${MAX_MAP_KEY_VALUES}`);
+  }
+  const params = new SqlParameters();
   const column = MAP_DIMENSIONS[input.kind].column;
   const organization = params.named('organization_id', 'UUID', input.scope.organizationId);
   const key = params.add('String', input.key);
+  const conditions = [`organization_id = ${organization}`, "map_value != ''"];
+  if (input.search) conditions.push(contains('map_value', params.named('search', 'String', input.search)));
+  if (page?.after !== undefined) conditions.push(`map_value > ${params.add('String', page.after)}`);
   const sql = [
     `SELECT ${column}[${key}] AS map_value`,
     `FROM ${input.table}`,
-    `WHERE organization_id = ${organization}`,
-    `  AND map_value != ''`,
+    `WHERE ${conditions.join('\n  AND ')}`,
     'GROUP BY map_value',
-    'ORDER BY sum(amortized_cost) DESC, map_value',
-    `LIMIT ${MAX_MAP_KEY_VALUES}`,
+    page ? 'ORDER BY map_value' : 'ORDER BY sum(amortized_cost) DESC, map_value',
+    `LIMIT ${(page?.limit ?? MAX_MAP_KEY_VALUES) + 1}`,
   ].join('\n');
   return { sql, params: params.toObject() };
 }
 
-export function readMapKeyValues(rows: { map_value: string }[]): string[] {
-  return rows.map((row) => row.map_value).sort(compareCodePoints);
+/**
+ * The values of a buildMapKeyValuesQuery answer, ascending, and whether there were more than the query
+ * returns (`more`: unpaged, the cheapest were cut; paged, another page follows).
+ */
+export function readMapKeyValues(
+  rows: { map_value: string }[],
+  page?: Pick<MapKeyValuesPage, 'limit'>,
+): { values: string[]; more: boolean } {
+  const bound = page?.limit ?? MAX_MAP_KEY_VALUES;
+  // Rows arrive in the query's order: the most expensive first, or (paged) ascending.
+  const kept = rows.slice(0, bound).map((row) => row.map_value);
+  return { values: kept.sort(compareCodePoints), more: rows.length > bound };
 }
 
 /**

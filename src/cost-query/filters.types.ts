@@ -1,27 +1,7 @@
-/** Plain shapes of the spec's Filters objects, as the query kernel consumes them. */
-export interface DateRange {
-  start: string;
-  end: string;
-}
+import { FilterFields } from './filter-fields';
 
-export interface FilterFields {
-  costLayers?: string[];
-  clouds?: string[];
-  services?: string[];
-  resourceFamilies?: string[];
-  regions?: string[];
-  instanceTypes?: string[];
-  usageTypes?: string[];
-  billingPeriods?: string[];
-  dateRange?: DateRange;
-  costTypes?: string[];
-  accountIds?: string[];
-  integrationIds?: string[];
-  resourceTag?: string;
-  resourceTagValues?: string[];
-  costCategory?: string;
-  costCategoryValues?: string[];
-}
+/** Plain shapes of the spec's Filters objects, as the query kernel consumes them (fields: filter-fields.ts). */
+export type { DateRange, FilterFields } from './filter-fields';
 
 export interface Filters {
   inclusions?: FilterFields;

@@ -1,4 +1,4 @@
-import { daysInRange } from './date-bucketing';
+import { daysInRange } from '../common/dates/calendar-date';
 import { DateRange } from './filters.types';
 
 /**

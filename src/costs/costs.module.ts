@@ -6,5 +6,7 @@ import { CostsService } from './costs.service';
 @Module({
   controllers: [CostsController],
   providers: [CostsService],
+  // The MCP endpoint (src/mcp) calls the same service.
+  exports: [CostsService],
 })
 export class CostsModule {}

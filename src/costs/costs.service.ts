@@ -3,11 +3,11 @@ import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { JsonText } from '../common/http/json-text';
 import { buildCostDataQuery, CostDataQuery, readCostDataResult } from '../cost-query/cost-data.query';
-import { todayUtc } from '../cost-query/date-bucketing';
+import { todayUtc } from '../common/dates/calendar-date';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
-import { effectiveSavingsRate, finiteNumber, MetricSums, SUMMED_METRICS } from '../cost-query/metrics';
+import { effectiveSavingsRate, finiteNumber, MetricSums, SUMMED_METRICS } from '../cost-query/cost-metrics';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
@@ -24,11 +24,7 @@ export class CostsService {
 
   async getCostData(scope: OrganizationScope, request: CostDataRequestDto): Promise<CostDataResult> {
     const filters = request.filters ?? {};
-    const spanProblem = dateRangeSpanProblem(
-      'filters.inclusions.dateRange',
-      filters.inclusions?.dateRange,
-      this.config.maxDateRangeDays,
-    );
+    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', filters.inclusions?.dateRange, this.config.maxDateRangeDays);
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
 
     // `dimensions` wins over `dimension`; an explicit null counts as absent (as IsOptional treats it).
@@ -46,7 +42,7 @@ export class CostsService {
     };
     const maxRows = this.config.maxResultRows;
     const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1);
-    const { totals, itemCount, items } = readCostDataResult(await this.clickhouse.queryRaw(sql, params));
+    const { totals, itemCount, items } = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope));
     if (itemCount > maxRows) {
       throw new InvalidRequestException([
         `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,

@@ -1,5 +1,5 @@
-import { addDays } from '../cost-query/date-bucketing';
-import { SAVINGS_SOURCES } from '../cost-query/metrics';
+import { addDays } from '../common/dates/calendar-date';
+import { SAVINGS_SOURCES } from '../cost-query/cost-metrics';
 import { ACCOUNTS, CLOUDS, CloudName } from './demo-estate.catalog';
 import {
   buildDemoEstate,
@@ -130,9 +130,7 @@ describe('demo data generator', () => {
     it('never has on-demand below amortized except on fees and credits, and cash equals billed', () => {
       for (const row of rows) {
         if (row.cash_cost !== row.billed_cost) throw new Error(JSON.stringify(row));
-        const feeOrCredit = [COST_TYPES.savingsPlanFee, COST_TYPES.reservationFee, COST_TYPES.credit].includes(
-          row.cost_type as never,
-        );
+        const feeOrCredit = [COST_TYPES.savingsPlanFee, COST_TYPES.reservationFee, COST_TYPES.credit].includes(row.cost_type as never);
         if (!feeOrCredit && micros(row.on_demand_cost) < micros(row.amortized_cost)) throw new Error(JSON.stringify(row));
       }
     });
@@ -179,9 +177,23 @@ describe('demo data generator', () => {
       expect(clouds).toEqual(new Set(['AWS', 'Azure', 'GCP', 'Oracle']));
       const services = new Set(rows.map((r) => r.service));
       expect(services.size).toBeGreaterThanOrEqual(50);
-      for (const service of ['Amazon EC2', 'Amazon S3', 'Amazon RDS', 'AWS Lambda', 'Amazon CloudFront', 'Amazon EKS',
-        'Amazon DynamoDB', 'Virtual Machines', 'Blob Storage', 'Azure SQL Database', 'Azure Kubernetes Service',
-        'Compute Engine', 'BigQuery', 'Cloud Storage', 'Google Kubernetes Engine']) {
+      for (const service of [
+        'Amazon EC2',
+        'Amazon S3',
+        'Amazon RDS',
+        'AWS Lambda',
+        'Amazon CloudFront',
+        'Amazon EKS',
+        'Amazon DynamoDB',
+        'Virtual Machines',
+        'Blob Storage',
+        'Azure SQL Database',
+        'Azure Kubernetes Service',
+        'Compute Engine',
+        'BigQuery',
+        'Cloud Storage',
+        'Google Kubernetes Engine',
+      ]) {
         expect(services).toContain(service);
       }
       const accounts = new Map<string, Set<string>>();
@@ -255,7 +267,10 @@ describe('demo data generator', () => {
       const lastMonth = [...daily].slice(-28).reduce((s, [, v]) => s + v, 0);
       expect(lastMonth / firstMonth).toBeGreaterThan(1.1);
       expect(lastMonth / firstMonth).toBeLessThan(1.8);
-      const usageByDate = sumBy(rows.filter((r) => USAGE_COST_TYPES.includes(r.cost_type)), (r) => r.usage_date);
+      const usageByDate = sumBy(
+        rows.filter((r) => USAGE_COST_TYPES.includes(r.cost_type)),
+        (r) => r.usage_date,
+      );
       let weekday = 0;
       let weekend = 0;
       for (const [date, value] of usageByDate) {

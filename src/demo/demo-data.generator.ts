@@ -1,4 +1,4 @@
-import { addDays, daysInRange } from '../cost-query/date-bucketing';
+import { addDays, daysInRange } from '../common/dates/calendar-date';
 import {
   ACCOUNTS,
   AWS_REGION_PREFIX,
@@ -108,7 +108,10 @@ function createStream(random: SeededRandom, index: number, account: DemoAccount,
   const region =
     spec.region === 'global'
       ? 'global'
-      : random.weighted(account.regions, account.regions.map((_, i) => (i === 0 ? 3 : 1)));
+      : random.weighted(
+          account.regions,
+          account.regions.map((_, i) => (i === 0 ? 3 : 1)),
+        );
   const instanceType = spec.instanceTypes ? random.pick(spec.instanceTypes) : '';
   const usageType = usageTypeFor(spec, random.pick(spec.usageTypes), region, instanceType);
   const production = account.environment === 'production';
@@ -162,8 +165,7 @@ function streamTags(random: SeededRandom, account: DemoAccount): Record<string, 
   if (random.chance(0.15)) return {};
   const env = ENV_TAG[account.environment];
   const tags: Record<string, string> = { env: account.legacyTags ? env.legacy : env.standard };
-  tags.team =
-    account.team === 'platform' && random.chance(0.4) ? random.pick(['checkout', 'payments', 'search']) : account.team;
+  tags.team = account.team === 'platform' && random.chance(0.4) ? random.pick(['checkout', 'payments', 'search']) : account.team;
   if (random.chance(0.88)) tags['cost-center'] = account.costCenter;
   if (random.chance(0.75)) tags.application = random.pick(account.applications);
   return tags;
@@ -278,7 +280,18 @@ interface Money {
   other: number;
 }
 
-const ZERO: Money = { amortized: 0, billed: 0, cash: 0, onDemand: 0, enterprise: 0, product: 0, partner: 0, commitment: 0, spot: 0, other: 0 };
+const ZERO: Money = {
+  amortized: 0,
+  billed: 0,
+  cash: 0,
+  onDemand: 0,
+  enterprise: 0,
+  product: 0,
+  partner: 0,
+  commitment: 0,
+  spot: 0,
+  other: 0,
+};
 
 const MICROS = 1_000_000;
 
@@ -386,8 +399,7 @@ function usageRows(estate: DemoEstate, day: DemoDay, out: RowShape[]): void {
     if (onDemand <= 0) continue;
     const covered = Math.round(onDemand * commitmentCoverage(stream, day.daysAgo));
     if (covered > 0) {
-      const costType =
-        stream.spec.commitment?.kind === 'savingsPlan' ? COST_TYPES.savingsPlanCovered : COST_TYPES.reservationCovered;
+      const costType = stream.spec.commitment?.kind === 'savingsPlan' ? COST_TYPES.savingsPlanCovered : COST_TYPES.reservationCovered;
       out.push(streamRow(stream, day.date, costType, usageMoney(stream, covered, true)));
     }
     if (onDemand - covered > 0) {
@@ -470,11 +482,7 @@ class MonthlyCharges {
       }
       usage.set(stream, { amortized, upfront });
     }
-    return [
-      ...this.commitmentFees(firstOfMonth, usage),
-      ...this.taxes(firstOfMonth, usage),
-      ...this.support(firstOfMonth, usage),
-    ];
+    return [...this.commitmentFees(firstOfMonth, usage), ...this.taxes(firstOfMonth, usage), ...this.support(firstOfMonth, usage)];
   }
 
   private *commitmentFees(date: string, usage: Map<UsageStream, { upfront: number }>): Generator<RowShape> {

@@ -1,4 +1,4 @@
-import { todayUtc } from '../cost-query/date-bucketing';
+import { todayUtc } from '../common/dates/calendar-date';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
 

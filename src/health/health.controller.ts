@@ -6,14 +6,14 @@ import type Redis from 'ioredis';
 import { Public } from '../common/http/request-context';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
-import { metrics } from '../observability/metrics';
+import { metrics } from '../observability/prometheus-metrics';
 import { shutdownState } from './shutdown-state';
 
 /** Per-dependency probe budget: a probe must answer well within the orchestrator's probe timeout. */
 export const HEALTH_PROBE_TIMEOUT_MS = 1000;
 
 /**
- * Liveness and readiness, outside /v1, without a key and without rate limiting (see README, Production).
+ * Liveness and readiness, outside /v1, without a key and without rate limiting (see docs/operations.md).
  * Ready = not draining and ClickHouse answers; an unreachable Redis is reported (`reachable: false`) but stays ready,
  * because the instance still serves every data endpoint (rate limits fall back to per-instance counting).
  */
@@ -89,4 +89,3 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms))),
   ]).finally(() => clearTimeout(timer));
 }
-

@@ -1,4 +1,5 @@
 import { createReadStream, promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
@@ -123,4 +124,26 @@ export function openFocusFile(file: FocusFile, onBytes: (compressedBytesRead: nu
   const source = createReadStream(file.path, { highWaterMark: 1024 * 1024 });
   const ignore = () => undefined; // errors reach the consumer through the last stream
   return file.gzip ? pipeline(source, counter, createGunzip(), ignore) : pipeline(source, counter, ignore);
+}
+
+/** Characters ClickHouse's file() expands as a glob (`*`, `?`, `{a,b}`, `{1..9}`); it has no escape for them. */
+const CLICKHOUSE_GLOB_CHARACTERS = /[*?{}]/;
+
+/**
+ * Runs `read` with a path to `file` that ClickHouse's file() reads literally: a symlink with a plain name
+ * in a private temporary directory (mode 0700), removed afterwards whatever happens. File names are
+ * literal (`part*.csv` is that one file), but file() would expand glob characters in the path itself.
+ */
+export async function withGlobFreePath<T>(file: FocusFile, read: (globFreePath: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(join(tmpdir(), 'cost-insights-ingest-'));
+  try {
+    if (CLICKHOUSE_GLOB_CHARACTERS.test(dir)) {
+      throw new FocusIngestError(`the temporary directory ${dir} contains * ? { or }: set TMPDIR to a directory without them`);
+    }
+    const link = join(dir, 'export-part');
+    await fs.symlink(resolve(file.path), link);
+    return await read(link);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }

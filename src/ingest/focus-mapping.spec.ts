@@ -10,7 +10,6 @@ import {
   rawStagingTableSql,
   sqlString,
 } from './focus-mapping';
-import { parseIngestFocusArgs } from './ingest-focus.command';
 
 /** cost_line_items columns in table order (clickhouse/migrations/0001 and 0004). */
 const COST_LINE_ITEM_COLUMNS = [
@@ -50,7 +49,9 @@ describe('FOCUS mapping SQL', () => {
     const outer = sql.slice(0, sql.indexOf('\nFROM ('));
     const outerAliases = [...outer.matchAll(/ AS (\w+)(?:,\n|$)/g)].map((m) => m[1]);
     expect(outerAliases).toEqual(COST_LINE_ITEM_COLUMNS);
-    expect(sql.startsWith('INSERT INTO db.focus_import_x SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0\nSELECT')).toBe(true);
+    expect(
+      sql.startsWith('INSERT INTO db.focus_import_x SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0\nSELECT'),
+    ).toBe(true);
     expect(sql).toContain('FROM db.focus_import_x_raw0');
   });
 
@@ -115,7 +116,16 @@ describe('raw staging', () => {
       'ServiceName',
       'ProviderName or ServiceProviderName or HostProviderName',
     ]);
-    const v13 = ['BilledCost', 'EffectiveCost', 'ListCost', 'ChargeCategory', 'ChargePeriodStart', 'BillingPeriodStart', 'BillingAccountId', 'ServiceName'];
+    const v13 = [
+      'BilledCost',
+      'EffectiveCost',
+      'ListCost',
+      'ChargeCategory',
+      'ChargePeriodStart',
+      'BillingPeriodStart',
+      'BillingAccountId',
+      'ServiceName',
+    ];
     expect(missingRequiredColumns([...v13, 'ServiceProviderName'])).toEqual([]);
     expect(missingRequiredColumns([...v13, 'ProviderName'])).toEqual([]);
   });
@@ -135,18 +145,5 @@ describe('helpers', () => {
     expect(addDecimalStrings('0.1', '0.2')).toBe('0.3');
     expect(addDecimalStrings('20.5202267290', '-20.5202267290')).toBe('0');
     expect(addDecimalStrings('-1.0000000001', '0.5')).toBe('-0.5000000001');
-  });
-
-  it('parses the ingest command line', () => {
-    expect(parseIngestFocusArgs(['focus', 'a.csv', 'dir', '--org', 'u', '--integration', 'x', '--json'])).toEqual({
-      paths: ['a.csv', 'dir'],
-      organizationId: 'u',
-      integrationId: 'x',
-      json: true,
-    });
-    expect(parseIngestFocusArgs(['focus', 'a.csv'])).toBe('--org <uuid> is required');
-    expect(parseIngestFocusArgs(['focus', '--org', 'u'])).toBe('a file or directory to import is required');
-    expect(parseIngestFocusArgs(['focus', 'a.csv', '--org'])).toBe('--org needs a value');
-    expect(parseIngestFocusArgs(['cur', 'a.csv'])).toBe('unknown ingest command "cur" (expected: focus or recover)');
   });
 });

@@ -126,7 +126,7 @@ function normaliseLayerSql(rawTable: string): string {
   const columns = FOCUS_STAGING_COLUMNS.map(
     (c) => `nullIf(nullIf(trimBoth(ifNull(${c}, '')), ''), '${sqlString(ABSENT_MARKER)}') AS ${v(c)}`,
   );
-  return `SELECT *,\n    ${columns.join(",\n    ")},\n    ${ROW_NUMBER_COLUMN} AS v_row\n  FROM ${rawTable}`;
+  return `SELECT *,\n    ${columns.join(',\n    ')},\n    ${ROW_NUMBER_COLUMN} AS v_row\n  FROM ${rawTable}`;
 }
 
 // ---------------------------------------------------------------- layer 2: type
@@ -360,6 +360,11 @@ ${IMPORT_STATEMENT_SETTINGS}`;
 
 /** A string for a single-quoted SQL literal (only for constants of this module and file paths). */
 export function sqlString(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\u0000/g, '\\0');
+  return (
+    value
+      .replace(/\\/g, '\\\\')
+      .replace(/'/g, "\\'")
+      // eslint-disable-next-line no-control-regex -- NUL is escaped, as ClickHouse's string literals need
+      .replace(/\u0000/g, '\\0')
+  );
 }
-

@@ -1,7 +1,7 @@
 import { injectedFaultCount } from './fault-injection';
 import { leaseAction, rollbackSteps, SWAP_LEASE_SECONDS } from './import-journal';
 import { backupTableName, isImportTableName, newImportId, parseImportTableName, rawTableName } from './import-tables';
-import { formatRecoveryReport, recoveryReportJson } from './ingest-recover.command';
+import { formatRecoveryReport, recoveryReportJson } from '../cli/ingest-recover.command';
 
 const IMPORT_ID = 'focus_import_m1abcdef_0123abcd';
 const entry = {
@@ -82,7 +82,10 @@ describe('ingest recover output', () => {
   });
 
   it('names each import rolled back and each left alone under a valid lease', () => {
-    const text = formatRecoveryReport({ rolledBack: [interrupted], leftRunning: [{ ...interrupted, importId: 'focus_import_x_00000000' }] });
+    const text = formatRecoveryReport({
+      rolledBack: [interrupted],
+      leftRunning: [{ ...interrupted, importId: 'focus_import_x_00000000' }],
+    });
     expect(text.split('\n')).toEqual([
       `Rolled back ${IMPORT_ID} (organisation ${interrupted.organizationId}, aws-1, gcp-2, 3 partition(s)): ` +
         'interrupted while publishing; its partitions are as before it started.',

@@ -67,7 +67,11 @@ export async function journalSwapping(clickhouse: ClickhouseService, entry: Jour
 }
 
 /** A new version of the import's row with another state (the lease is kept as it was). */
-export async function journalState(clickhouse: ClickhouseService, importId: string, state: Exclude<ImportState, 'swapping'>): Promise<void> {
+export async function journalState(
+  clickhouse: ClickhouseService,
+  importId: string,
+  state: Exclude<ImportState, 'swapping'>,
+): Promise<void> {
   await rewriteJournalRow(clickhouse, importId, `CAST({state:String} AS ${STATE_TYPE}) AS state, now64(6) AS updated_at`, { state });
 }
 
@@ -143,7 +147,9 @@ export type RollbackStep = { partitionId: string; action: 'restore' | 'drop' };
  * backup; one that did not exist is dropped (REPLACE PARTITION from a backup without it is refused, or
  * on older servers would silently do the same). Every step is idempotent.
  */
-export function rollbackSteps(entry: Pick<JournalEntry, 'importId' | 'partitionIds' | 'backedUpPartitionIds' | 'backupTable' | 'stagingTable'>): RollbackStep[] {
+export function rollbackSteps(
+  entry: Pick<JournalEntry, 'importId' | 'partitionIds' | 'backedUpPartitionIds' | 'backupTable' | 'stagingTable'>,
+): RollbackStep[] {
   for (const table of [entry.backupTable, entry.stagingTable]) {
     if (!isImportTableName(table)) throw new Error(`import ${entry.importId}: unexpected table name in the journal: ${table}`);
   }

@@ -1,6 +1,7 @@
+import { UUID_PATTERN } from '../common/validation/validators';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';
-import { discoverFocusFiles, FocusFile, FocusIngestError, openFocusFile, readCsvHeader } from './focus-files';
+import { discoverFocusFiles, FocusFile, FocusIngestError, openFocusFile, readCsvHeader, withGlobFreePath } from './focus-files';
 import {
   FOCUS_STAGING_COLUMNS,
   FOCUS_VALUE_CHECKS,
@@ -73,8 +74,6 @@ export interface IngestFocusSummary {
   rowsPerSecond: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Imports FOCUS exports for one organisation. ClickHouse parses and maps: each file goes into its
  * own raw staging table (read on this machine: streamed over HTTP to a server, through file() by
@@ -87,7 +86,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function ingestFocus(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<IngestFocusSummary> {
   const started = Date.now();
   assertSingleServer(clickhouse);
-  if (!UUID.test(options.organizationId)) throw new FocusIngestError(`--org must be a UUID, got "${options.organizationId}"`);
+  if (!UUID_PATTERN.test(options.organizationId)) throw new FocusIngestError(`--org must be a UUID, got "${options.organizationId}"`);
   if (options.integrationId !== undefined && !/^[\w.:\-/@]{1,200}$/.test(options.integrationId)) {
     throw new FocusIngestError(`--integration must be 1-200 characters of letters, digits and . : - / @ _`);
   }
@@ -258,27 +257,29 @@ function assertRequiredColumns(file: FocusFile, columns: string[]): void {
  * bytes read are reported live. (The chDB
  * connection's client.insert would buffer a stream into one UTF-8 string, which breaks Parquet.)
  */
-async function loadRawFile(clickhouse: ClickhouseService, file: FocusFile, rawTable: string, onBytes: (read: number) => void): Promise<void> {
+async function loadRawFile(
+  clickhouse: ClickhouseService,
+  file: FocusFile,
+  rawTable: string,
+  onBytes: (read: number) => void,
+): Promise<void> {
   try {
     if (clickhouse.embedded) {
       // The engine reads the file inside this process: its read bytes are the live progress.
       const stopWatching = watchProcessReadBytes((read) => onBytes(Math.min(read, file.bytes)));
       try {
-        await loadRawFileEmbedded(clickhouse, file, rawTable);
+        await withGlobFreePath(file, (globFreePath) => loadRawFileEmbedded(clickhouse, file, globFreePath, rawTable));
       } finally {
         stopWatching();
       }
       onBytes(file.bytes);
     } else {
-      await clickhouse.client.insert({
-        table: rawTable,
-        values: openFocusFile(file, onBytes),
-        format: file.format,
-        clickhouse_settings: RAW_INPUT_SETTINGS,
-      });
+      await clickhouse.insertStream(rawTable, openFocusFile(file, onBytes), file.format, RAW_INPUT_SETTINGS);
     }
   } catch (error) {
-    throw new FocusIngestError(`${file.path}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`);
+    throw new FocusIngestError(
+      `${file.path}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`,
+    );
   }
 }
 
@@ -291,15 +292,15 @@ function parseErrorSummary(error: unknown, file: FocusFile): string {
 }
 
 /**
- * Embedded engine: ClickHouse reads the file itself through the file() table function. Its columns
- * come from the file's own header/schema; only the staging columns it has are inserted (the others
- * keep their absent marker), and `_row_number` gives each row its position in the file. Settings go
- * in the statement's SETTINGS clause: the chDB connection would turn clickhouse_settings into
- * session-wide SETs.
+ * Embedded engine: ClickHouse reads the file itself through the file() table function, at a path
+ * without glob characters (withGlobFreePath). Its columns come from the file's own header/schema;
+ * only the staging columns it has are inserted (the others keep their absent marker), and
+ * `_row_number` gives each row its position in the file. Settings go in the statement's SETTINGS
+ * clause: the chDB connection would turn clickhouse_settings into session-wide SETs.
  */
-async function loadRawFileEmbedded(clickhouse: ClickhouseService, file: FocusFile, rawTable: string): Promise<void> {
+async function loadRawFileEmbedded(clickhouse: ClickhouseService, file: FocusFile, globFreePath: string, rawTable: string): Promise<void> {
   const compression = file.gzip ? 'gzip' : 'none';
-  const source = (structure: string) => `file('${sqlString(file.path)}', ${file.format}, '${sqlString(structure)}', '${compression}')`;
+  const source = (structure: string) => `file('${sqlString(globFreePath)}', ${file.format}, '${sqlString(structure)}', '${compression}')`;
   const settings = Object.entries(RAW_INPUT_SETTINGS)
     .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : `'${sqlString(value)}'`}`)
     .join(', ');
@@ -339,7 +340,9 @@ async function validateRawFile(clickhouse: ClickhouseService, file: FocusFile, r
     const where = file.format === 'CSVWithNames' ? `line ${row + 2}` : `row ${row + 1}`;
     const value = report[`check${i}_value`];
     const shown = value === null || value === undefined ? 'empty' : JSON.stringify(String(value).slice(0, 80));
-    problems.push(`${file.path}:${where}: ${check.column} ${check.problem} (${shown})${failing > 1 ? `; ${failing - 1} more row(s) like it` : ''}`);
+    problems.push(
+      `${file.path}:${where}: ${check.column} ${check.problem} (${shown})${failing > 1 ? `; ${failing - 1} more row(s) like it` : ''}`,
+    );
   });
   if (problems.length > 0) throw new FocusIngestError(`unparsable values, nothing was imported:\n  ${problems.join('\n  ')}`);
   return rowCount;

@@ -16,10 +16,12 @@ function fakeClickhouse(options: { existing: string[]; failOn?: RegExp[]; afterS
     const text = sql.replace(/\s+/g, ' ').trim();
     let match: RegExpExecArray | null;
     if ((match = /^CREATE TABLE db\.(\S+) AS db\.cost_line_items$/.exec(text))) return `create ${match[1]}`;
-    if ((match = /^ALTER TABLE db\.(\S+) REPLACE PARTITION ID '(\w+)' FROM db\.(\S+)$/.exec(text))) return `${match[1]} ← ${match[2]} from ${match[3]}`;
+    if ((match = /^ALTER TABLE db\.(\S+) REPLACE PARTITION ID '(\w+)' FROM db\.(\S+)$/.exec(text)))
+      return `${match[1]} ← ${match[2]} from ${match[3]}`;
     if ((match = /^ALTER TABLE db\.cost_line_items DROP PARTITION ID '(\w+)'$/.exec(text))) return `cost_line_items drop ${match[1]}`;
     if ((match = /^DROP TABLE IF EXISTS db\.(\S+)$/.exec(text))) return `drop ${match[1]}`;
-    if (text.startsWith('INSERT INTO db.import_journal SELECT {import_id:String}')) return `journal swapping ${JSON.stringify(params.backed_up_partition_ids)}`;
+    if (text.startsWith('INSERT INTO db.import_journal SELECT {import_id:String}'))
+      return `journal swapping ${JSON.stringify(params.backed_up_partition_ids)}`;
     if (text.startsWith('INSERT INTO db.import_journal SELECT * REPLACE (CAST')) return `journal ${String(params.state)}`;
     if (text.startsWith('INSERT INTO db.import_journal SELECT * REPLACE (now64(3) + toIntervalSecond')) return 'journal lease renewed';
     throw new Error(`unexpected statement: ${text}`);
@@ -109,7 +111,10 @@ describe('publishPartitions', () => {
   });
 
   it('keeps the backup and the swapping journal row for recovery when the rollback fails too', async () => {
-    const fake = fakeClickhouse({ existing: ['p07'], failOn: [/^cost_line_items ← p09 from focus/, /^cost_line_items ← p07 from .*_backup$/] });
+    const fake = fakeClickhouse({
+      existing: ['p07'],
+      failOn: [/^cost_line_items ← p09 from focus/, /^cost_line_items ← p07 from .*_backup$/],
+    });
     await expect(publishPartitions(fake.clickhouse, plan)).rejects.toThrow(/could not be rolled back .*run `ingest recover`/);
     expect(fake.state()).toBe('swapping');
     expect(fake.steps).not.toContain(`drop ${BACKUP}`);
@@ -153,9 +158,9 @@ describe('publishPartitions', () => {
 
   it('refuses a partition id that is not one ClickHouse prints', async () => {
     const fake = fakeClickhouse({ existing: [] });
-    await expect(publishPartitions(fake.clickhouse, { ...plan, partitions: [{ partitionId: "x' OR '1", integrationId: 'a' }] })).rejects.toThrow(
-      /unexpected partition id/,
-    );
+    await expect(
+      publishPartitions(fake.clickhouse, { ...plan, partitions: [{ partitionId: "x' OR '1", integrationId: 'a' }] }),
+    ).rejects.toThrow(/unexpected partition id/);
     expect(fake.steps).toEqual([]);
   });
 });

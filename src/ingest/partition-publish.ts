@@ -86,6 +86,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
       throw new Error(
         `import failed while publishing (${describe(error)}) and could not be rolled back (${describe(rollbackError)}); ` +
           'run `ingest recover` to restore the previous data',
+        { cause: rollbackError },
       );
     }
     throw error;

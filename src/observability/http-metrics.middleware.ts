@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { metrics } from './metrics';
+import { metrics } from './prometheus-metrics';
 
 /**
  * Counts every response and its latency by method, route *template* (`/v1/cost-insights/shared-filters/:filterId`,

@@ -1,11 +1,11 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../common/http/request-context';
-import { metricsRegistry } from './metrics';
+import { metricsRegistry } from './prometheus-metrics';
 
 /**
  * Prometheus scrape endpoint, outside /v1 and without a key: scrape it on each instance directly
- * (the load balancer does not expose it; see README, Production).
+ * (the load balancer does not expose it; see docs/operations.md).
  */
 @ApiExcludeController()
 @Public()

@@ -3,7 +3,8 @@ import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { AuthenticatedRequest } from '../common/http/request-context';
-import { redactingStdout } from './log-redaction';
+import { chooseLogFormat, logDestination } from './log-format';
+import { loggableUrl } from './log-redaction';
 import { MetricsController } from './metrics.controller';
 import { requestId } from './request-id';
 
@@ -11,9 +12,10 @@ import { requestId } from './request-id';
 const QUIET_PATHS = /^\/(health\/(live|ready)|metrics)(\?|$)/;
 
 /**
- * Structured JSON logs (pino, one line per event and per request, with the request id) and the
+ * Structured logs (pino, one JSON line per event and per request, with the request id; readable lines on a
+ * terminal: log-format.ts) and the
  * Prometheus endpoint. Logged requests carry method, path, status, latency, request id and the
- * key's public id — never headers, bodies or key material.
+ * key's public id — never headers, bodies, query strings or key material.
  */
 @Module({
   imports: [
@@ -36,7 +38,7 @@ const QUIET_PATHS = /^\/(health\/(live|ready)|metrics)(\?|$)/;
               req: (request: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
                 id: request.id,
                 method: request.method,
-                url: request.url,
+                url: loggableUrl(request.url),
                 remoteAddress: request.remoteAddress,
               }),
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
@@ -44,7 +46,8 @@ const QUIET_PATHS = /^\/(health\/(live|ready)|metrics)(\?|$)/;
             // Belt and braces: the serializers above already drop every header.
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'], censor: '[redacted]' },
           },
-          redactingStdout(),
+          // Redacted in either format; readable lines on a terminal unless LOG_FORMAT says otherwise.
+          logDestination(chooseLogFormat(config.logFormat, process.stdout.isTTY === true)),
         ],
       }),
     }),

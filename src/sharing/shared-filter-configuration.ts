@@ -1,7 +1,6 @@
 import { DATE_GROUPINGS, DateGrouping } from '../cost-query/date-bucketing';
-import { ListFilterField } from '../cost-query/dimension-registry';
-import { DateRange, FilterFields } from '../cost-query/filters.types';
-import { COMPARE_METRICS, CompareMetric } from '../cost-query/metrics';
+import { CompleteFilterFields, DateRange, FILTER_FIELD_ENTRIES, FilterFields } from '../cost-query/filter-fields';
+import { COMPARE_METRICS, CompareMetric } from '../cost-query/cost-metrics';
 
 /** FilterFields where null means unset (as a read returns it, so a read can be stored again). */
 export type FilterFieldsInput = { [K in keyof FilterFields]?: FilterFields[K] | null };
@@ -15,14 +14,7 @@ export interface SharedFilterConfigurationInput {
   metadata?: { name?: string | null; description?: string | null } | null;
 }
 
-/** A FilterFields with every field present: lists `[]` when unset, the other fields `null`. */
-export type CompleteFilterFields = Record<ListFilterField, string[]> & {
-  dateRange: DateRange | null;
-  resourceTag: string | null;
-  resourceTagValues: string[];
-  costCategory: string | null;
-  costCategoryValues: string[];
-};
+export type { CompleteFilterFields } from '../cost-query/filter-fields';
 
 /** The stored and returned form of a shared filter: defaults filled, every field present. */
 export interface SharedFilterConfiguration {
@@ -71,36 +63,36 @@ export function normalizeSharedFilterConfiguration(input: SharedFilterConfigurat
   };
 }
 
+/**
+ * The stored form of a normalised configuration. Its UTF-8 byte length is what SHARED_FILTER_MAX_BYTES
+ * bounds and what the per-organisation byte quota adds up.
+ */
+export function serializeSharedFilterConfiguration(configuration: SharedFilterConfiguration): string {
+  return JSON.stringify(configuration);
+}
+
+/** Every FilterFields field, in the spec's order (the field table's): lists `[]` when unset, the others `null`. */
 export function completeFilterFields(fields: FilterFieldsInput | null | undefined): CompleteFilterFields {
   const source = (fields ?? {}) as Partial<Record<keyof FilterFields, unknown>>;
-  const list = (name: keyof FilterFields): string[] => {
+  const complete: Record<string, unknown> = {};
+  for (const [name, field] of FILTER_FIELD_ENTRIES) {
     const value = source[name];
-    return Array.isArray(value) ? [...(value as string[])] : [];
-  };
-  const text = (name: keyof FilterFields): string | null => {
-    const value = source[name];
-    return typeof value === 'string' ? value : null;
-  };
-  const range = source.dateRange as DateRange | null | undefined;
-  // The spec's order of FilterFields.
-  return {
-    costLayers: list('costLayers'),
-    clouds: list('clouds'),
-    services: list('services'),
-    resourceFamilies: list('resourceFamilies'),
-    regions: list('regions'),
-    instanceTypes: list('instanceTypes'),
-    usageTypes: list('usageTypes'),
-    billingPeriods: list('billingPeriods'),
-    dateRange: range ? { start: range.start, end: range.end } : null,
-    costTypes: list('costTypes'),
-    accountIds: list('accountIds'),
-    integrationIds: list('integrationIds'),
-    resourceTag: text('resourceTag'),
-    resourceTagValues: list('resourceTagValues'),
-    costCategory: text('costCategory'),
-    costCategoryValues: list('costCategoryValues'),
-  };
+    switch (field.kind) {
+      case 'list':
+      case 'mapValues':
+        complete[name] = Array.isArray(value) ? [...(value as string[])] : [];
+        break;
+      case 'dateRange': {
+        const range = value as DateRange | null | undefined;
+        complete[name] = range ? { start: range.start, end: range.end } : null;
+        break;
+      }
+      case 'mapKey':
+        complete[name] = typeof value === 'string' ? value : null;
+        break;
+    }
+  }
+  return complete as CompleteFilterFields;
 }
 
 function oneOf<T extends string>(allowed: readonly T[], value: unknown): T | undefined {

@@ -8,18 +8,27 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Principal } from '../auth/api-keys.service';
-import { SharedFilterNotFoundException } from '../common/errors/api-errors';
+import { INVALID_REQUEST_PREFIX, SharedFilterNotFoundException } from '../common/errors/api-errors';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
+import { DEFAULT_CONFIG } from '../config/app-config';
+import { SETTING_DEFAULTS } from '../config/settings';
 import { CreateSharedFilterDto } from './dto/create-shared-filter.dto';
 import { CreateSharedFilterResponseDto, GetSharedFilterResponseDto } from './dto/shared-filter-response.dto';
 import { FILTER_ID_EXAMPLE, FILTER_ID_FORMAT_DESCRIPTION } from './filter-id';
 import { SharedFilterConfiguration } from './shared-filter-configuration';
+import { configurationTooLargeDetail, lifetimeInWords, quotaExceededMessage } from './shared-filter-limits';
 import { ORGANIZATION_MISMATCH_MESSAGE, SharingService } from './sharing.service';
+import type { Principal } from '../common/http/principal';
 
 const NOT_FOUND_MESSAGE = new SharedFilterNotFoundException().message;
+// The documentation's limits and examples quote the settings' defaults.
+const QUOTA_DEFAULTS =
+  `SHARED_FILTER_QUOTA_COUNT live filters (default ${SETTING_DEFAULTS.SHARED_FILTER_QUOTA_COUNT}) and ` +
+  `SHARED_FILTER_QUOTA_MB of stored configurations (default ${SETTING_DEFAULTS.SHARED_FILTER_QUOTA_MB} MiB)`;
+const TOO_LARGE_EXAMPLE = `${INVALID_REQUEST_PREFIX} ${configurationTooLargeDetail(DEFAULT_CONFIG.sharedFilterMaxBytes + 1, DEFAULT_CONFIG.sharedFilterMaxBytes)}`;
+const QUOTA_EXAMPLE = quotaExceededMessage('count', { count: DEFAULT_CONFIG.sharedFilterQuotaCount, bytes: 0 }, 0, DEFAULT_CONFIG);
 
 @ApiTags('Shared filters')
 @Controller('cost-insights/shared-filters')
@@ -28,7 +37,11 @@ export class SharingController {
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  @Authorized('shared-filters:write', 'The key lacks `shared-filters:write`, or organizationId is not the key\'s organization.')
+  @Authorized(
+    'shared-filters:write',
+    "The key lacks `shared-filters:write`; organizationId is not the key's organization; or the organization's " +
+      `shared-filter quota is used up (${QUOTA_DEFAULTS}), e.g. "${QUOTA_EXAMPLE}"`,
+  )
   @ApiOperation({
     operationId: 'createSharedFilter',
     summary: 'Store a filter configuration and get an ID to share it',
@@ -41,11 +54,20 @@ export class SharingController {
       '- Defaults stored when omitted or null: `groupBy.dateGrouping` `daily`, `groupBy.dimension` null (no dimension), ' +
         '`metric` `amortized_cost`, `comparisonEnabled` false, `metadata.name` and `metadata.description` "".',
       `- \`filterId\`: ${FILTER_ID_FORMAT_DESCRIPTION}; unguessable, readable only with a key of the same organization.`,
-      '- The filter expires SHARED_FILTER_TTL_SECONDS (default 30 days) after creation.',
+      `- The filter expires SHARED_FILTER_TTL_SECONDS (default ${lifetimeInWords(SETTING_DEFAULTS.SHARED_FILTER_TTL_SECONDS)}) after creation.`,
+      `- **Size**: the stored configuration (its JSON with the defaults filled, in UTF-8 bytes) may be at most ` +
+        `SHARED_FILTER_MAX_BYTES (default ${SETTING_DEFAULTS.SHARED_FILTER_MAX_BYTES}); larger is a 400 naming \`filterConfiguration\`, its size and the limit.`,
+      `- **Quota** per organization, over its live (unexpired) filters: ${QUOTA_DEFAULTS}. A creation that would exceed ` +
+        'either is a **403** that names the quota, the current use and the limit (not a 429: retrying soon does not help; ' +
+        'filters free up as they expire). A refused filter is not stored.',
     ].join('\n'),
   })
   @ApiCreatedResponse({ type: CreateSharedFilterResponseDto, description: 'Stored.' })
-  @ApiBadRequestResponse({ description: 'Invalid body; the message names each offending field path.' })
+  @ApiBadRequestResponse({
+    description:
+      'Invalid body; the message names each offending field path. Also when `filterConfiguration`, as stored, is larger ' +
+      `than SHARED_FILTER_MAX_BYTES (default ${SETTING_DEFAULTS.SHARED_FILTER_MAX_BYTES}), e.g. "${TOO_LARGE_EXAMPLE}"`,
+  })
   @ApiInternalServerErrorResponse({ description: 'The shared filter store is unavailable (retry shortly).' })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -65,14 +87,16 @@ export class SharingController {
       '- The configuration comes back normalised: defaults filled, and both `inclusions` and `exclusions` list ' +
         'every FilterFields field (lists `[]` when unset; `dateRange`, `resourceTag` and `costCategory` null when unset).',
       `- A filter that does not exist, has expired, or belongs to another organization: 500 "${NOT_FOUND_MESSAGE}" ` +
-        '(one answer for all three, so no organization can learn whether another one\'s ID exists).',
+        "(one answer for all three, so no organization can learn whether another one's ID exists).",
       `- A \`filterId\` that is not of the generated form (${FILTER_ID_FORMAT_DESCRIPTION}) cannot exist: 400.`,
     ].join('\n'),
   })
   @ApiParam({ name: 'filterId', description: `The ID returned on creation: ${FILTER_ID_FORMAT_DESCRIPTION}.`, example: FILTER_ID_EXAMPLE })
   @ApiOkResponse({ type: GetSharedFilterResponseDto })
   @ApiBadRequestResponse({ description: 'The filterId is not of the generated form.' })
-  @ApiInternalServerErrorResponse({ description: `"${NOT_FOUND_MESSAGE}": missing, expired or another organization's filter; or the store is unavailable.` })
+  @ApiInternalServerErrorResponse({
+    description: `"${NOT_FOUND_MESSAGE}": missing, expired or another organization's filter; or the store is unavailable.`,
+  })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('filterId') filterId: string,

@@ -20,5 +20,7 @@ import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.
         redis ? new RedisSharedFilterStore(redis) : new ClickhouseSharedFilterStore(clickhouse),
     },
   ],
+  // The MCP endpoint (src/mcp) calls the same service.
+  exports: [SharingService],
 })
 export class SharingModule {}

@@ -1,11 +1,16 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/api-keys.service';
 import { ApiError, InvalidRequestException, SharedFilterNotFoundException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CreateSharedFilterDto } from './dto/create-shared-filter.dto';
 import { FILTER_ID_FORMAT_DESCRIPTION, generateFilterId, isFilterId } from './filter-id';
-import { normalizeSharedFilterConfiguration, SharedFilterConfiguration } from './shared-filter-configuration';
+import {
+  normalizeSharedFilterConfiguration,
+  serializeSharedFilterConfiguration,
+  SharedFilterConfiguration,
+} from './shared-filter-configuration';
+import { configurationTooLargeDetail, quotaExceededMessage, SharedFilterQuotaExceededException } from './shared-filter-limits';
 import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.store';
+import type { Principal } from '../common/http/principal';
 
 export const ORGANIZATION_MISMATCH_MESSAGE = 'The organizationId does not match the organization of the API key.';
 
@@ -16,22 +21,33 @@ export class SharingService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Stores the normalised configuration (defaults filled) under a new ID, for the key's organisation. */
+  /**
+   * Stores the normalised configuration (defaults filled) under a new ID, for the key's organisation:
+   * 400 when it is larger than SHARED_FILTER_MAX_BYTES, 403 when the organisation's quota is used up.
+   */
   async create(principal: Principal, body: CreateSharedFilterDto): Promise<{ filterId: string }> {
     if (body.organizationId.toLowerCase() !== principal.organizationId.toLowerCase()) {
       throw new ApiError(HttpStatus.FORBIDDEN, ORGANIZATION_MISMATCH_MESSAGE);
     }
+    // Settings are read per request, not at construction, so an operator's setting applies to every write.
+    const config = this.config;
+    const configuration = normalizeSharedFilterConfiguration(body.filterConfiguration);
+    const configurationBytes = Buffer.byteLength(serializeSharedFilterConfiguration(configuration));
+    if (configurationBytes > config.sharedFilterMaxBytes) {
+      throw new InvalidRequestException([configurationTooLargeDetail(configurationBytes, config.sharedFilterMaxBytes)]);
+    }
     const filterId = generateFilterId();
-    await this.store.save(
+    const outcome = await this.store.save(
+      { filterId, organizationId: principal.organizationId, configuration, configurationBytes, createdAt: new Date().toISOString() },
       {
-        filterId,
-        organizationId: principal.organizationId,
-        configuration: normalizeSharedFilterConfiguration(body.filterConfiguration),
-        createdAt: new Date().toISOString(),
+        ttlSeconds: config.sharedFilterTtlSeconds,
+        quotaCount: config.sharedFilterQuotaCount,
+        quotaBytes: config.sharedFilterQuotaBytes,
       },
-      // Read per request, not at construction, so an operator's setting applies to every write.
-      this.config.sharedFilterTtlSeconds,
     );
+    if (!outcome.saved) {
+      throw new SharedFilterQuotaExceededException(quotaExceededMessage(outcome.exceeded, outcome.usage, configurationBytes, config));
+    }
     return { filterId };
   }
 

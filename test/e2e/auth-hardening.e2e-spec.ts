@@ -1,12 +1,14 @@
 import { crc32 } from 'node:zlib';
 import { startAppWithEnv } from '../support/app-with-env';
+import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
  * Authentication beyond auth.e2e-spec.ts (which covers the exact 401 body for missing, malformed,
  * bad-checksum, unknown and revoked keys, and that responses never echo keys) and rate-limit.e2e-spec.ts
  * ("counts bad keys per IP too": repeated bad keys from one client IP are throttled):
- *  - no key and no Authorization value in any log line, with the application's real logger on;
+ *  - no key and no Authorization value in any log line, with the application's real logger on, whatever
+ *    the spelling (percent-encoded in a path or query string: log text is decoded before the scan);
  *  - a coarse timing sanity check of key verification (the constant-time comparison itself is asserted
  *    in src/auth/key-comparison.spec.ts: a statistical timing test over HTTP would be flaky).
  */
@@ -63,7 +65,15 @@ describe('authentication hardening', () => {
     const forged = withChecksum(`cik_${id}_${'B'.repeat(43)}`);
     const badChecksum = org.key.slice(0, -1) + (org.key.endsWith('a') ? 'b' : 'a');
     const opaque = 'opaque-credential-0123456789';
-    const secrets = [org.key, revoked.key, forged, badChecksum, opaque, org.key.slice(4, 40)];
+    // Named: a failure reports which secret leaked, never the secret itself.
+    const secrets: Record<string, string> = {
+      'the key': org.key,
+      'a revoked key': revoked.key,
+      'a forged key': forged,
+      'a key with a bad checksum': badChecksum,
+      'an opaque bearer value': opaque,
+      'the id and start of the secret': org.key.slice(4, 40),
+    };
     const data = { filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-02' } } }, groupBy: { dateGrouping: 'daily' } };
 
     const statuses: number[] = [];
@@ -73,25 +83,53 @@ describe('authentication hardening', () => {
     await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${forged}`).send(data));
     await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${badChecksum}`).send(data));
     await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${opaque}`).send(data));
-    await record(t.http.post('/v1/cost-insights/data').set('Authorization', `Basic ${Buffer.from(`${opaque}:x`).toString('base64')}`).send(data));
+    await record(
+      t.http
+        .post('/v1/cost-insights/data')
+        .set('Authorization', `Basic ${Buffer.from(`${opaque}:x`).toString('base64')}`)
+        .send(data),
+    );
     // Keys where they do not belong: in the URL, in a path parameter, in a body (400 names the field).
     await record(t.http.post(`/v1/cost-insights/data?api_key=${org.key}`).set(org.auth).send(data));
     await record(t.http.get(`/v1/cost-insights/shared-filters/${org.key}`).set(org.auth));
     await record(t.http.get(`/v1/nowhere/${org.key}`).set(org.auth));
-    await record(t.http.post('/v1/cost-insights/data').set(org.auth).send({ ...data, [org.key]: opaque }));
+    await record(
+      t.http
+        .post('/v1/cost-insights/data')
+        .set(org.auth)
+        .send({ ...data, [org.key]: opaque }),
+    );
     await record(t.http.post('/v1/cost-insights/data').set(org.auth).set('Content-Type', 'application/json').send(`{"key":"${org.key}"`));
+    // The same key percent-encoded (a client URL-encoding a query value, or an attacker probing the redaction),
+    // in the query string and in the path.
+    const spellings = Object.values(keySpellings(org.key));
+    for (const spelled of spellings) {
+      await record(t.http.post(`/v1/cost-insights/data?api_key=${spelled}`).set(org.auth).send(data));
+      await record(t.http.get(`/v1/nowhere/${spelled}`).set(org.auth));
+    }
+    await record(t.http.post(`/v1/cost-insights/data?auth=Bearer%20${org.key}&other=Bearer+${opaque}`).set(org.auth).send(data));
+    await record(t.http.get(`/v1/nowhere/Bearer%20${opaque}`).set(org.auth));
     await new Promise((r) => setTimeout(r, 200)); // let asynchronous log destinations flush
 
     const logText = captured.join('');
     const lines = logText.split('\n').filter((line) => line.trim());
-    const leaks = secrets.filter((secret) => logText.includes(secret));
-    print(`auth-logs[${process.env.E2E_MODE}]: ${statuses.length} requests (statuses ${statuses.join(',')}), ${lines.length} log lines captured, ${leaks.length} contain key material`);
-    expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 200, 400, 404, 400, 400]);
+    // Every spelling is undone before looking (the test's own decoder, not the production pattern).
+    const decodedLogText = decodeRepeatedly(logText);
+    const leaks = Object.entries({
+      ...Object.fromEntries(Object.entries(secrets).map(([name, secret]) => [name, decodedLogText.includes(secret)])),
+      'cik_ followed by anything but [redacted]': /cik_(?!\[redacted\])/i.test(decodedLogText),
+      'a Bearer value not redacted': /Bearer\s+(?!\[redacted\])\S/i.test(decodedLogText),
+      'a Basic credential': /Basic\s+[A-Za-z0-9+/=]{8,}/.test(logText),
+    }).flatMap(([finding, found]) => (found ? [finding] : []));
+    print(
+      `auth-logs[${process.env.E2E_MODE}]: ${statuses.length} requests (statuses ${statuses.join(',')}), ${lines.length} log lines captured, leaks: ${leaks.join(', ') || 'none'}`,
+    );
+    expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 200, 400, 404, 400, 400, ...spellings.flatMap(() => [200, 404]), 200, 404]);
     // The capture works: requests were logged (by path), so a key in a log line would have been seen.
     expect(logText).toContain('/v1/cost-insights/data');
     expect(leaks).toEqual([]);
-    expect(logText).not.toMatch(/Bearer\s+(?!\[redacted\])\S/i);
-    expect(logText).not.toMatch(/Basic\s+[A-Za-z0-9+/=]{8,}/);
+    // Query strings are not logged, only a marker that there was one.
+    expect(logText).toContain('/v1/cost-insights/data?[redacted]');
   });
 
   it('takes about as long to refuse a wrong secret as to accept the right one (coarse sanity check)', async () => {
@@ -122,7 +160,9 @@ describe('authentication hardening', () => {
     }
     const right = rights.sort((x, y) => x - y)[rights.length >> 1];
     for (const variant of variants) expect(await t.apiKeys.authenticate(variant)).toBeUndefined();
-    print(`auth-timing[${process.env.E2E_MODE}]: median verify ns: right ${right}, wrong secret sharing 0/21/42 leading chars ${wrong.join('/')}`);
+    print(
+      `auth-timing[${process.env.E2E_MODE}]: median verify ns: right ${right}, wrong secret sharing 0/21/42 leading chars ${wrong.join('/')}`,
+    );
     // Coarse: within a factor of 3 of each other (a per-character early exit would show as a trend, not this).
     for (const w of wrong) {
       expect(w / right).toBeGreaterThan(1 / 3);

@@ -104,7 +104,7 @@ async function storeTotals(organizationIds: string[], app?: TestApp): Promise<Ma
       const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
       const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
       (async () => {
-        const clickhouse = new ClickhouseService(loadConfig());
+        const clickhouse = new ClickhouseService(loadConfig(process.env));
         const rows = await clickhouse.query(process.argv[1].replace('$TABLE', clickhouse.table('cost_line_items')), JSON.parse(process.argv[2]));
         process.stdout.write(JSON.stringify(rows));
         await clickhouse.onModuleDestroy();
@@ -159,7 +159,10 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited during start-up: ${output()}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -203,7 +206,10 @@ describe(`operator CLI (${MODE})`, () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /Unknown command "frobnicate"/],
       [['keys', 'create', '--org', 'not-a-uuid', '--name', 'ci', '--scopes', 'cost:read'], /--org must be a UUID/],
-      [['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read,cost:write'], /Unknown scope: cost:write\. Valid scopes: cost:read, shared-filters:read, shared-filters:write/],
+      [
+        ['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read,cost:write'],
+        /Unknown scope: cost:write\. Valid scopes: cost:read, shared-filters:read, shared-filters:write/,
+      ],
       [['keys', 'create', '--org', org, '--scopes', 'cost:read'], /--name <text> is required/],
       [['keys', 'create', '--org', org, '--name', 'ci'], /--scopes <comma list> is required/],
       [['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read', '--admin'], /Unknown option '--admin'/],
@@ -234,7 +240,9 @@ describe(`operator CLI (${MODE})`, () => {
   it('creates keys that authenticate over HTTP, lists them without secrets, and revokes them', async () => {
     const orgA = randomUUID();
     const orgB = randomUUID();
-    const keyA = json<CreatedKey>(await cli(['keys', 'create', '--org', orgA, '--name', 'reporting job', '--scopes', 'cost:read', '--json']));
+    const keyA = json<CreatedKey>(
+      await cli(['keys', 'create', '--org', orgA, '--name', 'reporting job', '--scopes', 'cost:read', '--json']),
+    );
     expect(Object.keys(keyA)).toEqual(['id', 'key', 'organizationId', 'name', 'scopes']);
     expect(keyA).toMatchObject({ organizationId: orgA, name: 'reporting job', scopes: ['cost:read'] });
     expect(keyA.key).toMatch(new RegExp(`^cik_${keyA.id}_`));
@@ -366,7 +374,9 @@ describe(`operator CLI (${MODE})`, () => {
     const dataDir = join(WORK, 'locked-store');
     const store = embeddedStore(dataDir);
     const org = randomUUID();
-    const before = json<CreatedKey>(await cli(['keys', 'create', '--org', org, '--name', 'before lock', '--scopes', 'cost:read', '--json'], store));
+    const before = json<CreatedKey>(
+      await cli(['keys', 'create', '--org', org, '--name', 'before lock', '--scopes', 'cost:read', '--json'], store),
+    );
 
     // Another process opens the directory, as a running server would, and holds it.
     const holder = spawn(

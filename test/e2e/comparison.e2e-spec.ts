@@ -91,7 +91,14 @@ interface Side {
   by_date: { date: string; value: number }[];
 }
 
-function expectSide(actual: Side, rows: RowInput[], period: Period, buckets: string[], bucketOf: (d: string) => string, metricOf: MetricOf) {
+function expectSide(
+  actual: Side,
+  rows: RowInput[],
+  period: Period,
+  buckets: string[],
+  bucketOf: (d: string) => string,
+  metricOf: MetricOf,
+) {
   const inPeriod = rows.filter(within(period));
   expect(actual.total).toBeCloseTo(metricOf(inPeriod), 8);
   expect(actual.by_date.map((p) => p.date)).toEqual(buckets);
@@ -108,7 +115,10 @@ describe('POST /v1/cost-insights/compare', () => {
   const rowsB = estate(3);
 
   const compare = (org: TestOrganization, body: unknown) =>
-    t.http.post('/v1/cost-insights/compare').set(org.auth).send(body as object);
+    t.http
+      .post('/v1/cost-insights/compare')
+      .set(org.auth)
+      .send(body as object);
 
   beforeAll(async () => {
     t = await TestApp.start();
@@ -137,26 +147,14 @@ describe('POST /v1/cost-insights/compare', () => {
       return of(OCTOBER) - of(SEPTEMBER);
     };
     const expectedOrder = [...services].sort((a, b) => Math.abs(deltaOf(b)) - Math.abs(deltaOf(a)) || (a < b ? -1 : 1));
-    expect(expectedOrder).toEqual([
-      'Amazon EC2',
-      'Amazon S3',
-      'Amazon RDS',
-      'AWS Lambda',
-      'Credits',
-      'Amazon CloudFront',
-      'Free Tier',
-    ]);
+    expect(expectedOrder).toEqual(['Amazon EC2', 'Amazon S3', 'Amazon RDS', 'AWS Lambda', 'Credits', 'Amazon CloudFront', 'Free Tier']);
     expect(comparisons.map((c: { dimension_value: string }) => c.dimension_value)).toEqual(expectedOrder);
 
     for (const comparison of comparisons) {
       const serviceRows = rowsA.filter((r) => r.service === comparison.dimension_value);
       expectSide(comparison.baseline, serviceRows, SEPTEMBER, SEPTEMBER_WEEKS, monday, amortizedOf);
       expectSide(comparison.comparison, serviceRows, OCTOBER, OCTOBER_WEEKS, monday, amortizedOf);
-      expectDelta(
-        comparison.delta,
-        amortizedOf(serviceRows.filter(within(SEPTEMBER))),
-        amortizedOf(serviceRows.filter(within(OCTOBER))),
-      );
+      expectDelta(comparison.delta, amortizedOf(serviceRows.filter(within(SEPTEMBER))), amortizedOf(serviceRows.filter(within(OCTOBER))));
     }
     const byValue = Object.fromEntries(comparisons.map((c: { dimension_value: string }) => [c.dimension_value, c]));
     expect(byValue['Amazon EC2'].delta.direction).toBe('increase');
@@ -270,7 +268,7 @@ describe('POST /v1/cost-insights/compare', () => {
     expect(totals.comparison).toBeCloseTo(amortizedOf(kept.filter(within(OCTOBER))), 8);
   });
 
-  it("confines each organisation to its own rows", async () => {
+  it('confines each organisation to its own rows', async () => {
     const response = await compare(orgB, {
       baselinePeriod: SEPTEMBER,
       comparisonPeriod: OCTOBER,
@@ -303,7 +301,12 @@ describe('POST /v1/cost-insights/compare', () => {
       comparison: 0,
       delta: { absolute: 0, percentage: 0, direction: 'unchanged' },
     });
-    const ungrouped = await compare(org, { baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, metric: 'total_savings', groupBy: { dateGrouping: 'monthly' } });
+    const ungrouped = await compare(org, {
+      baselinePeriod: SEPTEMBER,
+      comparisonPeriod: OCTOBER,
+      metric: 'total_savings',
+      groupBy: { dateGrouping: 'monthly' },
+    });
     expect(ungrouped.body.data.comparisons).toEqual([
       {
         dimension_value: 'Total',

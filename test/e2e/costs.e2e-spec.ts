@@ -27,7 +27,7 @@ function amounts(n: number): Record<Measure, string> {
   return Object.fromEntries(
     MEASURES.map((measure, k) => [
       measure,
-      `${(n * 13 + k * 7) % 90 + 1}.${String(((n + 1) * 7919 + (k + 1) * 104_729) % 10_000_000_000).padStart(10, '0')}`,
+      `${((n * 13 + k * 7) % 90) + 1}.${String(((n + 1) * 7919 + (k + 1) * 104_729) % 10_000_000_000).padStart(10, '0')}`,
     ]),
   ) as Record<Measure, string>;
 }
@@ -172,7 +172,11 @@ describe('POST /v1/cost-insights/data', () => {
   let rowsA: RowInput[];
   let rowsB: RowInput[];
 
-  const data = (org: TestOrganization, body: unknown) => t.http.post('/v1/cost-insights/data').set(org.auth).send(body as object);
+  const data = (org: TestOrganization, body: unknown) =>
+    t.http
+      .post('/v1/cost-insights/data')
+      .set(org.auth)
+      .send(body as object);
 
   beforeAll(async () => {
     t = await TestApp.start();
@@ -235,11 +239,7 @@ describe('POST /v1/cost-insights/data', () => {
       groupBy: { dateGrouping: 'monthly', dimension: 'region' },
     });
     expect(response.status).toBe(200);
-    expect([...new Set((response.body.data.items as Item[]).map((i) => i.usage_date))]).toEqual([
-      '2026-09-01',
-      '2026-10-01',
-      '2026-11-01',
-    ]);
+    expect([...new Set((response.body.data.items as Item[]).map((i) => i.usage_date))]).toEqual(['2026-09-01', '2026-10-01', '2026-11-01']);
     expectItems(response.body.data.items, aggregate(rowsA, month, [{ name: 'region', of: regionOf }]));
     expectSummary(response.body.data.summary, rowsA);
   });
@@ -270,7 +270,10 @@ describe('POST /v1/cost-insights/data', () => {
       groupBy: { dateGrouping: 'monthly', dimension: 'service', dimensions: null },
     });
     expect(response.status).toBe(200);
-    expectItems(response.body.data.items, aggregate(rowsA.filter(inRange(OCTOBER.start, OCTOBER.end)), month, [{ name: 'service', of: serviceOf }]));
+    expectItems(
+      response.body.data.items,
+      aggregate(rowsA.filter(inRange(OCTOBER.start, OCTOBER.end)), month, [{ name: 'service', of: serviceOf }]),
+    );
   });
 
   it('groups by a tag, putting rows without it (absent or empty) under (not set)', async () => {
@@ -338,7 +341,10 @@ describe('POST /v1/cost-insights/data', () => {
       groupBy: { dateGrouping: 'monthly' },
     });
     expect(excluding.status).toBe(200);
-    expectSummary(excluding.body.data.summary, october.filter((r) => !hasEnv(r)));
+    expectSummary(
+      excluding.body.data.summary,
+      october.filter((r) => !hasEnv(r)),
+    );
     expect(october.filter(hasEnv).length).toBeGreaterThan(0);
     expect(october.filter((r) => !hasEnv(r)).length).toBeGreaterThan(0);
   });
@@ -437,9 +443,9 @@ describe('POST /v1/cost-insights/data', () => {
       expect(await invalid({ groupBy: { dateGrouping: 'daily', dimensions: [] } })).toContain(
         'groupBy.dimensions: Expected 1 to 3 dimensions, received 0',
       );
-      expect(
-        await invalid({ groupBy: { dateGrouping: 'daily', dimensions: ['service', 'region', 'cloud', 'account'] } }),
-      ).toContain('groupBy.dimensions: Expected 1 to 3 dimensions, received 4');
+      expect(await invalid({ groupBy: { dateGrouping: 'daily', dimensions: ['service', 'region', 'cloud', 'account'] } })).toContain(
+        'groupBy.dimensions: Expected 1 to 3 dimensions, received 4',
+      );
     });
 
     it('rejects unknown filter fields instead of ignoring them', async () => {

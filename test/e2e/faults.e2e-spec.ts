@@ -102,7 +102,10 @@ describeInServerMode('faults: ClickHouse paused and killed, Redis down and resta
   const port = (server: LocalServer) => Number(new URL(server.url).port);
 
   beforeAll(async () => {
-    [clickhouse, redis] = await Promise.all([startClickhouseServer(join(dir, 'clickhouse')), startRedisServer(join(dir, 'redis'), redisArgs)]);
+    [clickhouse, redis] = await Promise.all([
+      startClickhouseServer(join(dir, 'clickhouse')),
+      startRedisServer(join(dir, 'redis'), redisArgs),
+    ]);
     t = await startAppWithEnv({
       CLICKHOUSE_URL: clickhouse.url,
       REDIS_URL: redis.url,
@@ -144,7 +147,9 @@ describeInServerMode('faults: ClickHouse paused and killed, Redis down and resta
       expect(answer.ms).toBeLessThan(HUNG_BOUND_MS);
     }
     const recovery = await expectRecovered(base, org);
-    console.log(`faults[server] ClickHouse paused: 500 after ${answers.map((a) => a.ms).join('/')} ms (bound ${HUNG_BOUND_MS}), recovered in ${recovery} ms`);
+    console.log(
+      `faults[server] ClickHouse paused: 500 after ${answers.map((a) => a.ms).join('/')} ms (bound ${HUNG_BOUND_MS}), recovered in ${recovery} ms`,
+    );
   }, 60_000);
 
   it('answers at once while ClickHouse is down, and recovers when it is back (no application restart)', async () => {
@@ -156,7 +161,9 @@ describeInServerMode('faults: ClickHouse paused and killed, Redis down and resta
     }
     clickhouse = await startClickhouseServer(join(dir, 'clickhouse'), [], port(clickhouse));
     const recovery = await expectRecovered(base, org, 30_000);
-    console.log(`faults[server] ClickHouse down: 500 after ${answers.map((a) => a.ms).join('/')} ms, recovered ${recovery} ms after restart`);
+    console.log(
+      `faults[server] ClickHouse down: 500 after ${answers.map((a) => a.ms).join('/')} ms, recovered ${recovery} ms after restart`,
+    );
   }, 90_000);
 
   it('keeps data endpoints and the rate limit answering while Redis is down; shared filters fail fast', async () => {

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
+import { parseCommandLine } from '../../src/cli/cli-args';
+import { runCli } from '../../src/cli/cli-runner';
 import { deleteOrganizationCosts } from '../../src/ingest/cost-partitions';
 import { ABANDONED_IMPORT_AFTER_MS, ingestFocus, IngestFocusSummary } from '../../src/ingest/ingest-focus';
-import { runIngestFocusCommand } from '../../src/ingest/ingest-focus.command';
+import { runIngestFocusCommand } from '../../src/cli/ingest-focus.command';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -39,18 +41,25 @@ function parseCsv(text: string): Field[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (inQuotes) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') inQuotes = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') inQuotes = false;
       else field += ch;
-    } else if (ch === '"') (inQuotes = true), (quoted = true);
-    else if (ch === ',') endField();
+    } else if (ch === '"') {
+      inQuotes = true;
+      quoted = true;
+    } else if (ch === ',') endField();
     else if (ch === '\n') {
       endField();
       records.push(record);
       record = [];
     } else if (ch !== '\r') field += ch;
   }
-  if (field !== '' || record.length > 0) (endField(), records.push(record));
+  if (field !== '' || record.length > 0) {
+    endField();
+    records.push(record);
+  }
   return records;
 }
 
@@ -81,6 +90,13 @@ function scaled(value: string | null): bigint | null {
   return match[1] ? -units : units;
 }
 const toNumber = (units: bigint) => Number(units) / 1e10;
+/** Units of 1e-10 as exact decimal text without trailing zeros, as the import summary writes sums. */
+function decimalText(units: bigint): string {
+  const sign = units < 0n ? '-' : '';
+  const abs = units < 0n ? -units : units;
+  const fraction = (abs % 10n ** 10n).toString().padStart(10, '0').replace(/0+$/, '');
+  return `${sign}${abs / 10n ** 10n}${fraction ? `.${fraction}` : ''}`;
+}
 
 /** One row as the documented mapping defines it. */
 interface Expected {
@@ -142,7 +158,10 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
   let summaryA: IngestFocusSummary;
 
   const post = (org: TestOrganization, path: string, body: unknown) =>
-    t.http.post(`/v1/cost-insights/${path}`).set(org.auth).send(body as object);
+    t.http
+      .post(`/v1/cost-insights/${path}`)
+      .set(org.auth)
+      .send(body as object);
   const dataByCloud = (org: TestOrganization) =>
     post(org, 'data', { filters: { inclusions: { dateRange: SEPTEMBER_2024 } }, groupBy: { dateGrouping: 'monthly', dimension: 'cloud' } });
   const importInto = (org: TestOrganization, paths: string[], integrationId?: string) =>
@@ -158,17 +177,47 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     for (const item of items) {
       const of = rows.filter((r) => r.cloud === item.dimension_value);
       expect(item.usage_date).toBe('2024-09-01');
-      expect(item.billed_cost).toBeCloseTo(sum(of, (r) => r.billed), 9);
-      expect(item.cash_cost).toBeCloseTo(sum(of, (r) => r.billed), 9);
-      expect(item.amortized_cost).toBeCloseTo(sum(of, (r) => r.amortized), 9);
-      expect(item.on_demand_cost).toBeCloseTo(sum(of, (r) => r.onDemand), 9);
-      expect(item.total_savings).toBeCloseTo(sum(of, (r) => r.totalSavings), 9);
-      expect(item.commitment_savings).toBeCloseTo(sum(of, (r) => r.commitmentSavings), 9);
+      expect(item.billed_cost).toBeCloseTo(
+        sum(of, (r) => r.billed),
+        9,
+      );
+      expect(item.cash_cost).toBeCloseTo(
+        sum(of, (r) => r.billed),
+        9,
+      );
+      expect(item.amortized_cost).toBeCloseTo(
+        sum(of, (r) => r.amortized),
+        9,
+      );
+      expect(item.on_demand_cost).toBeCloseTo(
+        sum(of, (r) => r.onDemand),
+        9,
+      );
+      expect(item.total_savings).toBeCloseTo(
+        sum(of, (r) => r.totalSavings),
+        9,
+      );
+      expect(item.commitment_savings).toBeCloseTo(
+        sum(of, (r) => r.commitmentSavings),
+        9,
+      );
     }
-    expect(summary.total_billed_cost).toBeCloseTo(sum(rows, (r) => r.billed), 9);
-    expect(summary.total_amortized_cost).toBeCloseTo(sum(rows, (r) => r.amortized), 9);
-    expect(summary.total_on_demand_cost).toBeCloseTo(sum(rows, (r) => r.onDemand), 9);
-    expect(summary.total_savings).toBeCloseTo(sum(rows, (r) => r.totalSavings), 9);
+    expect(summary.total_billed_cost).toBeCloseTo(
+      sum(rows, (r) => r.billed),
+      9,
+    );
+    expect(summary.total_amortized_cost).toBeCloseTo(
+      sum(rows, (r) => r.amortized),
+      9,
+    );
+    expect(summary.total_on_demand_cost).toBeCloseTo(
+      sum(rows, (r) => r.onDemand),
+      9,
+    );
+    expect(summary.total_savings).toBeCloseTo(
+      sum(rows, (r) => r.totalSavings),
+      9,
+    );
     return response.body.data;
   }
 
@@ -198,8 +247,14 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect(summaryA.billingPeriods).toEqual(['2024-09', '2024-10']);
     expect(summaryA.integrationIds).toEqual(distinct(expected.map((r) => r.integration)));
     expect(summaryA.currencies).toEqual(['USD']);
-    expect(Number(summaryA.sumBilledCost)).toBeCloseTo(sum(expected, (r) => r.billed), 10);
-    expect(Number(summaryA.sumEffectiveCost)).toBeCloseTo(sum(expected, (r) => r.amortized), 10);
+    expect(Number(summaryA.sumBilledCost)).toBeCloseTo(
+      sum(expected, (r) => r.billed),
+      10,
+    );
+    expect(Number(summaryA.sumEffectiveCost)).toBeCloseTo(
+      sum(expected, (r) => r.amortized),
+      10,
+    );
     const listTotal = sample.rows.reduce((n, r) => n + (scaled(r.ListCost) ?? 0n), 0n);
     expect(Number(summaryA.sumListCost)).toBeCloseTo(toNumber(listTotal), 10);
     expect(summaryA.partitions.reduce((n, p) => n + p.rows, 0)).toBe(1000);
@@ -220,7 +275,13 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     );
     expect(Object.keys(byPeriod).sort()).toEqual(['2024-09', '2024-10']);
     for (const period of ['2024-09', '2024-10']) {
-      expect(byPeriod[period]).toBeCloseTo(sum(expected.filter((r) => r.billingPeriod === period), (r) => r.billed), 9);
+      expect(byPeriod[period]).toBeCloseTo(
+        sum(
+          expected.filter((r) => r.billingPeriod === period),
+          (r) => r.billed,
+        ),
+        9,
+      );
     }
   });
 
@@ -253,7 +314,10 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     });
     expect(response.status).toBe(200);
     const dev = expected.filter((r) => r.tags.environment === 'dev');
-    expect(response.body.data.summary.total_billed_cost).toBeCloseTo(sum(dev, (r) => r.billed), 9);
+    expect(response.body.data.summary.total_billed_cost).toBeCloseTo(
+      sum(dev, (r) => r.billed),
+      9,
+    );
     expect(response.body.data.summary.total_billed_cost).toBeCloseTo(18.20324140013, 8);
   });
 
@@ -269,13 +333,25 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect(response.status).toBe(200);
     const within = (p: { start: string; end: string }) => (r: Expected) => r.usageDate >= p.start && r.usageDate <= p.end;
     const { comparisons, totals } = response.body.data;
-    expect(totals.baseline).toBeCloseTo(sum(expected.filter(within(baselinePeriod)), (r) => r.billed), 9);
-    expect(totals.comparison).toBeCloseTo(sum(expected.filter(within(comparisonPeriod)), (r) => r.billed), 9);
+    expect(totals.baseline).toBeCloseTo(
+      sum(expected.filter(within(baselinePeriod)), (r) => r.billed),
+      9,
+    );
+    expect(totals.comparison).toBeCloseTo(
+      sum(expected.filter(within(comparisonPeriod)), (r) => r.billed),
+      9,
+    );
     expect(comparisons.map((c: { dimension_value: string }) => c.dimension_value).sort()).toEqual(['AWS', 'Azure', 'Oracle']);
     for (const c of comparisons) {
       const of = expected.filter((r) => r.cloud === c.dimension_value);
-      expect(c.baseline.total).toBeCloseTo(sum(of.filter(within(baselinePeriod)), (r) => r.billed), 9);
-      expect(c.comparison.total).toBeCloseTo(sum(of.filter(within(comparisonPeriod)), (r) => r.billed), 9);
+      expect(c.baseline.total).toBeCloseTo(
+        sum(of.filter(within(baselinePeriod)), (r) => r.billed),
+        9,
+      );
+      expect(c.comparison.total).toBeCloseTo(
+        sum(of.filter(within(comparisonPeriod)), (r) => r.billed),
+        9,
+      );
     }
   });
 
@@ -306,8 +382,7 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
   });
 
   it('drops the staging tables of an import killed more than a day ago, and keeps a recent one', async () => {
-    const name = (startedAt: number, suffix = '') =>
-      `focus_import_${startedAt.toString(36)}_${randomBytes(4).toString('hex')}${suffix}`;
+    const name = (startedAt: number, suffix = '') => `focus_import_${startedAt.toString(36)}_${randomBytes(4).toString('hex')}${suffix}`;
     const abandoned = [name(Date.now() - ABANDONED_IMPORT_AFTER_MS - 60_000), name(Date.now() - 2 * ABANDONED_IMPORT_AFTER_MS, '_raw0')];
     const recent = name(Date.now() - 60_000);
     for (const table of [...abandoned, recent]) {
@@ -336,8 +411,8 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     await importInto(org, [SAMPLE], 'export-x');
     const twice = [...expected, ...expected];
     await expectDataMatches(org, twice);
-    const filters = (await post(org, 'filters', { filters: { inclusions: { dateRange: SEPTEMBER_2024 } }, fields: ['integrations'] }))
-      .body.data;
+    const filters = (await post(org, 'filters', { filters: { inclusions: { dateRange: SEPTEMBER_2024 } }, fields: ['integrations'] })).body
+      .data;
     expect(filters.integrations).toEqual(['export-x', 'export-y']);
   });
 
@@ -356,32 +431,196 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     await expectDataMatches(org, expected);
   });
 
+  describe('paths are literal: glob characters in file and directory names are not expanded', () => {
+    const [header, ...lines] = sample.lines;
+    /** A part of the sample: data lines [from, to) as a CSV file, and the rows the mapping makes of them. */
+    const part = (path: string, from: number, to: number) => {
+      writeFileSync(path, `${[header, ...lines.slice(from, to)].join('\n')}\n`);
+      return {
+        path,
+        rows: expected.slice(from, to),
+        billedCost: sample.rows.slice(from, to).reduce((n, r) => n + (scaled(r.BilledCost) ?? 0n), 0n),
+      };
+    };
+
+    // The embedded engine reads each file through a symlink in a private temporary directory: TMPDIR
+    // points into the test's own directory so that it can check none is left behind.
+    let ingestTmp: string;
+    let savedTmpdir: string | undefined;
+    beforeAll(() => {
+      savedTmpdir = process.env.TMPDIR;
+      ingestTmp = resolve(tmp, 'ingest-tmpdir');
+      mkdirSync(ingestTmp, { recursive: true });
+      process.env.TMPDIR = ingestTmp;
+    });
+    afterAll(() => {
+      if (savedTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmpdir;
+    });
+    afterEach(() => expect(readdirSync(ingestTmp)).toEqual([]));
+
+    it('the test reads the sample one record per line (guards the slicing below)', () => {
+      expect(lines).toHaveLength(sample.rows.length);
+    });
+
+    // Each file sits next to siblings its name would match as a glob (a shell's, or ClickHouse's file()).
+    const cases: Array<{ name: string; siblings: string[] }> = [
+      { name: 'part*.csv', siblings: ['part1.csv', 'part-b.csv', 'part?.csv'] },
+      { name: 'part?.csv', siblings: ['part1.csv', 'part2.csv', 'part*.csv'] },
+      { name: 'br{a,b}.csv', siblings: ['bra.csv', 'brb.csv'] },
+      { name: 'x[1].csv', siblings: ['x1.csv'] },
+      { name: 'n{1..3}.csv', siblings: ['n1.csv', 'n2.csv'] },
+    ];
+    for (const [index, { name, siblings }] of cases.entries()) {
+      it(`imports exactly the file named ${name}, not its siblings ${siblings.join(', ')}`, async () => {
+        const dir = join(tmp, `literal-${index}`);
+        mkdirSync(dir, { recursive: true });
+        // Siblings first (a sibling may share a name with another case's file): then the file itself, 40 rows apart.
+        siblings.forEach((sibling, i) => part(join(dir, sibling), 100 + 150 * i, 250 + 150 * i));
+        const file = part(join(dir, name), 10 * index, 10 * index + 40);
+        const org = await t.newOrganization();
+        const summary = await importInto(org, [file.path]);
+        expect(summary.files).toBe(1);
+        expect(summary.rows).toBe(40);
+        expect(summary.sumBilledCost).toBe(decimalText(file.billedCost));
+        await expectDataMatches(org, file.rows);
+      });
+    }
+
+    it('imports a directory whose name holds glob characters, and only that directory', async () => {
+      const parent = join(tmp, 'literal-dirs');
+      const dir = join(parent, 'export*{2024,2025}?');
+      for (const sibling of ['export-2024-', 'export2024x', 'export-{2024,2025}?']) {
+        mkdirSync(join(parent, sibling), { recursive: true });
+        part(join(parent, sibling, 'part-1.csv'), 500, 700);
+      }
+      mkdirSync(dir, { recursive: true });
+      const first = part(join(dir, 'part-1.csv'), 0, 30);
+      const second = part(join(dir, 'part-*.csv'), 30, 75);
+      const org = await t.newOrganization();
+      const summary = await importInto(org, [dir]);
+      expect(summary.files).toBe(2);
+      expect(summary.rows).toBe(75);
+      expect(summary.sumBilledCost).toBe(decimalText(first.billedCost + second.billedCost));
+      await expectDataMatches(org, [...first.rows, ...second.rows]);
+    });
+
+    it('refuses a broken file named with glob characters by its own name, not a sibling', async () => {
+      const dir = join(tmp, 'literal-broken');
+      mkdirSync(dir, { recursive: true });
+      part(join(dir, 'broken1.csv'), 0, 50);
+      const broken = join(dir, 'broken?.csv');
+      writeFileSync(broken, `${[header, ...lines.slice(0, 20)].join('\n').replace('"USD"', '"USD')}\n`);
+      const org = await t.newOrganization();
+      const error = await importInto(org, [broken]).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toMatch(/broken\?\.csv: cannot be parsed as CSV/);
+      expect(error?.message).not.toContain('broken1.csv');
+      expect(error?.message).not.toContain('export-part'); // the symlink is an implementation detail
+      expect((await dataByCloud(org)).body.data.items).toEqual([]);
+    });
+  });
+
   it('maps FOCUS 1.3 names, vendor x_ columns, commitments, spot, purchases, tax and corrections as documented', async () => {
     // Hand-made FOCUS 1.3-style export: ServiceProviderName/HostProviderName instead of ProviderName,
     // ISO timestamps with Z, "" as null, AWS x_ columns. Expected values are worked out by hand below.
     const header = [
-      'BilledCost', 'EffectiveCost', 'ListCost', 'ContractedCost', 'BillingCurrency', 'BillingPeriodStart', 'ChargePeriodStart',
-      'ChargeCategory', 'ChargeClass', 'BillingAccountId', 'SubAccountId', 'SubAccountName', 'ServiceProviderName', 'HostProviderName',
-      'InvoiceIssuerName', 'ServiceName', 'ServiceCategory', 'RegionId', 'PricingCategory', 'CommitmentDiscountId',
-      'CommitmentDiscountStatus', 'Tags', 'x_UsageType', 'x_CostCategories', 'x_Discounts',
+      'BilledCost',
+      'EffectiveCost',
+      'ListCost',
+      'ContractedCost',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargeCategory',
+      'ChargeClass',
+      'BillingAccountId',
+      'SubAccountId',
+      'SubAccountName',
+      'ServiceProviderName',
+      'HostProviderName',
+      'InvoiceIssuerName',
+      'ServiceName',
+      'ServiceCategory',
+      'RegionId',
+      'PricingCategory',
+      'CommitmentDiscountId',
+      'CommitmentDiscountStatus',
+      'Tags',
+      'x_UsageType',
+      'x_CostCategories',
+      'x_Discounts',
     ];
     const row = (values: Record<string, string>) =>
-      header.map((c) => `"${(values[c] ?? (c === 'ServiceProviderName' || c === 'HostProviderName' ? 'AWS' : '')).replace(/"/g, '""')}"`).join(',');
-    const base = { BillingCurrency: 'USD', BillingPeriodStart: '2026-10-01T00:00:00Z', ChargePeriodStart: '2026-10-05T13:00:00Z',
-      BillingAccountId: '123456789012', SubAccountId: '210987654321', SubAccountName: 'payments-prod', InvoiceIssuerName: 'AWS',
-      ServiceName: 'Amazon Elastic Compute Cloud', ServiceCategory: 'Compute', RegionId: 'eu-west-1', ChargeCategory: 'Usage' };
+      header
+        .map((c) => `"${(values[c] ?? (c === 'ServiceProviderName' || c === 'HostProviderName' ? 'AWS' : '')).replace(/"/g, '""')}"`)
+        .join(',');
+    const base = {
+      BillingCurrency: 'USD',
+      BillingPeriodStart: '2026-10-01T00:00:00Z',
+      ChargePeriodStart: '2026-10-05T13:00:00Z',
+      BillingAccountId: '123456789012',
+      SubAccountId: '210987654321',
+      SubAccountName: 'payments-prod',
+      InvoiceIssuerName: 'AWS',
+      ServiceName: 'Amazon Elastic Compute Cloud',
+      ServiceCategory: 'Compute',
+      RegionId: 'eu-west-1',
+      ChargeCategory: 'Usage',
+    };
     const lines = [
       header.join(','),
-      row({ ...base, BilledCost: '3', EffectiveCost: '3', ListCost: '10', ContractedCost: '9', PricingCategory: 'Dynamic',
-        x_UsageType: 'EU-SpotUsage:m5.large', Tags: '{"env": "prod", "flag": true}', x_CostCategories: '{"team": "payments"}' }),
-      row({ ...base, BilledCost: '0', EffectiveCost: '12', ListCost: '20', ContractedCost: '18', PricingCategory: 'Committed',
-        CommitmentDiscountId: 'arn:sp-1', CommitmentDiscountStatus: 'Used', x_Discounts: '{"bundled_discount": -0.5, "spp_discount": -0.25}' }),
-      row({ ...base, BilledCost: '0', EffectiveCost: '4', ListCost: '4', CommitmentDiscountId: 'arn:sp-1', CommitmentDiscountStatus: 'Unused' }),
-      row({ ...base, BilledCost: '100', EffectiveCost: '0', ListCost: '100', ChargeCategory: 'Purchase', CommitmentDiscountId: 'arn:sp-1' }),
+      row({
+        ...base,
+        BilledCost: '3',
+        EffectiveCost: '3',
+        ListCost: '10',
+        ContractedCost: '9',
+        PricingCategory: 'Dynamic',
+        x_UsageType: 'EU-SpotUsage:m5.large',
+        Tags: '{"env": "prod", "flag": true}',
+        x_CostCategories: '{"team": "payments"}',
+      }),
+      row({
+        ...base,
+        BilledCost: '0',
+        EffectiveCost: '12',
+        ListCost: '20',
+        ContractedCost: '18',
+        PricingCategory: 'Committed',
+        CommitmentDiscountId: 'arn:sp-1',
+        CommitmentDiscountStatus: 'Used',
+        x_Discounts: '{"bundled_discount": -0.5, "spp_discount": -0.25}',
+      }),
+      row({
+        ...base,
+        BilledCost: '0',
+        EffectiveCost: '4',
+        ListCost: '4',
+        CommitmentDiscountId: 'arn:sp-1',
+        CommitmentDiscountStatus: 'Unused',
+      }),
+      row({
+        ...base,
+        BilledCost: '100',
+        EffectiveCost: '0',
+        ListCost: '100',
+        ChargeCategory: 'Purchase',
+        CommitmentDiscountId: 'arn:sp-1',
+      }),
       row({ ...base, BilledCost: '1.5', EffectiveCost: '1.5', ListCost: '1.5', ChargeCategory: 'Tax', ServiceCategory: '' }),
       row({ ...base, BilledCost: '-2', EffectiveCost: '-2', ListCost: '-2', ChargeClass: 'Correction' }),
-      row({ ...base, BilledCost: '5', EffectiveCost: '5', ListCost: '5', ServiceProviderName: 'Red Hat', HostProviderName: 'AWS',
-        ServiceName: 'Red Hat Enterprise Linux' }),
+      row({
+        ...base,
+        BilledCost: '5',
+        EffectiveCost: '5',
+        ListCost: '5',
+        ServiceProviderName: 'Red Hat',
+        HostProviderName: 'AWS',
+        ServiceName: 'Red Hat Enterprise Linux',
+      }),
     ];
     const file = join(tmp, 'focus-1.3-vendor.csv');
     writeFileSync(file, lines.join('\r\n') + '\r\n');
@@ -396,13 +635,25 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     });
     expect(response.status).toBe(200);
     const byKey = Object.fromEntries(
-      response.body.data.items.map((i: { dimension_values: Record<string, string> }) => [`${i.dimension_values.costType}|${i.dimension_values.costLayer}`, i]),
+      response.body.data.items.map((i: { dimension_values: Record<string, string> }) => [
+        `${i.dimension_values.costType}|${i.dimension_values.costLayer}`,
+        i,
+      ]),
     );
     const metrics = (key: string) => {
       const item = byKey[key];
       expect(item).toBeDefined();
-      return [item.billed_cost, item.amortized_cost, item.on_demand_cost, item.enterprise_discount_savings, item.product_discount_savings,
-        item.partner_discount_savings, item.commitment_savings, item.spot_savings, item.other_savings];
+      return [
+        item.billed_cost,
+        item.amortized_cost,
+        item.on_demand_cost,
+        item.enterprise_discount_savings,
+        item.product_discount_savings,
+        item.partner_discount_savings,
+        item.commitment_savings,
+        item.spot_savings,
+        item.other_savings,
+      ];
     };
     // billed, amortized, on-demand, enterprise, product, partner, commitment, spot, other
     expect(metrics('Spot Usage|Infrastructure')).toEqual([3, 3, 10, 1, 0, 0, 0, 6, 0]);
@@ -414,7 +665,8 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect(metrics('Usage|Marketplace')).toEqual([5, 5, 5, 0, 0, 0, 0, 0, 0]);
     expect(Object.keys(byKey)).toHaveLength(7);
 
-    const filters = (await post(org, 'filters', { filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } } })).body.data;
+    const filters = (await post(org, 'filters', { filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } } }))
+      .body.data;
     expect(filters.clouds).toEqual(['AWS']);
     expect(filters.instanceTypes).toEqual(['(not set)', 'm5.large']);
     expect(filters.usageTypes).toEqual(['(not set)', 'EU-SpotUsage:m5.large']);
@@ -426,22 +678,86 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
   });
 
   it('maps Azure CSP partner earned credit (x_PartnerCreditApplied/Rate) into partner savings, out of the enterprise bucket', async () => {
-    const header = ['BilledCost', 'EffectiveCost', 'ListCost', 'ContractedCost', 'BillingCurrency', 'BillingPeriodStart', 'ChargePeriodStart',
-      'ChargeCategory', 'BillingAccountId', 'SubAccountId', 'ProviderName', 'ServiceName', 'ServiceCategory', 'RegionId',
-      'x_PartnerCreditApplied', 'x_PartnerCreditRate'];
-    const base = { BillingCurrency: 'USD', BillingPeriodStart: '2026-10-01', ChargePeriodStart: '2026-10-07', ChargeCategory: 'Usage',
-      BillingAccountId: 'csp-billing-1', ProviderName: 'Microsoft', ServiceName: 'Virtual Machines', ServiceCategory: 'Compute', RegionId: 'westeurope' };
+    const header = [
+      'BilledCost',
+      'EffectiveCost',
+      'ListCost',
+      'ContractedCost',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargeCategory',
+      'BillingAccountId',
+      'SubAccountId',
+      'ProviderName',
+      'ServiceName',
+      'ServiceCategory',
+      'RegionId',
+      'x_PartnerCreditApplied',
+      'x_PartnerCreditRate',
+    ];
+    const base = {
+      BillingCurrency: 'USD',
+      BillingPeriodStart: '2026-10-01',
+      ChargePeriodStart: '2026-10-07',
+      ChargeCategory: 'Usage',
+      BillingAccountId: 'csp-billing-1',
+      ProviderName: 'Microsoft',
+      ServiceName: 'Virtual Machines',
+      ServiceCategory: 'Compute',
+      RegionId: 'westeurope',
+    };
     const row = (values: Record<string, string>, subAccount: string) =>
-      header.map((c) => ({ ...base, SubAccountId: subAccount, ...values } as Record<string, string>)[c] ?? '').join(',');
+      header.map((c) => (({ ...base, SubAccountId: subAccount, ...values }) as Record<string, string>)[c] ?? '').join(',');
     const lines = [
       header.join(','),
       // Applied at 15 %: credit = 85 × 0.15 / 0.85 = 15, within list − contracted = 20 → enterprise 5, partner 15.
-      row({ BilledCost: '85', EffectiveCost: '85', ListCost: '105', ContractedCost: '85', x_PartnerCreditApplied: 'True', x_PartnerCreditRate: '0.15' }, 'sub-applied'),
+      row(
+        {
+          BilledCost: '85',
+          EffectiveCost: '85',
+          ListCost: '105',
+          ContractedCost: '85',
+          x_PartnerCreditApplied: 'True',
+          x_PartnerCreditRate: '0.15',
+        },
+        'sub-applied',
+      ),
       // Applied, but the negotiated gap (2) is smaller than the credit (15): capped → enterprise 0, partner 2.
-      row({ BilledCost: '85', EffectiveCost: '85', ListCost: '87', ContractedCost: '85', x_PartnerCreditApplied: 'true', x_PartnerCreditRate: '0.15' }, 'sub-capped'),
+      row(
+        {
+          BilledCost: '85',
+          EffectiveCost: '85',
+          ListCost: '87',
+          ContractedCost: '85',
+          x_PartnerCreditApplied: 'true',
+          x_PartnerCreditRate: '0.15',
+        },
+        'sub-capped',
+      ),
       // Not applied, and a nonsensical rate: no partner credit.
-      row({ BilledCost: '10', EffectiveCost: '10', ListCost: '12', ContractedCost: '10', x_PartnerCreditApplied: 'False', x_PartnerCreditRate: '0.15' }, 'sub-none'),
-      row({ BilledCost: '10', EffectiveCost: '10', ListCost: '12', ContractedCost: '10', x_PartnerCreditApplied: 'true', x_PartnerCreditRate: '1.5' }, 'sub-bad-rate'),
+      row(
+        {
+          BilledCost: '10',
+          EffectiveCost: '10',
+          ListCost: '12',
+          ContractedCost: '10',
+          x_PartnerCreditApplied: 'False',
+          x_PartnerCreditRate: '0.15',
+        },
+        'sub-none',
+      ),
+      row(
+        {
+          BilledCost: '10',
+          EffectiveCost: '10',
+          ListCost: '12',
+          ContractedCost: '10',
+          x_PartnerCreditApplied: 'true',
+          x_PartnerCreditRate: '1.5',
+        },
+        'sub-bad-rate',
+      ),
     ];
     const file = join(tmp, 'azure-pec.csv');
     writeFileSync(file, lines.join('\n') + '\n');
@@ -488,7 +804,13 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
       err: (text: string) => captured.err.push(text),
       progress: (line: string) => captured.progress.push(line),
     };
-    expect(await runIngestFocusCommand(['focus', SAMPLE, '--org', org.organizationId], t.clickhouse, io)).toBe(0);
+    // What the command receives: `ingest focus <args>` parsed by the CLI's command line.
+    const commandLine = (...args: string[]) => {
+      const command = parseCommandLine(['ingest', 'focus', ...args]);
+      if (command.name !== 'ingest') throw new Error(`not an import: ${args.join(' ')}`);
+      return command;
+    };
+    expect(await runIngestFocusCommand(commandLine(SAMPLE, '--org', org.organizationId), t.clickhouse, io)).toBe(0);
     const output = captured.out.join('\n');
     expect(output).toContain(`Imported 1,000 rows from 1 file(s)`);
     expect(output).toContain('Billing periods: 2024-09, 2024-10');
@@ -497,14 +819,15 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect(captured.progress.some((line) => /^loaded file 1\/1 .* 1,000 rows \([\d,]+ rows\/s\)/.test(line))).toBe(true);
 
     const json = { ...io, out: (text: string) => captured.out.push(`JSON:${text}`) };
-    expect(await runIngestFocusCommand(['focus', SAMPLE, '--org', org.organizationId, '--json'], t.clickhouse, json)).toBe(0);
+    expect(await runIngestFocusCommand(commandLine(SAMPLE, '--org', org.organizationId, '--json'), t.clickhouse, json)).toBe(0);
     expect(JSON.parse(captured.out.pop()!.slice(5)).rows).toBe(1000);
 
-    expect(await runIngestFocusCommand(['focus', SAMPLE], t.clickhouse, io)).toBe(2);
+    // A usage error is answered by the CLI before it opens any store.
+    expect(await runCli(['ingest', 'focus', SAMPLE], io, process.env)).toBe(2);
     expect(captured.err.pop()).toContain('--org <uuid> is required');
     const notFocus = join(tmp, 'command-not-focus.csv');
     writeFileSync(notFocus, 'a,b\n1,2\n');
-    expect(await runIngestFocusCommand(['focus', notFocus, '--org', org.organizationId], t.clickhouse, io)).toBe(1);
+    expect(await runIngestFocusCommand(commandLine(notFocus, '--org', org.organizationId), t.clickhouse, io)).toBe(1);
     expect(captured.err.pop()).toMatch(/missing required column\(s\): BilledCost.*\nNothing was changed\./s);
     await expectDataMatches(org, expected);
   });
@@ -529,7 +852,10 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
       expect(headerNames.slice(0, 2)).toEqual(['AvailabilityZone', 'BilledCost']);
       const file = join(tmp, 'bad-cost.csv');
       // Data row 700 is line 701 of the file (the header is line 1).
-      writeFileSync(file, withLine(699, (line) => line.replace(/^(NULL|"[^"]*"),[^,]*,/, '$1,"12,5x",')));
+      writeFileSync(
+        file,
+        withLine(699, (line) => line.replace(/^(NULL|"[^"]*"),[^,]*,/, '$1,"12,5x",')),
+      );
       await expectRefusedAndUnchanged([file], /bad-cost\.csv:line 701: BilledCost is not a decimal number \("12,5x"\)/);
     });
 
@@ -545,7 +871,10 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
 
     it('a broken CSV record, named with file and line', async () => {
       const file = join(tmp, 'broken-quote.csv');
-      writeFileSync(file, withLine(299, (line) => line.replace('"USD"', '"USD')));
+      writeFileSync(
+        file,
+        withLine(299, (line) => line.replace('"USD"', '"USD')),
+      );
       await expectRefusedAndUnchanged([file], /broken-quote\.csv: cannot be parsed as CSV: line 301/);
     });
 
@@ -555,14 +884,20 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
       mkdirSync(join(tmp, 'multi'), { recursive: true });
       // The good part alone would replace the AWS 2024-09 partition with 500 rows if it were published.
       writeFileSync(good, [header, ...lines.slice(0, 500)].join('\n') + '\n');
-      writeFileSync(bad, withLine(10, (line) => line.replace(/"2024-09-01 00:00:00"/, '"2024-13-45 xx"')));
+      writeFileSync(
+        bad,
+        withLine(10, (line) => line.replace(/"2024-09-01 00:00:00"/, '"2024-13-45 xx"')),
+      );
       await expectRefusedAndUnchanged([join(tmp, 'multi')], /b-bad-date\.csv:line 12: BillingPeriodStart is missing or not a date-time/);
     });
 
     it('a file that is not a FOCUS export, naming the missing required columns', async () => {
       const file = join(tmp, 'not-focus.csv');
       writeFileSync(file, 'Date,Service,Cost\n2024-09-01,EC2,1.5\n');
-      await expectRefusedAndUnchanged([file], /not-focus\.csv: not a FOCUS cost export, missing required column\(s\): BilledCost, EffectiveCost, ListCost, ChargeCategory, ChargePeriodStart, BillingPeriodStart, BillingAccountId, ServiceName, ProviderName or ServiceProviderName or HostProviderName/);
+      await expectRefusedAndUnchanged(
+        [file],
+        /not-focus\.csv: not a FOCUS cost export, missing required column\(s\): BilledCost, EffectiveCost, ListCost, ChargeCategory, ChargePeriodStart, BillingPeriodStart, BillingAccountId, ServiceName, ProviderName or ServiceProviderName or HostProviderName/,
+      );
     });
 
     it('a truncated Parquet file', async () => {

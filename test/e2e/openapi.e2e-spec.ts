@@ -23,9 +23,7 @@ describe('OpenAPI document and Swagger UI', () => {
 
   it('is version 1.0.0 with bearer authentication', () => {
     expect(document.info.version).toBe('1.0.0');
-    expect(Object.values(document.components.securitySchemes)).toEqual([
-      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
-    ]);
+    expect(Object.values(document.components.securitySchemes)).toEqual([expect.objectContaining({ type: 'http', scheme: 'bearer' })]);
   });
 
   it('documents every endpoint of the spec under /v1/cost-insights', () => {
@@ -65,9 +63,22 @@ describe('OpenAPI document and Swagger UI', () => {
     const fields = Object.keys(document.components.schemas.FilterFieldsDto.properties ?? {});
     expect(fields.sort()).toEqual(
       [
-        'costLayers', 'clouds', 'services', 'resourceFamilies', 'regions', 'instanceTypes', 'usageTypes',
-        'billingPeriods', 'dateRange', 'costTypes', 'accountIds', 'integrationIds', 'resourceTag',
-        'resourceTagValues', 'costCategory', 'costCategoryValues',
+        'costLayers',
+        'clouds',
+        'services',
+        'resourceFamilies',
+        'regions',
+        'instanceTypes',
+        'usageTypes',
+        'billingPeriods',
+        'dateRange',
+        'costTypes',
+        'accountIds',
+        'integrationIds',
+        'resourceTag',
+        'resourceTagValues',
+        'costCategory',
+        'costCategoryValues',
       ].sort(),
     );
   });

@@ -1,4 +1,5 @@
 import { shutdownState } from '../../src/health/shutdown-state';
+import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -12,17 +13,11 @@ const IP_LIMIT = 2;
 describe('operations endpoints', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const env = { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: String(IP_LIMIT), TRUST_PROXY_HOPS: '1', RATE_LIMIT_PER_MINUTE: '3' };
-    const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-    Object.assign(process.env, env); // read when the application is created
-    try {
-      t = await TestApp.start();
-    } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    t = await startAppWithEnv({
+      UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: String(IP_LIMIT),
+      TRUST_PROXY_HOPS: '1',
+      RATE_LIMIT_PER_MINUTE: '3',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -65,7 +60,10 @@ describe('operations endpoints', () => {
 
   it('exposes Prometheus metrics by route template and status, ClickHouse timings and rate-limit rejections', async () => {
     const org = await t.newOrganization();
-    const body = { groupBy: { dateGrouping: 'monthly' }, filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } } };
+    const body = {
+      groupBy: { dateGrouping: 'monthly' },
+      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+    };
     const statuses: number[] = [];
     for (let n = 0; n < 4; n += 1) statuses.push((await t.http.post('/v1/cost-insights/data').set(org.auth).send(body)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -78,9 +76,13 @@ describe('operations endpoints', () => {
     expect(value('cost_insights_http_requests_total\\{method="POST",route="/v1/cost-insights/data",status="200"\\}')).toBe(3);
     expect(value('cost_insights_http_requests_total\\{method="POST",route="/v1/cost-insights/data",status="429"\\}')).toBe(1);
     // Route templates, never raw ids: the filter id does not appear as a label.
-    expect(value('cost_insights_http_requests_total\\{method="GET",route="/v1/cost-insights/shared-filters/:filterId",status="429"\\}')).toBe(1);
+    expect(
+      value('cost_insights_http_requests_total\\{method="GET",route="/v1/cost-insights/shared-filters/:filterId",status="429"\\}'),
+    ).toBe(1);
     expect(text).not.toContain('sf_AAAAAAAAAAAAAAAAAAAAAAAA');
-    expect(value('cost_insights_http_request_duration_seconds_count\\{method="POST",route="/v1/cost-insights/data",status="200"\\}')).toBe(3);
+    expect(value('cost_insights_http_request_duration_seconds_count\\{method="POST",route="/v1/cost-insights/data",status="200"\\}')).toBe(
+      3,
+    );
     expect(value('cost_insights_rate_limit_rejections_total\\{tracker="key"\\}')).toBe(2);
     expect(value('cost_insights_clickhouse_query_duration_seconds_count\\{kind="query",outcome="ok"\\}')).toBeGreaterThanOrEqual(3);
     if (serverMode) {
@@ -93,9 +95,7 @@ describe('operations endpoints', () => {
     shutdownState.markDraining(); // what SIGTERM does first (main.ts); irreversible, so this test runs last
     const ready = await t.http.get('/health/ready');
     expect(ready.status).toBe(503);
-    expect(ready.body).toEqual(
-      expect.objectContaining({ success: false, error: { message: 'Not ready: lifecycle.' }, status: 'error' }),
-    );
+    expect(ready.body).toEqual(expect.objectContaining({ success: false, error: { message: 'Not ready: lifecycle.' }, status: 'error' }));
     expect(ready.body.details.lifecycle).toEqual({ status: 'down', message: 'shutting down' });
     expect(ready.headers.connection).toBe('close');
     const live = await t.http.get('/health/live');

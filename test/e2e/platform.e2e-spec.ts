@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
+import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 const PREFIX = 'Invalid request. Please see message details.';
@@ -21,16 +22,9 @@ describe('platform: envelope, authentication, body handling', () => {
   let t: TestApp;
   let org: TestOrganization;
   const seen: Response[] = [];
-  const saved = process.env.BODY_LIMIT_BYTES;
 
   beforeAll(async () => {
-    process.env.BODY_LIMIT_BYTES = String(BODY_LIMIT);
-    try {
-      t = await TestApp.start();
-    } finally {
-      if (saved === undefined) delete process.env.BODY_LIMIT_BYTES;
-      else process.env.BODY_LIMIT_BYTES = saved;
-    }
+    t = await startAppWithEnv({ BODY_LIMIT_BYTES: String(BODY_LIMIT) });
     org = await t.newOrganization();
   });
   afterAll(async () => {
@@ -97,7 +91,10 @@ describe('platform: envelope, authentication, body handling', () => {
     const overLimit = `${atLimit} `;
     expectEnvelope(await postRaw(SHARED_FILTERS, overLimit), 413, `Request body too large: the limit is ${BODY_LIMIT} bytes.`);
     // Multi-byte characters count as bytes, not characters.
-    const wide = JSON.stringify({ organizationId: org.organizationId, filterConfiguration: { metadata: { name: 'é'.repeat(BODY_LIMIT / 2) } } });
+    const wide = JSON.stringify({
+      organizationId: org.organizationId,
+      filterConfiguration: { metadata: { name: 'é'.repeat(BODY_LIMIT / 2) } },
+    });
     expectEnvelope(await postRaw(SHARED_FILTERS, wide), 413);
     // Without a key too: an oversized body is refused before anything reads it.
     expectEnvelope(await postRaw(SHARED_FILTERS, overLimit, 'application/json', false), 413);
@@ -106,7 +103,11 @@ describe('platform: envelope, authentication, body handling', () => {
   it('answers a body in another content type with 415', async () => {
     const json = JSON.stringify({ organizationId: org.organizationId, filterConfiguration: {} });
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
-      expectEnvelope(await postRaw(SHARED_FILTERS, json, type), 415, 'Unsupported content type: send the request body as application/json.');
+      expectEnvelope(
+        await postRaw(SHARED_FILTERS, json, type),
+        415,
+        'Unsupported content type: send the request body as application/json.',
+      );
     }
     // JSON media types with parameters or a +json suffix are JSON.
     expect((await postRaw(SHARED_FILTERS, json, 'application/json; charset=utf-8')).status).toBe(201);

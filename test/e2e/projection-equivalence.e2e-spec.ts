@@ -1,4 +1,4 @@
-import { QueryParams } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { interceptStatements } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -30,7 +30,10 @@ const MONEY = [
 /** Exact, distinct amounts (10 decimals) — sums of many of them expose any rounding difference. */
 function amounts(n: number): Record<(typeof MONEY)[number], string> {
   return Object.fromEntries(
-    MONEY.map((m, k) => [m, `${((n * 31 + k * 17) % 97) - 5}.${String(((n + 3) * 104_729 + (k + 1) * 7919) % 10_000_000_000).padStart(10, '0')}`]),
+    MONEY.map((m, k) => [
+      m,
+      `${((n * 31 + k * 17) % 97) - 5}.${String(((n + 3) * 104_729 + (k + 1) * 7919) % 10_000_000_000).padStart(10, '0')}`,
+    ]),
   ) as Record<(typeof MONEY)[number], string>;
 }
 
@@ -86,36 +89,61 @@ interface Question {
 const data = (groupBy: unknown, filters: unknown) => ({ groupBy, filters });
 const QUESTIONS: Question[] = [
   ...(['daily', 'weekly', 'monthly'] as const).flatMap((dateGrouping) =>
-    ['service', 'account', 'region', 'instanceType', 'usageType', 'costType', 'costLayer', 'cloud', 'resourceFamily', 'billingPeriod', 'integration'].map(
-      (dimension) => ({
-        name: `/data ${dateGrouping} by ${dimension}`,
-        path: '/v1/cost-insights/data',
-        body: data({ dateGrouping, dimension }, { inclusions: { dateRange: QUARTER } }),
-        rollsUp: true,
-        monthly: dateGrouping === 'monthly',
-      }),
-    ),
+    [
+      'service',
+      'account',
+      'region',
+      'instanceType',
+      'usageType',
+      'costType',
+      'costLayer',
+      'cloud',
+      'resourceFamily',
+      'billingPeriod',
+      'integration',
+    ].map((dimension) => ({
+      name: `/data ${dateGrouping} by ${dimension}`,
+      path: '/v1/cost-insights/data',
+      body: data({ dateGrouping, dimension }, { inclusions: { dateRange: QUARTER } }),
+      rollsUp: true,
+      monthly: dateGrouping === 'monthly',
+    })),
   ),
   {
     name: '/data monthly by service over partial months (daily projection)',
     path: '/v1/cost-insights/data',
-    body: data({ dateGrouping: 'monthly', dimension: 'service' }, { inclusions: { dateRange: { start: '2026-08-31', end: '2026-10-01' } } }),
+    body: data(
+      { dateGrouping: 'monthly', dimension: 'service' },
+      { inclusions: { dateRange: { start: '2026-08-31', end: '2026-10-01' } } },
+    ),
     rollsUp: true,
   },
   {
     name: '/data monthly, whole months excluded from a longer range',
     path: '/v1/cost-insights/data',
-    body: data({ dateGrouping: 'monthly', dimension: 'region' }, { inclusions: { dateRange: QUARTER }, exclusions: { dateRange: SEPTEMBER } }),
+    body: data(
+      { dateGrouping: 'monthly', dimension: 'region' },
+      { inclusions: { dateRange: QUARTER }, exclusions: { dateRange: SEPTEMBER } },
+    ),
     rollsUp: true,
     monthly: true,
   },
-  { name: '/data totals only', path: '/v1/cost-insights/data', body: data({ dateGrouping: 'monthly' }, { inclusions: { dateRange: QUARTER } }), rollsUp: true, monthly: true },
+  {
+    name: '/data totals only',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'monthly' }, { inclusions: { dateRange: QUARTER } }),
+    rollsUp: true,
+    monthly: true,
+  },
   {
     name: '/data three dimensions with inclusions and exclusions',
     path: '/v1/cost-insights/data',
     body: data(
       { dateGrouping: 'weekly', dimensions: ['cloud', 'service', 'region'] },
-      { inclusions: { dateRange: QUARTER, clouds: ['AWS'], services: ['Amazon EC2', 'Amazon S3'] }, exclusions: { regions: ['eu-west-1'], costTypes: ['Tax'] } },
+      {
+        inclusions: { dateRange: QUARTER, clouds: ['AWS'], services: ['Amazon EC2', 'Amazon S3'] },
+        exclusions: { regions: ['eu-west-1'], costTypes: ['Tax'] },
+      },
     ),
     rollsUp: true,
   },
@@ -129,13 +157,22 @@ const QUESTIONS: Question[] = [
   {
     name: '/data by tag with a tag filter (raw rows)',
     path: '/v1/cost-insights/data',
-    body: data({ dateGrouping: 'monthly', dimension: 'tag:team' }, { inclusions: { dateRange: QUARTER, resourceTag: 'env', resourceTagValues: ['prod', 'dev'] }, exclusions: { services: ['Amazon RDS'] } }),
+    body: data(
+      { dateGrouping: 'monthly', dimension: 'tag:team' },
+      {
+        inclusions: { dateRange: QUARTER, resourceTag: 'env', resourceTagValues: ['prod', 'dev'] },
+        exclusions: { services: ['Amazon RDS'] },
+      },
+    ),
     rollsUp: false,
   },
   {
     name: '/data by cost category excluding a tag (raw rows)',
     path: '/v1/cost-insights/data',
-    body: data({ dateGrouping: 'daily', dimension: 'costCategory:Unit' }, { inclusions: { dateRange: OCTOBER }, exclusions: { resourceTag: 'env' } }),
+    body: data(
+      { dateGrouping: 'daily', dimension: 'costCategory:Unit' },
+      { inclusions: { dateRange: OCTOBER }, exclusions: { resourceTag: 'env' } },
+    ),
     rollsUp: false,
   },
   ...(['amortized_cost', 'billed_cost', 'on_demand_cost', 'total_savings', 'effective_savings_rate'] as const).map((metric) => ({
@@ -147,14 +184,24 @@ const QUESTIONS: Question[] = [
   {
     name: '/compare month over month, monthly buckets (monthly projection)',
     path: '/v1/cost-insights/compare',
-    body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'account', dateGrouping: 'monthly' } },
+    body: {
+      metric: 'amortized_cost',
+      baselinePeriod: SEPTEMBER,
+      comparisonPeriod: OCTOBER,
+      groupBy: { dimension: 'account', dateGrouping: 'monthly' },
+    },
     rollsUp: true,
     monthly: true,
   },
   {
     name: '/compare totals, filtered',
     path: '/v1/cost-insights/compare',
-    body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, filters: { exclusions: { clouds: ['Azure'] } } },
+    body: {
+      metric: 'amortized_cost',
+      baselinePeriod: SEPTEMBER,
+      comparisonPeriod: OCTOBER,
+      filters: { exclusions: { clouds: ['Azure'] } },
+    },
     rollsUp: true,
   },
   {
@@ -167,7 +214,18 @@ const QUESTIONS: Question[] = [
     name: '/filters, column fields, cross-filtered',
     path: '/v1/cost-insights/filters',
     body: {
-      fields: ['costLayers', 'clouds', 'services', 'resourceFamilies', 'regions', 'instanceTypes', 'usageTypes', 'billingPeriods', 'costTypes', 'integrations'],
+      fields: [
+        'costLayers',
+        'clouds',
+        'services',
+        'resourceFamilies',
+        'regions',
+        'instanceTypes',
+        'usageTypes',
+        'billingPeriods',
+        'costTypes',
+        'integrations',
+      ],
       filters: { inclusions: { dateRange: QUARTER, clouds: ['AWS'], services: ['Amazon EC2'] }, exclusions: { regions: ['us-east-1'] } },
     },
     rollsUp: true,
@@ -178,7 +236,30 @@ const QUESTIONS: Question[] = [
     body: { filters: { inclusions: { dateRange: QUARTER, services: ['Amazon EC2', 'Amazon S3'] } } },
     rollsUp: false,
   },
+  {
+    // The search condition is on the listed value (an empty one as "(not set)"): still the projection's.
+    name: '/filters, column fields, searched',
+    path: '/v1/cost-insights/filters',
+    body: {
+      fields: ['clouds', 'services', 'regions', 'instanceTypes', 'usageTypes', 'costTypes', 'integrations'],
+      filters: { inclusions: { dateRange: QUARTER } },
+      search: 'E',
+    },
+    rollsUp: true,
+  },
+  {
+    name: '/filters, accounts and tags, searched (raw rows)',
+    path: '/v1/cost-insights/filters',
+    body: { fields: ['accounts', 'resourceTags', 'costCategories'], filters: { inclusions: { dateRange: QUARTER } }, search: 'T-1' },
+    rollsUp: false,
+  },
   { name: '/tag-values', path: '/v1/cost-insights/tag-values', body: { tagKey: 'env' }, rollsUp: false },
+  {
+    name: '/tag-values, searched and paged',
+    path: '/v1/cost-insights/tag-values',
+    body: { tagKey: 'team', search: 'M-', limit: 1 },
+    rollsUp: false,
+  },
   { name: '/cost-category-values', path: '/v1/cost-insights/cost-category-values', body: { categoryKey: 'Unit' }, rollsUp: false },
 ];
 
@@ -196,7 +277,7 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
   let t: TestApp;
   let org: TestOrganization;
   let mode: Mode | undefined;
-  const statements: { sql: string; params: QueryParams }[] = [];
+  const statements: { sql: string; params: StatementParameters }[] = [];
 
   beforeAll(async () => {
     t = await TestApp.start();
@@ -218,7 +299,11 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     mode = as;
     try {
       // no-store: every ask reaches ClickHouse (a cached answer would compare an answer with itself).
-      return await t.http.post(question.path).set(org.auth).set('Cache-Control', 'no-store').send(question.body as object);
+      return await t.http
+        .post(question.path)
+        .set(org.auth)
+        .set('Cache-Control', 'no-store')
+        .send(question.body as object);
     } finally {
       mode = undefined;
     }
@@ -226,7 +311,10 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
 
   it('the monthly projection cannot answer days or partial months (ClickHouse refuses to force it)', async () => {
     for (const name of ['/data daily by service', '/data monthly by service over partial months (daily projection)']) {
-      const forced = await ask(QUESTIONS.find((q) => q.name === name)!, 'monthly-projection-required');
+      const forced = await ask(
+        QUESTIONS.find((q) => q.name === name)!,
+        'monthly-projection-required',
+      );
       expect(forced.status).toBeGreaterThanOrEqual(500);
     }
   });
@@ -257,7 +345,10 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
   it('reads the daily projection for days and partial months, the raw rows with a tag (EXPLAIN)', async () => {
     const plan = async (name: string) => {
       statements.length = 0;
-      await ask(QUESTIONS.find((q) => q.name === name)!, 'projection-allowed');
+      await ask(
+        QUESTIONS.find((q) => q.name === name)!,
+        'projection-allowed',
+      );
       expect(statements.length).toBeGreaterThan(0);
       const { sql, params } = statements[0];
       const rows = await t.clickhouse.query<{ explain: string }>(`EXPLAIN projections = 1 ${sql}`, params);

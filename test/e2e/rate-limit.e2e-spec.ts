@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import type Redis from 'ioredis';
 import type { Response } from 'supertest';
 import { REDIS } from '../../src/infrastructure/redis/redis.module';
+import type { SettingOverrides } from '../../src/config/settings';
+import { startAppWithEnv } from '../support/app-with-env';
 import { LocalServer, startRedisServer } from '../support/local-servers';
+import { generateApiKey } from '../../src/auth/api-key-format';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
- * Low limits for this file's own application (config is read when the app is created). Client IPs
+ * Low limits for this file's own application. Client IPs
  * come from X-Forwarded-For (one trusted hop), so each unauthenticated case has its own IP and, in
  * server mode, never touches the per-IP counter other test files share in Redis.
  */
@@ -31,18 +34,25 @@ function uniqueClientIp(): string {
   return `198.51.${(process.pid % 200) + 1}.${ipCounter}`;
 }
 
-async function startWithLimits(extraEnv: Record<string, string> = {}): Promise<TestApp> {
-  const env = { ...LIMIT_ENV, ...extraEnv };
-  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
-  try {
-    return await TestApp.start();
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+function startWithLimits(extraEnv: SettingOverrides = {}): Promise<TestApp> {
+  return startAppWithEnv({ ...LIMIT_ENV, ...extraEnv });
+}
+
+/** Counts the statements the app sends to ClickHouse that mention `table`, until stop() (which returns the count). */
+function countStatements(t: TestApp, table: string): { stop(): number } {
+  const client = t.clickhouse.client as unknown as { query: (params: { query: string }) => Promise<unknown> };
+  const original = client.query;
+  let count = 0;
+  client.query = (params) => {
+    if (params.query.includes(table)) count += 1;
+    return original.call(client, params);
+  };
+  return {
+    stop: () => {
+      client.query = original;
+      return count;
+    },
+  };
 }
 
 function rateHeaders(response: Response): { limit: number; remaining: number } {
@@ -141,7 +151,10 @@ describe('rate limiting', () => {
     expectRateLimited(await noKey(), IP_LIMIT);
     // Invalid keys count against the same IP budget.
     expectRateLimited(
-      await t.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set('X-Forwarded-For', clientIp).set('Authorization', 'Bearer cik_nope'),
+      await t.http
+        .get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`)
+        .set('X-Forwarded-For', clientIp)
+        .set('Authorization', 'Bearer cik_nope'),
       IP_LIMIT,
     );
 
@@ -163,9 +176,33 @@ describe('rate limiting', () => {
       expect(response.status).toBe(401);
     }
     expectRateLimited(
-      await t.http.get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`).set('Authorization', 'Bearer cik_guess').set('X-Forwarded-For', clientIp),
+      await t.http
+        .get(`${SHARED_FILTERS}/sf_AAAAAAAAAAAAAAAAAAAAAAAA`)
+        .set('Authorization', 'Bearer cik_guess')
+        .set('X-Forwarded-For', clientIp),
       IP_LIMIT,
     );
+  });
+
+  // Before: every guess from an IP already answered 429 still cost a ClickHouse lookup (200 guesses, 200
+  // lookups), and an unauthenticated flood slowed other tenants 10–20×.
+  it('looks no guessed key up once the client IP is throttled, while a real key still passes', async () => {
+    const org = await t.newOrganization();
+    const filterId = await createFilter(org); // the key is verified (and cached) from this IP
+    const newKey = await t.keyFor(org.organizationId); // a real key this instance has never verified
+    const guess = () => generateApiKey().key; // well-formed, checksum right, never issued
+    for (let request = 1; request <= IP_LIMIT; request++) {
+      expect((await readFilter({ Authorization: `Bearer ${guess()}` }, filterId)).status).toBe(401);
+    }
+    expectRateLimited(await readFilter({ Authorization: `Bearer ${guess()}` }, filterId), IP_LIMIT);
+
+    const keyLookups = countStatements(t, 'api_keys');
+    const guesses = await Promise.all(Array.from({ length: 200 }, () => readFilter({ Authorization: `Bearer ${guess()}` }, filterId)));
+    for (const response of guesses) expectRateLimited(response, IP_LIMIT);
+    expect((await readFilter(org.auth, filterId)).status).toBe(200); // verified before: from memory
+    expect((await readFilter(newKey.auth, filterId)).status).toBe(200); // exists: looked up
+    // At most one read of the existing key ids (then kept for API_KEY_CACHE_TTL_SECONDS) and the real key's lookup.
+    expect(keyLookups.stop()).toBeLessThanOrEqual(2);
   });
 
   describeInServerMode('across instances sharing Redis (server mode only)', () => {
@@ -220,7 +257,10 @@ describe('rate limiting', () => {
         isolated.http
           .post('/v1/cost-insights/data')
           .set(org.auth)
-          .send({ groupBy: { dateGrouping: 'monthly' }, filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } } });
+          .send({
+            groupBy: { dateGrouping: 'monthly' },
+            filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+          });
       expect((await create()).status).toBe(201); // counted in Redis
 
       await redis.stop();

@@ -50,8 +50,15 @@ describe('resource limits', () => {
     await t?.close();
   });
 
-  const post = (path: string, who: TestOrganization, body: unknown) => t.http.post(`/v1/cost-insights/${path}`).set(who.auth).send(body as object);
-  const small = { filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } }, groupBy: { dateGrouping: 'monthly' } };
+  const post = (path: string, who: TestOrganization, body: unknown) =>
+    t.http
+      .post(`/v1/cost-insights/${path}`)
+      .set(who.auth)
+      .send(body as object);
+  const small = {
+    filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+    groupBy: { dateGrouping: 'monthly' },
+  };
 
   /** A cheap request answered correctly and quickly: the service is responsive. */
   async function expectResponsive(): Promise<number> {
@@ -92,14 +99,21 @@ describe('resource limits', () => {
     const [refused, latency] = await Promise.all([
       Promise.all(
         Array.from({ length: 8 }, () =>
-          send(`${base}/v1/cost-insights/data`, { method: 'POST', headers: { ...org.auth, 'Content-Type': 'application/json' }, body: oversized }),
+          send(`${base}/v1/cost-insights/data`, {
+            method: 'POST',
+            headers: { ...org.auth, 'Content-Type': 'application/json' },
+            body: oversized,
+          }),
         ),
       ),
       expectResponsive(),
     ]);
     for (const answer of refused) {
       expect(answer.status).toBe(413);
-      expect(JSON.parse(answer.text)).toEqual({ success: false, error: { message: `Request body too large: the limit is ${BODY_LIMIT} bytes.` } });
+      expect(JSON.parse(answer.text)).toEqual({
+        success: false,
+        error: { message: `Request body too large: the limit is ${BODY_LIMIT} bytes.` },
+      });
     }
     expect(latency).toBeLessThan(2000);
   });
@@ -108,16 +122,25 @@ describe('resource limits', () => {
     const many = Array.from({ length: 1001 }, (_, i) => String(i % 10)); // ≈ 5 KB: under the body limit
     const tooMany = await post('data', org, { ...small, filters: { inclusions: { ...small.filters.inclusions, services: many } } });
     expectEnvelope(tooMany, 400, INVALID, 'filters.inclusions.services', 'at most 1000 values');
-    const atLimit = await post('data', org, { ...small, filters: { inclusions: { ...small.filters.inclusions, services: many.slice(1) } } });
+    const atLimit = await post('data', org, {
+      ...small,
+      filters: { inclusions: { ...small.filters.inclusions, services: many.slice(1) } },
+    });
     expect(atLimit.status).toBe(200);
-    const long = await post('data', org, { ...small, filters: { inclusions: { ...small.filters.inclusions, services: ['x'.repeat(513)] } } });
+    const long = await post('data', org, {
+      ...small,
+      filters: { inclusions: { ...small.filters.inclusions, services: ['x'.repeat(513)] } },
+    });
     expectEnvelope(long, 400, INVALID, 'filters.inclusions.services', '512');
     const longKey = await post('tag-values', org, { tagKey: 'k'.repeat(257) });
     expectEnvelope(longKey, 400, INVALID, 'tagKey', '256');
   });
 
   it('refuses a dateRange longer than MAX_DATE_RANGE_DAYS, saying the maximum', async () => {
-    const response = await post('data', org, { filters: { inclusions: { dateRange: { start: '2025-01-01', end: '2026-10-31' } } }, groupBy: { dateGrouping: 'monthly' } });
+    const response = await post('data', org, {
+      filters: { inclusions: { dateRange: { start: '2025-01-01', end: '2026-10-31' } } },
+      groupBy: { dateGrouping: 'monthly' },
+    });
     expectEnvelope(response, 400, INVALID, 'dateRange', '400');
     const compare = await post('compare', org, {
       baselinePeriod: { start: '2024-01-01', end: '2025-06-30' },
@@ -136,18 +159,26 @@ describe('resource limits', () => {
     const [answers, latency] = await Promise.all([
       Promise.all(
         Array.from({ length: 3 }, () =>
-          send(`${base}/v1/cost-insights/data`, { method: 'POST', headers: { ...heavy.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(heavyBody) }),
+          send(`${base}/v1/cost-insights/data`, {
+            method: 'POST',
+            headers: { ...heavy.auth, 'Content-Type': 'application/json' },
+            body: JSON.stringify(heavyBody),
+          }),
         ),
       ),
       expectResponsive(),
     ]);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`resource-limits[${process.env.E2E_MODE}] budget: ${answers.map((a) => `${a.status} in ${a.ms} ms`).join(', ')} (${JSON.parse(answers[0].text).error?.message}); cheap request meanwhile ${latency} ms; ${seconds}s`);
+    console.log(
+      `resource-limits[${process.env.E2E_MODE}] budget: ${answers.map((a) => `${a.status} in ${a.ms} ms`).join(', ')} (${JSON.parse(answers[0].text).error?.message}); cheap request meanwhile ${latency} ms; ${seconds}s`,
+    );
     for (const answer of answers) {
       expect(answer.status).toBe(400);
       const body = JSON.parse(answer.text);
       expect(body.success).toBe(false);
-      expect(body.error.message).toMatch(/^Invalid request\. Please see message details\. query: exceeds the server's (memory limit \(CLICKHOUSE_MAX_MEMORY_BYTES\)|time limit \(CLICKHOUSE_MAX_EXECUTION_SECONDS\)); narrow it: /);
+      expect(body.error.message).toMatch(
+        /^Invalid request\. Please see message details\. query: exceeds the server's (memory limit \(CLICKHOUSE_MAX_MEMORY_BYTES\)|time limit \(CLICKHOUSE_MAX_EXECUTION_SECONDS\)); narrow it: /,
+      );
       expect(body.error.message).not.toMatch(/DB::Exception|Code: |MiB|version/);
     }
     await expectResponsive();

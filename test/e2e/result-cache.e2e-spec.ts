@@ -48,7 +48,10 @@ describe('answer cache', () => {
     expect(first.status).toBe(200);
     expect(first.headers['cache-status']).toBe('cost-insights-api; fwd=miss');
     expect(first.body.data.summary.total_amortized_cost).toBe(12.75);
-    expect(first.body.data.items.map((item: { dimension_value: string }) => item.dimension_value)).toEqual(['Amazon EC2', 'Stockage Zürich €']);
+    expect(first.body.data.items.map((item: { dimension_value: string }) => item.dimension_value)).toEqual([
+      'Amazon EC2',
+      'Stockage Zürich €',
+    ]);
     // The answer is sent as bytes: its length counts bytes, not characters.
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(first.headers['content-length']).toBe(String(Buffer.byteLength(first.text)));
@@ -59,7 +62,9 @@ describe('answer cache', () => {
       .post(DATA)
       .set(org.auth)
       .set('Content-Type', 'application/json')
-      .send('{"filters":{"inclusions":{"dateRange":{"end":"2026-10-03","start":"2026-10-01"}}},"groupBy":{"dimension":"service","dateGrouping":"daily"}}');
+      .send(
+        '{"filters":{"inclusions":{"dateRange":{"end":"2026-10-03","start":"2026-10-01"}}},"groupBy":{"dimension":"service","dateGrouping":"daily"}}',
+      );
     for (const hit of [again, reordered]) {
       expect(hit.status).toBe(200);
       expect(hit.headers['cache-status']).toBe('cost-insights-api; hit');
@@ -92,6 +97,45 @@ describe('answer cache', () => {
     expect(after.body.data.summary.total_amortized_cost).toBe(3);
   });
 
+  // Before: in embedded mode any write by the process (a shared filter created by any tenant, stored in
+  // ClickHouse) changed every organisation's data version and emptied every tenant's answer cache.
+  it("keeps an organisation's answers through writes they do not depend on", async () => {
+    const org = await newOrgWithRows([row('2026-10-01', 'Amazon EC2', '4')]);
+    const other = await newOrgWithRows([row('2026-10-01', 'Amazon EC2', '9')]);
+    expect((await t.http.post(DATA).set(org.auth).send(question())).headers['cache-status']).toBe('cost-insights-api; fwd=miss');
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      [
+        'a shared filter of another organisation',
+        () =>
+          t.http
+            .post('/v1/cost-insights/shared-filters')
+            .set(other.auth)
+            .send({ organizationId: other.organizationId, filterConfiguration: {} }),
+      ],
+      [
+        'a shared filter of its own',
+        () =>
+          t.http
+            .post('/v1/cost-insights/shared-filters')
+            .set(org.auth)
+            .send({ organizationId: org.organizationId, filterConfiguration: {} }),
+      ],
+      ['an API key', () => t.keyFor(other.organizationId)],
+      ["another organisation's cost rows", () => t.insertRows(other.organizationId, [row('2026-10-02', 'Amazon EC2', '1')])],
+    ];
+    for (const [write, run] of writes) {
+      await run();
+      const answer = await t.http.post(DATA).set(org.auth).send(question());
+      expect({ write, cacheStatus: answer.headers['cache-status'] }).toEqual({ write, cacheStatus: 'cost-insights-api; hit' });
+      expect(answer.body.data.summary.total_amortized_cost).toBe(4);
+    }
+    // Its own rows do change it, at once.
+    await t.insertRows(org.organizationId, [row('2026-10-02', 'Amazon EC2', '1')]);
+    const after = await t.http.post(DATA).set(org.auth).send(question());
+    expect(after.headers['cache-status']).toBe('cost-insights-api; fwd=miss');
+    expect(after.body.data.summary.total_amortized_cost).toBe(5);
+  });
+
   it('computes a fresh answer on Cache-Control: no-cache (and keeps it), never keeps one on no-store', async () => {
     const org = await newOrgWithRows([row('2026-10-01', 'Amazon EC2', '4')]);
     await t.http.post(DATA).set(org.auth).send(question());
@@ -115,7 +159,10 @@ describe('answer cache', () => {
   it('never keeps an error, and a hit still counts against the rate limit', async () => {
     const org = await newOrgWithRows([row('2026-10-01', 'Amazon EC2', '1')]);
     for (let i = 0; i < 2; i++) {
-      const invalid = await t.http.post(DATA).set(org.auth).send({ groupBy: { dateGrouping: 'hourly' } });
+      const invalid = await t.http
+        .post(DATA)
+        .set(org.auth)
+        .send({ groupBy: { dateGrouping: 'hourly' } });
       expect(invalid.status).toBe(400);
       expect(invalid.headers['cache-status']).toBeUndefined();
       expect(invalid.body.success).toBe(false);
@@ -127,7 +174,14 @@ describe('answer cache', () => {
   });
 
   it.each([
-    ['/v1/cost-insights/compare', { metric: 'amortized_cost', baselinePeriod: { start: '2026-09-01', end: '2026-09-30' }, comparisonPeriod: { start: '2026-10-01', end: '2026-10-31' } }],
+    [
+      '/v1/cost-insights/compare',
+      {
+        metric: 'amortized_cost',
+        baselinePeriod: { start: '2026-09-01', end: '2026-09-30' },
+        comparisonPeriod: { start: '2026-10-01', end: '2026-10-31' },
+      },
+    ],
     ['/v1/cost-insights/filters', { fields: ['services'] }],
     ['/v1/cost-insights/tag-values', { tagKey: 'env' }],
     ['/v1/cost-insights/cost-category-values', { categoryKey: 'Unit' }],
@@ -181,6 +235,27 @@ describe('answer cache and writes by other processes', () => {
     } finally {
       await slow.close();
       await fast.close();
+    }
+  });
+
+  it("sees another process's import for the organisation, not another organisation's, after the check", async () => {
+    const app = await startAppWithEnv({ RESULT_CACHE_VERSION_CHECK_MS: '200' });
+    try {
+      const org = await app.newOrganization();
+      const other = await app.newOrganization();
+      await app.insertRows(org.organizationId, [row('2026-10-01', 'Amazon EC2', '1')]);
+      expect((await app.http.post(DATA).set(org.auth).send(question())).body.data.summary.total_amortized_cost).toBe(1);
+      await externalInsert(app, other.organizationId, [row('2026-10-02', 'Amazon EC2', '5')]);
+      await sleep(450); // past twice the interval: the next request waits for the new digests
+      const untouched = await app.http.post(DATA).set(org.auth).send(question());
+      expect(untouched.headers['cache-status']).toBe('cost-insights-api; hit');
+      await externalInsert(app, org.organizationId, [row('2026-10-02', 'Amazon EC2', '5')]);
+      await sleep(450);
+      const changed = await app.http.post(DATA).set(org.auth).send(question());
+      expect(changed.headers['cache-status']).toBe('cost-insights-api; fwd=miss');
+      expect(changed.body.data.summary.total_amortized_cost).toBe(6);
+    } finally {
+      await app.close();
     }
   });
 

@@ -1,17 +1,16 @@
+import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
  * MAX_RESULT_ROWS: too large a result is a 400 that says how to narrow it, never a truncated
- * answer. Its own file (and app), because the limit is read from the environment at start.
+ * answer. Its own file (and app), because the limit is set when the application is created.
  */
 describe('result size limit (MAX_RESULT_ROWS=3)', () => {
   let t: TestApp;
   let org: TestOrganization;
-  const previous = process.env.MAX_RESULT_ROWS;
 
   beforeAll(async () => {
-    process.env.MAX_RESULT_ROWS = '3';
-    t = await TestApp.start();
+    t = await startAppWithEnv({ MAX_RESULT_ROWS: '3' });
     org = await t.newOrganization();
     await t.insertRows(org.organizationId, [
       { usage_date: '2026-10-01', service: 'Amazon EC2', amortized_cost: '1.5' },
@@ -23,12 +22,13 @@ describe('result size limit (MAX_RESULT_ROWS=3)', () => {
   });
   afterAll(async () => {
     await t.close();
-    if (previous === undefined) delete process.env.MAX_RESULT_ROWS;
-    else process.env.MAX_RESULT_ROWS = previous;
   });
 
   const data = (dateRange: { start: string; end: string }, groupBy: object) =>
-    t.http.post('/v1/cost-insights/data').set(org.auth).send({ filters: { inclusions: { dateRange } }, groupBy });
+    t.http
+      .post('/v1/cost-insights/data')
+      .set(org.auth)
+      .send({ filters: { inclusions: { dateRange } }, groupBy });
   const compare = (groupBy: object) =>
     t.http
       .post('/v1/cost-insights/compare')
@@ -54,11 +54,7 @@ describe('result size limit (MAX_RESULT_ROWS=3)', () => {
   it('answers results at the limit in full', async () => {
     const response = await data({ start: '2026-10-01', end: '2026-10-03' }, { dateGrouping: 'daily' });
     expect(response.status).toBe(200);
-    expect(response.body.data.items.map((i: { usage_date: string }) => i.usage_date)).toEqual([
-      '2026-10-01',
-      '2026-10-02',
-      '2026-10-03',
-    ]);
+    expect(response.body.data.items.map((i: { usage_date: string }) => i.usage_date)).toEqual(['2026-10-01', '2026-10-02', '2026-10-03']);
     const monthly = await data({ start: '2026-10-01', end: '2026-10-31' }, { dateGrouping: 'monthly', dimension: 'service' });
     expect(monthly.status).toBe(200);
     expect(monthly.body.data.items).toHaveLength(2);

@@ -2,7 +2,9 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
 import { UpstreamUnavailableException } from '../../src/common/errors/api-errors';
 import { createRedisClient, REDIS } from '../../src/infrastructure/redis/redis.module';
+import { normalizeSharedFilterConfiguration } from '../../src/sharing/shared-filter-configuration';
 import { RedisSharedFilterStore } from '../../src/sharing/storage/redis-shared-filter.store';
+import { startAppWithEnv } from '../support/app-with-env';
 import { freePort } from '../support/local-servers';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -31,7 +33,44 @@ const UNSET_FIELDS = {
   costCategoryValues: [],
 };
 
+const serverMode = process.env.E2E_MODE === 'server';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A configuration already in the stored (normalised) form, so what is stored is exactly its JSON. */
+function storedForm(services: string[], description: string, name = '') {
+  return {
+    filters: { inclusions: { ...UNSET_FIELDS, services }, exclusions: UNSET_FIELDS },
+    groupBy: { dateGrouping: 'daily', dimension: null },
+    metric: 'amortized_cost',
+    comparisonEnabled: false,
+    metadata: { name, description },
+  };
+}
+
+const storedBytes = (configuration: unknown) => Buffer.byteLength(JSON.stringify(configuration));
+
+/**
+ * A configuration whose stored JSON is exactly `bytes` UTF-8 bytes: values of 500 characters, then a
+ * description of 'é' (two bytes each) to land on the exact size, so bytes (not characters) are counted.
+ */
+function configurationOfBytes(bytes: number, tag = 'v') {
+  // Each 500-character value adds 502 bytes (quoted) and, after the first, a comma.
+  const count = Math.max(0, Math.floor((bytes - storedBytes(storedForm([], '')) + 1) / 503));
+  const services = Array.from({ length: count }, (_, n) => `${tag}${n}`.padEnd(500, 'x'));
+  const missing = bytes - storedBytes(storedForm(services, ''));
+  const configuration = storedForm(services, `${'é'.repeat(Math.floor(missing / 2))}${missing % 2 ? 'd' : ''}`);
+  expect(storedBytes(configuration)).toBe(bytes);
+  return configuration;
+}
+
+const countQuotaMessage = (live: number, limit: number, lifetime: string) =>
+  `Shared filter quota exceeded: this organization has ${live} live shared filters and the limit is ${limit} ` +
+  `(SHARED_FILTER_QUOTA_COUNT). Filters free up as they expire, ${lifetime} after creation (SHARED_FILTER_TTL_SECONDS).`;
+
+const bytesQuotaMessage = (live: number, size: number, megabytes: number, lifetime: string) =>
+  `Shared filter quota exceeded: this organization's live shared filters hold ${live} bytes, and this one ` +
+  `(${size} bytes) would exceed the limit of ${megabytes * 1024 * 1024} bytes (SHARED_FILTER_QUOTA_MB = ${megabytes}). ` +
+  `Filters free up as they expire, ${lifetime} after creation (SHARED_FILTER_TTL_SECONDS).`;
 
 describe('shared filters (create and read)', () => {
   let t: TestApp;
@@ -162,7 +201,10 @@ describe('shared filters (create and read)', () => {
     await t.insertRows(other.organizationId, [{ usage_date: '2026-10-05', amortized_cost: '100', resource_tags: { env: 'prod' } }]);
     const october = { start: '2026-10-01', end: '2026-10-31' };
     const totalOf = async (filters: unknown): Promise<number> => {
-      const response = await t.http.post('/v1/cost-insights/data').set(org.auth).send({ filters, groupBy: { dateGrouping: 'monthly' } });
+      const response = await t.http
+        .post('/v1/cost-insights/data')
+        .set(org.auth)
+        .send({ filters, groupBy: { dateGrouping: 'monthly' } });
       expect(response.status).toBe(200);
       return response.body.data.summary.total_amortized_cost;
     };
@@ -275,13 +317,12 @@ describe('shared filters (create and read)', () => {
     const configured = config.sharedFilterTtlSeconds;
     config.sharedFilterTtlSeconds = 2; // the service reads the setting per request
     let shortLived: string;
-    let longLived: string;
     try {
       shortLived = await createId(org, { metadata: { name: 'short' } });
     } finally {
       config.sharedFilterTtlSeconds = configured;
     }
-    longLived = await createId(org, { metadata: { name: 'long' } });
+    const longLived = await createId(org, { metadata: { name: 'long' } });
     expect((await read(org, shortLived)).status).toBe(200);
 
     await sleep(2300);
@@ -291,6 +332,201 @@ describe('shared filters (create and read)', () => {
     expect((await read(org, longLived)).status).toBe(200);
   });
 
+  describe('size bound and per-organisation quota', () => {
+    /** Small limits so they can be reached: 3 filters, 1 MB, configurations up to 400,000 bytes. */
+    const QUOTA_ENV = { SHARED_FILTER_QUOTA_COUNT: '3', SHARED_FILTER_QUOTA_MB: '1', SHARED_FILTER_MAX_BYTES: '400000' };
+    const BIG = 400_000;
+    let quota: TestApp;
+    let shortLived: TestApp;
+
+    beforeAll(async () => {
+      quota = await startAppWithEnv(QUOTA_ENV);
+      shortLived = await startAppWithEnv({ ...QUOTA_ENV, SHARED_FILTER_TTL_SECONDS: '3' });
+    });
+    afterAll(async () => {
+      await quota?.close();
+      await shortLived?.close();
+    });
+
+    const createIn = (app: TestApp, org: TestOrganization, filterConfiguration: unknown) =>
+      app.http.post(URL).set(org.auth).send({ organizationId: org.organizationId, filterConfiguration });
+
+    async function createdIn(app: TestApp, org: TestOrganization, filterConfiguration: unknown): Promise<string> {
+      const response = await createIn(app, org, filterConfiguration);
+      expect(response.status).toBe(201);
+      return response.body.data.filterId as string;
+    }
+
+    function expectQuotaRefusal(response: { status: number; body: unknown }, message: string): void {
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ success: false, error: { message } });
+    }
+
+    /** The filters stored for an organisation, read from the store itself (Redis keys, else the table). */
+    async function storedFilterIds(organizationId: string): Promise<string[]> {
+      if (redis) {
+        const ids: string[] = [];
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', 'cost-insights:shared-filter:sf_*', 'COUNT', 1000);
+          cursor = next;
+          for (const key of keys) {
+            const value = await redis.get(key);
+            if (value && JSON.parse(value).organizationId === organizationId) ids.push(key.slice('cost-insights:shared-filter:'.length));
+          }
+        } while (cursor !== '0');
+        return ids.sort();
+      }
+      const rows = await t.clickhouse.query<{ filter_id: string }>(
+        `SELECT filter_id FROM ${t.clickhouse.table('shared_filters')}
+         WHERE organization_id = {organization_id:UUID} AND expires_at > now64(3) ORDER BY filter_id`,
+        { organization_id: organizationId },
+      );
+      return rows.map((row) => row.filter_id);
+    }
+
+    /** Redis mode: the organisation's quota accounting (ids and byte sizes of the members, the byte total, their TTLs). */
+    async function redisAccounting(organizationId: string) {
+      const filtersKey = `cost-insights:shared-filter-quota:${organizationId}:filters`;
+      const bytesKey = `cost-insights:shared-filter-quota:${organizationId}:bytes`;
+      const members = await redis!.zrange(filtersKey, '0', '-1');
+      return {
+        ids: members.map((member) => member.split(':')[0]).sort(),
+        memberBytes: members.reduce((sum, member) => sum + Number(member.split(':')[1]), 0),
+        total: Number((await redis!.get(bytesKey)) ?? 0),
+        ttlsMs: [await redis!.pttl(filtersKey), await redis!.pttl(bytesKey)],
+      };
+    }
+
+    it('accepts a configuration of exactly SHARED_FILTER_MAX_BYTES (default 65536) stored bytes and refuses one byte more (400)', async () => {
+      const org = await t.newOrganization();
+      const atLimit = configurationOfBytes(65_536);
+      const id = await createId(org, atLimit);
+      expect((await read(org, id)).body.data.filterConfiguration).toEqual(atLimit);
+
+      const over = await create(org, configurationOfBytes(65_537));
+      expect(over.status).toBe(400);
+      expect(over.body).toEqual({
+        success: false,
+        error: {
+          message: `${PREFIX} filterConfiguration: 65537 bytes as stored, over the limit of 65536 bytes (SHARED_FILTER_MAX_BYTES); use fewer or shorter filter values.`,
+        },
+      });
+      // The size counted is the stored form: a sparse body under the limit whose defaults take it over is refused too.
+      const sparse = configurationOfBytes(65_536 - 10);
+      const sparseBody = {
+        filters: { inclusions: { services: sparse.filters.inclusions.services } },
+        metadata: { description: `${sparse.metadata.description}${'d'.repeat(11)}` },
+      };
+      expect(Buffer.byteLength(JSON.stringify(sparseBody))).toBeLessThan(65_536);
+      const sparseOver = await create(org, sparseBody);
+      expect(sparseOver.status).toBe(400);
+      expect(sparseOver.body.error.message).toContain('filterConfiguration: 65537 bytes as stored');
+      expect(await storedFilterIds(org.organizationId)).toEqual([id]);
+    });
+
+    it("refuses an organisation's filter over SHARED_FILTER_QUOTA_COUNT with 403 naming the quota; other organisations are unaffected", async () => {
+      const org = await quota.newOrganization();
+      const other = await quota.newOrganization();
+      const ids: string[] = [];
+      for (let n = 0; n < 3; n += 1) ids.push(await createdIn(quota, org, { metadata: { name: `filter ${n}` } }));
+
+      expectQuotaRefusal(await createIn(quota, org, {}), countQuotaMessage(3, 3, '30 days'));
+      expectQuotaRefusal(await createIn(quota, org, {}), countQuotaMessage(3, 3, '30 days'));
+      // Another key of the same organisation shares its quota; another organisation has its own.
+      const secondKey = await quota.keyFor(org.organizationId, ['shared-filters:write']);
+      expectQuotaRefusal(await createIn(quota, secondKey, {}), countQuotaMessage(3, 3, '30 days'));
+      await createdIn(quota, other, {});
+
+      for (const id of ids) expect((await quota.http.get(`${URL}/${id}`).set(org.auth)).status).toBe(200);
+      expect(await storedFilterIds(org.organizationId)).toEqual([...ids].sort());
+    });
+
+    it('refuses a filter that would take the organisation over SHARED_FILTER_QUOTA_MB with 403; a smaller one still fits', async () => {
+      const org = await quota.newOrganization();
+      const first = await createdIn(quota, org, configurationOfBytes(BIG, 'a'));
+      const second = await createdIn(quota, org, configurationOfBytes(BIG, 'b'));
+      expectQuotaRefusal(await createIn(quota, org, configurationOfBytes(BIG, 'c')), bytesQuotaMessage(2 * BIG, BIG, 1, '30 days'));
+      // 2 × 400,000 + 248,576 = exactly 1 MiB: still allowed; then one byte more is not (count 3 would allow it).
+      const rest = 1024 * 1024 - 2 * BIG;
+      // Redis mode: a lost byte total is rebuilt from the members, never taken as 0.
+      if (redis) await redis.del(`cost-insights:shared-filter-quota:${org.organizationId}:bytes`);
+      expectQuotaRefusal(
+        await createIn(quota, org, configurationOfBytes(rest + 1, 'd')),
+        bytesQuotaMessage(2 * BIG, rest + 1, 1, '30 days'),
+      );
+      const third = await createdIn(quota, org, configurationOfBytes(rest, 'e'));
+      expect(await storedFilterIds(org.organizationId)).toEqual([first, second, third].sort());
+      if (redis) {
+        const accounting = await redisAccounting(org.organizationId);
+        expect(accounting.ids).toEqual([first, second, third].sort());
+        expect(accounting.total).toBe(1024 * 1024);
+        expect(accounting.memberBytes).toBe(1024 * 1024);
+      }
+    });
+
+    it('lets exactly SHARED_FILTER_QUOTA_COUNT of 10 concurrent creations through and stores nothing of the refused ones', async () => {
+      const org = await quota.newOrganization();
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, n) => createIn(quota, org, { metadata: { name: `race ${n}` } })));
+      const created = responses.filter((response) => response.status === 201).map((response) => response.body.data.filterId as string);
+      const refused = responses.filter((response) => response.status === 403);
+      expect([created.length, refused.length]).toEqual([3, 7]);
+      for (const response of refused)
+        expect(response.body).toEqual({ success: false, error: { message: countQuotaMessage(3, 3, '30 days') } });
+
+      expect(await storedFilterIds(org.organizationId)).toEqual([...created].sort());
+      if (redis) {
+        const accounting = await redisAccounting(org.organizationId);
+        expect(accounting.ids).toEqual([...created].sort());
+        // Each stored configuration is the defaults with a name of 6 characters ("race 0" … "race 9").
+        expect(accounting.total).toBe(3 * storedBytes(storedForm([], '', 'race 0')));
+        expect(accounting.memberBytes).toBe(accounting.total);
+        // The accounting lives at least as long as the filters it counts (30 days).
+        for (const ttl of accounting.ttlsMs) expect(ttl).toBeGreaterThan(30 * 86_400_000 - 60_000);
+      }
+    });
+
+    (serverMode ? it : it.skip)('holds the quota across instances sharing Redis (server mode)', async () => {
+      const org = await quota.newOrganization();
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, n) => createIn(n % 2 ? quota : shortLived, org, {})));
+      expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
+      expect(responses.filter((response) => response.status === 403)).toHaveLength(7);
+    });
+
+    it('frees quota as filters expire after SHARED_FILTER_TTL_SECONDS', async () => {
+      const [bigA, bigB, bigC, bigD] = ['a', 'b', 'c', 'd'].map((tag) => configurationOfBytes(BIG, tag));
+      const byCount = await shortLived.newOrganization();
+      const byBytes = await shortLived.newOrganization();
+      // One organisation's filters expire at different times: the expired one must stop counting, the live one not.
+      const staggered = await shortLived.newOrganization();
+      await createdIn(shortLived, staggered, bigA);
+      for (let n = 0; n < 3; n += 1) await createdIn(shortLived, byCount, {});
+      await createdIn(shortLived, byBytes, bigA);
+      await createdIn(shortLived, byBytes, bigB);
+      const lastCreated = Date.now();
+      expectQuotaRefusal(await createIn(shortLived, byCount, {}), countQuotaMessage(3, 3, '3 seconds'));
+      expectQuotaRefusal(await createIn(shortLived, byBytes, bigC), bytesQuotaMessage(2 * BIG, BIG, 1, '3 seconds'));
+      // Created half-way through the others' lifetime: still live when they have expired.
+      await sleep(1500 - (Date.now() - lastCreated));
+      const stillLive = await createdIn(shortLived, staggered, bigB);
+
+      await sleep(3000 - (Date.now() - lastCreated) + 300);
+      const next = await createdIn(shortLived, staggered, bigC);
+      expectQuotaRefusal(await createIn(shortLived, staggered, bigD), bytesQuotaMessage(2 * BIG, BIG, 1, '3 seconds'));
+      if (redis) {
+        expect(await redisAccounting(staggered.organizationId)).toMatchObject({ ids: [stillLive, next].sort(), total: 2 * BIG });
+        // The accounting expired with the last filter it counted.
+        for (const org of [byCount, byBytes]) {
+          expect(await redis.exists(`cost-insights:shared-filter-quota:${org.organizationId}:filters`)).toBe(0);
+          expect(await redis.exists(`cost-insights:shared-filter-quota:${org.organizationId}:bytes`)).toBe(0);
+        }
+      }
+      for (let n = 0; n < 3; n += 1) await createdIn(shortLived, byCount, {});
+      await createdIn(shortLived, byBytes, bigC);
+      await createdIn(shortLived, byBytes, bigD);
+    });
+  });
+
   describe('validation (400 with the full field path)', () => {
     let org: TestOrganization;
     beforeAll(async () => {
@@ -298,7 +534,11 @@ describe('shared filters (create and read)', () => {
     });
 
     const cases: Array<[string, Record<string, unknown>, string]> = [
-      ['organizationId missing', { organizationId: undefined, filterConfiguration: {} }, 'organizationId: Expected string, received undefined'],
+      [
+        'organizationId missing',
+        { organizationId: undefined, filterConfiguration: {} },
+        'organizationId: Expected string, received undefined',
+      ],
       ['organizationId not a string', { organizationId: 42, filterConfiguration: {} }, 'organizationId: Expected string, received number'],
       [
         'organizationId not UUID-shaped',
@@ -398,10 +638,13 @@ describe('shared filters (create and read)', () => {
     });
 
     it('reports several errors together', async () => {
-      const response = await t.http.post(URL).set(org.auth).send({
-        organizationId: 'bad',
-        filterConfiguration: { groupBy: { dateGrouping: 'yearly' }, metric: 1 },
-      });
+      const response = await t.http
+        .post(URL)
+        .set(org.auth)
+        .send({
+          organizationId: 'bad',
+          filterConfiguration: { groupBy: { dateGrouping: 'yearly' }, metric: 1 },
+        });
       expect(response.status).toBe(400);
       const message: string = response.body.error.message;
       expect(message.startsWith(PREFIX)).toBe(true);
@@ -466,6 +709,18 @@ describe('shared filters (create and read)', () => {
       await expect(store.find('sf_AAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toBeInstanceOf(UpstreamUnavailableException);
       await expect(store.find('sf_AAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toThrow(
         'Shared filter storage is temporarily unavailable. Please retry shortly.',
+      );
+      // The quota-checking save too (its script never reaches Redis).
+      const configuration = normalizeSharedFilterConfiguration({});
+      const filter = {
+        filterId: 'sf_AAAAAAAAAAAAAAAAAAAAAAAA',
+        organizationId: '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d',
+        configuration,
+        configurationBytes: storedBytes(configuration),
+        createdAt: new Date().toISOString(),
+      };
+      await expect(store.save(filter, { ttlSeconds: 60, quotaCount: 3, quotaBytes: 1024 ** 2 })).rejects.toBeInstanceOf(
+        UpstreamUnavailableException,
       );
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {

@@ -1,7 +1,7 @@
-import { SCOPES } from '../../src/auth/api-key-format';
 import { loadDemoData } from '../../src/demo/demo-data.loader';
-import { DEMO_ORGANIZATION_ID } from '../../src/demo/demo-organization';
 import { TestApp, TestOrganization } from '../support/test-app';
+import { SCOPES } from '../../src/common/http/principal';
+import { DEMO_ORGANIZATION_ID } from '../../src/common/http/swagger-examples';
 
 type Schema = {
   $ref?: string;
@@ -63,10 +63,7 @@ describe('Swagger examples return data for the demo organisation', () => {
   });
 
   it('POST /compare', async () => {
-    const response = await t.http
-      .post('/v1/cost-insights/compare')
-      .set(demo.auth)
-      .send(exampleBody('/v1/cost-insights/compare'));
+    const response = await t.http.post('/v1/cost-insights/compare').set(demo.auth).send(exampleBody('/v1/cost-insights/compare'));
     expect(response.status).toBe(200);
     expect(response.body.data.comparisons.length).toBeGreaterThan(0);
     expect(response.body.data.totals.baseline).toBeGreaterThan(0);
@@ -74,10 +71,7 @@ describe('Swagger examples return data for the demo organisation', () => {
   });
 
   it('POST /filters', async () => {
-    const response = await t.http
-      .post('/v1/cost-insights/filters')
-      .set(demo.auth)
-      .send(exampleBody('/v1/cost-insights/filters'));
+    const response = await t.http.post('/v1/cost-insights/filters').set(demo.auth).send(exampleBody('/v1/cost-insights/filters'));
     expect(response.status).toBe(200);
     expect(response.body.data.services.length).toBeGreaterThan(0);
   });

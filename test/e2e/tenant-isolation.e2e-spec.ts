@@ -13,7 +13,19 @@ import { sumDecimals } from '../support/decimals';
 const MARK = `bsecret${randomBytes(4).toString('hex')}`;
 const B_AMOUNT = '987654.3219876543';
 const RANGE = { start: '2026-10-01', end: '2026-10-31' };
-const DIMENSIONS = ['costLayer', 'cloud', 'service', 'resourceFamily', 'region', 'instanceType', 'usageType', 'billingPeriod', 'costType', 'account', 'integration'];
+const DIMENSIONS = [
+  'costLayer',
+  'cloud',
+  'service',
+  'resourceFamily',
+  'region',
+  'instanceType',
+  'usageType',
+  'billingPeriod',
+  'costType',
+  'account',
+  'integration',
+];
 const B_TAG = `${MARK}-tagkey`;
 const B_CATEGORY = `${MARK}-category`;
 
@@ -112,14 +124,22 @@ describe('tenant isolation (BOLA matrix)', () => {
         }),
       );
     }
-    requests.push(post('data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'daily', dimensions: ['service', `tag:${B_TAG}`, 'account'] } }));
+    requests.push(
+      post('data', {
+        filters: { inclusions: { dateRange: RANGE } },
+        groupBy: { dateGrouping: 'daily', dimensions: ['service', `tag:${B_TAG}`, 'account'] },
+      }),
+    );
     for (const filters of filterSets) {
       requests.push(post('data', { filters, groupBy: { dateGrouping: 'daily', dimension: 'service' } }));
       requests.push(post('filters', { filters }));
       requests.push(post('filters', { filters, fields: ['resourceTags', 'costCategories', 'accounts'] }));
     }
     requests.push(post('tag-values', { tagKey: B_TAG }), post('tag-values', { tagKey: 'env' }));
-    requests.push(post('cost-category-values', { categoryKey: B_CATEGORY }), post('cost-category-values', { categoryKey: 'Business Unit' }));
+    requests.push(
+      post('cost-category-values', { categoryKey: B_CATEGORY }),
+      post('cost-category-values', { categoryKey: 'Business Unit' }),
+    );
     // Attempts to name B's organisation in a body: refused, never widening the scope.
     requests.push(post('data', { organizationId: b.organizationId, groupBy: { dateGrouping: 'monthly' } }));
     requests.push(post('filters', { organizationId: b.organizationId }));
@@ -140,7 +160,11 @@ describe('tenant isolation (BOLA matrix)', () => {
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       expect(response.status).not.toBe(401);
       // A's own request echoed back (the dimension names A grouped by) is not B's data.
-      const text = response.text.split(JSON.stringify(`tag:${B_TAG}`)).join('').split(JSON.stringify(`costCategory:${B_CATEGORY}`)).join('');
+      const text = response.text
+        .split(JSON.stringify(`tag:${B_TAG}`))
+        .join('')
+        .split(JSON.stringify(`costCategory:${B_CATEGORY}`))
+        .join('');
       for (const needle of [MARK, b.organizationId, '987654', bFilterId.slice(3)]) {
         if (text.includes(needle)) leaks.push(`${response.status} ${needle}: ${text.slice(0, 300)}`);
       }
@@ -182,7 +206,10 @@ describe('tenant isolation (BOLA matrix)', () => {
     expect({ status: forB.status, body: forB.body }).toEqual({ status: forRandom.status, body: forRandom.body });
     expect(forB.body).toEqual({ success: false, error: { message: 'Shared filter not found or has expired.' } });
     // Same headers apart from the per-request ones.
-    const stable = (r: Response) => Object.keys(r.headers).filter((h) => !/^(date|x-ratelimit-remaining|x-ratelimit-reset|etag|x-request-id)$/.test(h)).sort();
+    const stable = (r: Response) =>
+      Object.keys(r.headers)
+        .filter((h) => !/^(date|x-ratelimit-remaining|x-ratelimit-reset|etag|x-request-id)$/.test(h))
+        .sort();
     expect(stable(forB)).toEqual(stable(forRandom));
     // B reads it.
     const own = await t.http.get(`/v1/cost-insights/shared-filters/${bFilterId}`).set(b.auth);

@@ -68,7 +68,11 @@ export class Cluster {
 
   /** Redis as docker-compose runs it: AOF persistence and no eviction. `port` restarts it in place. */
   async startRedis(port?: number): Promise<LocalServer> {
-    const server = await startRedisServer(this.redisDir, ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'], port);
+    const server = await startRedisServer(
+      this.redisDir,
+      ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
+      port,
+    );
     this.redis = server;
     return server;
   }
@@ -115,7 +119,9 @@ export class Cluster {
     const nginxDir = join(this.dir, 'nginx');
     mkdirSync(nginxDir, { recursive: true });
     const upstreams = this.instances.map((i) => `    server 127.0.0.1:${i.port} max_fails=1 fail_timeout=5s;`).join('\n');
-    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${join(nginxDir, name)};`).join('\n');
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+      .map((name) => `  ${name}_temp_path ${join(nginxDir, name)};`)
+      .join('\n');
     writeFileSync(
       join(nginxDir, 'nginx.conf'),
       `worker_processes 2;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { itWithTools } from '../support/system-tools';
 import { ROOT } from './cluster';
 
 /**
@@ -10,7 +11,7 @@ import { ROOT } from './cluster';
  * production dependencies only, runs as a non-root user and starts what the tests start.
  */
 describe('deployment files', () => {
-  it('docker-compose nginx.conf is valid nginx and includes the proxy rules the tests run', () => {
+  itWithTools(['nginx'])('docker-compose nginx.conf is valid nginx and includes the proxy rules the tests run', () => {
     const dir = join(ROOT, '.test-tmp', `nginx-conf-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     const conf = readFileSync(join(ROOT, 'deploy/nginx/nginx.conf'), 'utf8');
@@ -52,10 +53,12 @@ describe('deployment files', () => {
     }
   });
 
-  it('Dockerfile: production dependencies only, without chdb, as a non-root user, running dist/main.js', () => {
+  it('Dockerfile: production dependencies only, without chdb, as a non-root user, JSON logs, running dist/main.js', () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/npm ci --omit=dev --omit=optional/);
     expect(dockerfile).toMatch(/^USER node$/m);
+    // Machine-readable logs in production, terminal or not.
+    expect(dockerfile).toMatch(/^\s+LOG_FORMAT=json \\$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
     const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(packageJson.optionalDependencies).toHaveProperty('chdb');

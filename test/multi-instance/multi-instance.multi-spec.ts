@@ -2,14 +2,16 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
-import { SCOPES } from '../../src/auth/api-key-format';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
 import { killPid } from '../support/local-servers';
+import { describeWithTools } from '../support/system-tools';
 import { costRow, RowInput } from '../support/test-app';
 import { sumDecimals } from '../support/decimals';
 import { ApiInstance, Cluster, DATABASE, ROOT, waitUntil } from './cluster';
+import { SCOPES } from '../../src/common/http/principal';
 
 // autocannon ships no typings.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -66,6 +68,8 @@ async function call(base: string, path: string, init: { method?: string; headers
   } catch {
     body = text;
   }
+  // JSON answers of every endpoint, read field by field by each test.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: response.status, headers: response.headers, body: body as any };
 }
 
@@ -111,21 +115,92 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 
-function amortizedByService(body: any): Record<string, number> {
-  return Object.fromEntries(body.data.items.map((item: any) => [item.dimension_value, Number(item.amortized_cost)]));
+function amortizedByService(body: DataAnswerBody): Record<string, number> {
+  return Object.fromEntries(body.data.items.map((item) => [item.dimension_value, Number(item.amortized_cost)]));
 }
 
-function expectDataAnswer(response: { status: number; body: any }): void {
+/** The parts of a /data answer (or an error envelope) these tests read. */
+interface DataAnswerBody {
+  success?: boolean;
+  data: { items: Array<{ dimension_value: string; amortized_cost: number | string }>; summary: Record<string, number> };
+  error?: { message: string };
+}
+
+function expectDataAnswer(response: { status: number; body: DataAnswerBody }): void {
   expect(response.status).toBe(200);
   const actual = amortizedByService(response.body);
   for (const [service, sum] of Object.entries(expectedByService)) expect(actual[service]).toBeCloseTo(sum, 9);
   expect(Object.keys(actual).sort()).toEqual(Object.keys(expectedByService).sort());
 }
 
-describe('several instances behind nginx', () => {
+// Its hooks above run only when a test does: without these tools, nothing starts and every test is a loud skip.
+describeWithTools(['python3', 'redis-server', 'nginx'])('several instances behind nginx', () => {
   it('serves the same answer from every instance and through the load balancer', async () => {
     for (const base of [...cluster.instances.map((i) => i.url), cluster.nginxUrl, cluster.nginxUrl, cluster.nginxUrl]) {
       expectDataAnswer(await call(base, DATA, { method: 'POST', headers: dataOrg.headers, body: dataRequest }));
+    }
+  });
+
+  it('refuses every spelling of /metrics through nginx, while each instance serves /metrics directly', async () => {
+    // Sent byte for byte (fetch would resolve `/./`, turn `\` into `/` and drop `#…`). `served`: what the
+    // API itself answers with Prometheus text, checked below on an instance directly.
+    const spellings: Array<{ target: string; method?: string; served: boolean }> = [
+      { target: '/metrics', served: true },
+      // Express: any letter case, one optional trailing slash, the query string and fragment ignored.
+      ...['/metrics/', '/METRICS', '/Metrics', '/mEtRiCs/', '/METRICS/'].map((target) => ({ target, served: true })),
+      ...['/metrics?x', '/metrics?', '/metrics/?x=1', '/METRICS?format=text', '/metrics#x', '/metrics/#x', '/metrics?a#b'].map(
+        (target) => ({ target, served: true }),
+      ),
+      { target: '/Metrics/', method: 'HEAD', served: true },
+      // Node's legacy URL parser (used when the target holds `#`) reads `\` as `/`.
+      ...['/metrics\\#', '/Metrics\\#x', '/metrics\\?#'].map((target) => ({ target, served: true })),
+      // Absolute-form request targets.
+      ...['http://localhost/metrics', 'http://localhost/METRICS/'].map((target) => ({ target, served: true })),
+      // Not the metrics route for Express, but /metrics for nginx once it decodes and normalises the path.
+      ...[
+        '//metrics',
+        '///metrics/',
+        '/metrics//',
+        '/%6Detrics',
+        '/%6detrics',
+        '/metric%73',
+        '/%4DETRICS',
+        '/metrics%2F',
+        '/%2Fmetrics',
+      ].map((target) => ({ target, served: false })),
+      ...['/./metrics', '/v1/../metrics', '/v1/%2E%2E/metrics', '/metrics/.', '/metrics/%2e', '/metrics\\'].map((target) => ({
+        target,
+        served: false,
+      })),
+      // Neither: a 404 from the API itself.
+      ...['/metrics;x', '/metrics%3B', '/v1/metrics', '/metrics.json'].map((target) => ({ target, served: false })),
+    ];
+    const instance = cluster.instances[0];
+    const isPrometheusText = (answer: RawAnswer) => answer.status === 200 && answer.contentType.startsWith('text/plain');
+    const servedDirectly: string[] = [];
+    for (const { target, method = 'GET' } of spellings) {
+      if (isPrometheusText(await rawRequest(instance.url, target, method))) servedDirectly.push(`${method} ${target}`);
+    }
+    // The table above is what the API really does (so the nginx checks below are about real bypasses).
+    expect(servedDirectly).toEqual(spellings.filter((s) => s.served).map(({ target, method = 'GET' }) => `${method} ${target}`));
+    const direct = await rawRequest(instance.url, '/metrics');
+    expect(direct.body).toMatch(/^# HELP cost_insights_/m);
+
+    for (const { target, method = 'GET', served } of spellings) {
+      const throughNginx = await rawRequest(cluster.nginxUrl, target, method);
+      const context = `${method} ${target} through nginx`;
+      expect({ context, status: throughNginx.status }).toEqual({ context, status: 404 });
+      if (method === 'HEAD') continue;
+      const body = JSON.parse(throughNginx.body);
+      if (served) {
+        // nginx's own answer, the same for every spelling.
+        expect({ context, body }).toEqual({ context, body: { success: false, error: { message: 'Route GET /metrics not found.' } } });
+      } else {
+        expect({ context, body }).toEqual({
+          context,
+          body: { success: false, error: { message: expect.stringMatching(/^Route GET \S+ not found\.$/) } },
+        });
+      }
     }
   });
 
@@ -161,7 +236,10 @@ describe('several instances behind nginx', () => {
       expect(Number(retryAfter)).toBeLessThanOrEqual(60);
       expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT));
       expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
-      expect(response.body).toEqual({ success: false, error: { message: `Rate limit exceeded. Please retry after ${retryAfter} seconds.` } });
+      expect(response.body).toEqual({
+        success: false,
+        error: { message: `Rate limit exceeded. Please retry after ${retryAfter} seconds.` },
+      });
     }
   });
 
@@ -211,7 +289,8 @@ describe('several instances behind nginx', () => {
             return;
           }
           expect(response.status).toBe(200);
-          if (Date.now() - revokedAt > KEY_CACHE_TTL_SECONDS * 1000 + 3000) throw new Error(`instance ${instance.index} still accepts the key`);
+          if (Date.now() - revokedAt > KEY_CACHE_TTL_SECONDS * 1000 + 3000)
+            throw new Error(`instance ${instance.index} still accepts the key`);
           await sleep(250);
         }
       }),
@@ -229,7 +308,11 @@ describe('several instances behind nginx', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe(id);
-    const generated = await fetch(`${cluster.nginxUrl}${DATA}`, { method: 'POST', headers: dataOrg.headers, body: JSON.stringify(dataRequest) });
+    const generated = await fetch(`${cluster.nginxUrl}${DATA}`, {
+      method: 'POST',
+      headers: dataOrg.headers,
+      body: JSON.stringify(dataRequest),
+    });
     expect(generated.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{16,}$/);
     await sleep(200);
     const line = cluster
@@ -323,7 +406,10 @@ describe('several instances behind nginx', () => {
         const read = await call(cluster.nginxUrl, filterPath, { headers: org.headers });
         expect(Date.now() - started).toBeLessThan(3000);
         expect(read.status).toBe(500);
-        expect(read.body).toEqual({ success: false, error: { message: 'Shared filter storage is temporarily unavailable. Please retry shortly.' } });
+        expect(read.body).toEqual({
+          success: false,
+          error: { message: 'Shared filter storage is temporarily unavailable. Please retry shortly.' },
+        });
         const data = await call(cluster.nginxUrl, DATA, { method: 'POST', headers: dataOrg.headers, body: dataRequest });
         expectDataAnswer(data);
         expect(data.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT));
@@ -340,7 +426,11 @@ describe('several instances behind nginx', () => {
       await cluster.startRedis(redisPort);
     }
     for (const instance of cluster.instances) {
-      await waitUntil(`instance ${instance.index} reading from Redis again`, async () => (await call(instance.url, filterPath, { headers: org.headers })).status === 200, 10_000);
+      await waitUntil(
+        `instance ${instance.index} reading from Redis again`,
+        async () => (await call(instance.url, filterPath, { headers: org.headers })).status === 200,
+        10_000,
+      );
       expect((await call(instance.url, filterPath, { headers: org.headers })).body.data.filterConfiguration.metric).toBe('billed_cost');
     }
     expect((await call(cluster.instances[0].url, '/metrics')).body).toMatch(/^cost_insights_rate_limit_local_fallback 0$/m);
@@ -376,10 +466,14 @@ describe('several instances behind nginx', () => {
       await cluster.restartClickhouse();
     }
     for (const instance of cluster.instances) {
-      await waitUntil(`instance ${instance.index} answering from ClickHouse again`, async () => {
-        const response = await call(instance.url, DATA, { method: 'POST', headers: dataOrg.headers, body: dataRequest });
-        return response.status === 200;
-      }, 20_000);
+      await waitUntil(
+        `instance ${instance.index} answering from ClickHouse again`,
+        async () => {
+          const response = await call(instance.url, DATA, { method: 'POST', headers: dataOrg.headers, body: dataRequest });
+          return response.status === 200;
+        },
+        20_000,
+      );
       expectDataAnswer(await call(instance.url, DATA, { method: 'POST', headers: dataOrg.headers, body: dataRequest }));
       expect((await call(instance.url, '/health/ready')).status).toBe(200);
     }
@@ -401,17 +495,34 @@ describe('several instances behind nginx', () => {
     expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);
   });
 
-  it('never logs key material or bearer credentials (scan of every log line of the run)', async () => {
+  it('never logs key material or bearer credentials, in any spelling (scan of every log line of the run)', async () => {
     // Key material in places a careless logger would print: the URL and a malformed header.
     await call(cluster.nginxUrl, `${SHARED_FILTERS}/${dataOrg.key}?apiKey=${dataOrg.key}`, { headers: dataOrg.headers });
     await call(cluster.instances[0].url, `/v1/nowhere/${dataOrg.key}`, { headers: { Authorization: `Bearer ${dataOrg.key}x` } });
+    // The key percent-encoded (as a client URL-encoding a query value sends it) in the path and the query
+    // string, through nginx (its access log) to an instance (its log); and bearer credentials in a URL.
+    for (const spelled of Object.values(keySpellings(dataOrg.key))) {
+      const response = await rawRequest(cluster.nginxUrl, `${SHARED_FILTERS}/${spelled}?api_key=${spelled}`, 'GET', dataOrg.headers);
+      expect(response.status).toBe(400); // an instance answered (a malformed filter id), so it logged the request
+    }
+    await rawRequest(cluster.nginxUrl, `/v1/nowhere/Bearer%20not-a-key-0123456789?auth=Bearer+not-a-key-0123456789`);
     await sleep(300);
     const logs = cluster.allLogs();
     expect(logs.length).toBeGreaterThan(10_000); // the scan is over a real run, not an empty file
+    // Every spelling is undone before looking (the test's own decoder, not the production pattern).
+    // Findings are named, never printed: a failure must not echo the key either.
+    const decoded = decodeRepeatedly(logs);
+    const leaks = Object.entries({
+      'part of the key secret': decoded.includes(dataOrg.key.slice(17, 40)),
+      'the bearer value sent in a URL': decoded.includes('not-a-key-0123456789'),
+      'cik_ followed by anything but [redacted]': /cik_(?!\[redacted\])/i.test(decoded),
+      'a Bearer value not redacted': /Bearer\s+(?!\[redacted\])\S/i.test(decoded),
+    }).flatMap(([finding, found]) => (found ? [finding] : []));
+    expect(leaks).toEqual([]);
+    // Redacted, not merely absent: the API's lines and nginx's request lines were written.
     expect(logs).toContain('cik_[redacted]');
-    expect(logs).not.toMatch(/cik_[A-Za-z0-9]/);
-    expect(logs).not.toMatch(/Bearer\s+(?!\[redacted\])\S/i);
-    expect(logs).not.toContain(dataOrg.key.slice(17, 40));
+    expect(logs).toContain('[request line withheld: contains key material]');
+    expect(logs).toContain('[request line withheld: contains a credential]');
   });
 });
 
@@ -431,6 +542,27 @@ function slowRequest(port: number, path: string, headers: Record<string, string>
     const half = Math.floor(body.length / 2);
     request.write(body.slice(0, half));
     setTimeout(() => request.end(body.slice(half)), pauseMs);
+  });
+}
+
+interface RawAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** One request whose target is sent byte for byte (fetch would normalise it), on a fresh connection. */
+function rawRequest(base: string, target: string, method = 'GET', headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolveAnswer, reject) => {
+    const request = httpRequest({ host: hostname, port, path: target, method, headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolveAnswer({ status: response.statusCode!, contentType: response.headers['content-type'] ?? '', body }));
+    });
+    request.on('error', reject);
+    request.end();
   });
 }
 

@@ -1,27 +1,13 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AddressInfo } from 'node:net';
+import type { SettingOverrides } from '../../src/config/settings';
 import { LocalServer, startClickhouseServer } from './local-servers';
 import { TestApp } from './test-app';
 
-/**
- * A TestApp started with extra environment (config is read when the app is created); the previous
- * environment is restored afterwards so other apps in the same worker are unaffected.
- */
-export async function startAppWithEnv(env: Record<string, string | undefined>, options: { logs?: boolean } = {}): Promise<TestApp> {
-  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  try {
-    return await TestApp.start(options);
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+/** A TestApp whose settings `env` replaces (undefined unsets one); process.env is left alone. */
+export async function startAppWithEnv(env: SettingOverrides, options: { logs?: boolean } = {}): Promise<TestApp> {
+  return TestApp.start({ ...options, settings: env });
 }
 
 /** Makes the app listen on a free loopback port (for fetch/autocannon); returns its base URL. */

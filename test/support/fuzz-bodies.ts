@@ -32,7 +32,31 @@ const SQL_FRAGMENTS = [
   `(not set)`,
 ];
 
-const NASTY_CHARACTERS = ["'", '"', '\\', '\u0000', '`', '\n', '\r', '\t', '%', '_', '{', '}', '[', ']', ';', '--', '/*', '\u2028', '\uFEFF', '😀', 'ü', '中', '\u202E'];
+const NASTY_CHARACTERS = [
+  "'",
+  '"',
+  '\\',
+  '\u0000',
+  '`',
+  '\n',
+  '\r',
+  '\t',
+  '%',
+  '_',
+  '{',
+  '}',
+  '[',
+  ']',
+  ';',
+  '--',
+  '/*',
+  '\u2028',
+  '\uFEFF',
+  '😀',
+  'ü',
+  '中',
+  '\u202E',
+];
 
 /** A string that would break out of a naive SQL literal; always holds the marker. */
 export const hostileString: fc.Arbitrary<string> = fc
@@ -45,7 +69,19 @@ export const hostileString: fc.Arbitrary<string> = fc
   .map(([fragment, nasty, text, n]) => `${fragment}${nasty.join('')}${text}${HOSTILE_MARKER}${n}`);
 
 /** Plain, valid-looking values, so some queries match inserted rows. */
-const plainValue = fc.constantFrom('AWS', 'Azure', 'Amazon EC2', 'Amazon S3', 'us-east-1', 'Compute', 'Usage', '111111111111', 'aws-main', '(not set)', 'prod');
+const plainValue = fc.constantFrom(
+  'AWS',
+  'Azure',
+  'Amazon EC2',
+  'Amazon S3',
+  'us-east-1',
+  'Compute',
+  'Usage',
+  '111111111111',
+  'aws-main',
+  '(not set)',
+  'prod',
+);
 
 /** A string for any value slot: mostly hostile, sometimes plain. */
 export const valueString: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: hostileString }, { weight: 1, arbitrary: plainValue });
@@ -56,6 +92,13 @@ export const mapKey: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('env', 'team', "o'brien", 'a\\b', 'nul\u0000key', 'ключ', 'Business Unit') },
 );
 
+/** The discovery routes' `search` (at most 256 characters) and page `limit`. */
+const search: fc.Arbitrary<string | null> = fc.oneof(
+  fc.constant(null),
+  valueString.map((s) => s.slice(0, 256)),
+);
+const pageLimit: fc.Arbitrary<number | null> = fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10_000 }));
+
 const calendarDate = fc
   .date({ min: new Date('2025-06-01T00:00:00Z'), max: new Date('2026-11-30T00:00:00Z'), noInvalidDate: true })
   .map((d) => d.toISOString().slice(0, 10));
@@ -63,7 +106,19 @@ const calendarDate = fc
 const dateRange = fc.tuple(calendarDate, calendarDate).map(([a, b]) => (a <= b ? { start: a, end: b } : { start: b, end: a }));
 const billingPeriod = fc.constantFrom('2026-09', '2026-10', '2026-11', '2025-12');
 const dimension = fc.oneof(
-  fc.constantFrom('costLayer', 'cloud', 'service', 'resourceFamily', 'region', 'instanceType', 'usageType', 'billingPeriod', 'costType', 'account', 'integration'),
+  fc.constantFrom(
+    'costLayer',
+    'cloud',
+    'service',
+    'resourceFamily',
+    'region',
+    'instanceType',
+    'usageType',
+    'billingPeriod',
+    'costType',
+    'account',
+    'integration',
+  ),
   mapKey.map((k) => `tag:${k}`),
   mapKey.map((k) => `costCategory:${k}`),
 );
@@ -71,13 +126,29 @@ const metric = fc.constantFrom('amortized_cost', 'billed_cost', 'cash_cost', 'on
 const grouping = fc.constantFrom('daily', 'weekly', 'monthly');
 const list = (item: fc.Arbitrary<string>) => fc.array(item, { maxLength: 5 });
 
-const LIST_FIELDS = ['costLayers', 'clouds', 'services', 'resourceFamilies', 'regions', 'instanceTypes', 'usageTypes', 'costTypes', 'accountIds', 'integrationIds'] as const;
+const LIST_FIELDS = [
+  'costLayers',
+  'clouds',
+  'services',
+  'resourceFamilies',
+  'regions',
+  'instanceTypes',
+  'usageTypes',
+  'costTypes',
+  'accountIds',
+  'integrationIds',
+] as const;
 
 function filterFields(withDates: boolean) {
   const lists = Object.fromEntries(LIST_FIELDS.map((f) => [f, list(valueString)]));
   const dates = withDates ? { billingPeriods: list(billingPeriod) } : {};
-  const tag = fc.option(fc.record({ resourceTag: mapKey, resourceTagValues: list(valueString) }, { requiredKeys: ['resourceTag'] }), { nil: undefined });
-  const category = fc.option(fc.record({ costCategory: mapKey, costCategoryValues: list(valueString) }, { requiredKeys: ['costCategory'] }), { nil: undefined });
+  const tag = fc.option(fc.record({ resourceTag: mapKey, resourceTagValues: list(valueString) }, { requiredKeys: ['resourceTag'] }), {
+    nil: undefined,
+  });
+  const category = fc.option(
+    fc.record({ costCategory: mapKey, costCategoryValues: list(valueString) }, { requiredKeys: ['costCategory'] }),
+    { nil: undefined },
+  );
   return fc
     .tuple(fc.record({ ...lists, ...dates }, { requiredKeys: [] }), tag, category)
     .map(([fields, t, c]) => ({ ...fields, ...(t ?? {}), ...(c ?? {}) }));
@@ -85,10 +156,12 @@ function filterFields(withDates: boolean) {
 
 /** Filters with an explicit date range inside a few months (so valid queries stay cheap). */
 const filters = (withDates: boolean) =>
-  fc.tuple(filterFields(withDates), fc.option(filterFields(withDates), { nil: undefined }), dateRange).map(([inclusions, exclusions, range]) => ({
-    inclusions: withDates ? { ...inclusions, dateRange: clampRange(range) } : inclusions,
-    ...(exclusions ? { exclusions } : {}),
-  }));
+  fc
+    .tuple(filterFields(withDates), fc.option(filterFields(withDates), { nil: undefined }), dateRange)
+    .map(([inclusions, exclusions, range]) => ({
+      inclusions: withDates ? { ...inclusions, dateRange: clampRange(range) } : inclusions,
+      ...(exclusions ? { exclusions } : {}),
+    }));
 
 /** At most 62 days, so daily results stay far below MAX_RESULT_ROWS. */
 function clampRange(range: { start: string; end: string }) {
@@ -120,13 +193,17 @@ export const validBodies = {
   ),
   filters: fc.record(
     {
-      fields: fc.oneof(fc.constant(null), fc.subarray(['costLayers', 'clouds', 'services', 'accounts', 'resourceTags', 'costCategories', 'billingPeriods', 'regions'])),
+      fields: fc.oneof(
+        fc.constant(null),
+        fc.subarray(['costLayers', 'clouds', 'services', 'accounts', 'resourceTags', 'costCategories', 'billingPeriods', 'regions']),
+      ),
       filters: filters(true),
+      search,
     },
     { requiredKeys: ['filters'] },
   ),
-  tagValues: fc.record({ tagKey: mapKey }),
-  costCategoryValues: fc.record({ categoryKey: mapKey }),
+  tagValues: fc.record({ tagKey: mapKey, search, limit: pageLimit }, { requiredKeys: ['tagKey'] }),
+  costCategoryValues: fc.record({ categoryKey: mapKey, search, limit: pageLimit }, { requiredKeys: ['categoryKey'] }),
   sharedFilter: (organizationId: string) =>
     fc.record({
       organizationId: fc.constant(organizationId),
@@ -177,17 +254,19 @@ function setAt(root: unknown, path: (string | number)[], replacement: unknown): 
  * object. (Removing a field mostly leaves a valid body, so missing fields are left to the validation tests.)
  */
 export function nearValid(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(valid, fc.nat(), wrongValue, fc.constantFrom('replace', 'unknown'), hostileString).map(([body, pick, wrong, how, key]) => {
-    const all = paths(body);
-    const path = all[pick % all.length];
-    if (how === 'replace') return setAt(body, path, wrong);
-    const objects = all.filter((p) => {
-      let node: unknown = body;
-      for (const step of p) node = (node as Record<string | number, unknown>)[step];
-      return node !== null && typeof node === 'object' && !Array.isArray(node);
+  return fc
+    .tuple(valid, fc.nat(), wrongValue, fc.constantFrom('replace', 'unknown'), hostileString)
+    .map(([body, pick, wrong, how, key]) => {
+      const all = paths(body);
+      const path = all[pick % all.length];
+      if (how === 'replace') return setAt(body, path, wrong);
+      const objects = all.filter((p) => {
+        let node: unknown = body;
+        for (const step of p) node = (node as Record<string | number, unknown>)[step];
+        return node !== null && typeof node === 'object' && !Array.isArray(node);
+      });
+      return setAt(body, [...objects[pick % objects.length], key], wrong);
     });
-    return setAt(body, [...objects[pick % objects.length], key], wrong);
-  });
 }
 
 /** Deeply nested arrays/objects (around the 32-level limit and past it). */
@@ -202,44 +281,183 @@ const huge = fc.tuple(fc.integer({ min: 1001, max: 5000 }), hostileString).map((
 
 export type RawBody = { text: string; contentType: string };
 
-/** Raw bodies: valid JSON text with prototype keys, deep/huge structures, or not JSON at all. */
+/**
+ * Dates at and beyond every edge: the supported range's (2000-01-01 to 2099-12-31), ClickHouse Date's
+ * (1970, 2149), and four-digit years' (0000, 9999), where day arithmetic once formatted years as
+ * `+010000-…` and a bucket loop never ended.
+ */
+const extremeDate = fc.oneof(
+  fc.constantFrom(
+    '0000-01-01',
+    '0000-01-02',
+    '0000-02-29',
+    '9999-12-31',
+    '9999-12-27',
+    '1999-12-31',
+    '2000-01-01',
+    '2099-12-31',
+    '2100-01-01',
+    '1970-01-01',
+    '1969-12-31',
+    '2149-06-07',
+    '2262-04-12',
+  ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+    .map(([year, month, day]) => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`),
+);
+const extremeBillingPeriod = extremeDate.map((date) => date.slice(0, 7));
+
+/** A valid body with every date (ranges, periods, billing periods) moved to the edges; any grouping. */
+function withExtremeDates(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(valid, fc.array(extremeDate, { minLength: 8, maxLength: 8 }), extremeBillingPeriod, grouping)
+    .map(([body, dates, period, dateGrouping]) => {
+      let next = 0;
+      const replace = (value: unknown): unknown => {
+        if (Array.isArray(value)) return value.map(replace);
+        if (value === null || typeof value !== 'object') return value;
+        const out: Record<string, unknown> = {};
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === 'start' || key === 'end') out[key] = dates[next++ % dates.length];
+          else if (key === 'billingPeriods') out[key] = [period];
+          else if (key === 'dateGrouping') out[key] = dateGrouping;
+          else out[key] = replace(inner);
+        }
+        return out;
+      };
+      const replaced = replace(body) as Record<string, unknown>;
+      // The compare periods in order (start ≤ end), so they pass that rule and reach the date bounds and loops.
+      const [start, end] = [dates[0], dates[1]].sort();
+      for (const key of ['baselinePeriod', 'comparisonPeriod']) if (replaced[key]) replaced[key] = { start, end };
+      return replaced;
+    });
+}
+
+/** An object of 50 to 20,000 fields (unknown ones), at the top level or inside the filters. */
+function withWideObject(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.tuple(valid, fc.integer({ min: 50, max: 20_000 }), fc.boolean()).map(([body, width, nested]) => {
+    const wide = Object.fromEntries(Array.from({ length: width }, (_, i) => [`${HOSTILE_MARKER}_${i}`, i]));
+    const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+    return nested ? injectIntoFilters(copy, wide) : { ...wide, ...copy };
+  });
+}
+
+/** Raw bodies: valid JSON text with prototype keys, extreme dates, wide, deep or huge structures, or not JSON at all. */
 export function hostileRaw(valid: fc.Arbitrary<unknown>): fc.Arbitrary<RawBody> {
   const json = 'application/json';
   const protoKey = fc.constantFrom('__proto__', 'constructor', 'prototype');
   return fc.oneof(
     // Prototype keys spliced into the JSON text at the top level and inside filters.
-    { weight: 1, arbitrary: fc.tuple(valid, protoKey, wrongValue).map(([body, key, value]) => ({
-      text: JSON.stringify(body).replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(value ?? null)},`).replace(/"inclusions":\{/, `"inclusions":{"${key}":{"polluted":true},`),
-      contentType: json,
-    })) },
     {
       weight: 1,
-      arbitrary: fc.tuple(valid, protoKey).map(([body, key]) => ({ text: `{"${key}":{"isAdmin":true,"organizationId":"00000000-0000-0000-0000-000000000000"},${JSON.stringify(body).slice(1)}`, contentType: json })),
+      arbitrary: fc.tuple(valid, protoKey, wrongValue).map(([body, key, value]) => ({
+        text: JSON.stringify(body)
+          .replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(value ?? null)},`)
+          .replace(/"inclusions":\{/, `"inclusions":{"${key}":{"polluted":true},`),
+        contentType: json,
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(valid, protoKey).map(([body, key]) => ({
+        text: `{"${key}":{"isAdmin":true,"organizationId":"00000000-0000-0000-0000-000000000000"},${JSON.stringify(body).slice(1)}`,
+        contentType: json,
+      })),
     },
     // Deep nesting and huge arrays in a real slot.
-    { weight: 3, arbitrary: fc.tuple(valid, fc.oneof(deep, huge)).map(([body, value]) => ({ text: JSON.stringify(injectIntoFilters(body, value)), contentType: json })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(valid, fc.oneof(deep, huge))
+        .map(([body, value]) => ({ text: JSON.stringify(injectIntoFilters(body, value)), contentType: json })),
+    },
+    // Every date at an edge (a 400 in milliseconds, never a hang), and objects too wide to walk twice.
+    { weight: 2, arbitrary: withExtremeDates(valid).map((body) => ({ text: JSON.stringify(body), contentType: json })) },
+    { weight: 1, arbitrary: withWideObject(valid).map((body) => ({ text: JSON.stringify(body), contentType: json })) },
     // Not JSON, broken JSON, or JSON that is not an object.
     {
       weight: 3,
       arbitrary: fc
-        .oneof(fc.string({ unit: 'binary', maxLength: 200 }), hostileString, fc.constantFrom('{', '{"a":', '[1,2', 'null', '"str"', '123', 'true', '[]', '{"a":1}{', '\u0000', '{"a":"\\ud800"}', 'NaN', '{a:1}'))
+        .oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          hostileString,
+          fc.constantFrom(
+            '{',
+            '{"a":',
+            '[1,2',
+            'null',
+            '"str"',
+            '123',
+            'true',
+            '[]',
+            '{"a":1}{',
+            '\u0000',
+            '{"a":"\\ud800"}',
+            'NaN',
+            '{a:1}',
+          ),
+        )
         .map((text) => ({ text, contentType: json })),
     },
     // Valid JSON under a wrong content type.
     {
       weight: 2,
-      arbitrary: fc.tuple(valid, fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'json', '')).map(([body, contentType]) => ({
-        text: JSON.stringify(body),
-        contentType,
-      })),
+      arbitrary: fc
+        .tuple(
+          valid,
+          fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/jsonx',
+            'json',
+            '',
+          ),
+        )
+        .map(([body, contentType]) => ({
+          text: JSON.stringify(body),
+          contentType,
+        })),
     },
   );
 }
 
 function injectIntoFilters(body: unknown, value: unknown): unknown {
   const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-  const filters = (copy.filters ?? (copy.filterConfiguration as Record<string, unknown> | undefined)?.filters) as Record<string, Record<string, unknown>> | undefined;
+  const filters = (copy.filters ?? (copy.filterConfiguration as Record<string, unknown> | undefined)?.filters) as
+    Record<string, Record<string, unknown>> | undefined;
   if (filters?.inclusions) filters.inclusions.services = value;
   else copy.fields = value;
   return copy;
 }
+
+/**
+ * A key as clients sometimes mangle it: in the query string, percent-encoded in part or whole (`cik%5F…`,
+ * `%63%69%6B_…`), or in an Authorization header with an encoded space. Never a valid key (its secret is
+ * random), so without another credential the answer is the spec's 401.
+ */
+export const encodedKeyPlacement: fc.Arbitrary<{ query: string; authorization?: string }> = fc
+  .tuple(
+    fc.stringMatching(/^[A-Za-z0-9]{12}$/),
+    fc.stringMatching(/^[A-Za-z0-9]{49}$/),
+    fc.constantFrom('underscores', 'all', 'prefix', 'none'),
+    fc.constantFrom('query', 'header', 'both'),
+  )
+  .map(([id, secret, encoding, where]) => {
+    const key = `cik_${id}_${secret}`;
+    const percent = (text: string) => [...text].map((ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const encoded =
+      encoding === 'underscores'
+        ? key.replace(/_/g, '%5F')
+        : encoding === 'all'
+          ? percent(key)
+          : encoding === 'prefix'
+            ? `${percent('cik_')}${key.slice(4)}`
+            : key;
+    return {
+      query: where === 'header' ? '' : `?api_key=${encoded}`,
+      authorization: where === 'query' ? undefined : `Bearer%20${encoded}`,
+    };
+  });

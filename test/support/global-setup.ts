@@ -1,29 +1,50 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { banner, checkSystemTools, missingToolsText } from '../../scripts/system-tools';
 import { startClickhouseServer, startRedisServer } from './local-servers';
 
 /**
- * E2E_MODE=server: a ClickHouse HTTP server (libchdb) and a redis-server on free ports, shared by
- * all workers through the environment. E2E_MODE=embedded (default): each worker opens its own chDB
- * directory (see worker-env.ts) and runs without Redis, exercising the single-process fallbacks.
+ * The suite's environment, set here once before any worker starts (workers and the processes tests spawn
+ * inherit it); a test that needs other settings passes them to its own application (startAppWithEnv).
+ * E2E_MODE=server: a ClickHouse HTTP server (libchdb) and a redis-server on free ports, shared by all
+ * workers. E2E_MODE=embedded (default): each worker opens its own chDB directory (TestApp) and runs
+ * without Redis, exercising the single-process fallbacks.
  */
 export default async function globalSetup(): Promise<void> {
   const mode = process.env.E2E_MODE ?? 'embedded';
+  if (mode === 'server') {
+    // Asked for explicitly, server mode without its tools is an error; `npm test` checks first and skips it loudly.
+    const verdict = checkSystemTools(['python3', 'redis-server'], 'the e2e suite in server mode (E2E_MODE=server)');
+    if (verdict.outcome !== 'run') {
+      const text = `FAILED: E2E_MODE=server cannot start its servers.\n${missingToolsText(verdict.missing)}\n(npm test skips this step, loudly, when a tool is missing; E2E_MODE=embedded needs none.)`;
+      throw new Error(banner(text));
+    }
+  }
   const tmp = resolve(__dirname, '../../.test-tmp', `${mode}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   process.env.E2E_TMP_DIR = tmp;
   process.env.E2E_MODE = mode;
+  process.env.CLICKHOUSE_DATABASE = 'cost_insights_test';
+  process.env.DEMO_ON_EMPTY_STORE = 'false';
+  // Request logs would drown the test output; tests that read logs start their own processes.
+  process.env.LOG_LEVEL ??= 'silent';
+  // JSON lines whether or not the run's stdout is a terminal (tests that read logs parse them).
+  process.env.LOG_FORMAT ??= 'json';
+  process.env.RATE_LIMIT_PER_MINUTE ??= '1000';
+  // In server mode every test file's unauthenticated requests share one per-IP counter in Redis
+  // (127.0.0.1): a low default limit would make other files' 401 tests flaky.
+  process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ??= '1000';
   if (mode === 'server') {
-    const [clickhouse, redis] = await Promise.all([
-      startClickhouseServer(join(tmp, 'clickhouse')),
-      startRedisServer(join(tmp, 'redis')),
-    ]);
+    const [clickhouse, redis] = await Promise.all([startClickhouseServer(join(tmp, 'clickhouse')), startRedisServer(join(tmp, 'redis'))]);
     process.env.CLICKHOUSE_URL = clickhouse.url;
     process.env.REDIS_URL = redis.url;
     process.env.E2E_SERVER_PIDS = `${clickhouse.pid},${redis.pid}`;
     await migrateSharedServerOnce(clickhouse.url);
-  } else if (mode !== 'embedded') {
+  } else if (mode === 'embedded') {
+    delete process.env.CLICKHOUSE_URL;
+    delete process.env.REDIS_URL;
+  } else {
     throw new Error(`E2E_MODE must be embedded or server, got ${mode}`);
   }
 }
@@ -36,7 +57,7 @@ async function migrateSharedServerOnce(url: string): Promise<void> {
   const { loadConfig } = await import('../../src/config/app-config');
   const { ClickhouseService } = await import('../../src/infrastructure/clickhouse/clickhouse.service');
   const { migrate } = await import('../../src/infrastructure/clickhouse/migrator');
-  const clickhouse = new ClickhouseService(loadConfig({ ...process.env, CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: 'cost_insights_test' }));
+  const clickhouse = new ClickhouseService(loadConfig({ ...process.env, CLICKHOUSE_URL: url }));
   try {
     await migrate(clickhouse);
   } finally {

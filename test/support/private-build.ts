@@ -24,7 +24,15 @@ export function buildPrivately(dir: string): PrivateBuild {
   symlinkSync(join(ROOT, 'clickhouse'), join(dir, 'clickhouse'));
   const tsc = spawnSync(
     process.execPath,
-    [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', build.dist, '--tsBuildInfoFile', join(build.dist, '.tsbuildinfo')],
+    [
+      require.resolve('typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      build.dist,
+      '--tsBuildInfoFile',
+      join(build.dist, '.tsbuildinfo'),
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (!existsSync(build.cli) || !existsSync(build.server)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);

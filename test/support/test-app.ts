@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory';
-import { Scope, SCOPES } from '../../src/auth/api-key-format';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import type { SettingOverrides } from '../../src/config/settings';
 import type { CostLineItemRow } from '../../src/cost-query/cost-line-item';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../../src/infrastructure/clickhouse/migrator';
+import { Scope, SCOPES } from '../../src/common/http/principal';
 
 export type CostRow = CostLineItemRow;
 
@@ -51,6 +53,15 @@ export interface TestOrganization {
   auth: { Authorization: string };
 }
 
+/**
+ * Embedded mode: each jest worker is its own process and opens its own chDB directory (one directory
+ * can be opened by one process at a time). Server mode: the suite's server, from the environment.
+ */
+function workerSettings(): SettingOverrides {
+  if (process.env.E2E_MODE === 'server') return {};
+  return { DATA_DIR: join(process.env.E2E_TMP_DIR ?? '.test-tmp', `embedded-worker-${process.env.JEST_WORKER_ID ?? '1'}`) };
+}
+
 /** The real application (same factory as production) on the mode's ClickHouse and Redis. */
 export class TestApp {
   private constructor(
@@ -59,9 +70,15 @@ export class TestApp {
     readonly apiKeys: ApiKeysService,
   ) {}
 
-  /** `logs: true` keeps the application's logger on (tests that inspect log output); otherwise silent. */
-  static async start(options: { logs?: boolean } = {}): Promise<TestApp> {
-    const app = await createApp(options.logs ? {} : { logger: false });
+  /**
+   * `logs: true` keeps the application's logger on (tests that inspect log output); otherwise silent.
+   * `settings` replace the suite's environment (global-setup.ts) for this application only.
+   */
+  static async start(options: { logs?: boolean; settings?: SettingOverrides } = {}): Promise<TestApp> {
+    const app = await createApp({
+      logger: options.logs ? undefined : false,
+      settings: { ...workerSettings(), ...options.settings },
+    });
     const clickhouse = app.get(ClickhouseService);
     await migrate(clickhouse);
     await app.init();

@@ -9,6 +9,20 @@ export class InvalidRequestException extends HttpException {
   }
 }
 
+/** How to make a query cheaper, in the request's own terms. */
+export const NARROW_THE_QUERY =
+  'narrow it: a shorter dateRange, a coarser groupBy.dateGrouping, fewer groupBy.dimensions, more filters, or fewer /filters fields';
+
+/**
+ * A query over the operator's per-query budgets (time, memory, rows): the caller's to narrow, so a
+ * documented 400, not a server failure. `budget` names the limit, e.g. `memory limit (CLICKHOUSE_MAX_MEMORY_BYTES)`.
+ */
+export class QueryBudgetExceededException extends InvalidRequestException {
+  constructor(budget: string) {
+    super([`query: exceeds the server's ${budget}; ${NARROW_THE_QUERY}.`]);
+  }
+}
+
 /** An error whose message is safe to show to the client, with its status. */
 export class ApiError extends HttpException {
   constructor(status: HttpStatus, message: string) {
@@ -30,5 +44,35 @@ export class SharedFilterNotFoundException extends ApiError {
 export class UpstreamUnavailableException extends ApiError {
   constructor(what: string) {
     super(HttpStatus.INTERNAL_SERVER_ERROR, `${what} is temporarily unavailable. Please retry shortly.`);
+  }
+}
+
+/** 429 from a limit other than the request rate: the same message shape, with Retry-After (set by the filter). */
+export class RetryLaterException extends ApiError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    why: string,
+  ) {
+    super(HttpStatus.TOO_MANY_REQUESTS, `Rate limit exceeded: ${why}. Please retry after ${retryAfterSeconds} seconds.`);
+  }
+}
+
+/**
+ * An organisation already has as many statements running and queued on this instance as it may
+ * (MAX_CONCURRENT_STATEMENTS_PER_ORGANIZATION + MAX_QUEUED_STATEMENTS_PER_ORGANIZATION).
+ */
+export class ConcurrencyLimitExceededException extends RetryLaterException {
+  constructor() {
+    super(1, 'too many queries of this organisation are in progress');
+  }
+}
+
+/**
+ * An organisation's answers already being sent hold MAX_UNSENT_ANSWER_MB_PER_ORGANIZATION: its clients
+ * are not reading them (or not yet); more would only pile up in the server's memory.
+ */
+export class AnswersUndeliveredException extends RetryLaterException {
+  constructor() {
+    super(5, 'earlier answers of this organisation are still being delivered (read them first)');
   }
 }

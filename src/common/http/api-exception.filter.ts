@@ -1,8 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { exceededQueryBudget, NARROW_THE_QUERY } from '../../infrastructure/clickhouse/clickhouse-errors';
-import { INVALID_REQUEST_PREFIX } from '../errors/api-errors';
+import { RetryLaterException } from '../errors/api-errors';
 import { errorEnvelope, UNAUTHORIZED_BODY } from './envelope';
 
 /**
@@ -22,7 +21,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const reason = exception instanceof Error ? `${exception.name}: ${exception.message}` : String(exception);
       this.logger.error(`${request.method} ${request.path} failed: ${reason}`);
     }
-    if (!response.headersSent) response.status(status).json(body);
+    if (response.headersSent) return;
+    if (exception instanceof RetryLaterException) response.setHeader('Retry-After', exception.retryAfterSeconds);
+    response.status(status).json(body);
   }
 
   private toResponse(exception: unknown, request: Request): { status: number; body: unknown } {
@@ -36,14 +37,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return { status, body: errorEnvelope(`Route ${request.method} ${request.path} not found.`) };
       }
       return { status, body: errorEnvelope(messageOf(exception)) };
-    }
-    const budget = exceededQueryBudget(exception);
-    if (budget) {
-      // Too expensive a query is the caller's to narrow (documented 400), not a server failure.
-      return {
-        status: HttpStatus.BAD_REQUEST,
-        body: errorEnvelope(`${INVALID_REQUEST_PREFIX} query: exceeds the server's ${budget}; ${NARROW_THE_QUERY}.`),
-      };
     }
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: errorEnvelope('Internal server error.') };
   }

@@ -1,7 +1,11 @@
-/** The spec's response envelopes. */
-export interface SuccessEnvelope<T> {
-  success: true;
-  data: T;
+/** The spec's response envelopes. A success is a class, so the answer pipeline recognises it (answer.interceptor.ts). */
+export class SuccessEnvelope<T> {
+  readonly success = true as const;
+  readonly data: T;
+
+  constructor(data: T) {
+    this.data = data; // after `success`: the JSON keeps the spec's key order
+  }
 }
 
 export interface ErrorEnvelope {
@@ -10,7 +14,7 @@ export interface ErrorEnvelope {
 }
 
 export function ok<T>(data: T): SuccessEnvelope<T> {
-  return { success: true, data };
+  return new SuccessEnvelope(data);
 }
 
 export function errorEnvelope(message: string): ErrorEnvelope {

@@ -18,9 +18,11 @@ export function jsonBody(limitBytes: number) {
     }
     parse(req, res, (error?: { type?: string; status?: number }) => {
       if (!error) {
-        // The validation pipe walks bodies recursively: refuse absurd nesting before it overflows the stack.
-        if (nestingDepth(req.body) > MAX_BODY_DEPTH) {
-          res.status(400).json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: nested more than ${MAX_BODY_DEPTH} levels deep`));
+        // Refused before anything walks the body: the validation pipe recurses (absurd nesting would overflow
+        // the stack) and class-transformer de-duplicates each object's keys in quadratic time.
+        const problem = bodyShapeProblem(req.body);
+        if (problem) {
+          res.status(400).json(errorEnvelope(`${INVALID_REQUEST_PREFIX} ${problem}`));
           return;
         }
         return next();
@@ -30,29 +32,59 @@ export function jsonBody(limitBytes: number) {
       } else if (error.type === 'entity.parse.failed') {
         res.status(400).json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: malformed JSON`));
       } else {
-        res.status(error.status && error.status < 500 ? error.status : 400).json(
-          errorEnvelope(`${INVALID_REQUEST_PREFIX} body: could not be read`),
-        );
+        res
+          .status(error.status && error.status < 500 ? error.status : 400)
+          .json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: could not be read`));
       }
     });
   };
 }
 
-/** Far deeper than any request of this API (about 5 levels), far shallower than a stack overflow. */
-export const MAX_BODY_DEPTH = 32;
+/**
+ * Shape bounds of a request body, far beyond any request of this API (about 5 levels deep, at most 16
+ * fields per object, a few dozen fields in all) and far below what costs a parser or validator seconds.
+ */
+export const BODY_SHAPE_LIMITS = { depth: 32, fieldsPerObject: 100, fields: 2000 } as const;
 
-/** Depth of arrays and objects in a parsed JSON value, without recursion; stops once past the maximum. */
-function nestingDepth(value: unknown): number {
-  let deepest = 0;
-  const pending: Array<[unknown, number]> = [[value, 1]];
+/**
+ * A `path: detail` line when the parsed body is nested deeper, or has objects wider or more fields in
+ * all, than BODY_SHAPE_LIMITS; undefined otherwise. Iterative, and stops at the first excess, so a
+ * hostile body costs one pass over at most BODY_SHAPE_LIMITS.fields keys.
+ */
+export function bodyShapeProblem(body: unknown): string | undefined {
+  const { depth: maxDepth, fieldsPerObject, fields: maxFields } = BODY_SHAPE_LIMITS;
+  let fields = 0;
+  // Only objects and arrays are queued (a long list of strings costs no allocation); paths are built
+  // only for the message.
+  const pending: Array<{ value: object; depth: number; parent?: (typeof pending)[number]; key?: string | number }> = [];
+  const queue = (value: unknown, depth: number, parent?: (typeof pending)[number], key?: string | number) => {
+    if (value !== null && typeof value === 'object') pending.push({ value, depth, parent, key });
+  };
+  queue(body, 1);
   while (pending.length) {
-    const [item, depth] = pending.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_BODY_DEPTH) break;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+    const entry = pending.pop()!;
+    if (entry.depth > maxDepth) return `body: nested more than ${maxDepth} levels deep`;
+    if (Array.isArray(entry.value)) {
+      entry.value.forEach((element: unknown, index) => queue(element, entry.depth + 1, entry, index));
+      continue;
+    }
+    const keys = Object.keys(entry.value);
+    if (keys.length > fieldsPerObject) {
+      return `${pathOf(entry)}: has ${keys.length} fields; at most ${fieldsPerObject} are allowed in one object`;
+    }
+    fields += keys.length;
+    if (fields > maxFields) return `body: has more than ${maxFields} fields in all`;
+    for (const key of keys) queue((entry.value as Record<string, unknown>)[key], entry.depth + 1, entry, key);
   }
-  return deepest;
+  return undefined;
+}
+
+/** `filters.inclusions`, `list[2]`, or `body` for the body itself. */
+function pathOf(entry: { parent?: { parent?: unknown; key?: string | number }; key?: string | number }): string {
+  const keys: (string | number)[] = [];
+  for (let at: typeof entry | undefined = entry; at?.key !== undefined; at = at.parent as typeof entry | undefined) keys.unshift(at.key);
+  if (keys.length === 0) return 'body';
+  return keys.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
 }
 
 function hasBody(req: Request): boolean {

@@ -33,6 +33,9 @@ describe('serializeJson', () => {
 
   it('joins the chunks of a JsonText in order, wherever they were cut', async () => {
     const inside = [Buffer.from('{"n":1}\n,{"n"'), Buffer.from(':2}\n,{"é":"'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d])];
-    expect(JSON.parse(text(serializeJson({ items: JsonText.arrayOf(inside), after: 'é' })))).toEqual({ items: [{ n: 1 }, { n: 2 }, { é: 'é' }], after: 'é' });
+    expect(JSON.parse(text(serializeJson({ items: JsonText.arrayOf(inside), after: 'é' })))).toEqual({
+      items: [{ n: 1 }, { n: 2 }, { é: 'é' }],
+      after: 'é',
+    });
   });
 });

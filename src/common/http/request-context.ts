@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Scope } from '../../auth/api-key-format';
-import type { Principal } from '../../auth/api-keys.service';
+import type { Scope } from './principal';
+import type { Principal } from './principal';
 
 export interface AuthenticatedRequest extends Request {
   /** Set by ApiKeyAuthGuard when the request carries a valid key. */

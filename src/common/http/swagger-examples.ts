@@ -15,3 +15,6 @@ export function exampleMonth(monthsBack: number, now: Date = new Date()): { star
 
 export const EXAMPLE_LAST_MONTH = exampleMonth(1);
 export const EXAMPLE_MONTH_BEFORE = exampleMonth(2);
+
+/** The organisation the first start loads demo data for, so the Swagger examples' organizationId is one with data. */
+export const DEMO_ORGANIZATION_ID = '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d';

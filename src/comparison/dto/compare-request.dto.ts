@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
-import { CompareFiltersDto, DateRangeDto, NestedObject } from '../../cost-query/dto/filters.dto';
-import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsDateGrouping, IsGroupingDimension } from '../../cost-query/dto/grouping.dto';
-import { COMPARE_METRICS, CompareMetric } from '../../cost-query/metrics';
+import { CompareFiltersDto, DateRangeDto, NestedObject } from '../../dto/filters.dto';
+import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsDateGrouping, IsGroupingDimension } from '../../dto/grouping.dto';
+import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
 import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/http/swagger-examples';
 import { TOTAL_DIMENSION_VALUE } from '../comparison-result';
 
@@ -41,7 +41,8 @@ export class CompareRequestDto {
 
   @ApiProperty({
     type: () => DateRangeDto,
-    description: 'Required. The period of interest, both ends included; at most MAX_DATE_RANGE_DAYS days. It may overlap the baseline: a day in both counts in both.',
+    description:
+      'Required. The period of interest, both ends included; at most MAX_DATE_RANGE_DAYS days. It may overlap the baseline: a day in both counts in both.',
     example: EXAMPLE_LAST_MONTH,
   })
   @NestedObject(() => DateRangeDto, true)

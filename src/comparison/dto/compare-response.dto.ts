@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { COMPARE_METRICS, CompareMetric } from '../../cost-query/metrics';
+import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
 import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/http/swagger-examples';
 import { DeltaDirection } from '../comparison-delta';
 import { periodLabel } from '../period-label';
@@ -114,7 +114,7 @@ export class ComparisonMetadataDto {
 
   @ApiProperty({
     description:
-      "Human-readable period: `2026`, `October 2026`, `July – September 2026`, `15 Oct 2026`, `1–15 Oct 2026`, `28 Sep – 4 Oct 2026`, `15 Dec 2025 – 14 Jan 2026`.",
+      'Human-readable period: `2026`, `October 2026`, `July – September 2026`, `15 Oct 2026`, `1–15 Oct 2026`, `28 Sep – 4 Oct 2026`, `15 Dec 2025 – 14 Jan 2026`.',
     example: periodLabel(EXAMPLE_MONTH_BEFORE.start, EXAMPLE_MONTH_BEFORE.end),
   })
   baseline_label: string;

@@ -8,15 +8,16 @@ import {
   IsGroupingDimensionList,
   DIMENSION_PATTERN,
   MAX_GROUPING_DIMENSIONS,
-} from '../../cost-query/dto/grouping.dto';
-import { FiltersDto, NestedObject } from '../../cost-query/dto/filters.dto';
+} from '../../dto/grouping.dto';
+import { FiltersDto, NestedObject } from '../../dto/filters.dto';
 import { EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
+import { SETTING_DEFAULTS } from '../../config/settings';
 
 export class CostDataGroupByDto {
   @ApiProperty({
     enum: DATE_GROUPINGS,
     description:
-      'Time-series granularity. Each item is one bucket: a day, a week starting on Monday, or a calendar month; `usage_date` is the bucket\'s first day (so the first bucket may start before the date range).',
+      "Time-series granularity. Each item is one bucket: a day, a week starting on Monday, or a calendar month; `usage_date` is the bucket's first day (so the first bucket may start before the date range).",
     example: 'monthly',
   })
   @IsDateGrouping()
@@ -47,8 +48,7 @@ export class CostDataGroupByDto {
 export class CostDataRequestDto {
   @ApiPropertyOptional({
     type: () => FiltersDto,
-    description:
-      'Inclusions and exclusions. Without `inclusions.dateRange` (and without `inclusions.billingPeriods`) the last DEFAULT_WINDOW_DAYS days (default 30) up to today, UTC, are queried. A dateRange may span at most MAX_DATE_RANGE_DAYS days.',
+    description: `Inclusions and exclusions. Without \`inclusions.dateRange\` (and without \`inclusions.billingPeriods\`) the last DEFAULT_WINDOW_DAYS days (default ${SETTING_DEFAULTS.DEFAULT_WINDOW_DAYS}) up to today, UTC, are queried. A dateRange may span at most MAX_DATE_RANGE_DAYS days.`,
     example: { inclusions: { dateRange: EXAMPLE_LAST_MONTH } },
   })
   @NestedObject(() => FiltersDto, false)

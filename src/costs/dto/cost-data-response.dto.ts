@@ -5,7 +5,10 @@ const MONEY = 'Exact sum of Decimal amounts, returned as a JSON number (double).
 
 @ApiSchema({ name: 'CostDataPoint', description: 'One date bucket × dimension value(s), with every metric summed.' })
 export class CostDataPointDto {
-  @ApiProperty({ description: "First day of the bucket (YYYY-MM-DD): the day, the week's Monday, or the month's first day.", example: '2026-10-01' })
+  @ApiProperty({
+    description: "First day of the bucket (YYYY-MM-DD): the day, the week's Monday, or the month's first day.",
+    example: '2026-10-01',
+  })
   usage_date: string;
 
   @ApiPropertyOptional({

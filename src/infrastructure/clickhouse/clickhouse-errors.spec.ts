@@ -1,10 +1,11 @@
 import { ClickHouseError } from '@clickhouse/client';
 import type { ArgumentsHost } from '@nestjs/common';
 import { ApiExceptionFilter } from '../../common/http/api-exception.filter';
-import { exceededQueryBudget } from './clickhouse-errors';
+import { asApiError, exceededQueryBudget } from './clickhouse-errors';
 
-/** Answers the filter gives for an exception (status and JSON body), through a minimal Express double. */
-function answerFor(exception: unknown): { status: number; body: unknown } {
+/** Answers the API gives for a statement's error (as ClickhouseService raises it, through the filter), via a minimal Express double. */
+function answerFor(error: unknown): { status: number; body: unknown } {
+  const exception = asApiError(error);
   const answer = { status: 0, body: undefined as unknown };
   const response = {
     headersSent: false,
@@ -51,7 +52,12 @@ describe('ClickHouse query-budget errors', () => {
   });
 
   it('keeps every other ClickHouse error a generic 500 without internals', () => {
-    for (const error of [clickhouseError('60', 'UNKNOWN_TABLE'), clickhouseError('159', 'SOMETHING_ELSE'), new Error('socket hang up'), 'text']) {
+    for (const error of [
+      clickhouseError('60', 'UNKNOWN_TABLE'),
+      clickhouseError('159', 'SOMETHING_ELSE'),
+      new Error('socket hang up'),
+      'text',
+    ]) {
       expect(exceededQueryBudget(error)).toBeUndefined();
       expect(answerFor(error)).toEqual({ status: 500, body: { success: false, error: { message: 'Internal server error.' } } });
     }

@@ -1,3 +1,5 @@
+import { QueryBudgetExceededException } from '../../common/errors/api-errors';
+
 /**
  * ClickHouse errors that mean "this query is too expensive for the configured budget", not "the
  * service is broken". The API answers them with a 400 that says how to narrow the query (like the
@@ -12,10 +14,6 @@ const BUDGET_ERRORS: Record<string, { type: string; budget: string }> = {
   '396': { type: 'TOO_MANY_ROWS_OR_BYTES', budget: 'result size limit' },
 };
 
-/** How to make a query cheaper, in the request's own terms. */
-export const NARROW_THE_QUERY =
-  'narrow it: a shorter dateRange, a coarser groupBy.dateGrouping, fewer groupBy.dimensions, more filters, or fewer /filters fields';
-
 /**
  * The budget a ClickHouse error reports as exceeded (duck-typed on the client's ClickHouseError
  * `code`/`type`, which both the server and the embedded engine produce), or undefined.
@@ -26,4 +24,10 @@ export function exceededQueryBudget(error: unknown): string | undefined {
   const known = typeof code === 'string' ? BUDGET_ERRORS[code] : undefined;
   if (known && (type === undefined || type === known.type)) return known.budget;
   return undefined;
+}
+
+/** What ClickhouseService raises for a failed statement: a budget error as the API's 400, anything else as it is. */
+export function asApiError(error: unknown): unknown {
+  const budget = exceededQueryBudget(error);
+  return budget ? new QueryBudgetExceededException(budget) : error;
 }

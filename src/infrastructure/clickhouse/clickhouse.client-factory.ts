@@ -49,6 +49,8 @@ function budgetSettings({ clickhouse }: AppConfig) {
 
 function loadChdb(): ChdbConnectionModule {
   try {
+    // A require, not an import: the optional dependency may be absent, and only the embedded mode loads it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('chdb/connection') as ChdbConnectionModule;
   } catch (error) {
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
@@ -56,6 +58,7 @@ function loadChdb(): ChdbConnectionModule {
     throw new Error(
       'CLICKHOUSE_URL is not set and the embedded engine (the optional dependency chdb) is not installed: ' +
         'set CLICKHOUSE_URL to a ClickHouse server, or install chdb for the embedded mode.',
+      { cause: error },
     );
   }
 }

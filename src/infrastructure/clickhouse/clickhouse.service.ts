@@ -1,11 +1,20 @@
-import { ClickHouseClient, ClickHouseSettings, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
+import { ClickHouseClient, ClickHouseSettings, DataFormat, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
+import type { Readable } from 'node:stream';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { ConcurrencyLimitExceededException } from '../../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { metrics, parseClickhouseSummary } from '../../observability/metrics';
+import { metrics, parseClickhouseSummary } from '../../observability/prometheus-metrics';
+import { asApiError } from './clickhouse-errors';
 import { createClickhouseClient } from './clickhouse.client-factory';
 import { servingTableName } from './cluster-ddl';
+import { FairScheduler, TenantQueueFullError } from './fair-scheduler';
 
-export type QueryParams = Record<string, unknown>;
+export type StatementParameters = Record<string, unknown>;
+
+/** Whose question a read answers: reads for an organisation share the engine fairly with other organisations'. */
+export interface ReadOptions {
+  organizationId?: string;
+}
 
 /**
  * Thin wrapper over @clickhouse/client: qualified table names and typed results.
@@ -23,9 +32,18 @@ export class ClickhouseService implements OnModuleDestroy {
     this.database = config.clickhouse.database;
     this.embedded = !config.clickhouse.url;
     this.cluster = config.clickhouse.cluster;
+    this.scheduler = new FairScheduler({
+      // The embedded engine runs parameterised statements one at a time (chdb's process-wide chain): queueing
+      // them here, one in flight, lets the scheduler rather than arrival order decide who goes next.
+      capacity: this.embedded ? 1 : config.clickhouse.maxOpenConnections,
+      perTenant: config.organizationLimits.concurrentStatements,
+      queuedPerTenant: config.organizationLimits.queuedStatements,
+    });
     const { indexAnalysisThreads } = config.clickhouse;
     this.wantedReadSettings = indexAnalysisThreads > 0 ? { max_threads_for_indexes: indexAnalysisThreads } : {};
   }
+
+  private readonly scheduler: FairScheduler;
 
   /** Tuning settings of reads (query, queryRaw), sent only once the server is known to have them. */
   private readonly wantedReadSettings: ClickHouseSettings;
@@ -57,11 +75,17 @@ export class ClickhouseService implements OnModuleDestroy {
   /** CLICKHOUSE_CLUSTER: migrations run ON CLUSTER, sharded tables are served through Distributed tables. */
   readonly cluster: string | undefined;
 
-  /** Statements that may have written, sent by this process (inserts and commands): part of the data version. */
-  get writeCount(): number {
-    return this.writes;
+  /**
+   * Statements sent by this process that may have written an organisation's rows of `table`: inserts of
+   * its rows (or of rows without an organization_id), and every command (DDL, partition swaps and
+   * mutations may touch any table). Part of the data version of that organisation's answers.
+   */
+  writeCount(table: string, organizationId: string): number {
+    const inserts = (scope: string) => this.insertCounts.get(`${table}/${scope}`) ?? 0;
+    return inserts(organizationId.toLowerCase()) + inserts(ANY_ORGANIZATION) + this.commandCount;
   }
-  private writes = 0;
+  private readonly insertCounts = new Map<string, number>();
+  private commandCount = 0;
 
   /** Fully qualified table name. The chDB connection ignores a default database, so SQL always qualifies. */
   table(name: string): string {
@@ -74,13 +98,20 @@ export class ClickhouseService implements OnModuleDestroy {
     return `${this.database}.${name}`;
   }
 
-  async query<T>(query: string, params: QueryParams = {}): Promise<T[]> {
-    return this.measured('query', async () => {
-      const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: await this.readSettings() });
-      const rows = await result.json<T>();
-      countRead(result.response_headers);
-      return rows;
-    });
+  async query<T>(query: string, params: StatementParameters = {}, options: ReadOptions = {}): Promise<T[]> {
+    return this.scheduled(options, () =>
+      this.measured('query', async () => {
+        const result = await this.client.query({
+          query,
+          query_params: params,
+          format: 'JSONEachRow',
+          clickhouse_settings: await this.readSettings(),
+        });
+        const rows = await result.json<T>();
+        countRead(result.response_headers);
+        return rows;
+      }),
+    );
   }
 
   /**
@@ -89,37 +120,71 @@ export class ClickhouseService implements OnModuleDestroy {
    * their own output (e.g. JSON with formatRowNoNewline) and answers that pass those bytes on without
    * decoding or even joining them.
    */
-  async queryRaw(query: string, params: QueryParams = {}): Promise<Buffer[]> {
-    return this.measured('query', async () => {
-      const result = await this.client.exec({
-        query: `${query}\nFORMAT TabSeparatedRaw`,
-        query_params: params,
-        clickhouse_settings: await this.readSettings(),
-      });
-      const chunks: Buffer[] = [];
-      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
-      throwStreamedException(chunks, result.response_headers);
-      countRead(result.response_headers);
-      return chunks;
-    });
+  async queryRaw(query: string, params: StatementParameters = {}, options: ReadOptions = {}): Promise<Buffer[]> {
+    return this.scheduled(options, () =>
+      this.measured('query', async () => {
+        const result = await this.client.exec({
+          query: `${query}\nFORMAT TabSeparatedRaw`,
+          query_params: params,
+          clickhouse_settings: await this.readSettings(),
+        });
+        const chunks: Buffer[] = [];
+        for await (const chunk of result.stream) chunks.push(chunk as Buffer);
+        throwStreamedException(chunks, result.response_headers);
+        countRead(result.response_headers);
+        return chunks;
+      }),
+    );
   }
 
-  async command(query: string, params: QueryParams = {}): Promise<void> {
-    await this.counted(this.measured('command', () => this.client.command({ query, query_params: params })));
+  /**
+   * An organisation's read waits for its turn (FairScheduler); a full queue is the rate limit's 429. A read
+   * over the per-query budgets is the API's 400 (asApiError): reads are what requests run.
+   */
+  private async scheduled<R>({ organizationId }: ReadOptions, read: () => Promise<R>): Promise<R> {
+    try {
+      return organizationId === undefined ? await read() : await this.scheduler.run(organizationId, read);
+    } catch (error) {
+      if (error instanceof TenantQueueFullError) throw new ConcurrencyLimitExceededException();
+      throw asApiError(error);
+    }
+  }
+
+  async command(query: string, params: StatementParameters = {}): Promise<void> {
+    try {
+      await this.measured('command', () => this.client.command({ query, query_params: params }));
+    } finally {
+      this.commandCount++; // see insert
+    }
+  }
+
+  /**
+   * Streams bytes already in a ClickHouse input format (an export file being imported) into a table given
+   * by its qualified name, e.g. an import's staging table.
+   */
+  async insertStream(qualifiedTable: string, values: Readable, format: DataFormat, settings: ClickHouseSettings): Promise<void> {
+    try {
+      await this.measured('insert', () => this.client.insert({ table: qualifiedTable, values, format, clickhouse_settings: settings }));
+    } finally {
+      this.countInsert(qualifiedTable, [ANY_ORGANIZATION]);
+    }
   }
 
   async insert<T extends Record<string, unknown>>(table: string, values: T[]): Promise<void> {
     if (values.length === 0) return;
-    await this.counted(this.measured('insert', () => this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' })));
+    try {
+      await this.measured('insert', () => this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' }));
+    } finally {
+      // Counted once finished (or failed): an answer computed while it ran is never filed under the later version.
+      this.countInsert(
+        table,
+        values.map((row) => (typeof row.organization_id === 'string' ? row.organization_id.toLowerCase() : ANY_ORGANIZATION)),
+      );
+    }
   }
 
-  /** Counts a write once it has finished (or failed): an answer computed while it ran is never filed under the later version. */
-  private async counted(write: Promise<unknown>): Promise<void> {
-    try {
-      await write;
-    } finally {
-      this.writes++;
-    }
+  private countInsert(table: string, scopes: string[]): void {
+    for (const scope of new Set(scopes)) this.insertCounts.set(`${table}/${scope}`, (this.insertCounts.get(`${table}/${scope}`) ?? 0) + 1);
   }
 
   /** Latency and error metrics around one statement. */
@@ -146,6 +211,9 @@ export class ClickhouseService implements OnModuleDestroy {
     await this.client.close();
   }
 }
+
+/** The write-count scope of rows that name no organisation: they count for every organisation. */
+const ANY_ORGANIZATION = '*';
 
 /** The server reports rows/bytes read in X-ClickHouse-Summary; the embedded engine sends no headers. */
 function countRead(headers: Record<string, unknown> | undefined): void {

@@ -2,10 +2,9 @@ import { loadMigrations, splitStatements } from './migrator';
 
 describe('migrations', () => {
   it('split on semicolons at line ends, without comment lines', () => {
-    expect(splitStatements('-- a comment; with a semicolon\nCREATE TABLE a (x UInt8);\n\nALTER TABLE a\n  ADD COLUMN y String;\n')).toEqual([
-      'CREATE TABLE a (x UInt8)',
-      'ALTER TABLE a\n  ADD COLUMN y String',
-    ]);
+    expect(splitStatements('-- a comment; with a semicolon\nCREATE TABLE a (x UInt8);\n\nALTER TABLE a\n  ADD COLUMN y String;\n')).toEqual(
+      ['CREATE TABLE a (x UInt8)', 'ALTER TABLE a\n  ADD COLUMN y String'],
+    );
   });
 
   it('are numbered, substitute the database, and declare the MergeTree settings they need', () => {

@@ -63,9 +63,7 @@ export async function migrate(clickhouse: ClickhouseService): Promise<Migration[
      (version UInt32, name String, checksum String, applied_at DateTime64(3, 'UTC'))
      ENGINE = MergeTree ORDER BY version`,
   );
-  const applied = await clickhouse.query<{ version: number }>(
-    `SELECT version FROM ${clickhouse.table('schema_migrations')}`,
-  );
+  const applied = await clickhouse.query<{ version: number }>(`SELECT version FROM ${clickhouse.table('schema_migrations')}`);
   const appliedVersions = new Set(applied.map((row) => Number(row.version)));
   const pending = loadMigrations(clickhouse.database).filter((m) => !appliedVersions.has(m.version));
   const appliedNow: Migration[] = [];

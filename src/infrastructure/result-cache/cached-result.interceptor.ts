@@ -1,10 +1,11 @@
-import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
 import type { AuthenticatedRequest } from '../../common/http/request-context';
-import { serializeJson } from '../../common/http/json-text';
-import { metrics } from '../../observability/metrics';
+import { AnswerToKeep, SerializedAnswer } from '../../common/http/serialized-answer';
+import type { SuccessEnvelope } from '../../common/http/envelope';
+import { metrics } from '../../observability/prometheus-metrics';
 import { CostDataVersion } from './cost-data-version.service';
 import { ResultCache, resultCacheKey } from './result-cache';
 
@@ -16,11 +17,11 @@ const CACHE_STATUS = {
 } as const;
 
 /**
- * Serves a repeated question from memory, and writes every answer of its routes as JSON text
- * (serializeJson: parts ClickHouse already formatted as JSON are spliced in, not re-serialized).
- * Runs after authentication and rate limiting (each request still counts), before validation: the
- * key is the raw body, canonicalised, with the route, the key's organisation, today's date (default
- * windows move with it) and the data version. Only successful answers are kept; errors pass through.
+ * Serves a repeated question from memory: the bytes the answer pipeline (AnswerInterceptor) serialized
+ * the first time, handed back to it as a SerializedAnswer. Runs after authentication, rate limiting (each request still counts) and body validation (a body that
+ * is a 400 is never looked up): the key is the validated body, canonicalised, with the route, the key's
+ * organisation, today's date (default windows move with it) and the data version. Only successful
+ * answers are kept; errors pass through.
  */
 @Injectable()
 export class CachedResultInterceptor implements NestInterceptor {
@@ -34,17 +35,17 @@ export class CachedResultInterceptor implements NestInterceptor {
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
     const principal = request.principal;
-    /** The handler's answer, serialized once: the same bytes are sent and, under `keep`, stored. */
+    if (!principal) return next.handle(); // unreachable: these routes require a key (ScopesGuard)
+    const organizationId = principal.organizationId;
+    /** The handler's answer, computed now; under `keep`, the bytes it is serialized to are kept. */
     const computed = (status?: string, keep?: string) =>
       next.handle().pipe(
-        map((body: unknown) => {
-          const json = serializeJson(body);
-          if (keep !== undefined) this.cache.set(keep, json);
+        map((envelope: SuccessEnvelope<unknown>) => {
           if (status) response.setHeader('Cache-Status', status);
-          return sendAsJson(response, json);
+          return keep === undefined ? envelope : new AnswerToKeep(envelope, (bytes) => this.cache.set(keep, bytes));
         }),
       );
-    if (!this.cache.enabled || !principal) return computed();
+    if (!this.cache.enabled) return computed();
 
     const directives = cacheControlDirectives(request.headers['cache-control'], request.headers.pragma);
     if (directives.has('no-store')) {
@@ -56,9 +57,9 @@ export class CachedResultInterceptor implements NestInterceptor {
     try {
       key = resultCacheKey({
         route: `${request.method} ${request.route?.path ?? request.path}`,
-        organizationId: principal.organizationId,
+        organizationId,
         today: new Date().toISOString().slice(0, 10),
-        dataVersion: await this.version.current(),
+        dataVersion: await this.version.current(organizationId),
         body: request.body,
       });
     } catch {
@@ -73,7 +74,7 @@ export class CachedResultInterceptor implements NestInterceptor {
     if (cached !== undefined) {
       metrics.resultCacheLookups.inc({ outcome: 'hit' });
       response.setHeader('Cache-Status', CACHE_STATUS.hit);
-      return of(sendAsJson(response, cached));
+      return of(new SerializedAnswer(cached));
     }
     metrics.resultCacheLookups.inc({ outcome: 'miss' });
     return computed(CACHE_STATUS.miss, key);
@@ -87,15 +88,6 @@ export const CACHE_STATUS_HEADER = {
     schema: { type: 'string' as const },
   },
 };
-
-/**
- * The handler's answer, serialized (serializeJson splices JsonText parts in), is sent as these very
- * bytes in one write: Nest sends a StreamableFile's buffer as it is (a plain Buffer it would JSON-encode).
- */
-function sendAsJson(response: Response, json: Buffer): StreamableFile {
-  response.type('application/json');
-  return new StreamableFile(json);
-}
 
 function cacheControlDirectives(...headers: (string | string[] | undefined)[]): Set<string> {
   return new Set(

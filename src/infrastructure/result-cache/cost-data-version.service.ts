@@ -2,23 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
+/** The table every cached answer is computed from. */
+const COST_TABLE = 'cost_line_items';
+
 /**
- * A value that changes whenever the cost data may have changed, for cache keys.
+ * A value that changes whenever one organisation's cost data may have changed, for cache keys: answers
+ * depend on that organisation's cost rows and nothing else, so a write for another organisation, or to
+ * another table (a shared filter, an API key), leaves them cached.
  *
- * - Writes by this process (ClickhouseService inserts and commands) change it at once.
- * - Writes by anyone else (an import from the CLI, another tool) change the set of active parts of
- *   cost_line_items: every INSERT, REPLACE PARTITION, DROP, mutation or merge creates or retires a
- *   part. A digest of the part names is re-read once it is RESULT_CACHE_VERSION_CHECK_MS old.
+ * - Writes by this process: an insert of the organisation's cost rows, or any command (DDL, partition
+ *   swaps and mutations may touch any table), change it at once.
+ * - Writes by anyone else (an import from the CLI, another tool) change the set of active parts of the
+ *   organisation's partitions (the partition key starts with organization_id): every INSERT,
+ *   REPLACE PARTITION, DROP, mutation or merge creates or retires a part. A digest of the part names per
+ *   organisation is re-read once it is RESULT_CACHE_VERSION_CHECK_MS old.
  *
- * The re-read is off the request path: up to twice that age, a request goes on with the digest it has
- * while the next one is read in the background. An older digest is always a safe key (it names a state
+ * The re-read is off the request path: up to twice that age, a request goes on with the digests it has
+ * while the next ones are read in the background. An older digest is always a safe key (it names a state
  * no later than the data the answer is then computed from); it only lets an answer older than a write
  * be served a little longer: in all, at most twice RESULT_CACHE_VERSION_CHECK_MS. Past that (an idle
- * instance, or ClickHouse unreachable), the request waits for the digest, as the first one does.
+ * instance, or ClickHouse unreachable), the request waits for the digests, as the first one does.
  */
 @Injectable()
 export class CostDataVersion {
-  private partsDigest = '';
+  private partsDigests = new Map<string, string>();
   private checkedAt = Number.NEGATIVE_INFINITY;
   private pending?: Promise<void>;
 
@@ -27,33 +34,82 @@ export class CostDataVersion {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async current(): Promise<string> {
+  async current(organizationId: string): Promise<string> {
     // Read before the parts: a write finishing meanwhile makes the next request's version differ.
-    const localWrites = this.clickhouse.writeCount;
+    const localWrites = this.clickhouse.writeCount(COST_TABLE, organizationId);
     const age = Date.now() - this.checkedAt;
     const { versionCheckMs } = this.config.resultCache;
     if (age >= versionCheckMs) {
-      this.pending ??= this.readPartsDigest().finally(() => (this.pending = undefined));
+      this.pending ??= this.readPartsDigests().finally(() => (this.pending = undefined));
       if (age >= 2 * versionCheckMs) await this.pending;
-      // A background read that fails leaves the digest as it was; a later request retries it (and, once the
-      // digest is too old to go on with, reports the failure).
+      // A background read that fails leaves the digests as they were; a later request retries it (and, once
+      // they are too old to go on with, reports the failure).
       else this.pending.catch(() => undefined);
     }
-    return `${this.partsDigest}/${localWrites}`;
+    // Parts whose partition does not start with an organisation (a future partition key) count for everyone.
+    const shared = this.partsDigests.get(NO_ORGANIZATION) ?? '';
+    return `${this.partsDigests.get(organizationId.toLowerCase()) ?? ''}/${shared}/${localWrites}`;
   }
 
-  private async readPartsDigest(): Promise<void> {
-    const startedAt = Date.now();
-    const parts = this.clickhouse.cluster
-      ? `clusterAllReplicas('${this.clickhouse.cluster}', system.parts)` // a validated identifier
-      : 'system.parts';
-    const [row] = await this.clickhouse.query<{ digest: string }>(
-      `SELECT concat(toString(groupBitXor(cityHash64(name))), '-', toString(count())) AS digest
-       FROM ${parts}
-       WHERE database = {database:String} AND table = 'cost_line_items' AND active`,
-      { database: this.clickhouse.database },
+  /**
+   * The organisation's stored cost data, identified now, in one small statement on the organisation's turn:
+   * what a paging cursor is pinned to. Unlike current() it is never older than the call and holds no
+   * per-process count, so every instance reads the same value for the same data; and it ignores merges,
+   * which rewrite parts without changing a row, so the background merges that follow an import do not
+   * end every paging in progress.
+   *
+   * Per partition: the lowest and highest block number of its active parts, its rows, and its highest
+   * mutation version. A merge joins parts into one covering the same block range and rows; an insert,
+   * partition swap or attach adds a block with a new, higher number (block numbers count per table, so a
+   * partition's blocks are not contiguous: the range, not a count of blocks, is what a merge keeps); a drop
+   * removes the partition; a mutation rewrites parts under a higher version. Equal before a statement and
+   * after a later one, it proves both saw the same rows. (Block numbers restart from the highest existing one
+   * when the server restarts, so a partition dropped and rebuilt across a restart with exactly the same
+   * range and row count would read as unchanged.)
+   */
+  async readNow(organizationId: string): Promise<string> {
+    const rows = await this.clickhouse.query<{ organization_id: string; digest: string }>(
+      `SELECT organization_id, toString(sum(partition_digest)) AS digest
+       FROM (
+         SELECT toString(toUUIDOrZero(substring(any(partition), 3, 36))) AS organization_id,
+                cityHash64(partition_id,
+                           min(min_block_number),
+                           max(max_block_number),
+                           max(if(data_version > max_block_number, toInt64(data_version), 0)),
+                           sum(rows)) AS partition_digest
+         FROM ${this.partsTable()}
+         WHERE database = {database:String} AND table = {table:String} AND active
+           AND toUUIDOrZero(substring(partition, 3, 36)) IN ({organization_id:UUID}, {no_organization:UUID})
+         GROUP BY partition_id
+       )
+       GROUP BY organization_id`,
+      { database: this.clickhouse.database, table: COST_TABLE, organization_id: organizationId, no_organization: NO_ORGANIZATION },
+      { organizationId },
     );
-    this.partsDigest = row?.digest ?? '';
+    const digests = new Map(rows.map((row) => [row.organization_id, row.digest]));
+    return `${digests.get(organizationId.toLowerCase()) ?? ''}/${digests.get(NO_ORGANIZATION) ?? ''}`;
+  }
+
+  private async readPartsDigests(): Promise<void> {
+    const startedAt = Date.now();
+    // `partition` reads `('<organization_id>','<integration_id>','<billing_period>')`.
+    const rows = await this.clickhouse.query<{ organization_id: string; digest: string }>(
+      `SELECT toString(toUUIDOrZero(substring(partition, 3, 36))) AS organization_id,
+              concat(toString(groupBitXor(cityHash64(name))), '-', toString(count())) AS digest
+       FROM ${this.partsTable()}
+       WHERE database = {database:String} AND table = {table:String} AND active
+       GROUP BY organization_id`,
+      { database: this.clickhouse.database, table: COST_TABLE },
+    );
+    this.partsDigests = new Map(rows.map((row) => [row.organization_id, row.digest]));
     this.checkedAt = startedAt;
   }
+
+  private partsTable(): string {
+    return this.clickhouse.cluster
+      ? `clusterAllReplicas('${this.clickhouse.cluster}', system.parts)` // a validated identifier
+      : 'system.parts';
+  }
 }
+
+const NO_ORGANIZATION = '00000000-0000-0000-0000-000000000000';

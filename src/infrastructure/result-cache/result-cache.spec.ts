@@ -1,4 +1,7 @@
-import { canonicalJson, ResultCache, resultCacheKey } from './result-cache';
+import { createHash } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { canonicalJson, ENTRY_OVERHEAD_BYTES, ResultCache, resultCacheKey } from './result-cache';
 
 const b = (text: string) => Buffer.from(text);
 
@@ -9,7 +12,7 @@ describe('ResultCache', () => {
   beforeEach(() => (now = 1_000));
 
   it('returns what was stored until it expires', () => {
-    const cache = new ResultCache(1000, 5000, clock);
+    const cache = new ResultCache(100_000, 5000, clock);
     expect(cache.set('k', b('{"a":1}'))).toBe(true);
     expect(cache.get('k')?.toString()).toBe('{"a":1}');
     now += 4999;
@@ -20,24 +23,51 @@ describe('ResultCache', () => {
   });
 
   it('evicts the least recently used entries to stay within its byte budget', () => {
-    const cache = new ResultCache(100, 60_000, clock); // entries are 1-char keys + 9-byte bodies = 10 bytes
+    const entry = 9 + ENTRY_OVERHEAD_BYTES; // 9-byte bodies
+    const cache = new ResultCache(10 * entry, 60_000, clock);
     for (const key of 'abcdefghij') cache.set(key, b('123456789'));
-    expect(cache.size).toEqual({ entries: 10, bytes: 100 });
+    expect(cache.size).toEqual({ entries: 10, bytes: 10 * entry });
     cache.get('a'); // a is now the most recently used
     cache.set('k', b('123456789'));
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')?.toString()).toBe('123456789');
     expect(cache.get('k')?.toString()).toBe('123456789');
-    expect(cache.size.bytes).toBeLessThanOrEqual(100);
+    expect(cache.size.bytes).toBeLessThanOrEqual(10 * entry);
   });
 
   it('replaces an entry in place and refuses an answer bigger than an eighth of the budget', () => {
-    const cache = new ResultCache(800, 60_000, clock);
+    const cache = new ResultCache(8 * (100 + ENTRY_OVERHEAD_BYTES), 60_000, clock);
     cache.set('k', b('x'.repeat(50)));
     cache.set('k', b('y'.repeat(60)));
-    expect(cache.size).toEqual({ entries: 1, bytes: 61 });
-    expect(cache.set('big', b('z'.repeat(100)))).toBe(false);
+    expect(cache.size).toEqual({ entries: 1, bytes: 60 + ENTRY_OVERHEAD_BYTES });
+    expect(cache.set('big', b('z'.repeat(101)))).toBe(false);
     expect(cache.get('big')).toBeUndefined();
+  });
+
+  // A full 64 MB cache of small answers used to take 310–486 MB: ~80 bytes counted per entry that cost 300–530.
+  it('holds its budget in real memory when full of small answers', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const used = () => {
+      gc();
+      gc();
+      const memory = process.memoryUsage();
+      return memory.heapUsed + memory.external;
+    };
+    const budget = 16 * 1024 * 1024;
+    const cache = new ResultCache(budget, 60_000, clock);
+    const before = used();
+    for (let i = 0; cache.size.entries < 1_000_000 && i < 200_000; i++) {
+      const key = createHash('sha256').update(String(i)).digest('base64url');
+      // Small answers as serializeJson makes them: slices of Node's shared 8 KiB pool, between other allocations.
+      const unrelated = Buffer.from(`short-lived ${i}`);
+      cache.set(key, Buffer.from(JSON.stringify({ success: true, data: { values: [`value-${i}`] } })));
+      void unrelated;
+    }
+    const grown = used() - before;
+    console.log(`answer cache: ${cache.size.entries} entries, counted ${cache.size.bytes} bytes, heap + external grew ${grown} bytes`);
+    expect(cache.size.bytes).toBeLessThanOrEqual(budget);
+    expect(grown).toBeLessThanOrEqual(budget * 1.1);
   });
 
   it('is off with a zero budget', () => {
@@ -49,7 +79,13 @@ describe('ResultCache', () => {
 });
 
 describe('resultCacheKey', () => {
-  const parts = { route: 'POST /v1/cost-insights/data', organizationId: 'org-a', today: '2026-11-21', dataVersion: 'v1', body: { a: 1, b: [2, 1] } };
+  const parts = {
+    route: 'POST /v1/cost-insights/data',
+    organizationId: 'org-a',
+    today: '2026-11-21',
+    dataVersion: 'v1',
+    body: { a: 1, b: [2, 1] },
+  };
 
   it('is the same for bodies that differ only in key order', () => {
     expect(canonicalJson({ b: { y: 1, x: [{ q: 1, p: 2 }] }, a: null })).toBe('{"a":null,"b":{"x":[{"p":2,"q":1}],"y":1}}');

@@ -1,42 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  registerDecorator,
-  ValidationArguments,
-} from 'class-validator';
-import { EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { DEMO_ORGANIZATION_ID, EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
 import { expected } from '../../common/validation/messages';
+import { Rule, UUID_PATTERN } from '../../common/validation/validators';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
 import { DIMENSIONS, parseDimension } from '../../cost-query/dimension-registry';
-import { FiltersDto, NestedObject } from '../../cost-query/dto/filters.dto';
-import { COMPARE_METRICS, CompareMetric } from '../../cost-query/metrics';
-import { DEMO_ORGANIZATION_ID } from '../../demo/demo-organization';
+import { FiltersDto, NestedObject } from '../../dto/filters.dto';
+import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
 import { SHARED_FILTER_DEFAULTS, SharedFilterConfigurationInput } from '../shared-filter-configuration';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 2000;
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A grouping dimension: a registry dimension, or `tag:<key>` / `costCategory:<key>` (parseDimension). */
-function IsDimension(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isDimension',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: {
-        message: (args: ValidationArguments) =>
-          `"${String(args.value)}" is not a dimension: expected one of ${DIMENSIONS.join(', ')}, or tag:<key> or costCategory:<key>`,
-      },
-      validator: { validate: (value: unknown) => typeof value === 'string' && parseDimension(value) !== undefined },
-    });
-}
+/** A grouping dimension (parseDimension), with this endpoint's own message. */
+const IsDimension = () =>
+  Rule('isDimension', (value) =>
+    typeof value === 'string' && parseDimension(value)
+      ? undefined
+      : `"${String(value)}" is not a dimension: expected one of ${DIMENSIONS.join(', ')}, or tag:<key> or costCategory:<key>`,
+  );
 
 export class SharedFilterGroupByDto {
   @ApiPropertyOptional({
@@ -135,7 +117,7 @@ export class CreateSharedFilterDto {
     format: 'uuid',
   })
   // Decorators register bottom-up and the first failing rule is reported: the type check goes last.
-  @Matches(UUID_SHAPE, { message: 'Expected a UUID such as 3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d' })
+  @Matches(UUID_PATTERN, { message: 'Expected a UUID such as 3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d' })
   @IsString({ message: expected('string') })
   @IsDefined({ message: expected('string') })
   organizationId: string;

@@ -1,43 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
-import { DateRangeDto } from '../../cost-query/dto/filters.dto';
-import { COMPARE_METRICS, CompareMetric } from '../../cost-query/metrics';
+import { DateRangeDto } from '../../dto/filters.dto';
+import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
 import { FILTER_ID_EXAMPLE, FILTER_ID_FORMAT_DESCRIPTION } from '../filter-id';
-import {
-  CompleteFilterFields,
-  SharedFilterConfiguration,
-} from '../shared-filter-configuration';
+import { CompleteFilterFields, FILTER_FIELD_ENTRIES } from '../../cost-query/filter-fields';
+import { SharedFilterConfiguration } from '../shared-filter-configuration';
 
-const LIST = (description: string, example: string[]) =>
-  ApiProperty({ type: [String], description: `${description} [] when unset.`, example });
+/** FilterFields as a read returns it: every field present, lists [] and the others null when unset (from the field table). */
+export interface CompleteFilterFieldsDto extends CompleteFilterFields {}
+export class CompleteFilterFieldsDto {}
 
-/** FilterFields as a read returns it: every field present, lists [] and the others null when unset. */
-export class CompleteFilterFieldsDto implements CompleteFilterFields {
-  @LIST('Cost layer names.', []) costLayers: string[];
-  @LIST('Cloud provider names.', ['AWS']) clouds: string[];
-  @LIST('Cloud service names.', []) services: string[];
-  @LIST('Resource family names.', []) resourceFamilies: string[];
-  @LIST('Cloud region codes.', []) regions: string[];
-  @LIST('Instance type identifiers.', []) instanceTypes: string[];
-  @LIST('Usage type identifiers.', []) usageTypes: string[];
-  @LIST('Billing periods (yyyy-MM).', []) billingPeriods: string[];
-
-  @ApiProperty({ type: () => DateRangeDto, nullable: true, description: 'Date interval; null when unset.' })
-  dateRange: DateRangeDto | null;
-
-  @LIST('Cost type identifiers.', []) costTypes: string[];
-  @LIST('Cloud account IDs.', []) accountIds: string[];
-  @LIST('Integration IDs.', []) integrationIds: string[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'Resource tag key; null when unset.', example: null })
-  resourceTag: string | null;
-
-  @LIST('Values of resourceTag.', []) resourceTagValues: string[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'Cost category key; null when unset.', example: null })
-  costCategory: string | null;
-
-  @LIST('Values of costCategory.', []) costCategoryValues: string[];
+for (const [name, field] of FILTER_FIELD_ENTRIES) {
+  const list = (label: string, example: readonly string[]) =>
+    ApiProperty({ type: [String], description: `${label} [] when unset.`, example });
+  const decorator =
+    field.kind === 'list'
+      ? list(field.label, field.readExample ?? [])
+      : field.kind === 'mapValues'
+        ? list(field.label, [])
+        : field.kind === 'dateRange'
+          ? ApiProperty({ type: () => DateRangeDto, nullable: true, description: 'Date interval; null when unset.' })
+          : ApiProperty({ type: String, nullable: true, description: `${field.readLabel}; null when unset.`, example: null });
+  decorator(CompleteFilterFieldsDto.prototype, name);
 }
 
 export class SharedFilterFiltersViewDto {
@@ -95,7 +79,11 @@ export class GetSharedFilterResponseDto {
 }
 
 export class SharedFilterCreatedDto {
-  @ApiProperty({ description: `The new filter's ID: ${FILTER_ID_FORMAT_DESCRIPTION}.`, example: FILTER_ID_EXAMPLE, pattern: '^sf_[A-Za-z0-9_-]{24}$' })
+  @ApiProperty({
+    description: `The new filter's ID: ${FILTER_ID_FORMAT_DESCRIPTION}.`,
+    example: FILTER_ID_EXAMPLE,
+    pattern: '^sf_[A-Za-z0-9_-]{24}$',
+  })
   filterId: string;
 }
 

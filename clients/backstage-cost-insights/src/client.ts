@@ -1,0 +1,348 @@
+import type { Cost, DateAggregation, Entity, Group, Maybe, MetricData, Project } from '@backstage/plugin-cost-insights-common';
+import { addDays, DateRange, daysOf, isoDate, parseIntervals, ParsedIntervals } from './intervals';
+import { changeBetween, changeOf, dailyAggregation, trendlineOf } from './statistics';
+
+/** The options of the plugin's getProductInsights (as `ProductInsightsOptions` of @backstage/plugin-cost-insights). */
+export interface ProductInsightsOptions {
+  product: string;
+  group: string;
+  intervals: string;
+  project: Maybe<string>;
+}
+
+/** FilterFields of the Cost Insights API (see its Swagger): lists of values, a tag or cost category key, a dateRange. */
+export type FilterFields = { [field: string]: string[] | string | DateRange | null | undefined };
+
+/** What a Backstage group is: the values of one resource tag key, or of one cost category key (one team each). */
+export type GroupKey = { tag: string } | { costCategory: string };
+
+/** A cost money metric of the API's /data items. */
+export type CostMetric = 'amortized_cost' | 'billed_cost' | 'cash_cost' | 'on_demand_cost';
+
+/** Daily series that getDailyMetricData can answer: the API's money metrics, organisation-wide. */
+export const DAILY_METRICS = [
+  'amortized_cost',
+  'billed_cost',
+  'cash_cost',
+  'on_demand_cost',
+  'total_savings',
+  'enterprise_discount_savings',
+  'product_discount_savings',
+  'partner_discount_savings',
+  'commitment_savings',
+  'spot_savings',
+  'other_savings',
+] as const;
+
+export interface ProductConfiguration {
+  /** Filters that select the product's cost, e.g. `{ services: ['Amazon EC2'] }`. Default: `{ services: [<product>] }`. */
+  filters?: FilterFields;
+  /** The dimension its entities are broken down by, e.g. `usageType`, `region`, `tag:app`. Default: `account` (`usageType` for one project). */
+  breakdown?: string;
+}
+
+export interface CostInsightsClientOptions {
+  /**
+   * Where the API (its `/v1`) is reached: in a Backstage app the backend proxy, which adds the API key,
+   * e.g. `() => discoveryApi.getBaseUrl('proxy').then((proxy) => `${proxy}/cost-insights`)`.
+   */
+  baseUrl: string | (() => Promise<string>);
+  /** Backstage's `fetchApi.fetch` (sends the Backstage identity the proxy requires). Default: the global fetch. */
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** The tag or cost category whose values are the groups (teams), e.g. `{ tag: 'team' }`. */
+  groups: GroupKey;
+  /** The groups a user belongs to, e.g. from the catalog. Default: every group (every value of the key). */
+  userGroups?: (userId: string, allGroups: Group[]) => Group[] | Promise<Group[]>;
+  /** getCatalogEntityDailyCost: the tag whose value names a catalog entity, and whether that value is the entity's name (default) or its full ref. */
+  catalogEntity?: { tag: string; value?: 'name' | 'ref' };
+  /** getProductInsights: per product of app-config's `costInsights.products`, the filters and breakdown. */
+  products?: Record<string, ProductConfiguration>;
+  /** The money metric shown as cost. Default `amortized_cost`. */
+  metric?: CostMetric;
+  /** getGroupProjects: the days of cost looked at for a group's accounts. Default 180. */
+  projectWindowDays?: number;
+  /** Today's date, YYYY-MM-DD (UTC); for tests. */
+  today?: () => string;
+}
+
+/** Rows without a value for a dimension come back under this label; the plugin's entities call them `null`. */
+const NOT_SET = '(not set)';
+
+interface DataItem {
+  usage_date: string;
+  dimension_value?: string;
+  [metric: string]: unknown;
+}
+
+interface Comparison {
+  comparisons: Array<{ dimension_value: string; baseline: { total: number }; comparison: { total: number } }>;
+  totals: { baseline: number; comparison: number };
+}
+
+/**
+ * `CostInsightsApi` of @backstage/plugin-cost-insights over the Cost Insights Public API v1. Plain `fetch`, no
+ * React and no other runtime dependency. The API key is not here: the Backstage backend proxy adds it (docs/backstage.md).
+ */
+export class CostInsightsApiClient {
+  private readonly fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  private readonly metric: CostMetric;
+
+  constructor(private readonly options: CostInsightsClientOptions) {
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.metric = options.metric ?? 'amortized_cost';
+  }
+
+  /**
+   * The last day with cost data for the organisation, never today or later (today's costs are incomplete).
+   * Freshness: read from the `X-Data-Through` response header when the API sends it (issue 21's freshness
+   * headers, on every cost answer); until then from a /data query for the last day with cost.
+   */
+  async getLastCompleteBillingDate(): Promise<string> {
+    const today = this.today();
+    const yesterday = addDays(today, -1);
+    const recent = { start: addDays(today, -92), end: today };
+    const { body, headers } = await this.post<{ items: DataItem[] }>('data', {
+      filters: { inclusions: { dateRange: recent } },
+      groupBy: { dateGrouping: 'daily' },
+    });
+    // FRESHNESS HEADER: prefer the API's own statement of the data's last day.
+    const dataThrough = headers.get('X-Data-Through');
+    let lastDay = dataThrough && /^\d{4}-\d{2}-\d{2}$/.test(dataThrough) ? dataThrough : lastDayWithCost(body.items);
+    if (!lastDay && !dataThrough) lastDay = await this.lastDayWithCostBefore(recent.start);
+    if (!lastDay) return yesterday; // no data at all: the plugin still needs a date
+    return lastDay < yesterday ? lastDay : yesterday;
+  }
+
+  /** Every value of the group key (all time), narrowed to the user's groups when `userGroups` is configured. */
+  async getUserGroups(userId: string): Promise<Group[]> {
+    // VALUE PAGING (issue 20 item 2): /tag-values gains limit/cursor; one page of up to 10,000 values until then.
+    const groupKey = this.options.groups;
+    const { body } = await ('tag' in groupKey
+      ? this.post<{ values: string[] }>('tag-values', { tagKey: groupKey.tag })
+      : this.post<{ values: string[] }>('cost-category-values', { categoryKey: groupKey.costCategory }));
+    const all = body.values.map((value) => ({ id: value, name: value }));
+    return this.options.userGroups ? this.options.userGroups(userId, all) : all;
+  }
+
+  /** The accounts with cost for the group in the last `projectWindowDays` days, with their names. */
+  async getGroupProjects(group: string): Promise<Project[]> {
+    const today = this.today();
+    const { body } = await this.post<{ accounts: string[]; accountIdToName: Record<string, string> }>('filters', {
+      fields: ['accounts'],
+      filters: {
+        inclusions: {
+          dateRange: { start: addDays(today, -(this.options.projectWindowDays ?? 180)), end: today },
+          ...this.groupFilter(group),
+        },
+      },
+    });
+    return body.accounts
+      .filter((id) => id !== NOT_SET)
+      .map((id) => (body.accountIdToName[id] ? { id, name: body.accountIdToName[id] } : { id }));
+  }
+
+  /** The group's daily cost over the intervals, with change, trendline and breakdowns by service and by account. */
+  async getGroupDailyCost(group: string, intervals: string): Promise<Cost> {
+    return this.dailyCost(group, this.groupFilter(group), intervals, ['service', 'account']);
+  }
+
+  /** One account's daily cost over the intervals, with change, trendline and a breakdown by service. */
+  async getProjectDailyCost(project: string, intervals: string): Promise<Cost> {
+    return this.dailyCost(project, { accountIds: [project] }, intervals, ['service']);
+  }
+
+  /**
+   * A catalog entity's daily cost: the rows whose `catalogEntity.tag` holds the entity's name (or ref), e.g.
+   * tag `component` = `my-service` for `component:default/my-service`. Without that option it refuses with why.
+   */
+  async getCatalogEntityDailyCost(catalogEntityRef: string, intervals: string): Promise<Cost> {
+    const entity = this.options.catalogEntity;
+    if (!entity) {
+      throw new Error('getCatalogEntityDailyCost needs the catalogEntity option: the tag whose value names a catalog entity');
+    }
+    const value = entity.value === 'ref' ? catalogEntityRef : entityName(catalogEntityRef);
+    return this.dailyCost(catalogEntityRef, { resourceTag: entity.tag, resourceTagValues: [value] }, intervals, ['service', 'account']);
+  }
+
+  /**
+   * An API money metric (amortized_cost, on_demand_cost, total_savings, …) for the whole organisation, so the
+   * plugin can set a team's cost trend against it. Business metrics (daily active users and the like) are not
+   * in cost data: for any other metric the answer is an empty series, not an error.
+   */
+  async getDailyMetricData(metric: string, intervals: string): Promise<MetricData> {
+    if (!(DAILY_METRICS as readonly string[]).includes(metric)) {
+      return { id: metric, format: 'number', aggregation: [], change: { amount: 0 } };
+    }
+    const parsed = parseIntervals(intervals);
+    const items = await this.items({ dateRange: parsed.window }, undefined);
+    const aggregation = dailyAggregation(daysOf(parsed.window), sumByDate(items, metric));
+    return { id: metric, format: 'currency', aggregation, change: changeBetween(aggregation, parsed.intervals) ?? { amount: 0 } };
+  }
+
+  /**
+   * The product's cost in the last two intervals (the plugin asks month against month or quarter against quarter),
+   * for the group and optionally one project, broken down by the product's breakdown dimension, from /compare.
+   */
+  async getProductInsights(options: ProductInsightsOptions): Promise<Entity> {
+    const parsed = parseIntervals(options.intervals);
+    const [baselinePeriod, comparisonPeriod] = lastTwo(parsed);
+    const product = this.options.products?.[options.product] ?? {};
+    const breakdown = product.breakdown ?? (options.project ? 'usageType' : 'account');
+    const inclusions: FilterFields = {
+      ...(product.filters ?? { services: [options.product] }),
+      ...this.groupFilter(options.group),
+      ...(options.project ? { accountIds: [options.project] } : {}),
+    };
+    const { body } = await this.post<Comparison>('compare', {
+      baselinePeriod,
+      comparisonPeriod,
+      metric: this.metric,
+      groupBy: { dimension: breakdown, dateGrouping: 'monthly' },
+      filters: { inclusions },
+    });
+    return {
+      id: options.product,
+      aggregation: [body.totals.baseline, body.totals.comparison],
+      change: changeOf(body.totals.baseline, body.totals.comparison),
+      entities: {
+        [breakdown]: body.comparisons.map((row) => ({
+          id: row.dimension_value === NOT_SET ? null : row.dimension_value,
+          aggregation: [row.baseline.total, row.comparison.total] as [number, number],
+          change: changeOf(row.baseline.total, row.comparison.total),
+          entities: {},
+        })),
+      },
+    };
+  }
+
+  /**
+   * Always empty: the API has no anomaly or recommendation source to raise alerts from, and the plugin's alerts
+   * are React elements, which this client (no React dependency) does not render.
+   */
+  async getAlerts(_group: string): Promise<never[]> {
+    return [];
+  }
+
+  // ---- internals ----
+
+  private async dailyCost(
+    id: string,
+    inclusions: FilterFields,
+    intervals: string,
+    breakdowns: Array<'service' | 'account'>,
+  ): Promise<Cost> {
+    const parsed = parseIntervals(intervals);
+    const days = daysOf(parsed.window);
+    const filter = { ...inclusions, dateRange: parsed.window };
+    const byDimension = await Promise.all(breakdowns.map((dimension) => this.items(filter, dimension)));
+    // The total is the sum of the first breakdown (every row has a service, "(not set)" included).
+    const aggregation = dailyAggregation(days, sumByDate(byDimension[0], this.metric));
+    const groupedCosts: Record<string, Cost[]> = {};
+    breakdowns.forEach((dimension, i) => {
+      const perValue = new Map<string, DataItem[]>();
+      for (const item of byDimension[i]) {
+        const value = item.dimension_value ?? NOT_SET;
+        perValue.set(value, [...(perValue.get(value) ?? []), item]);
+      }
+      groupedCosts[dimension] = [...perValue.entries()]
+        .map(([value, items]) => costOf(value, dailyAggregation(days, sumByDate(items, this.metric)), parsed.intervals))
+        .sort((a, b) => total(b.aggregation) - total(a.aggregation) || (a.id < b.id ? -1 : 1));
+    });
+    return { ...costOf(id, aggregation, parsed.intervals), groupedCosts };
+  }
+
+  /** /data daily items for the filter, grouped by one dimension or none. */
+  private async items(inclusions: FilterFields, dimension: string | undefined): Promise<DataItem[]> {
+    const { body } = await this.post<{ items: DataItem[] }>('data', {
+      filters: { inclusions },
+      groupBy: { dateGrouping: 'daily', ...(dimension ? { dimension } : {}) },
+    });
+    return body.items;
+  }
+
+  /** Before the recent window: the last month with cost in the API's longest range, then its last day with cost. */
+  private async lastDayWithCostBefore(end: string): Promise<string | undefined> {
+    const span = { start: addDays(end, -1090), end: addDays(end, -1) };
+    const { body } = await this.post<{ items: DataItem[] }>('data', {
+      filters: { inclusions: { dateRange: span } },
+      groupBy: { dateGrouping: 'monthly' },
+    });
+    const month = lastDayWithCost(body.items);
+    if (!month) return undefined;
+    const monthEnd = isoDate(new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)));
+    const range = { start: month < span.start ? span.start : month, end: monthEnd > span.end ? span.end : monthEnd };
+    const daily = await this.post<{ items: DataItem[] }>('data', {
+      filters: { inclusions: { dateRange: range } },
+      groupBy: { dateGrouping: 'daily' },
+    });
+    return lastDayWithCost(daily.body.items);
+  }
+
+  private groupFilter(group: string): FilterFields {
+    const key = this.options.groups;
+    return 'tag' in key
+      ? { resourceTag: key.tag, resourceTagValues: [group] }
+      : { costCategory: key.costCategory, costCategoryValues: [group] };
+  }
+
+  private today(): string {
+    return this.options.today?.() ?? isoDate(new Date());
+  }
+
+  private async post<T>(path: string, body: unknown): Promise<{ body: T; headers: Headers }> {
+    const base = typeof this.options.baseUrl === 'string' ? this.options.baseUrl : await this.options.baseUrl();
+    const response = await this.fetch(`${base.replace(/\/+$/, '')}/cost-insights/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: { success?: boolean; data?: T; error?: { message?: string }; message?: string } | undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok || !parsed?.success) {
+      const message = parsed?.error?.message ?? parsed?.message ?? text.slice(0, 200);
+      throw new Error(`Cost Insights API: POST /cost-insights/${path} answered ${response.status}: ${message}`);
+    }
+    return { body: parsed.data as T, headers: response.headers };
+  }
+}
+
+/** A Cost of a daily series: its change between the last two intervals (when there are two) and its trendline. */
+function costOf(id: string, aggregation: DateAggregation[], intervals: DateRange[]): Cost {
+  const change = changeBetween(aggregation, intervals);
+  return { id, aggregation, ...(change ? { change } : {}), trendline: trendlineOf(aggregation) };
+}
+
+function lastTwo(parsed: ParsedIntervals): [DateRange, DateRange] {
+  const { intervals } = parsed;
+  if (intervals.length < 2) throw new Error('getProductInsights needs at least two intervals (R2/…) to compare');
+  return [intervals[intervals.length - 2], intervals[intervals.length - 1]];
+}
+
+function sumByDate(items: DataItem[], metric: string): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const item of items) sums.set(item.usage_date, (sums.get(item.usage_date) ?? 0) + Number(item[metric] ?? 0));
+  return sums;
+}
+
+/** The latest usage_date whose cost (amortized or billed) is not zero. */
+function lastDayWithCost(items: DataItem[]): string | undefined {
+  let last: string | undefined;
+  for (const item of items) {
+    if ((Number(item.amortized_cost) !== 0 || Number(item.billed_cost) !== 0) && (!last || item.usage_date > last)) last = item.usage_date;
+  }
+  return last;
+}
+
+function total(aggregation: { amount: number }[]): number {
+  return aggregation.reduce((sum, point) => sum + point.amount, 0);
+}
+
+/** `component:default/my-service` → `my-service` (a ref without kind or namespace is its own name). */
+export function entityName(ref: string): string {
+  return ref.slice(ref.lastIndexOf('/') + 1).replace(/^[^:]*:/, '');
+}

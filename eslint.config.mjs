@@ -1,0 +1,100 @@
+// ESLint (flat config): typescript-eslint with type information, and the folder layering as import rules.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of src/, lowest first: each folder may import only the folders listed for it (and itself).
+ * `common` and `config` at the bottom; then observability, infrastructure and the query kernel
+ * (`cost-query`, pure: no Nest, no class-validator); the DTOs shared by the features; auth and health;
+ * the features, which never import each other; the edges (demo, ingest, cli, mcp, the root files) last.
+ * `mcp` (the MCP endpoint and its stdio relay) is the one edge that calls several features' services.
+ */
+const FEATURES = ['costs', 'comparison', 'filter-options', 'sharing'];
+const LAYERS = {
+  config: [],
+  common: ['config'],
+  observability: ['common', 'config'],
+  infrastructure: ['common', 'config', 'observability'],
+  'cost-query': ['common'],
+  dto: ['common', 'cost-query'],
+  auth: ['common', 'config', 'observability', 'infrastructure'],
+  health: ['common', 'config', 'observability', 'infrastructure'],
+  ...Object.fromEntries(FEATURES.map((feature) => [feature, ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto']])),
+  demo: ['common', 'config', 'cost-query', 'infrastructure'],
+  ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
+  mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', ...FEATURES],
+};
+const FOLDERS = [...Object.keys(LAYERS), 'cli'];
+
+/** A relative import that enters one of `folders` (by a path segment of that name). */
+const entering = (folders) => `^\\.{1,2}/(?:.*/)?(?:${folders.join('|')})(?:/|$)`;
+
+const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
+  const forbidden = FOLDERS.filter((other) => other !== folder && !allowed.includes(other));
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    // Specs check wiring across layers (e.g. that the field table reaches the DTOs and shared filters).
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: entering(forbidden),
+              message: `src/${folder} may import only ${allowed.length ? allowed.map((f) => `src/${f}`).join(', ') : 'nothing else in src'} (eslint.config.mjs: LAYERS).`,
+            },
+            ...(folder === 'cost-query'
+              ? [
+                  {
+                    regex: '^(@nestjs/|class-validator|class-transformer)',
+                    message: 'The query kernel is pure: no Nest, no validation decorators (those are in src/dto).',
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  };
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      '.test-tmp/**',
+      'bench/**',
+      '**/*.js',
+      '**/*.mjs',
+      // Built against the published plugin's declarations (scripts/backstage-plugin-types.sh), which the lint's program lacks.
+      'clients/*/conformance/**',
+      'clients/*/dist/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // Type-aware: a promise is awaited, returned or explicitly voided; a switch over a union handles every member.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      // Declaration merging gives the DTOs built from the field table their property types.
+      '@typescript-eslint/no-unsafe-declaration-merging': 'off',
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+    },
+  },
+  ...layerRules,
+  prettier,
+);

@@ -1,0 +1,60 @@
+/**
+ * `npm run docs:config`: writes the README's configuration table, between its config markers, from the
+ * settings table (src/config/settings.ts). config-table.generator.spec.ts fails when the README holds
+ * anything else, so the documented defaults are always the ones the code applies.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Setting, SETTINGS } from '../src/config/settings';
+
+export const README_PATH = resolve(__dirname, '../README.md');
+export const START_MARKER = '<!-- config:start -->';
+export const END_MARKER = '<!-- config:end -->';
+
+const GIB = 1024 ** 3;
+const DAY_SECONDS = 86_400;
+
+/** The Markdown table of every setting, in the settings table's order. */
+export function configTable(): string {
+  const rows = Object.entries(SETTINGS).map(
+    ([variable, setting]: [string, Setting<unknown>]) => `| \`${variable}\` | ${defaultCell(setting)} | ${cell(setting.doc)} |`,
+  );
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** `readme` with the text between its config markers replaced by the table. */
+export function withConfigTable(readme: string): string {
+  const start = readme.indexOf(START_MARKER);
+  const end = readme.indexOf(END_MARKER);
+  if (start < 0 || end < start)
+    throw new Error(`README.md needs ${START_MARKER} and, after it, ${END_MARKER} around the configuration table`);
+  return `${readme.slice(0, start)}${START_MARKER}\n\n${configTable()}\n\n${readme.slice(end)}`;
+}
+
+function defaultCell(setting: Setting<unknown>): string {
+  const value = setting.default;
+  if (value === undefined) return '–';
+  if (value === '') return 'empty';
+  const readable = inLargerUnit(value, setting);
+  return `\`${String(value)}\`${readable ? ` (${readable})` : ''}`;
+}
+
+/** A large default also in the unit a reader thinks in: 2 GiB, 30 days. */
+function inLargerUnit(value: unknown, { unit }: Setting<unknown>): string | undefined {
+  if (typeof value !== 'number') return undefined;
+  if (unit === 'bytes' && value >= GIB && value % GIB === 0) return `${value / GIB} GiB`;
+  if (unit === 'seconds' && value >= DAY_SECONDS && value % DAY_SECONDS === 0) {
+    const days = value / DAY_SECONDS;
+    return `${days} day${days === 1 ? '' : 's'}`;
+  }
+  return undefined;
+}
+
+/** A pipe would end the cell. */
+function cell(markdown: string): string {
+  return markdown.replace(/\|/g, '\\|');
+}
+
+if (require.main === module) {
+  writeFileSync(README_PATH, withConfigTable(readFileSync(README_PATH, 'utf8')));
+}

@@ -1,0 +1,106 @@
+import { EXIT } from './cli-output';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { FocusIngestError } from '../ingest/focus-files';
+import { ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
+
+/** Where the command writes; structurally a CliOutput, plus an optional live progress line. */
+export interface IngestCommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+  /** Called with a status line at most every PROGRESS_INTERVAL_MS; give it only on a terminal (see ttyProgressLine). */
+  progress?(line: string): void;
+}
+
+const PROGRESS_INTERVAL_MS = 250;
+
+/** What `ingest focus` is given: its command line, parsed and checked by the CLI (src/cli/cli-args.ts). */
+export interface IngestFocusCommandOptions extends Omit<IngestFocusOptions, 'onProgress'> {
+  json: boolean;
+}
+
+/** `ingest focus …`: runs the import, shows progress, prints a summary to reconcile against the invoice. */
+export async function runIngestFocusCommand(
+  options: IngestFocusCommandOptions,
+  clickhouse: ClickhouseService,
+  io: IngestCommandOutput,
+): Promise<number> {
+  let lastProgress = 0;
+  const onProgress = io.progress
+    ? (p: IngestProgress) => {
+        const now = Date.now();
+        if (p.phase === 'loading' && now - lastProgress < PROGRESS_INTERVAL_MS) return;
+        lastProgress = now;
+        io.progress!(progressLine(p));
+      }
+    : undefined;
+  try {
+    const { paths, organizationId, integrationId } = options;
+    const summary = await ingestFocus(clickhouse, { paths, organizationId, integrationId, onProgress });
+    io.progress?.('');
+    io.out(options.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+    return EXIT.ok;
+  } catch (error) {
+    io.progress?.('');
+    if (error instanceof FocusIngestError) {
+      io.err(`ingest failed: ${error.message}\nNothing was changed.`);
+      return EXIT.failure;
+    }
+    throw error;
+  }
+}
+
+export function progressLine(p: IngestProgress): string {
+  const seconds = Math.max(p.elapsedMs / 1000, 0.001);
+  const file = `file ${p.fileIndex + 1}/${p.files}`;
+  const bytes = `${formatBytes(p.bytesRead)}/${formatBytes(p.bytesTotal)}`;
+  const rate = `${formatBytes(p.bytesRead / seconds)}/s`;
+  const rows = `${p.rows.toLocaleString('en-US')} rows (${Math.round(p.rows / seconds).toLocaleString('en-US')} rows/s)`;
+  const phase = p.phase === 'publishing' ? 'publishing' : p.phase === 'loading' ? 'loading' : 'loaded';
+  return `${phase} ${file}  ${bytes}  ${rate}  ${rows}  ${seconds.toFixed(1)} s`;
+}
+
+/** A writer of one self-overwriting status line on a terminal (for IngestCommandOutput.progress). */
+export function ttyProgressLine(stream: NodeJS.WriteStream): ((line: string) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  return (line) => stream.write(`\r\x1b[K${line.slice(0, Math.max((stream.columns ?? 120) - 1, 20))}`);
+}
+
+export function formatSummary(s: IngestFocusSummary): string {
+  const table = [
+    ['integration', 'billing period', 'rows', 'Σ BilledCost', 'Σ EffectiveCost'],
+    ...s.partitions.map((p) => [p.integrationId, p.billingPeriod, String(p.rows), p.billedCost, p.effectiveCost]),
+  ];
+  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
+  const lines = table.map((row) => row.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  '));
+  return [
+    `Imported ${s.rows.toLocaleString('en-US')} rows from ${s.files} file(s) (${formatBytes(s.bytes)}) for organisation ${s.organizationId} ` +
+      `in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s).`,
+    `Billing periods: ${s.billingPeriods.join(', ') || '(none)'}    Currency: ${s.currencies.join(', ') || '(not given)'}`,
+    `Σ BilledCost    ${s.sumBilledCost}`,
+    `Σ EffectiveCost ${s.sumEffectiveCost}`,
+    `Σ ListCost      ${s.sumListCost}`,
+    '',
+    ...lines,
+    '',
+    'Each (integration, billing period) listed replaced the rows of any earlier import of it.',
+    ...(s.rolledBackImports.length > 0
+      ? [
+          `First rolled back ${s.rolledBackImports.length} earlier import(s) interrupted while publishing: ${s.rolledBackImports.join(', ')}`,
+        ]
+      : []),
+    ...(s.currencies.length > 1 ? ['WARNING: the export mixes currencies; sums add amounts of different currencies.'] : []),
+    ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
+  ].join('\n');
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,45 @@
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { recoverInterruptedImports, RecoveryReport, SwappingImport } from '../ingest/import-journal';
+
+interface RecoverCommandOutput {
+  out(text: string): void;
+}
+
+/**
+ * `ingest recover`: rolls back imports whose process died while publishing (every import also does
+ * this first, and so does the API at start-up), and names those still within their lease.
+ */
+export async function runIngestRecoverCommand(
+  clickhouse: ClickhouseService,
+  options: { json: boolean },
+  io: RecoverCommandOutput,
+): Promise<number> {
+  const report = await recoverInterruptedImports(clickhouse);
+  io.out(options.json ? JSON.stringify(recoveryReportJson(report)) : formatRecoveryReport(report));
+  return 0;
+}
+
+export function recoveryReportJson(report: RecoveryReport) {
+  const describe = (i: SwappingImport) => ({
+    importId: i.importId,
+    organizationId: i.organizationId,
+    integrationIds: i.integrationIds,
+    partitions: i.partitionIds.length,
+    leaseExpiresAt: i.leaseExpiresAt,
+  });
+  return { rolledBack: report.rolledBack.map(describe), leftRunning: report.leftRunning.map(describe) };
+}
+
+export function formatRecoveryReport(report: RecoveryReport): string {
+  if (report.rolledBack.length === 0 && report.leftRunning.length === 0) return 'No interrupted imports: nothing to recover.';
+  const which = (i: SwappingImport) =>
+    `${i.importId} (organisation ${i.organizationId}, ${i.integrationIds.join(', ')}, ${i.partitionIds.length} partition(s))`;
+  return [
+    ...report.rolledBack.map((i) => `Rolled back ${which(i)}: interrupted while publishing; its partitions are as before it started.`),
+    ...report.leftRunning.map(
+      (i) =>
+        `Left alone ${which(i)}: publishing, lease valid until ${i.leaseExpiresAt} UTC (its process may be alive). ` +
+        'If it is not, run this again after that time.',
+    ),
+  ].join('\n');
+}

@@ -1,0 +1,431 @@
+/**
+ * Every setting the service reads from its environment, each defined once: the variable, its default, how
+ * its text is parsed and bounded, its unit and its documentation. loadConfig (app-config.ts) builds AppConfig
+ * from these values; the README's configuration table is generated from this table (`npm run docs:config`),
+ * and Swagger texts quote SETTING_DEFAULTS, so no default is written down twice.
+ */
+
+/** A bad value: the message names the variable, and the process stops at boot instead of failing in a request. */
+export class ConfigError extends Error {}
+
+/** Environment variables as the process (or a test, or the CLI) gives them. */
+export type Environment = Record<string, string | undefined>;
+
+/** What a number counts, for the reader: the README shows large defaults in a larger unit (2 GiB, 30 days). */
+export type SettingUnit = 'bytes' | 'MiB' | 'seconds' | 'ms' | 'days' | 'percent' | 'count';
+
+export interface Setting<T> {
+  /** The value when the variable is unset or empty. */
+  readonly default: T;
+  readonly unit?: SettingUnit;
+  /** The README's "Meaning" column, Markdown. */
+  readonly doc: string;
+  /** The value of a non-empty text; an unusable one is a ConfigError naming the variable. */
+  parse(raw: string, variable: string): T;
+}
+
+interface Described<T> {
+  default: T;
+  doc: string;
+}
+
+interface Bounded extends Described<number> {
+  min: number;
+  max: number;
+  unit?: SettingUnit;
+}
+
+function withinBounds(variable: string, value: number, { min, max }: Bounded): number {
+  if (value < min || value > max) throw new ConfigError(`${variable} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function integer(spec: Bounded): Setting<number> {
+  return {
+    ...spec,
+    parse(raw, variable) {
+      if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${variable} must be an integer, got "${raw}"`);
+      return withinBounds(variable, Number(raw), spec);
+    },
+  };
+}
+
+/** A duration in seconds; fractions allowed (ClickHouse's max_execution_time takes them). */
+function seconds(spec: Bounded): Setting<number> {
+  return {
+    ...spec,
+    unit: 'seconds',
+    parse(raw, variable) {
+      if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${variable} must be a number of seconds, got "${raw}"`);
+      return withinBounds(variable, Number(raw), spec);
+    },
+  };
+}
+
+function boolean(spec: Described<boolean>): Setting<boolean> {
+  return {
+    ...spec,
+    parse(raw, variable) {
+      if (/^(1|true|yes)$/i.test(raw)) return true;
+      if (/^(0|false|no)$/i.test(raw)) return false;
+      throw new ConfigError(`${variable} must be true or false, got "${raw}"`);
+    },
+  };
+}
+
+function text(spec: Described<string>): Setting<string> {
+  return { ...spec, parse: (raw) => raw };
+}
+
+/** Unset by default: the feature it points at is off. */
+function url(spec: { protocols: string[]; doc: string }): Setting<string | undefined> {
+  return {
+    default: undefined,
+    doc: spec.doc,
+    parse(raw, variable) {
+      let parsed: URL;
+      try {
+        parsed = new URL(raw);
+      } catch {
+        throw new ConfigError(`${variable} must be a URL`);
+      }
+      if (!spec.protocols.includes(parsed.protocol)) throw new ConfigError(`${variable} must use ${spec.protocols.join(' or ')}`);
+      return raw;
+    },
+  };
+}
+
+/** Interpolated into SQL as an identifier (database, cluster), so it must be one. */
+function identifier<T extends string | undefined>(spec: Described<T>): Setting<string | T> {
+  return {
+    ...spec,
+    parse(raw, variable) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(raw))
+        throw new ConfigError(`${variable} must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)`);
+      return raw;
+    },
+  };
+}
+
+function oneOf<T extends string>(spec: Described<T> & { allowed: readonly T[] }): Setting<T> {
+  return {
+    default: spec.default,
+    doc: spec.doc,
+    parse(raw, variable) {
+      if (!(spec.allowed as readonly string[]).includes(raw)) {
+        throw new ConfigError(`${variable} must be one of ${spec.allowed.join(', ')}, got "${raw}"`);
+      }
+      return raw as T;
+    },
+  };
+}
+
+export const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+const DAY_SECONDS = 86_400;
+
+/** The client gives up this long after ClickHouse would have, so the server's clear error wins. */
+export const CLIENT_TIMEOUT_MARGIN_SECONDS = 5;
+/** Node's headers timeout is the keep-alive timeout plus this (Node requires it to be larger). */
+export const HEADERS_TIMEOUT_MARGIN_MS = 1000;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
+
+const code = (value: string) => `\`${value}\``;
+
+/** In the README's order (which is this table's). */
+export const SETTINGS = {
+  PORT: integer({
+    default: 3000,
+    min: 0,
+    max: 65535,
+    doc: 'HTTP port; the API is under `/v1`, Swagger UI at `/docs`, OpenAPI JSON at `/docs-json`',
+  }),
+  DATA_DIR: text({
+    default: './data',
+    doc: 'Embedded chDB data directory (used when `CLICKHOUSE_URL` is unset). One process at a time.',
+  }),
+  CLICKHOUSE_URL: url({
+    protocols: ['http:', 'https:'],
+    doc: 'ClickHouse server over HTTP(S), e.g. `http://clickhouse:8123`. Same SQL as embedded.',
+  }),
+  CLICKHOUSE_USER: text({ default: 'default', doc: 'Server credentials: the user' }),
+  CLICKHOUSE_PASSWORD: text({ default: '', doc: 'Server credentials: the password' }),
+  CLICKHOUSE_DATABASE: identifier({ default: 'cost_insights', doc: 'Database (created by the migrator)' }),
+  CLICKHOUSE_MAX_EXECUTION_SECONDS: seconds({
+    default: 20,
+    min: 0.001,
+    max: 3600,
+    doc:
+      'Server-side `max_execution_time` per query, in seconds (fractions allowed); the client times out ' +
+      `${CLIENT_TIMEOUT_MARGIN_SECONDS} s later. A query over it is a 400 that says how to narrow it`,
+  }),
+  CLICKHOUSE_MAX_MEMORY_BYTES: integer({
+    default: 2 * GIB,
+    min: 0,
+    max: 1024 ** 4,
+    unit: 'bytes',
+    doc: 'Server-side `max_memory_usage` per query (`0`: no per-query limit). A query over this or the time budget is a 400 that says how to narrow it',
+  }),
+  REDIS_URL: url({
+    protocols: ['redis:', 'rediss:'],
+    doc:
+      '`redis://…`. Shared filters live in Redis with a native TTL; rate-limit counters are shared by all instances. ' +
+      'Without it: shared filters persist in ClickHouse, counters in process memory.',
+  }),
+  SHARED_FILTER_TTL_SECONDS: integer({
+    default: 30 * DAY_SECONDS,
+    min: 1,
+    max: 10 * 365 * DAY_SECONDS,
+    unit: 'seconds',
+    doc: 'Lifetime of a shared filter',
+  }),
+  // A real configuration is a few kilobytes; 64 KiB still holds a hundred values of 500 characters. The
+  // floor holds an empty configuration (defaults filled: 759 bytes) with room for some values.
+  SHARED_FILTER_MAX_BYTES: integer({
+    default: 65_536,
+    min: 4096,
+    max: 64 * MIB,
+    unit: 'bytes',
+    doc: 'Largest shared filter configuration as stored (its JSON with defaults filled, UTF-8 bytes); larger is a 400',
+  }),
+  SHARED_FILTER_QUOTA_COUNT: integer({
+    default: 1000,
+    min: 1,
+    max: 1_000_000,
+    unit: 'count',
+    doc: 'Live (unexpired) shared filters per organisation; one more is a 403',
+  }),
+  SHARED_FILTER_QUOTA_MB: integer({
+    default: 16,
+    min: 1,
+    max: 64 * 1024,
+    unit: 'MiB',
+    doc: 'MiB of live shared filter configurations per organisation (at least `SHARED_FILTER_MAX_BYTES`); more is a 403',
+  }),
+  RATE_LIMIT_PER_MINUTE: integer({
+    default: 300,
+    min: 1,
+    max: 1_000_000,
+    unit: 'count',
+    doc: 'Requests per API key per minute (one counter across all endpoints)',
+  }),
+  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: integer({
+    default: 60,
+    min: 1,
+    max: 1_000_000,
+    unit: 'count',
+    doc: 'Requests per client IP per minute without a valid key',
+  }),
+  API_KEY_CACHE_TTL_SECONDS: integer({
+    default: 10,
+    min: 0,
+    max: 3600,
+    unit: 'seconds',
+    doc: 'How long an instance caches a verified key; bounds how long a revoked key keeps working',
+  }),
+  MAX_CONCURRENT_STATEMENTS_PER_ORGANIZATION: integer({
+    default: 4,
+    min: 1,
+    max: 1000,
+    unit: 'count',
+    doc: 'Statements of one organisation an instance runs at once; the others take turns (see *Fairness between organisations*)',
+  }),
+  MAX_QUEUED_STATEMENTS_PER_ORGANIZATION: integer({
+    default: 64,
+    min: 0,
+    max: 100_000,
+    unit: 'count',
+    doc: 'Statements of one organisation waiting for their turn on an instance; one more is a 429 with `Retry-After: 1`',
+  }),
+  RESPONSE_SEND_TIMEOUT_SECONDS: integer({
+    default: 30,
+    min: 1,
+    max: 3600,
+    unit: 'seconds',
+    doc: 'An answer whose client reads nothing for this long is dropped with its connection',
+  }),
+  MAX_UNSENT_ANSWER_MB_PER_ORGANIZATION: integer({
+    default: 64,
+    min: 1,
+    max: 64 * 1024,
+    unit: 'MiB',
+    doc:
+      "MiB of one organisation's answers an instance may hold while they are being sent; past it (clients not reading) " +
+      'its requests get 429 with `Retry-After: 5`',
+  }),
+  CLICKHOUSE_MAX_OPEN_CONNECTIONS: integer({
+    default: 10,
+    min: 1,
+    max: 1000,
+    unit: 'count',
+    doc: 'Statements an instance runs on the ClickHouse server at once (more queue); with `MAX_RESULT_ROWS` it bounds the result rows in memory at once',
+  }),
+  // One thread: over the few hundred parts of an organisation's periods, fanning the analysis out costs
+  // more in hand-offs than it saves.
+  CLICKHOUSE_INDEX_ANALYSIS_THREADS: integer({
+    default: 1,
+    min: 0,
+    max: 1024,
+    unit: 'count',
+    doc:
+      "`max_threads_for_indexes` of the API's reads (`0`: the server's default), sent only when the server knows the setting: " +
+      "the planner's primary-key and projection analysis over a few hundred parts is faster on one thread (bench: 25 → 12.5 ms of planning)",
+  }),
+  IMPORT_RECOVERY_INTERVAL_SECONDS: integer({
+    default: 5,
+    min: 0,
+    max: 86_400,
+    unit: 'seconds',
+    doc: 'Server mode: how often an instance rolls back an import that died between partition swaps once its 2-minute lease expired (`0`: only at start)',
+  }),
+  RESULT_CACHE_MAX_MB: integer({
+    default: 64,
+    min: 0,
+    max: 64 * 1024,
+    unit: 'MiB',
+    doc: "Memory budget of an instance's answer cache (see *Answer cache*); `0` turns it off",
+  }),
+  RESULT_CACHE_TTL_SECONDS: integer({
+    default: 300,
+    min: 1,
+    max: 86_400,
+    unit: 'seconds',
+    doc: 'The longest an answer stays cached',
+  }),
+  RESULT_CACHE_VERSION_CHECK_MS: integer({
+    default: 1000,
+    min: 0,
+    max: 600_000,
+    unit: 'ms',
+    doc:
+      'How often an instance re-reads the data version (in the background; a request waits for it only once it is twice this old): ' +
+      'an answer older than an import by another process is served for at most twice this',
+  }),
+  DEFAULT_WINDOW_DAYS: integer({
+    default: 30,
+    min: 1,
+    max: 3660,
+    unit: 'days',
+    doc: 'Date window when a request gives neither `dateRange` nor `billingPeriods`',
+  }),
+  MAX_DATE_RANGE_DAYS: integer({
+    default: 3 * 366,
+    min: 1,
+    max: 36600,
+    unit: 'days',
+    doc: 'Longest `dateRange` / compare period accepted',
+  }),
+  MAX_RESULT_ROWS: integer({
+    default: 50_000,
+    min: 1,
+    max: 10_000_000,
+    unit: 'count',
+    doc: 'Most `items` / options a response may carry; larger results are a 400 that says how to narrow',
+  }),
+  BODY_LIMIT_BYTES: integer({
+    default: MIB,
+    min: 1024,
+    max: 100 * MIB,
+    unit: 'bytes',
+    doc: 'Request body limit (413 above it)',
+  }),
+  MIGRATE_ON_START: boolean({
+    default: true,
+    doc: 'Apply pending migrations at start (set `false` when a separate migrate step runs)',
+  }),
+  DEMO_ON_EMPTY_STORE: boolean({
+    default: true,
+    doc: 'Load the demo organisation, data and key when the store is empty',
+  }),
+  TRUST_PROXY_HOPS: integer({
+    default: 0,
+    min: 0,
+    max: 10,
+    unit: 'count',
+    doc: 'Proxy hops whose `X-Forwarded-For` is trusted for the client IP',
+  }),
+  // Above nginx's default 60 s upstream keepalive_timeout: the proxy, not Node, closes idle connections.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer({
+    default: 65_000,
+    min: 1000,
+    max: 3_600_000,
+    unit: 'ms',
+    doc:
+      "Node keep-alive idle timeout; keep it above the load balancer's upstream idle timeout (nginx: 60 s). " +
+      `Headers timeout = this + ${HEADERS_TIMEOUT_MARGIN_MS / 1000} s`,
+  }),
+  SHUTDOWN_READINESS_DELAY_MS: integer({
+    default: 5000,
+    min: 0,
+    max: 120_000,
+    unit: 'ms',
+    doc: 'On SIGTERM: how long readiness answers 503 while requests are still served, before the listener closes',
+  }),
+  SHUTDOWN_TIMEOUT_MS: integer({
+    default: 30_000,
+    min: 0,
+    max: 600_000,
+    unit: 'ms',
+    doc: 'On SIGTERM: the longest wait for in-flight requests once the listener is closed',
+  }),
+  CLICKHOUSE_CLUSTER: identifier({
+    default: undefined,
+    doc:
+      'Cluster name: migrations run `ON CLUSTER` with replicated engines and a Distributed cost table ' +
+      '(see *Production → Growing into a ClickHouse cluster*). Needs `CLICKHOUSE_URL`',
+  }),
+  // ClickHouse closes idle keep-alive connections after keep_alive_timeout (3 s by default up to 24.x,
+  // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.
+  CLICKHOUSE_IDLE_SOCKET_TTL_MS: integer({
+    default: 2500,
+    min: 100,
+    max: 600_000,
+    unit: 'ms',
+    doc: "Idle keep-alive sockets to ClickHouse are dropped after this; keep it below the server's `keep_alive_timeout`",
+  }),
+  HEAP_GROWING_PERCENT: integer({
+    default: 200,
+    min: 0,
+    max: 1000,
+    unit: 'percent',
+    doc:
+      "V8's old-generation growing factor for the API's process, as a percentage over 1 (`200`: the heap may grow to ~3× " +
+      "its live size between full collections; `0`: V8's own heuristic, which on this API's small heap ran a full " +
+      'mark-compact every 2–3 large answers; see *Performance*)',
+  }),
+  LOG_LEVEL: oneOf({
+    default: 'info',
+    allowed: LOG_LEVELS,
+    doc: `${LOG_LEVELS.slice(0, -1).map(code).join(', ')} or ${code(LOG_LEVELS[LOG_LEVELS.length - 1])} (logs on stdout)`,
+  }),
+  LOG_FORMAT: oneOf<LogFormatSetting>({
+    default: 'auto',
+    allowed: LOG_FORMATS,
+    doc:
+      '`auto`: human-readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (piped, to a file); ' +
+      '`json` (the Docker image sets it) or `pretty` to choose. Key material is redacted in both',
+  }),
+} satisfies Record<string, Setting<unknown>>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** Each setting's value, keyed by its variable, in the variable's unit. */
+export type SettingValues = { readonly [Name in SettingName]: (typeof SETTINGS)[Name]['default'] };
+
+/** Settings given in place of the process environment's (tests, the CLI, the benchmark); undefined unsets one. */
+export type SettingOverrides = { readonly [Name in SettingName]?: string | undefined };
+
+/** Every setting read from `env`: unset or empty means the default. Throws a ConfigError at the first bad value, in table order. */
+export function readSettings(env: Environment): SettingValues {
+  const values = Object.entries(SETTINGS).map(([variable, setting]: [string, Setting<unknown>]) => {
+    const raw = env[variable];
+    return [variable, raw === undefined || raw === '' ? setting.default : setting.parse(raw, variable)];
+  });
+  return Object.fromEntries(values) as SettingValues;
+}
+
+/** The defaults, keyed by variable, for texts that quote them (Swagger, CLI help). */
+export const SETTING_DEFAULTS: SettingValues = Object.freeze(readSettings({}));

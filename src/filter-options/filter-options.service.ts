@@ -1,0 +1,126 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidRequestException } from '../common/errors/api-errors';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { todayUtc } from '../common/dates/calendar-date';
+import { MapDimensionKind, OPTIONS_FIELDS, OptionsField } from '../cost-query/dimension-registry';
+import {
+  buildFilterOptionsQuery,
+  buildMapKeyValuesQuery,
+  FilterOptionRow,
+  FilterOptions,
+  MapKeyValuesPage,
+  MAX_MAP_KEY_VALUES,
+  readFilterOptions,
+  readMapKeyValues,
+} from '../cost-query/filter-options.query';
+import { Filters } from '../cost-query/filters.types';
+import { dateRangeSpanProblem } from '../cost-query/guardrails';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
+import type { Principal } from '../common/http/principal';
+import { decodeValueCursor, encodeValueCursor, expiredCursor, ValueCursorScope } from './value-cursor';
+
+const COST_TABLE = 'cost_line_items';
+
+/** A /tag-values or /cost-category-values question: the key, and the optional search and paging. */
+export interface MapKeyValuesRequest {
+  key: string;
+  search?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+/** Its answer. `nextCursor`: paged, and more values follow. `truncated`: unpaged, and values were left out. */
+export interface MapKeyValues {
+  values: string[];
+  nextCursor?: string;
+  truncated?: true;
+}
+
+@Injectable()
+export class FilterOptionsService {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    private readonly dataVersion: CostDataVersion,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The options of each requested field under cross-filtering, in one ClickHouse round trip. */
+  async availableFilters(
+    principal: Principal,
+    requested: OptionsField[] | null | undefined,
+    filters: Filters | null | undefined,
+    search?: string | null,
+  ): Promise<FilterOptions> {
+    const fields = requestedFields(requested);
+    const selection = filters ?? {};
+    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', selection.inclusions?.dateRange, this.config.maxDateRangeDays);
+    if (spanProblem) throw new InvalidRequestException([spanProblem]);
+
+    const query = buildFilterOptionsQuery({
+      scope: { organizationId: principal.organizationId },
+      filters: selection,
+      fields,
+      table: this.clickhouse.table(COST_TABLE),
+      today: todayUtc(),
+      defaultWindowDays: this.config.defaultWindowDays,
+      search: search || undefined,
+    });
+    const rows = await this.clickhouse.query<FilterOptionRow>(query.sql, query.params, { organizationId: principal.organizationId });
+    return readFilterOptions(rows, fields);
+  }
+
+  /**
+   * Distinct non-empty values of one tag or cost-category key in the caller's organisation. Without `limit`
+   * and `cursor`: the unpaged answer (the most expensive MAX_MAP_KEY_VALUES, `truncated` when more exist).
+   * With either: one page in byte order, pinned to the data version of the first page.
+   */
+  async mapKeyValues(principal: Principal, kind: MapDimensionKind, request: MapKeyValuesRequest): Promise<MapKeyValues> {
+    const organizationId = principal.organizationId;
+    const search = request.search || undefined;
+    const paged = request.limit != null || request.cursor != null;
+    if (!paged) {
+      const { values, more } = await this.readValues({ organizationId, kind, key: request.key, search });
+      return more ? { values, truncated: true } : { values };
+    }
+
+    const scope: ValueCursorScope = { organizationId, kind, key: request.key, search: search ?? '' };
+    const page: MapKeyValuesPage = { limit: request.limit ?? MAX_MAP_KEY_VALUES };
+    let dataVersion: string;
+    if (request.cursor != null) {
+      const position = decodeValueCursor(request.cursor, scope);
+      page.after = position.after;
+      dataVersion = position.dataVersion;
+    } else {
+      // Read before the first page: a change landing while it runs makes the next page's check fail.
+      dataVersion = await this.dataVersion.readNow(organizationId);
+    }
+    const { values, more } = await this.readValues({ organizationId, kind, key: request.key, search }, page);
+    // Read after this page: unchanged since before the first one, so every page so far saw the same data.
+    if (request.cursor != null && (await this.dataVersion.readNow(organizationId)) !== dataVersion) throw expiredCursor();
+    if (!more) return { values };
+    return { values, nextCursor: encodeValueCursor(scope, { after: values[values.length - 1], dataVersion }) };
+  }
+
+  private async readValues(
+    question: { organizationId: string; kind: MapDimensionKind; key: string; search?: string },
+    page?: MapKeyValuesPage,
+  ): Promise<{ values: string[]; more: boolean }> {
+    const query = buildMapKeyValuesQuery({
+      scope: { organizationId: question.organizationId },
+      kind: question.kind,
+      key: question.key,
+      table: this.clickhouse.table(COST_TABLE),
+      search: question.search,
+      page,
+    });
+    const rows = await this.clickhouse.query<{ map_value: string }>(query.sql, query.params, { organizationId: question.organizationId });
+    return readMapKeyValues(rows, page);
+  }
+}
+
+/** Omitted, null or empty: every field. Otherwise the requested ones once each, in registry order. */
+function requestedFields(requested: OptionsField[] | null | undefined): OptionsField[] {
+  if (!requested?.length) return [...OPTIONS_FIELDS];
+  return OPTIONS_FIELDS.filter((field) => requested.includes(field));
+}

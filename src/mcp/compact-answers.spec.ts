@@ -1,0 +1,124 @@
+import { compactCostData, compactKeyValues, matches, pageNote, pageOf, topValues } from './compact-answers';
+import { inlineSchema, operationInputSchema } from './tool-schemas';
+import { mcpEndpointOf } from './stdio';
+
+describe('MCP answers: paging and notes', () => {
+  it('pages a list and counts what is left', () => {
+    expect(pageOf([1, 2, 3, 4, 5], 1, 2)).toEqual({ elements: [2, 3], page: { offset: 1, limit: 2, returned: 2, total: 5, remaining: 2 } });
+    expect(pageOf([1, 2], 5, 2).page).toEqual({ offset: 5, limit: 2, returned: 0, total: 2, remaining: 0 });
+  });
+
+  it('says how to get the rest, and nothing when everything was returned', () => {
+    expect(pageNote(pageOf([1, 2, 3], 0, 3).page, 'items', 'narrow it.')).toBeUndefined();
+    expect(pageNote(pageOf(Array.from({ length: 2340 }), 100, 100).page, 'items', 'narrow it.')).toBe(
+      'Showing items 101–200 of 2,340. Call again with offset=200 for the next 100, or narrow it.',
+    );
+    expect(pageNote(pageOf([1, 2, 3], 2, 2).page, 'values', 'search.')).toBeUndefined();
+    expect(pageNote(pageOf([1, 2, 3], 3, 2).page, 'values', 'search.')).toBe('Showing no values (offset is past the end) of 3. Search.');
+  });
+
+  it('ranks dimension values by amortized cost over all buckets', () => {
+    const items = [
+      { usage_date: '2026-01-01', dimension_value: 'a', amortized_cost: 1, billed_cost: 2 },
+      { usage_date: '2026-01-01', dimension_value: 'b', amortized_cost: 3, billed_cost: 1 },
+      { usage_date: '2026-02-01', dimension_value: 'a', amortized_cost: 2.5, billed_cost: 2 },
+    ];
+    expect(topValues(items)).toEqual({
+      values: [
+        { dimension_value: 'a', amortized_cost: 3.5, billed_cost: 4 },
+        { dimension_value: 'b', amortized_cost: 3, billed_cost: 1 },
+      ],
+      distinct: 2,
+    });
+    expect(topValues([{ usage_date: '2026-01-01', amortized_cost: 1 }])).toEqual({ values: [], distinct: 0 });
+    const multi = topValues([{ usage_date: 'x', dimension_values: { service: 's', region: 'r' }, amortized_cost: 0.1, billed_cost: 0.2 }]);
+    expect(multi.values).toEqual([{ dimension_values: { service: 's', region: 'r' }, amortized_cost: 0.1, billed_cost: 0.2 }]);
+  });
+
+  it('cost data: summary, top values, a page of items and a note when cut', () => {
+    const items = Array.from({ length: 5 }, (_, i) => ({ usage_date: `2026-01-0${i + 1}`, amortized_cost: i, billed_cost: i }));
+    const answer = compactCostData({ items, summary: { total_amortized_cost: 10 } }, 0, 2);
+    expect(answer.items).toEqual(items.slice(0, 2));
+    expect(answer.page.remaining).toBe(3);
+    expect(answer.note).toContain('offset=2');
+    expect(answer).not.toHaveProperty('topValues');
+  });
+
+  it('key values: search (case-insensitive) then paging', () => {
+    expect(matches('Amazon EC2', 'ec2')).toBe(true);
+    expect(matches('Amazon EC2', undefined)).toBe(true);
+    const answer = compactKeyValues('env', ['dev', 'Prod', 'prod-eu', 'staging'], 'PROD', 1, 5);
+    expect(answer).toEqual({
+      key: 'env',
+      search: 'PROD',
+      page: { offset: 1, limit: 5, returned: 1, total: 2, remaining: 0 },
+      values: ['prod-eu'],
+    });
+  });
+});
+
+describe('MCP tool schemas from the OpenAPI document', () => {
+  const document = {
+    paths: {
+      '/v1/x': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Body' } } } } } },
+      '/v1/y/{id}': {
+        get: { parameters: [{ name: 'id', in: 'path', required: true, description: 'The id.', schema: { type: 'string', example: 'a' } }] },
+      },
+    },
+    components: {
+      schemas: {
+        Body: {
+          type: 'object',
+          properties: {
+            range: { description: 'Outer words win.', example: { start: 's' }, allOf: [{ $ref: '#/components/schemas/Range' }] },
+          },
+          required: ['range'],
+        },
+        Range: { type: 'object', description: 'Inner words.', properties: { start: { type: 'string', pattern: '^x$' } } },
+      },
+    },
+  };
+
+  it('inlines references, keeps the words beside them and refuses unknown fields', () => {
+    expect(operationInputSchema(document, 'post', '/v1/x')).toEqual({
+      type: 'object',
+      properties: {
+        range: {
+          type: 'object',
+          description: 'Outer words win.',
+          examples: [{ start: 's' }],
+          properties: { start: { type: 'string', pattern: '^x$' } },
+          additionalProperties: false,
+        },
+      },
+      required: ['range'],
+      additionalProperties: false,
+    });
+  });
+
+  it('makes path parameters an object', () => {
+    expect(operationInputSchema(document, 'get', '/v1/y/{id}')).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string', examples: ['a'], description: 'The id.' } },
+      required: ['id'],
+    });
+  });
+
+  it('reports unknown operations, references and cycles', () => {
+    expect(() => operationInputSchema(document, 'get', '/v1/x')).toThrow('has no GET /v1/x');
+    expect(() => inlineSchema({ $ref: '#/components/schemas/Nope' }, {})).toThrow('Unresolvable');
+    expect(() =>
+      inlineSchema({ $ref: '#/components/schemas/A' }, { A: { properties: { a: { $ref: '#/components/schemas/A' } } } }),
+    ).toThrow('Recursive schema A → A');
+  });
+});
+
+describe('stdio relay', () => {
+  it('finds the MCP endpoint under a base address with or without /v1', () => {
+    expect(mcpEndpointOf('http://localhost:3000').href).toBe('http://localhost:3000/v1/mcp');
+    expect(mcpEndpointOf('http://localhost:3000/v1/').href).toBe('http://localhost:3000/v1/mcp');
+    expect(mcpEndpointOf('https://backstage.example/api/proxy/cost-insights/v1').href).toBe(
+      'https://backstage.example/api/proxy/cost-insights/v1/mcp',
+    );
+  });
+});

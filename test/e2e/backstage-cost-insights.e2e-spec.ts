@@ -1,0 +1,278 @@
+import type { Cost, DateAggregation, Entity, Group, MetricData, Project } from '@backstage/plugin-cost-insights-common';
+import { CostInsightsApiClient, CostInsightsClientOptions } from '../../clients/backstage-cost-insights/src';
+import { sumDecimals } from '../support/decimals';
+import { listen } from '../support/app-with-env';
+import { RowInput, TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * The Backstage Cost Insights client (clients/backstage-cost-insights) against the real API, with the plugin's
+ * own data types. Requests go through a stand-in for the Backstage proxy (the only place the key is added).
+ * Every expectation is computed here from the inserted rows.
+ */
+const TODAY = '2026-06-06';
+const INTERVALS = 'R2/P30D/2026-06-06'; // what the plugin writes for a last complete billing date of 2026-06-05
+const FIRST = { start: '2026-04-07', end: '2026-05-06' };
+const SECOND = { start: '2026-05-07', end: '2026-06-05' };
+
+function row(usage_date: string, amount: string, team: string | undefined, extra: Partial<RowInput> = {}): RowInput {
+  return {
+    usage_date,
+    amortized_cost: amount,
+    billed_cost: amount,
+    on_demand_cost: '100',
+    resource_tags: team ? { team, component: team === 'payments' ? 'checkout' : 'indexer' } : {},
+    ...extra,
+  };
+}
+
+const estate: RowInput[] = [
+  row('2026-04-07', '10.5', 'payments', { service: 'Amazon EC2', account_id: '111', account_name: 'Production' }),
+  row('2026-04-20', '20.25', 'payments', { service: 'Amazon S3', account_id: '111', account_name: 'Production' }),
+  row('2026-05-06', '5.0000000001', 'payments', { service: 'Amazon EC2', account_id: '222', account_name: 'Staging' }),
+  row('2026-05-07', '30', 'payments', { service: 'Amazon EC2', account_id: '111', account_name: 'Production' }),
+  row('2026-05-20', '12.75', 'payments', {
+    service: 'Amazon RDS',
+    account_id: '222',
+    account_name: 'Staging',
+    usage_type: 'InstanceUsage:db.r6g',
+  }),
+  row('2026-05-20', '7.5', 'payments', { service: 'Amazon EC2', account_id: '222', account_name: 'Staging' }),
+  row('2026-06-03', '40', 'payments', { service: 'Amazon EC2', account_id: '111', account_name: 'Production', region: 'eu-west-1' }),
+  row('2026-05-10', '99', 'search', { service: 'Amazon EC2', account_id: '333', account_name: 'Search' }),
+  row('2026-05-11', '1', undefined, { service: 'AWS Lambda', account_id: '111', account_name: 'Production' }),
+  // Outside the 60-day window (before, and a quarter earlier for P3M).
+  row('2026-04-06', '1000', 'payments', { service: 'Amazon EC2', account_id: '111', account_name: 'Production' }),
+  row('2025-11-15', '300', 'payments', { service: 'Amazon EC2', account_id: '111', account_name: 'Production' }),
+  row('2026-02-10', '450.5', 'payments', { service: 'Amazon S3', account_id: '111', account_name: 'Production' }),
+];
+
+const inRange = (range: { start: string; end: string }) => (r: RowInput) => r.usage_date >= range.start && r.usage_date <= range.end;
+const team = (name: string) => (r: RowInput) => r.resource_tags?.team === name;
+const total = (rows: RowInput[]) => sumDecimals(rows.map((r) => r.amortized_cost ?? '0'));
+
+function days(start: string, end: string): string[] {
+  const out: string[] = [];
+  for (let day = new Date(`${start}T00:00:00Z`); day.toISOString().slice(0, 10) <= end; day.setUTCDate(day.getUTCDate() + 1)) {
+    out.push(day.toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/** Every day of the window with the exact sum of that day's rows. */
+function expectedDaily(rows: RowInput[], start: string, end: string): DateAggregation[] {
+  return days(start, end).map((date) => ({ date, amount: total(rows.filter((r) => r.usage_date === date)) }));
+}
+
+function expectAggregation(actual: DateAggregation[], expected: DateAggregation[]): void {
+  expect(actual.map((point) => point.date)).toEqual(expected.map((point) => point.date));
+  actual.forEach((point, i) => expect(point.amount).toBeCloseTo(expected[i].amount, 8));
+}
+
+/** Least squares by the normal equations over day numbers, converted to the plugin's seconds: independent of the client's form. */
+function expectedTrend(series: DateAggregation[]): (date: string) => number {
+  const n = series.length;
+  const x = series.map((_, i) => i);
+  const sx = x.reduce((a, b) => a + b, 0);
+  const sy = series.reduce((a, p) => a + p.amount, 0);
+  const sxy = series.reduce((a, p, i) => a + i * p.amount, 0);
+  const sxx = x.reduce((a, b) => a + b * b, 0);
+  const perDay = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  const atZero = (sy - perDay * sx) / n;
+  const first = Date.parse(series[0].date);
+  return (date) => atZero + (perDay * (Date.parse(date) - first)) / 86_400_000;
+}
+
+describe('Backstage Cost Insights client against the real API', () => {
+  let t: TestApp;
+  let base: string;
+  let org: TestOrganization;
+  const seen: Array<{ url: string; authorization: string | null }> = [];
+  let addHeaders: Record<string, string> = {};
+
+  /** The Backstage proxy's part: the browser's request carries no key; the proxy adds it from its configuration. */
+  const proxyFetch = (key: string) => async (input: string, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    seen.push({ url: input, authorization: headers.get('authorization') });
+    headers.set('Authorization', `Bearer ${key}`);
+    const response = await fetch(input, { ...init, headers });
+    if (!Object.keys(addHeaders).length) return response;
+    const patched = new Headers(response.headers);
+    for (const [name, value] of Object.entries(addHeaders)) patched.set(name, value);
+    return new Response(await response.text(), { status: response.status, headers: patched });
+  };
+  const client = (organization: TestOrganization, options: Partial<CostInsightsClientOptions> = {}) =>
+    new CostInsightsApiClient({
+      baseUrl: async () => `${base}/v1`,
+      fetch: proxyFetch(organization.key),
+      groups: { tag: 'team' },
+      today: () => TODAY,
+      ...options,
+    });
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    base = await listen(t);
+    org = await t.newOrganization();
+    await t.insertRows(org.organizationId, estate);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('getLastCompleteBillingDate: the last day with cost, never today or later; X-Data-Through when the API sends it', async () => {
+    expect(await client(org).getLastCompleteBillingDate()).toBe('2026-06-03');
+    const live = await t.newOrganization();
+    await t.insertRows(live.organizationId, [row(TODAY, '1', 'payments'), row('2026-06-07', '1', 'payments')]);
+    expect(await client(live).getLastCompleteBillingDate()).toBe('2026-06-05');
+    const old = await t.newOrganization();
+    await t.insertRows(old.organizationId, [row('2024-12-30', '1', 'payments'), row('2025-01-15', '2', 'payments')]);
+    expect(await client(old).getLastCompleteBillingDate()).toBe('2025-01-15');
+    expect(await client(await t.newOrganization()).getLastCompleteBillingDate()).toBe('2026-06-05');
+    addHeaders = { 'X-Data-Through': '2026-05-31' };
+    try {
+      expect(await client(org).getLastCompleteBillingDate()).toBe('2026-05-31');
+    } finally {
+      addHeaders = {};
+    }
+  });
+
+  it('getUserGroups and getGroupProjects: team tag values, and the accounts of a team with their names', async () => {
+    const groups: Group[] = await client(org).getUserGroups('user:default/ana');
+    expect(groups).toEqual([
+      { id: 'payments', name: 'payments' },
+      { id: 'search', name: 'search' },
+    ]);
+    const mine = client(org, { userGroups: (userId, all) => (userId === 'user:default/ana' ? all.filter((g) => g.id === 'search') : []) });
+    expect(await mine.getUserGroups('user:default/ana')).toEqual([{ id: 'search', name: 'search' }]);
+    const projects: Project[] = await client(org).getGroupProjects('payments');
+    expect(projects).toEqual([
+      { id: '111', name: 'Production' },
+      { id: '222', name: 'Staging' },
+    ]);
+    const byCategory = await t.newOrganization();
+    await t.insertRows(byCategory.organizationId, [row('2026-05-01', '1', undefined, { cost_categories: { Team: 'Core' } })]);
+    expect(await client(byCategory, { groups: { costCategory: 'Team' } }).getUserGroups('x')).toEqual([{ id: 'Core', name: 'Core' }]);
+  });
+
+  it('getGroupDailyCost: every day of both intervals, change between them, the trendline and breakdowns by service and account', async () => {
+    const cost: Cost = await client(org).getGroupDailyCost('payments', INTERVALS);
+    const rows = estate.filter(team('payments'));
+    expect(cost.id).toBe('payments');
+    expectAggregation(cost.aggregation, expectedDaily(rows, FIRST.start, SECOND.end));
+    expect(cost.aggregation).toHaveLength(60);
+    const [before, after] = [total(rows.filter(inRange(FIRST))), total(rows.filter(inRange(SECOND)))];
+    expect(cost.change!.amount).toBeCloseTo(after - before, 8);
+    expect(cost.change!.ratio).toBeCloseTo((after - before) / before, 12);
+    const trend = expectedTrend(cost.aggregation);
+    for (const date of [FIRST.start, '2026-05-10', SECOND.end]) {
+      expect(cost.trendline!.slope * (Date.parse(date) / 1000) + cost.trendline!.intercept).toBeCloseTo(trend(date), 6);
+    }
+    expect(Object.keys(cost.groupedCosts!)).toEqual(['service', 'account']);
+    const services = cost.groupedCosts!.service;
+    const window = rows.filter(inRange({ start: FIRST.start, end: SECOND.end }));
+    const byService = ['Amazon EC2', 'Amazon S3', 'Amazon RDS']
+      .map((service) => ({ service, rows: window.filter((r) => (r.service ?? 'Amazon EC2') === service) }))
+      .sort((a, b) => total(b.rows) - total(a.rows));
+    expect(services.map((s) => s.id)).toEqual(byService.map((s) => s.service));
+    services.forEach((s, i) => expectAggregation(s.aggregation, expectedDaily(byService[i].rows, FIRST.start, SECOND.end)));
+    const s3 = services.find((s) => s.id === 'Amazon S3')!;
+    expect(s3.change).toEqual({ amount: -20.25 }); // nothing in the second interval: no ratio (the plugin shows −∞)
+    expect(cost.groupedCosts!.account.map((a) => a.id)).toEqual(['111', '222']);
+  });
+
+  it('getProjectDailyCost and getCatalogEntityDailyCost: one account, one tagged component', async () => {
+    const project = await client(org).getProjectDailyCost('222', INTERVALS);
+    const rows = estate.filter((r) => r.account_id === '222');
+    expectAggregation(project.aggregation, expectedDaily(rows, FIRST.start, SECOND.end));
+    expect(Object.keys(project.groupedCosts!)).toEqual(['service']);
+    expect(project.change!.amount).toBeCloseTo(total(rows.filter(inRange(SECOND))) - total(rows.filter(inRange(FIRST))), 8);
+
+    const entity = await client(org, { catalogEntity: { tag: 'component' } }).getCatalogEntityDailyCost(
+      'component:default/indexer',
+      INTERVALS,
+    );
+    expectAggregation(entity.aggregation, expectedDaily(estate.filter(team('search')), FIRST.start, SECOND.end));
+    await expect(client(org).getCatalogEntityDailyCost('component:default/indexer', INTERVALS)).rejects.toThrow(
+      'needs the catalogEntity option',
+    );
+  });
+
+  it('quarters: R2/P3M compares the two last complete quarters', async () => {
+    const cost = await client(org).getGroupDailyCost('payments', 'R2/P3M/2026-04-01');
+    expect(cost.aggregation[0].date).toBe('2025-10-01');
+    expect(cost.aggregation[cost.aggregation.length - 1].date).toBe('2026-03-31');
+    expect(cost.aggregation).toHaveLength(182);
+    const rows = estate.filter(team('payments'));
+    const [q4, q1] = [
+      total(rows.filter(inRange({ start: '2025-10-01', end: '2025-12-31' }))),
+      total(rows.filter(inRange({ start: '2026-01-01', end: '2026-03-31' }))),
+    ];
+    expect([q4, q1]).toEqual([300, 450.5]);
+    expect(cost.change).toEqual({ ratio: (q1 - q4) / q4, amount: q1 - q4 });
+  });
+
+  it('getProductInsights: a product’s two periods from /compare, broken down as configured', async () => {
+    const rows = estate.filter(team('payments')).filter((r) => (r.service ?? 'Amazon EC2') === 'Amazon EC2');
+    const entity: Entity = await client(org).getProductInsights({
+      product: 'Amazon EC2',
+      group: 'payments',
+      intervals: INTERVALS,
+      project: null,
+    });
+    expect(entity.id).toBe('Amazon EC2');
+    expect(entity.aggregation[0]).toBeCloseTo(total(rows.filter(inRange(FIRST))), 8);
+    expect(entity.aggregation[1]).toBeCloseTo(total(rows.filter(inRange(SECOND))), 8);
+    expect(entity.change.amount).toBeCloseTo(entity.aggregation[1] - entity.aggregation[0], 8);
+    expect(Object.keys(entity.entities)).toEqual(['account']);
+    const accounts = Object.fromEntries(entity.entities.account.map((e) => [e.id, e.aggregation]));
+    expect(accounts['111'][1]).toBeCloseTo(70, 8);
+    expect(accounts['222'][0]).toBeCloseTo(5.0000000001, 8);
+
+    const compute = client(org, { products: { computeEngine: { filters: { services: ['Amazon EC2'] }, breakdown: 'region' } } });
+    const byRegion = await compute.getProductInsights({
+      product: 'computeEngine',
+      group: 'payments',
+      intervals: INTERVALS,
+      project: '111',
+    });
+    expect(byRegion.entities.region.map((e) => [e.id, e.aggregation])).toEqual([
+      ['eu-west-1', [0, 40]],
+      ['us-east-1', [10.5, 30]],
+    ]);
+    const database = await client(org).getProductInsights({
+      product: 'Amazon RDS',
+      group: 'payments',
+      intervals: INTERVALS,
+      project: '222',
+    });
+    expect(database.entities.usageType.map((e) => e.id)).toEqual(['InstanceUsage:db.r6g']);
+  });
+
+  it('getDailyMetricData: an API money metric organisation-wide; business metrics are an empty series; getAlerts is empty', async () => {
+    const metric: MetricData = await client(org).getDailyMetricData('on_demand_cost', INTERVALS);
+    const window = estate.filter(inRange({ start: FIRST.start, end: SECOND.end }));
+    expect(metric.format).toBe('currency');
+    expectAggregation(
+      metric.aggregation,
+      days(FIRST.start, SECOND.end).map((date) => ({ date, amount: 100 * window.filter((r) => r.usage_date === date).length })),
+    );
+    expect(await client(org).getDailyMetricData('dau', INTERVALS)).toEqual({
+      id: 'dau',
+      format: 'number',
+      aggregation: [],
+      change: { amount: 0 },
+    });
+    expect(await client(org).getAlerts('payments')).toEqual([]);
+  });
+
+  it('never sends an API key itself (the proxy adds it), and reports API errors with their message', async () => {
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.every((request) => request.authorization === null && request.url.startsWith(`${base}/v1/cost-insights/`))).toBe(true);
+    await expect(client(org).getGroupDailyCost('payments', 'R2/P30D/2100-02-01')).rejects.toThrow(
+      /answered 400: Invalid request\. Please see message details\. filters\.inclusions\.dateRange\.end: "2100-01-31" is outside the supported dates/,
+    );
+    await expect(client(org).getGroupDailyCost('payments', 'R2/P30D')).rejects.toThrow('Invalid intervals');
+    const unauthorized = new CostInsightsApiClient({ baseUrl: `${base}/v1`, groups: { tag: 'team' } });
+    await expect(unauthorized.getUserGroups('x')).rejects.toThrow('answered 401: Unauthorized');
+  });
+});
