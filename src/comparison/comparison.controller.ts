@@ -1,5 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../common/http/answer-format';
+import { CsvText, csvRecord } from '../common/http/csv-text';
+import { COMPARISON_CSV_COLUMNS, comparisonCsv } from './comparison-csv';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
@@ -9,10 +12,17 @@ import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
 import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
 import { ComparisonResponseDto } from './dto/compare-response.dto';
-import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
+import { DATA_ANSWER_HEADERS, DataAnswer } from '../infrastructure/result-cache/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
+/** Swagger's CSV example: a header and the first records of a comparison by service. */
+const CSV_EXAMPLE =
+  csvRecord(COMPARISON_CSV_COLUMNS) +
+  csvRecord(['Amazon EC2', 'baseline', '2026-09-01', 203.1, 6500, 812.5, 12.5, 'increase']) +
+  csvRecord(['Amazon EC2', 'comparison', '2026-10-01', 230.25, 7312.5, 812.5, 12.5, 'increase']);
+
 @ApiTags('Comparison')
+@ApiExtraModels(ComparisonResponseDto)
 @Controller('cost-insights')
 export class ComparisonController {
   constructor(private readonly comparison: ComparisonService) {}
@@ -20,7 +30,7 @@ export class ComparisonController {
   @Post('compare')
   @HttpCode(200)
   @Authorized('cost:read')
-  @CachedResult()
+  @DataAnswer({ csv: true })
   @ApiOperation({
     operationId: 'compareCosts',
     summary: 'Compare one metric between two periods, per dimension value',
@@ -33,11 +43,24 @@ export class ComparisonController {
       '**totals**: the compared metric over the whole periods; **metric_totals**: amortized_cost, on_demand_cost, total_savings and effective_savings_rate over the whole periods.',
       '**metadata**: the periods, the metric and readable labels such as `October 2026`, `1–15 Oct 2026`, `28 Sep – 4 Oct 2026`.',
       `**Limits**: more than MAX_RESULT_ROWS (default ${SETTING_DEFAULTS.MAX_RESULT_ROWS}) by_date points in total (values × buckets of both periods) is refused with 400. \`filters\` must not contain \`dateRange\` or \`billingPeriods\` (400).`,
+      `**CSV**: with \`Accept: text/csv\` the comparison comes as RFC 4180 CSV (\`text/csv; charset=utf-8\`), long form for pivot tables: a header record (${COMPARISON_CSV_COLUMNS.map((column) => `\`${column}\``).join(', ')}), then for each row in the JSON order its \`baseline\` buckets and its \`comparison\` buckets, one record each, with the period total and the row's delta repeated; the same numbers as the JSON; CRLF line ends, text quoted. Totals and metadata are not repeated. Same authentication, limits, cache and errors (errors stay JSON envelopes). Any other \`Accept\` gets JSON.`,
     ].join('\n\n'),
   })
-  @ApiOkResponse({ type: ComparisonResponseDto, description: 'Per-value comparisons, totals and metadata.', headers: CACHE_STATUS_HEADER })
+  @ApiOkResponse({
+    description: 'Per-value comparisons, totals and metadata (JSON), or the comparison as CSV under `Accept: text/csv`.',
+    headers: DATA_ANSWER_HEADERS,
+    content: {
+      [ANSWER_MEDIA_TYPES.json]: { schema: { $ref: getSchemaPath(ComparisonResponseDto) } },
+      [ANSWER_MEDIA_TYPES.csv]: { schema: { type: 'string' }, example: CSV_EXAMPLE },
+    },
+  })
   @ApiBadRequestResponse({ description: 'Invalid body, period span over the limit, dates in filters, or too many points.' })
-  async compare(@CurrentPrincipal() principal: Principal, @Body() body: CompareRequestDto): Promise<SuccessEnvelope<ComparisonResult>> {
-    return ok(await this.comparison.compare({ organizationId: principal.organizationId }, body));
+  async compare(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CompareRequestDto,
+    @RequestedAnswerFormat() format: AnswerFormat,
+  ): Promise<SuccessEnvelope<ComparisonResult> | CsvText> {
+    const comparison = await this.comparison.compare({ organizationId: principal.organizationId }, body);
+    return format === 'csv' ? comparisonCsv(comparison) : ok(comparison);
   }
 }

@@ -1,4 +1,4 @@
-import { buildCostDataQuery, CostDataQuery, dimensionValueSql, readCostDataResult } from './cost-data.query';
+import { buildCostDataQuery, costDataCsvColumns, CostDataQuery, dimensionValueSql, readCostDataResult } from './cost-data.query';
 import { SqlParameters } from './sql-parameters';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
@@ -186,6 +186,47 @@ describe('buildCostDataQuery', () => {
     );
     expect(sql).not.toContain(hostile);
     expect(sql.replace(/'JSONEachRow'/g, '').replace("concat(','", '')).not.toContain("'"); // the only literals: the output format, the item separator
+  });
+});
+
+describe('buildCostDataQuery for CSV', () => {
+  const csvQuery = query({
+    dateGrouping: 'monthly',
+    dimensions: [
+      { kind: 'tag', key: 'team' },
+      { kind: 'column', name: 'service' },
+    ],
+    filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+    multiDimension: true,
+  });
+
+  it('writes each item as a CSV record (CRLF) with one field per dimension, after the same JSON totals line', () => {
+    const lines = buildCostDataQuery(TABLE, csvQuery, 11, 'csv').sql.split('\n');
+    const json = buildCostDataQuery(TABLE, csvQuery, 11, 'json').sql.split('\n');
+    expect(lines[3]).toBe(`    concat(formatRowNoNewline('CSV', bucket_start, dim_0, dim_1, ${FIELDS}), '\\r')) AS line`);
+    // Everything else is the JSON answer's statement (whose dimension names take two parameters more).
+    expect([...lines.slice(0, 3), ...lines.slice(4, -1)]).toEqual([...json.slice(0, 3), ...json.slice(4, -1)]);
+    expect([lines.at(-1), json.at(-1)]).toEqual(['LIMIT {p3:UInt64}', 'LIMIT {p5:UInt64}']);
+  });
+
+  it('names the CSV columns: the bucket, each dimension as in groupBy, the item metrics', () => {
+    expect(costDataCsvColumns(csvQuery)).toEqual([
+      'usage_date',
+      'tag:team',
+      'service',
+      'amortized_cost',
+      'billed_cost',
+      'cash_cost',
+      'on_demand_cost',
+      'total_savings',
+      ...MONEY.slice(4),
+    ]);
+  });
+
+  it('reads CSV items past the totals line, with no comma to skip', () => {
+    const result = readCostDataResult([Buffer.from('{"item_count":1,"amortized_cost":3}\n"2026-10-01","a, ""b""",3\r\n')], 'csv');
+    expect(result.itemCount).toBe(1);
+    expect(Buffer.concat(result.items).toString()).toBe('"2026-10-01","a, ""b""",3\r\n');
   });
 });
 

@@ -2,7 +2,7 @@ import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /** What /data asks of the store, after validation. */
@@ -18,6 +18,12 @@ export interface CostDataQuery {
   today: string;
   defaultWindowDays: number;
 }
+
+/**
+ * How the items are written: `json`, the API's CostDataPoint objects; `csv`, RFC 4180 records of
+ * costDataCsvHeader's columns (one per grouping dimension instead of `dimension_value(s)`).
+ */
+export type CostDataItemFormat = 'json' | 'csv';
 
 /** Columns of the pre-aggregation: `bucket_start`, `dim_<i>` per dimension, and `part_<column>`. */
 const BUCKET_COLUMN = 'bucket_start';
@@ -55,19 +61,28 @@ export function dimensionValueSql(ref: DimensionRef, params: SqlParameters): str
  * `itemLimit` should be one more than the largest acceptable number of items, so a result that is too
  * large is detected rather than silently truncated.
  */
-export function buildCostDataQuery(table: string, query: CostDataQuery, itemLimit: number): CompiledSql {
+export function buildCostDataQuery(
+  table: string,
+  query: CostDataQuery,
+  itemLimit: number,
+  itemFormat: CostDataItemFormat = 'json',
+): CompiledSql {
   const params = new SqlParameters();
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ');
-  const itemFields = [`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), sums];
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
+  // A CSV record ends with CRLF: its CR here, the LF as every result line's end.
+  const item =
+    itemFormat === 'json'
+      ? `concat(',', formatRowNoNewline('JSONEachRow', ${[`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), sums].join(', ')}))`
+      : `concat(formatRowNoNewline('CSV', ${[...keys, sums].join(', ')}), '\\r')`;
   const sql = [
     'SELECT',
     `  if(${isTotal},`,
     `    formatRowNoNewline('JSONEachRow', count() AS ${ITEM_COUNT_FIELD}, ${sums}),`,
-    `    concat(',', formatRowNoNewline('JSONEachRow', ${itemFields.join(', ')}))) AS line`,
+    `    ${item}) AS line`,
     'FROM (',
     `  SELECT ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricPartSumsSql()].join(', ')}`,
     `  FROM ${table}`,
@@ -96,8 +111,16 @@ export interface CostDataResultBytes {
 
 const NEWLINE = 0x0a;
 
-/** Reads the totals line; the items stay the result's own chunks, sliced past that line and the first comma. */
-export function readCostDataResult(chunks: Buffer[]): CostDataResultBytes {
+/** The CSV header record of buildCostDataQuery's `csv` items: the bucket, each grouping dimension by name, the metrics. */
+export function costDataCsvColumns(query: Pick<CostDataQuery, 'dimensions'>): string[] {
+  return ['usage_date', ...query.dimensions.map(dimensionName), ...SUMMED_METRICS];
+}
+
+/**
+ * Reads the totals line; the items stay the result's own chunks, sliced past that line (and, for JSON
+ * items, the first item's comma).
+ */
+export function readCostDataResult(chunks: Buffer[], itemFormat: CostDataItemFormat = 'json'): CostDataResultBytes {
   const head: Buffer[] = [];
   for (let i = 0; i < chunks.length; i++) {
     const end = chunks[i].indexOf(NEWLINE);
@@ -107,8 +130,8 @@ export function readCostDataResult(chunks: Buffer[]): CostDataResultBytes {
     }
     head.push(chunks[i].subarray(0, end));
     const { [ITEM_COUNT_FIELD]: itemCount, ...totals } = JSON.parse(Buffer.concat(head).toString('utf8')) as Record<string, unknown>;
-    // The items start past the newline and the first item's leading comma, which may lie in a later chunk.
-    let [index, offset] = [i, end + 2];
+    // The items start past the newline and the first JSON item's leading comma, which may lie in a later chunk.
+    let [index, offset] = [i, end + (itemFormat === 'json' ? 2 : 1)];
     while (index < chunks.length && offset >= chunks[index].length) offset -= chunks[index++].length;
     const items = index < chunks.length ? [chunks[index].subarray(offset), ...chunks.slice(index + 1)] : [];
     return { totals, itemCount: Number(itemCount), items };

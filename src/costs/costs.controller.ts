@@ -1,5 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../common/http/answer-format';
+import { CsvText, csvRecord } from '../common/http/csv-text';
+import { SUMMED_METRICS } from '../cost-query/cost-metrics';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
@@ -9,10 +12,16 @@ import { MAX_GROUPING_DIMENSIONS } from '../dto/grouping.dto';
 import { CostDataResult, CostsService } from './costs.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataResponseDto } from './dto/cost-data-response.dto';
-import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
+import { DATA_ANSWER_HEADERS, DataAnswer } from '../infrastructure/result-cache/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
+/** Swagger's CSV example: a header and one record of monthly data by service. */
+const CSV_EXAMPLE =
+  csvRecord(['usage_date', 'service', ...SUMMED_METRICS]) +
+  csvRecord(['2026-10-01', 'Amazon EC2', 1520.25, 1610, 1610, 1800.5, 280.25, 120, 0, 0, 160.25, 0, 0]);
+
 @ApiTags('Cost data')
+@ApiExtraModels(CostDataResponseDto)
 @Controller('cost-insights')
 export class CostsController {
   constructor(private readonly costs: CostsService) {}
@@ -20,7 +29,7 @@ export class CostsController {
   @Post('data')
   @HttpCode(200)
   @Authorized('cost:read')
-  @CachedResult()
+  @DataAnswer({ csv: true })
   @ApiOperation({
     operationId: 'getCostData',
     summary: 'Get cost data: a time series per date and dimension, plus totals',
@@ -33,11 +42,28 @@ export class CostsController {
       `**Window**: \`filters.inclusions.dateRange\` (both ends included, at most MAX_DATE_RANGE_DAYS days, default ${SETTING_DEFAULTS.MAX_DATE_RANGE_DAYS}), else \`billingPeriods\`, else the last DEFAULT_WINDOW_DAYS days up to today (UTC).`,
       `**Limits**: a result of more than MAX_RESULT_ROWS items (default ${SETTING_DEFAULTS.MAX_RESULT_ROWS}) is refused with 400 (never truncated): use a coarser dateGrouping, fewer dimensions or narrower filters. An empty result is \`items: []\` with a zero summary.`,
       '**400** when `groupBy` is missing: the message ends with `groupBy: Expected object, received undefined`.',
+      '**CSV**: with `Accept: text/csv` the items come as RFC 4180 CSV (`text/csv; charset=utf-8`) for spreadsheets and BI tools: a header record `usage_date`, one column per grouping dimension named as in `groupBy` (e.g. `service`, `tag:team`), then the metrics in item order; one record per item, in item order, with the same exact decimal digits; CRLF line ends, text quoted. The summary is not repeated (it is the sum of the records). Same authentication, limits, cache and errors (errors stay JSON envelopes). Any other `Accept` gets JSON.',
     ].join('\n\n'),
   })
-  @ApiOkResponse({ type: CostDataResponseDto, description: 'The time series and the period totals.', headers: CACHE_STATUS_HEADER })
+  @ApiOkResponse({
+    description: 'The time series and the period totals (JSON), or the items as CSV under `Accept: text/csv`.',
+    headers: DATA_ANSWER_HEADERS,
+    content: {
+      [ANSWER_MEDIA_TYPES.json]: { schema: { $ref: getSchemaPath(CostDataResponseDto) } },
+      [ANSWER_MEDIA_TYPES.csv]: {
+        schema: { type: 'string' },
+        example: CSV_EXAMPLE,
+      },
+    },
+  })
   @ApiBadRequestResponse({ description: 'Invalid body, date span over the limit, or too many result rows.' })
-  async getCostData(@CurrentPrincipal() principal: Principal, @Body() body: CostDataRequestDto): Promise<SuccessEnvelope<CostDataResult>> {
-    return ok(await this.costs.getCostData({ organizationId: principal.organizationId }, body));
+  async getCostData(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CostDataRequestDto,
+    @RequestedAnswerFormat() format: AnswerFormat,
+  ): Promise<SuccessEnvelope<CostDataResult> | CsvText> {
+    const scope = { organizationId: principal.organizationId };
+    if (format === 'csv') return this.costs.getCostData(scope, body, 'csv');
+    return ok(await this.costs.getCostData(scope, body));
   }
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AnswerFormat } from '../common/http/answer-format';
+import { CsvText, csvRecord } from '../common/http/csv-text';
 import { JsonText } from '../common/http/json-text';
-import { buildCostDataQuery, CostDataQuery, readCostDataResult } from '../cost-query/cost-data.query';
+import { buildCostDataQuery, costDataCsvColumns, CostDataQuery, readCostDataResult } from '../cost-query/cost-data.query';
 import { todayUtc } from '../common/dates/calendar-date';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
@@ -22,7 +24,13 @@ export class CostsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async getCostData(scope: OrganizationScope, request: CostDataRequestDto): Promise<CostDataResult> {
+  async getCostData(scope: OrganizationScope, request: CostDataRequestDto): Promise<CostDataResult>;
+  async getCostData(scope: OrganizationScope, request: CostDataRequestDto, format: 'csv'): Promise<CsvText>;
+  async getCostData(
+    scope: OrganizationScope,
+    request: CostDataRequestDto,
+    format: AnswerFormat = 'json',
+  ): Promise<CostDataResult | CsvText> {
     const filters = request.filters ?? {};
     const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', filters.inclusions?.dateRange, this.config.maxDateRangeDays);
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
@@ -41,14 +49,16 @@ export class CostsService {
       defaultWindowDays: this.config.defaultWindowDays,
     };
     const maxRows = this.config.maxResultRows;
-    const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1);
-    const { totals, itemCount, items } = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope));
+    const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1, format);
+    const { totals, itemCount, items } = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope), format);
     if (itemCount > maxRows) {
       throw new InvalidRequestException([
         `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
       ]);
     }
 
+    // CSV: the items' rows under a header (the summary is the sum of the rows, so a spreadsheet has it already).
+    if (format === 'csv') return new CsvText(csvRecord(costDataCsvColumns(query)), ...items);
     return { items: JsonText.arrayOf(items), summary: toSummary(totals) };
   }
 }

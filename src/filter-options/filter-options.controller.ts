@@ -21,7 +21,8 @@ import {
 } from './dto/available-filters.dto';
 import { CostCategoryValuesRequestDto, MapKeyValuesResponseDto, TagValuesRequestDto } from './dto/map-key-values.dto';
 import { FilterOptionsService, MapKeyValues } from './filter-options.service';
-import { CACHE_STATUS_HEADER, CachedResult } from '../infrastructure/result-cache/cached-result.interceptor';
+import { CurrentDataFreshness, DATA_ANSWER_HEADERS, DataAnswer } from '../infrastructure/result-cache/data-answer.interceptor';
+import type { DataFreshness } from '../infrastructure/result-cache/data-freshness.service';
 import type { Principal } from '../common/http/principal';
 
 const MAP_KEY_VALUES_RULES = [
@@ -56,7 +57,7 @@ export class FilterOptionsController {
   @Post('filters')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
-  @CachedResult()
+  @DataAnswer()
   @ApiOperation({
     operationId: 'getAvailableFilters',
     summary: 'List the valid filter values for a filter selection (cross-filtering)',
@@ -88,29 +89,33 @@ export class FilterOptionsController {
       '- `tagValues`: tag key → its non-empty values (ascending), under the same filters (and search) as `resourceTags`.',
       '- `enriched`: for each requested field, `{value, amortized_cost}` (accounts also `name`), highest amortized ' +
         'cost first, then by value.',
+      '- Extensions `dataThrough` and `dataImportedAt`: how fresh the organisation’s data is, as the X-Data-Through ' +
+        'and X-Data-Imported-At headers (null without data).',
     ].join('\n'),
   })
-  @ApiOkResponse({ type: AvailableFiltersResponseDto, headers: CACHE_STATUS_HEADER })
+  @ApiOkResponse({ type: AvailableFiltersResponseDto, headers: DATA_ANSWER_HEADERS })
   @ApiBadRequestResponse({
     description: 'Invalid body (e.g. an unknown `fields` value, a `search` too long); the message names each offending path.',
   })
   async getAvailableFilters(
     @CurrentPrincipal() principal: Principal,
     @Body() body: AvailableFiltersRequestDto,
-  ): Promise<SuccessEnvelope<FilterOptions>> {
-    return ok(await this.filters.availableFilters(principal, body.fields, body.filters, body.search));
+    @CurrentDataFreshness() freshness: DataFreshness,
+  ): Promise<SuccessEnvelope<FilterOptions & { dataThrough: string | null; dataImportedAt: string | null }>> {
+    const options = await this.filters.availableFilters(principal, body.fields, body.filters, body.search);
+    return ok({ ...options, dataThrough: freshness.dataThrough, dataImportedAt: freshness.importedAt });
   }
 
   @Post('tag-values')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
-  @CachedResult()
+  @DataAnswer()
   @ApiOperation({
     operationId: 'getTagValues',
     summary: 'List the values of one resource tag key',
     description: ['Requires the scope `cost:read`.', '', ...MAP_KEY_VALUES_RULES].join('\n'),
   })
-  @ApiOkResponse({ type: MapKeyValuesResponseDto, headers: CACHE_STATUS_HEADER })
+  @ApiOkResponse({ type: MapKeyValuesResponseDto, headers: DATA_ANSWER_HEADERS })
   @ApiBadRequestResponse({ description: BAD_VALUES_REQUEST('tagKey') })
   async getTagValues(@CurrentPrincipal() principal: Principal, @Body() body: TagValuesRequestDto): Promise<SuccessEnvelope<MapKeyValues>> {
     const { tagKey, ...options } = body;
@@ -120,13 +125,13 @@ export class FilterOptionsController {
   @Post('cost-category-values')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
-  @CachedResult()
+  @DataAnswer()
   @ApiOperation({
     operationId: 'getCostCategoryValues',
     summary: 'List the values of one cost category key',
     description: ['Requires the scope `cost:read`.', '', ...MAP_KEY_VALUES_RULES].join('\n'),
   })
-  @ApiOkResponse({ type: MapKeyValuesResponseDto, headers: CACHE_STATUS_HEADER })
+  @ApiOkResponse({ type: MapKeyValuesResponseDto, headers: DATA_ANSWER_HEADERS })
   @ApiBadRequestResponse({ description: BAD_VALUES_REQUEST('categoryKey') })
   async getCostCategoryValues(
     @CurrentPrincipal() principal: Principal,

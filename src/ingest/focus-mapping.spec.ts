@@ -50,7 +50,9 @@ describe('FOCUS mapping SQL', () => {
     const outerAliases = [...outer.matchAll(/ AS (\w+)(?:,\n|$)/g)].map((m) => m[1]);
     expect(outerAliases).toEqual(COST_LINE_ITEM_COLUMNS);
     expect(
-      sql.startsWith('INSERT INTO db.focus_import_x SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0\nSELECT'),
+      sql.startsWith(
+        `INSERT INTO db.focus_import_x (${COST_LINE_ITEM_COLUMNS.join(', ')}) SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0\nSELECT`,
+      ),
     ).toBe(true);
     expect(sql).toContain('FROM db.focus_import_x_raw0');
   });

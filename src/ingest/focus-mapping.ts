@@ -259,8 +259,10 @@ export function focusMappingInsertSql(targetTable: string, rawTable: string): st
     `${jsonObjectToMapSql('x_CostCategories')} AS cost_categories`,
     ...COST_COLUMNS_SQL.map(([column, sql]) => `${sql} AS ${column}`),
   ];
+  // Columns named: those the table has besides (imported_at) keep their defaults.
+  const names = columns.map((column) => column.slice(column.lastIndexOf(' AS ') + 4));
   // One export can hold more than 100 (integration, billing period) partitions.
-  return `INSERT INTO ${targetTable} SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0
+  return `INSERT INTO ${targetTable} (${names.join(', ')}) SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0
 SELECT
     ${columns.join(',\n    ')}
 FROM (${typedLayerSql(rawTable)})`;

@@ -1,3 +1,4 @@
+import { ANSWER_MEDIA_TYPES } from '../common/http/answer-format';
 import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -89,7 +90,7 @@ export class McpController {
       response.end();
       return;
     }
-    const answer = this.delivery.send(response, principal.organizationId, body);
+    const answer = this.delivery.send(response, principal.organizationId, body, ANSWER_MEDIA_TYPES.json);
     response.setHeader('Content-Length', body.length);
     answer.getStream().pipe(response);
   }

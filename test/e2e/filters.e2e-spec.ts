@@ -139,7 +139,9 @@ describe('POST /v1/cost-insights/filters', () => {
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);
     const data = response.body.data;
-    expect(Object.keys(data).sort()).toEqual([...ALL_FIELDS, 'accountIdToName', 'tagValues', 'enriched'].sort());
+    expect(Object.keys(data).sort()).toEqual(
+      [...ALL_FIELDS, 'accountIdToName', 'tagValues', 'enriched', 'dataThrough', 'dataImportedAt'].sort(),
+    );
     for (const field of ALL_FIELDS as Field[]) {
       expect({ field, options: data[field] }).toEqual({ field, options: expectedOptions(insertedA, field) });
     }

@@ -24,3 +24,12 @@ export function scaledToNumber(scaled: bigint): number {
   const text = `${abs / FACTOR}.${(abs % FACTOR).toString().padStart(SCALE, '0')}`;
   return Number(negative ? `-${text}` : text);
 }
+
+/** The exact sum of decimal strings as decimal text, without trailing zeros (as ClickHouse writes a Decimal). */
+export function sumDecimalText(values: string[]): string {
+  const scaled = values.reduce((total, value) => total + toScaled(value), 0n);
+  const negative = scaled < 0n;
+  const abs = negative ? -scaled : scaled;
+  const fraction = (abs % FACTOR).toString().padStart(SCALE, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${abs / FACTOR}${fraction ? `.${fraction}` : ''}`;
+}

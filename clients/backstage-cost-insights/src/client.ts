@@ -94,8 +94,8 @@ export class CostInsightsApiClient {
 
   /**
    * The last day with cost data for the organisation, never today or later (today's costs are incomplete).
-   * Freshness: read from the `X-Data-Through` response header when the API sends it (issue 21's freshness
-   * headers, on every cost answer); until then from a /data query for the last day with cost.
+   * Freshness: the API's `X-Data-Through` response header (on every cost answer); from an API too old to
+   * send it, the last day with cost in a /data answer.
    */
   async getLastCompleteBillingDate(): Promise<string> {
     const today = this.today();
@@ -105,7 +105,7 @@ export class CostInsightsApiClient {
       filters: { inclusions: { dateRange: recent } },
       groupBy: { dateGrouping: 'daily' },
     });
-    // FRESHNESS HEADER: prefer the API's own statement of the data's last day.
+    // The API's own statement of the data's last day, whatever the window asked about.
     const dataThrough = headers.get('X-Data-Through');
     let lastDay = dataThrough && /^\d{4}-\d{2}-\d{2}$/.test(dataThrough) ? dataThrough : lastDayWithCost(body.items);
     if (!lastDay && !dataThrough) lastDay = await this.lastDayWithCostBefore(recent.start);

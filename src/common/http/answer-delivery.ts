@@ -2,6 +2,7 @@ import { StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
 import { AnswersUndeliveredException } from '../errors/api-errors';
+import type { AnswerMediaType } from './answer-format';
 
 export interface AnswerDeliveryLimits {
   /** A response that makes no progress for this long (its client reads nothing) is dropped. */
@@ -14,7 +15,7 @@ export interface AnswerDeliveryLimits {
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * Sends serialized JSON answers (already the exact bytes of the response) so that a client that stops
+ * Sends serialized answers (already the exact bytes of the response) so that a client that stops
  * reading cannot hold memory for long: the answer goes out in chunks with backpressure, a response
  * with no progress for `sendTimeoutMs` is dropped with its connection, and an organisation whose
  * answers in flight hold `unsentBytesPerOrganization` gets 429 (Retry-After) until they are delivered.
@@ -33,25 +34,25 @@ export class AnswerDelivery {
     if ((this.unsent.get(organizationId) ?? 0) >= this.limits.unsentBytesPerOrganization) throw new AnswersUndeliveredException();
   }
 
-  /** The answer for Nest to send: `application/json`, with its Content-Length. */
-  send(response: Response, organizationId: string, json: Buffer): StreamableFile {
+  /** The answer for Nest to send, with its media type and Content-Length. */
+  send(response: Response, organizationId: string, body: Buffer, mediaType: AnswerMediaType): StreamableFile {
     const unsent = this.unsent.get(organizationId) ?? 0;
     // One answer always fits, however large (MAX_RESULT_ROWS bounds it); more must fit within the budget.
-    if (unsent > 0 && unsent + json.length > this.limits.unsentBytesPerOrganization) throw new AnswersUndeliveredException();
-    response.type('application/json'); // Express adds `; charset=utf-8`
+    if (unsent > 0 && unsent + body.length > this.limits.unsentBytesPerOrganization) throw new AnswersUndeliveredException();
+    response.type(mediaType); // Express adds `; charset=utf-8`
     const delivery = { lastProgress: Date.now() };
     const answer = new StreamableFile(
-      chunked(json, () => (delivery.lastProgress = Date.now())),
-      { length: json.length },
+      chunked(body, () => (delivery.lastProgress = Date.now())),
+      { length: body.length },
     );
     // A client gone while the answer was computed: 'close' has fired already and would never release the count.
     if (response.destroyed) return answer;
-    this.unsent.set(organizationId, unsent + json.length);
+    this.unsent.set(organizationId, unsent + body.length);
     this.inDelivery.set(response, delivery);
     this.watch();
     response.once('close', () => {
       this.inDelivery.delete(response);
-      const left = (this.unsent.get(organizationId) ?? 0) - json.length;
+      const left = (this.unsent.get(organizationId) ?? 0) - body.length;
       if (left > 0) this.unsent.set(organizationId, left);
       else this.unsent.delete(organizationId);
     });

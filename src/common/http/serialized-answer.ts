@@ -1,14 +1,23 @@
+import { ANSWER_MEDIA_TYPES, AnswerMediaType } from './answer-format';
+import type { CsvText } from './csv-text';
 import type { SuccessEnvelope } from './envelope';
 
-/** An answer already serialized: the exact bytes of a response body (as the answer cache keeps them). */
+/**
+ * An answer already serialized: the exact bytes of a response body, its media type, and the response
+ * headers that describe the data it was computed from (as the answer cache keeps them).
+ */
 export class SerializedAnswer {
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    readonly mediaType: AnswerMediaType = ANSWER_MEDIA_TYPES.json,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
 }
 
-/** A handler's envelope on its way to serialization, with a taker for the bytes it becomes (the answer cache). */
+/** A handler's answer on its way to serialization, with a taker for what it becomes (the answer cache). */
 export class AnswerToKeep {
   constructor(
-    readonly envelope: SuccessEnvelope<unknown>,
-    readonly keep: (bytes: Buffer) => void,
+    readonly answer: SuccessEnvelope<unknown> | CsvText,
+    readonly keep: (serialized: SerializedAnswer) => void,
   ) {}
 }

@@ -153,6 +153,26 @@ export class AvailableFiltersDto implements FilterOptions {
     example: ['application'],
   })
   truncatedTagValues?: string[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date',
+    description:
+      "Extension: the last usage date (YYYY-MM-DD, UTC) with cost data for the API key's organisation, whatever the filters (as the X-Data-Through header); null without data.",
+    example: '2026-11-22',
+  })
+  dataThrough: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description:
+      "Extension: when the organisation's latest cost rows were written, ISO 8601 UTC to the second (as the X-Data-Imported-At header); null without data.",
+    example: '2026-11-23T06:00:12Z',
+  })
+  dataImportedAt: string | null;
 }
 
 const MAP_OPTIONS_FIELDS = new Set<string>(Object.values(MAP_DIMENSIONS).map((map) => map.optionsField));

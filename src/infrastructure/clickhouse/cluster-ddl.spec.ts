@@ -59,6 +59,15 @@ ORDER BY (organization_id, usage_date)`;
     expect(translate('ALTER TABLE cost_insights.api_keys ADD COLUMN note String')).toEqual([
       'ALTER TABLE cost_insights.api_keys ON CLUSTER ci_cluster ADD COLUMN note String',
     ]);
+    expect(
+      translate("ALTER TABLE cost_insights.cost_line_items ADD COLUMN IF NOT EXISTS imported_at DateTime('UTC') DEFAULT now()"),
+    ).toEqual([
+      "ALTER TABLE cost_insights.cost_line_items ON CLUSTER ci_cluster ADD COLUMN IF NOT EXISTS imported_at DateTime('UTC') DEFAULT now()",
+      "ALTER TABLE cost_insights.cost_line_items_distributed ON CLUSTER ci_cluster ADD COLUMN IF NOT EXISTS imported_at DateTime('UTC') DEFAULT now()",
+    ]);
+    expect(translate('ALTER TABLE cost_insights.cost_line_items MATERIALIZE COLUMN imported_at SETTINGS mutations_sync = 2')).toEqual([
+      'ALTER TABLE cost_insights.cost_line_items ON CLUSTER ci_cluster MATERIALIZE COLUMN imported_at SETTINGS mutations_sync = 2',
+    ]);
   });
 
   it('copies sharded data through the Distributed tables, synchronously, keeping the statement settings', () => {

@@ -79,7 +79,14 @@ export function toClusterStatements(statement: string, target: ClusterTarget): s
   }
 
   match = new RegExp(`^ALTER\\s+TABLE\\s+${QUALIFIED}`, 'i').exec(sql);
-  if (match) return [insertAfter(sql, match[0], ` ${onCluster}`)];
+  if (match) {
+    const [, database, table] = match;
+    const altered = insertAfter(sql, match[0], ` ${onCluster}`);
+    // The Distributed table copied the columns when it was created: a column added, dropped or changed follows there too.
+    if (!shardingKeyOf(table) || !/^ALTER\s+TABLE\s+\S+\s+(ADD|DROP|MODIFY)\s+COLUMN\b/i.test(sql)) return [altered];
+    const prefix = `ALTER TABLE ${database}.${table}${DISTRIBUTED_SUFFIX} ${onCluster}`;
+    return [altered, `${prefix}${sql.slice(match[0].length)}`];
+  }
 
   match = new RegExp(`^INSERT\\s+INTO\\s+${QUALIFIED}`, 'i').exec(sql);
   if (match) {

@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CachedResultInterceptor } from './cached-result.interceptor';
+import { DataAnswerInterceptor } from './data-answer.interceptor';
+import { DataFreshnessService } from './data-freshness.service';
 import { CostDataVersion } from './cost-data-version.service';
 import { ResultCache } from './result-cache';
 
-/** The per-instance answer cache of the read routes (@CachedResult()). */
+/** The read routes' answers from cost data (@DataAnswer()): their freshness and the per-instance answer cache. */
 @Global()
 @Module({
   providers: [
@@ -14,8 +15,9 @@ import { ResultCache } from './result-cache';
       useFactory: (config: AppConfig) => new ResultCache(config.resultCache.maxBytes, config.resultCache.ttlSeconds * 1000),
     },
     CostDataVersion,
-    CachedResultInterceptor,
+    DataFreshnessService,
+    DataAnswerInterceptor,
   ],
-  exports: [ResultCache, CostDataVersion, CachedResultInterceptor],
+  exports: [ResultCache, CostDataVersion, DataFreshnessService, DataAnswerInterceptor],
 })
 export class ResultCacheModule {}

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { SerializedAnswer } from '../../common/http/serialized-answer';
 import { canonicalJson, ENTRY_OVERHEAD_BYTES, ResultCache, resultCacheKey } from './result-cache';
 
-const b = (text: string) => Buffer.from(text);
+const b = (text: string) => new SerializedAnswer(Buffer.from(text));
 
 describe('ResultCache', () => {
   let now = 0;
@@ -14,12 +15,19 @@ describe('ResultCache', () => {
   it('returns what was stored until it expires', () => {
     const cache = new ResultCache(100_000, 5000, clock);
     expect(cache.set('k', b('{"a":1}'))).toBe(true);
-    expect(cache.get('k')?.toString()).toBe('{"a":1}');
+    expect(cache.get('k')?.bytes.toString()).toBe('{"a":1}');
     now += 4999;
-    expect(cache.get('k')?.toString()).toBe('{"a":1}');
+    expect(cache.get('k')?.bytes.toString()).toBe('{"a":1}');
     now += 1;
     expect(cache.get('k')).toBeUndefined();
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('keeps an answer with its media type and headers', () => {
+    const cache = new ResultCache(100_000, 5000, clock);
+    const csv = new SerializedAnswer(Buffer.from('"a"\r\n1\r\n'), 'text/csv', { 'X-Data-Through': '2026-11-22' });
+    cache.set('csv', csv);
+    expect(cache.get('csv')).toEqual(csv);
   });
 
   it('evicts the least recently used entries to stay within its byte budget', () => {
@@ -30,8 +38,8 @@ describe('ResultCache', () => {
     cache.get('a'); // a is now the most recently used
     cache.set('k', b('123456789'));
     expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')?.toString()).toBe('123456789');
-    expect(cache.get('k')?.toString()).toBe('123456789');
+    expect(cache.get('a')?.bytes.toString()).toBe('123456789');
+    expect(cache.get('k')?.bytes.toString()).toBe('123456789');
     expect(cache.size.bytes).toBeLessThanOrEqual(10 * entry);
   });
 
@@ -61,7 +69,15 @@ describe('ResultCache', () => {
       const key = createHash('sha256').update(String(i)).digest('base64url');
       // Small answers as serializeJson makes them: slices of Node's shared 8 KiB pool, between other allocations.
       const unrelated = Buffer.from(`short-lived ${i}`);
-      cache.set(key, Buffer.from(JSON.stringify({ success: true, data: { values: [`value-${i}`] } })));
+      const body = Buffer.from(JSON.stringify({ success: true, data: { values: [`value-${i}`] } }));
+      // With the freshness headers every data answer carries.
+      cache.set(
+        key,
+        new SerializedAnswer(body, 'application/json', {
+          'X-Data-Through': '2026-11-22',
+          'X-Data-Imported-At': `2026-11-23T06:00:${i % 60}Z`,
+        }),
+      );
       void unrelated;
     }
     const grown = used() - before;

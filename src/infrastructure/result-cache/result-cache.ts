@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { SerializedAnswer } from '../../common/http/serialized-answer';
 
 interface Entry {
-  /** The serialized response body (UTF-8 JSON), sent as it is on a hit. */
-  body: Buffer;
+  /** The serialized answer, sent as it is on a hit. */
+  answer: SerializedAnswer;
   bytes: number;
   expiresAt: number;
 }
@@ -30,7 +31,7 @@ export class ResultCache {
     return { entries: this.entries.size, bytes: this.usedBytes };
   }
 
-  get(key: string): Buffer | undefined {
+  get(key: string): SerializedAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -39,15 +40,19 @@ export class ResultCache {
       return undefined;
     }
     this.entries.set(key, entry); // most recently used last
-    return entry.body;
+    return entry.answer;
   }
 
   /** Keeps an answer unless it alone would take more than an eighth of the budget (big exports pass through). */
-  set(key: string, answer: Buffer): boolean {
-    const bytes = answer.length + ENTRY_OVERHEAD_BYTES;
+  set(key: string, answer: SerializedAnswer): boolean {
+    const bytes = answer.bytes.length + ENTRY_OVERHEAD_BYTES;
     if (!this.enabled || bytes > this.maxBytes / 8) return false;
     // A slice (every small Buffer is one, of Node's 8 KiB pool) would keep its whole parent alive.
-    const body = answer.byteOffset === 0 && answer.buffer.byteLength === answer.length ? answer : copyOf(answer);
+    const body = answer.bytes;
+    const kept =
+      body.byteOffset === 0 && body.buffer.byteLength === body.length
+        ? answer
+        : new SerializedAnswer(copyOf(body), answer.mediaType, answer.headers);
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);
@@ -58,18 +63,19 @@ export class ResultCache {
       this.entries.delete(oldestKey);
       this.usedBytes -= oldest.bytes;
     }
-    this.entries.set(key, { body, bytes, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(key, { answer: kept, bytes, expiresAt: this.now() + this.ttlMs });
     this.usedBytes += bytes;
     return true;
   }
 }
 
 /**
- * What an entry costs besides its body: the key string, the Map slot, the entry object and the Buffer's
- * own objects. Measured at 300–340 bytes on Node 20 (heap + external per entry, 100,000 small entries);
- * counted generously so that RESULT_CACHE_MAX_MB bounds the memory really used.
+ * What an entry costs besides its body: the key string, the Map slot, the entry and answer objects,
+ * the Buffer's own objects and the answer's few short headers. Measured at 300–340 bytes on Node 20
+ * before the answer object and its headers (heap + external per entry, 100,000 small entries); counted
+ * generously so that RESULT_CACHE_MAX_MB bounds the memory really used.
  */
-export const ENTRY_OVERHEAD_BYTES = 400;
+export const ENTRY_OVERHEAD_BYTES = 600;
 
 function copyOf(slice: Buffer): Buffer {
   const own = Buffer.allocUnsafeSlow(slice.length);

@@ -1,0 +1,19 @@
+import { parse } from 'csv-parse/sync';
+import { csvRecord } from './csv-text';
+
+describe('csvRecord', () => {
+  it('quotes every text field, doubles its quotes, leaves numbers bare and ends with CRLF', () => {
+    expect(csvRecord(['a', 'b, c', 'say "hi"', 'two\r\nlines', '', 12.5, -0.001, 0])).toBe(
+      '"a","b, c","say ""hi""","two\r\nlines","",12.5,-0.001,0\r\n',
+    );
+  });
+
+  it('writes numbers with the digits JSON writes', () => {
+    for (const value of [0.1 + 0.2, 1e21, 5e-7, 123456789.123456]) expect(csvRecord([value])).toBe(`${JSON.stringify(value)}\r\n`);
+  });
+
+  it('reads back with a CSV parser as the same fields', () => {
+    const fields = ['Storage, "cold" tier', 'multi\nline', 'Zürich €', '=1+1', '007'];
+    expect(parse(csvRecord(fields) + csvRecord(fields))).toEqual([fields, fields]);
+  });
+});
