@@ -33,6 +33,7 @@ COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --chown=root:root package.json ./
 COPY --chown=root:root clickhouse/migrations ./clickhouse/migrations
+COPY --chown=root:root web ./web
 # The code is root-owned and read-only to the service user.
 USER node
 EXPOSE 3000

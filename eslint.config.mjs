@@ -18,12 +18,14 @@ const LAYERS = {
   infrastructure: ['common', 'config', 'observability'],
   'cost-query': ['common'],
   dto: ['common', 'cost-query'],
-  auth: ['common', 'config', 'observability', 'infrastructure'],
+  // The admin API validates and describes data scopes with the kernel's field table and the shared Filters DTOs.
+  auth: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
   health: ['common', 'config', 'observability', 'infrastructure'],
   ...Object.fromEntries(FEATURES.map((feature) => [feature, ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto']])),
   demo: ['common', 'config', 'cost-query', 'infrastructure'],
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', ...FEATURES],
+  'settings-page': ['common', 'config'],
 };
 const FOLDERS = [...Object.keys(LAYERS), 'cli'];
 

@@ -1,3 +1,4 @@
+import { SETTINGS_PAGE_PATH, settingsPage } from './settings-page/settings-page.middleware';
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -47,6 +48,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   // Client IPs (for the unauthenticated rate limit) come from X-Forwarded-For only across trusted hops.
   app.set('trust proxy', config.trustProxyHops);
   app.use(jsonBody(config.bodyLimitBytes));
+  app.use(SETTINGS_PAGE_PATH, settingsPage());
   app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });
   const document = setupSwagger(app);
   // The MCP tools take their input schemas from the same document (the request DTOs').

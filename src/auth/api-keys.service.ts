@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
@@ -9,9 +9,16 @@ export interface ApiKeyRecord {
   organizationId: string;
   name: string;
   scopes: Scope[];
+  /** The canonical JSON of the key's data scope; '' when it sees its whole organisation. */
+  dataScope: string;
   createdAt: string;
   revokedAt: string | null;
+  /** When the key was last used, to about LAST_USED_FLUSH_MS (list only); null if never. */
+  lastUsedAt?: string | null;
 }
+
+/** How often an instance writes the times its keys were last used: the precision of "last used". */
+export const LAST_USED_FLUSH_MS = 60_000;
 
 interface StoredKeyRow {
   key_id: string;
@@ -19,6 +26,7 @@ interface StoredKeyRow {
   name: string;
   key_hash: string;
   scopes: string[];
+  data_scope: string;
   created_at: string;
   revoked_at: string | null;
   version: string;
@@ -30,15 +38,47 @@ interface StoredKeyRow {
  * which bounds how long a revoked key keeps working on an instance.
  */
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements OnModuleDestroy {
+  private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new Map<string, { row: StoredKeyRow | null; expiresAt: number }>();
+  /** Keys used since the last write of their times, with the latest time (bounded by the number of keys). */
+  private readonly usedSince = new Map<string, number>();
+  private readonly usageWriter: NodeJS.Timeout;
 
   constructor(
     private readonly clickhouse: ClickhouseService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.usageWriter = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
+    this.usageWriter.unref();
+  }
 
-  async create(organizationId: string, name: string, scopes: Scope[]): Promise<{ key: string; record: ApiKeyRecord }> {
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.usageWriter);
+    await this.flushLastUsed().catch(() => undefined);
+  }
+
+  /**
+   * Writes when the keys used since the last write were last used, in one insert. A failed write keeps
+   * the times for the next one (a newer use of the same key replaces its time).
+   */
+  async flushLastUsed(): Promise<void> {
+    if (this.usedSince.size === 0) return;
+    const batch = [...this.usedSince].map(([key_id, time]) => ({ key_id, last_used_at: time }));
+    this.usedSince.clear();
+    try {
+      await this.clickhouse.insert('api_key_usage', batch);
+    } catch (error) {
+      for (const { key_id, last_used_at } of batch) {
+        if ((this.usedSince.get(key_id) ?? 0) < last_used_at) this.usedSince.set(key_id, last_used_at);
+      }
+      this.logger.warn(`Last-used times not written (kept for the next write): ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
+  }
+
+  /** `dataScope`: the canonical JSON of the key's data scope (canonicalDataScope), '' for the whole organisation. */
+  async create(organizationId: string, name: string, scopes: Scope[], dataScope = ''): Promise<{ key: string; record: ApiKeyRecord }> {
     const { keyId, key } = generateApiKey();
     const createdAt = Date.now();
     await this.clickhouse.insert('api_keys', [
@@ -48,6 +88,7 @@ export class ApiKeysService {
         name,
         key_hash: hashApiKey(key),
         scopes,
+        data_scope: dataScope,
         created_at: createdAt,
         revoked_at: null,
         version: createdAt,
@@ -59,6 +100,7 @@ export class ApiKeysService {
       organizationId,
       name,
       scopes,
+      dataScope,
       createdAt: new Date(createdAt).toISOString(),
       revokedAt: null,
     };
@@ -66,19 +108,40 @@ export class ApiKeysService {
   }
 
   async list(organizationId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.clickhouse.query<StoredKeyRow>(
-      `SELECT * FROM ${this.clickhouse.table('api_keys')} FINAL
-       WHERE organization_id = {organization_id:UUID} ORDER BY created_at, key_id`,
+    const rows = await this.clickhouse.query<StoredKeyRow & { last_used_at: string | null }>(
+      `SELECT keys.*, usage.last_used_at AS last_used_at
+       FROM (SELECT * FROM ${this.clickhouse.table('api_keys')} FINAL WHERE organization_id = {organization_id:UUID}) AS keys
+       LEFT JOIN (
+         SELECT key_id, max(last_used_at) AS last_used_at FROM ${this.clickhouse.table('api_key_usage')} GROUP BY key_id
+       ) AS usage ON usage.key_id = keys.key_id
+       ORDER BY keys.created_at, keys.key_id
+       SETTINGS join_use_nulls = 1`,
       { organization_id: organizationId },
     );
-    return rows.map(toRecord);
+    return rows.map((row) => ({ ...toRecord(row), lastUsedAt: row.last_used_at ? isoUtc(row.last_used_at) : null }));
   }
 
   /** Marks a key revoked; returns false when no such key exists. Idempotent. */
   async revoke(keyId: string): Promise<boolean> {
     const row = await this.findById(keyId);
     if (!row) return false;
-    if (row.revoked_at) return true;
+    await this.markRevoked(row);
+    return true;
+  }
+
+  /**
+   * Revokes a key of `organizationId` (idempotent) and returns it as it now is; undefined when the
+   * organisation has no such key (another organisation's key is the same: missing).
+   */
+  async revokeInOrganization(organizationId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.findById(keyId);
+    if (!row || row.organization_id.toLowerCase() !== organizationId.toLowerCase()) return undefined;
+    return toRecord({ ...row, revoked_at: await this.markRevoked(row) });
+  }
+
+  /** Writes the revoked version of a key (unless it is revoked already); returns its revocation time as stored. */
+  private async markRevoked(row: StoredKeyRow): Promise<string> {
+    if (row.revoked_at) return row.revoked_at;
     const now = Date.now();
     await this.clickhouse.insert('api_keys', [
       {
@@ -88,8 +151,8 @@ export class ApiKeysService {
         version: Math.max(now, Number(row.version) + 1),
       },
     ]);
-    this.cache.delete(keyId);
-    return true;
+    this.cache.delete(row.key_id);
+    return new Date(now).toISOString().replace('T', ' ').replace('Z', '');
   }
 
   /**
@@ -109,7 +172,10 @@ export class ApiKeysService {
           : await this.lookUp(parsed.keyId);
     if (!row || row.revoked_at) return undefined;
     if (!hashesEqual(row.key_hash, hashApiKey(presentedKey))) return undefined;
-    return { keyId: row.key_id, organizationId: row.organization_id, scopes: row.scopes as Scope[] };
+    this.usedSince.set(row.key_id, Date.now());
+    const principal: Principal = { keyId: row.key_id, organizationId: row.organization_id, scopes: row.scopes as Scope[] };
+    if (row.data_scope) principal.dataScope = row.data_scope;
+    return principal;
   }
 
   /** Ids of the unrevoked keys, re-read once API_KEY_CACHE_TTL_SECONDS old (a key created since is added at once here). */
@@ -152,7 +218,13 @@ function toRecord(row: StoredKeyRow): ApiKeyRecord {
     organizationId: row.organization_id,
     name: row.name,
     scopes: row.scopes as Scope[],
-    createdAt: new Date(row.created_at + 'Z').toISOString(),
-    revokedAt: row.revoked_at ? new Date(row.revoked_at + 'Z').toISOString() : null,
+    dataScope: row.data_scope ?? '',
+    createdAt: isoUtc(row.created_at),
+    revokedAt: row.revoked_at ? isoUtc(row.revoked_at) : null,
   };
+}
+
+/** ClickHouse's `2026-11-23 09:30:00.000` (UTC) as ISO 8601. */
+function isoUtc(clickhouseTime: string): string {
+  return new Date(clickhouseTime.replace(' ', 'T') + 'Z').toISOString();
 }

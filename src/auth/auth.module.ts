@@ -7,6 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuthenticatedRequest } from '../common/http/request-context';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { ApiKeyAuthGuard } from './api-key-auth.guard';
+import { ApiKeysAdminController } from './api-keys-admin.controller';
 import { ApiKeysService } from './api-keys.service';
 import { RateLimitGuard } from './rate-limit.guard';
 import { ResilientThrottlerStorage } from './resilient-throttler-storage';
@@ -18,6 +19,7 @@ import { ThrottledClients } from './throttled-clients';
  * the request (per key, or per IP without a valid key), then answer 401/403.
  */
 @Module({
+  controllers: [ApiKeysAdminController],
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, REDIS],

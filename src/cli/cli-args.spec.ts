@@ -56,12 +56,29 @@ describe('CLI command line', () => {
     expect(usageError(['keys', 'create', '--org', ORG, '--scopes', 'cost:read']).message).toMatch(/^--name <text> is required/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', '  ', '--scopes', 'cost:read']).message).toMatch(/^--name/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x']).message).toBe(
-      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write.',
+      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin.',
     );
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read,cost:write,admin']).message).toBe(
-      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write.',
+      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin.',
     );
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', ' , ']).message).toMatch(/^--scopes lists no scope/);
+    expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read', '--data-scope', '{team']).message).toMatch(
+      /^--data-scope must be JSON: Filters without dates/,
+    );
+    expect(
+      parseCommandLine([
+        'keys',
+        'create',
+        '--org',
+        ORG,
+        '--name',
+        'x',
+        '--scopes',
+        'cost:read',
+        '--data-scope',
+        '{"inclusions":{"clouds":["AWS"]}}',
+      ]),
+    ).toMatchObject({ dataScope: { inclusions: { clouds: ['AWS'] } } });
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read', '--admin']).message).toBe(
       "Unknown option '--admin'.",
     );

@@ -1,6 +1,6 @@
 import { Command, OptionValues } from 'commander';
 import { API_KEY_PREFIX } from '../auth/api-key-format';
-import { isScope, Scope, SCOPES } from '../common/http/principal';
+import { isScope, MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../common/http/principal';
 import { UUID_PATTERN } from '../common/validation/validators';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
@@ -9,7 +9,7 @@ import type { IngestFocusCommandOptions } from './ingest-focus.command';
 export type CliCommand =
   | { name: 'help'; topic?: string }
   | { name: 'migrate' }
-  | { name: 'keys create'; organizationId: string; keyName: string; scopes: Scope[]; json: boolean }
+  | { name: 'keys create'; organizationId: string; keyName: string; scopes: Scope[]; dataScope?: unknown; json: boolean }
   | { name: 'keys list'; organizationId: string; json: boolean }
   | { name: 'keys revoke'; keyId: string }
   | { name: 'demo-data'; organizationId: string; days: number; seed: number; replace: boolean; json: boolean }
@@ -27,7 +27,6 @@ export class UsageError extends Error {
   }
 }
 
-const MAX_KEY_NAME_LENGTH = 200;
 const MAX_DEMO_DAYS = 3660;
 
 /** Parses a command line (the arguments after the script) into a validated command, or throws a UsageError. */
@@ -68,11 +67,13 @@ function cliProgram(accept: Accept): Command {
     organizationId: organizationIdOption(options.org),
     keyName: keyNameOption(options.name),
     scopes: scopesOption(options.scopes),
+    dataScope: dataScopeOption(options.dataScope),
     json: options.json === true,
   }))
     .option('--org [uuid]')
     .option('--name [text]')
     .option('--scopes [list]')
+    .option('--data-scope [json]')
     .option('--json');
   command(keys, 'list', 'keys list', accept, (options) => ({
     name: 'keys list',
@@ -241,6 +242,17 @@ function scopesOption(option: unknown): Scope[] {
   if (unknown.length) throw new UsageError(`Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ${valid}`);
   if (requested.length === 0) throw new UsageError(`--scopes lists no scope. ${valid}`);
   return [...new Set(requested as Scope[])];
+}
+
+/** `--data-scope`: JSON, checked as such here; its fields are validated with the key (validDataScope). */
+function dataScopeOption(option: unknown): unknown {
+  const value = stringOption('--data-scope', option);
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new UsageError(`--data-scope must be JSON: Filters without dates, e.g. '{"inclusions":{"accountIds":["123456789012"]}}'.`);
+  }
 }
 
 function integerOption(flag: string, option: unknown, fallback: number, min: number, max: number): number {

@@ -6,12 +6,14 @@ import { SCOPES } from '../common/http/principal';
 const COMMANDS: Record<string, string> = {
   migrate: `  migrate
       Apply pending ClickHouse migrations (idempotent).`,
-  'keys create': `  keys create --org <uuid> --name <text> --scopes <comma list> [--json]
+  'keys create': `  keys create --org <uuid> --name <text> --scopes <comma list> [--data-scope <json>] [--json]
       Create an API key for an organisation and print it once: it is stored only as a hash and
       can never be shown again. Scopes: ${SCOPES.join(', ')}.
-      --json prints one line: {"id","key","organizationId","name","scopes"}.`,
+      --data-scope confines the key to a slice of the organisation, fixed for its life: Filters
+      without dates, e.g. '{"inclusions":{"resourceTag":"team","resourceTagValues":["payments"]}}'.
+      --json prints one line: {"id","key","organizationId","name","scopes","dataScope"}.`,
   'keys list': `  keys list --org <uuid> [--json]
-      List an organisation's API keys (ids, names, scopes, status; never the keys themselves).`,
+      List an organisation's API keys (ids, names, scopes, data scopes, status; never the keys themselves).`,
   'keys revoke': `  keys revoke <id>
       Revoke a key by its id (from keys list). Exit code 1 if there is no such key.`,
   'demo-data': `  demo-data --org <uuid> [--days N] [--seed N] [--replace] [--json]

@@ -1,3 +1,4 @@
+import { organizationScopeOf } from '../cost-query/data-scope';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../common/http/answer-format';
@@ -60,7 +61,7 @@ export class ComparisonController {
     @Body() body: CompareRequestDto,
     @RequestedAnswerFormat() format: AnswerFormat,
   ): Promise<SuccessEnvelope<ComparisonResult> | CsvText> {
-    const comparison = await this.comparison.compare({ organizationId: principal.organizationId }, body);
+    const comparison = await this.comparison.compare(organizationScopeOf(principal), body);
     return format === 'csv' ? comparisonCsv(comparison) : ok(comparison);
   }
 }

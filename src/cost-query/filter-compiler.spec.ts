@@ -137,3 +137,43 @@ describe('defaultWindow', () => {
     expect(defaultWindow('2026-03-01', 30)).toEqual({ start: '2026-01-31', end: '2026-03-01' });
   });
 });
+
+describe('compileWhere with a data scope', () => {
+  const dataScope = {
+    inclusions: { accountIds: ['111111111111'], resourceTag: 'team', resourceTagValues: ['payments'] },
+    exclusions: { services: ['Support'] },
+  };
+
+  it('ANDs the key’s data scope right after the organisation, whatever the request asks', () => {
+    const params = new SqlParameters();
+    const sql = compileWhere({ organizationId: ORG, dataScope }, { inclusions: { accountIds: ['222222222222'] } }, params, options);
+    expect(sql).toBe(
+      [
+        'organization_id = {organization_id:UUID}',
+        'account_id IN {p0:Array(String)}',
+        'resource_tags[{p1:String}] IN {p2:Array(String)}',
+        'NOT (service IN {p3:Array(String)})',
+        'usage_date BETWEEN {p4:Date} AND {p5:Date}',
+        'account_id IN {p6:Array(String)}',
+      ].join('\n  AND '),
+    );
+    expect(params.toObject()).toMatchObject({
+      p0: ['111111111111'],
+      p1: 'team',
+      p2: ['payments'],
+      p3: ['Support'],
+      p6: ['222222222222'],
+    });
+  });
+
+  it('keeps the scope when cross-filtering leaves a field’s own filter out', () => {
+    const params = new SqlParameters();
+    const sql = compileWhere({ organizationId: ORG, dataScope }, { inclusions: { accountIds: ['222222222222'] } }, params, {
+      ...options,
+      omit: 'accountIds',
+    });
+    expect(sql).toContain('account_id IN {p0:Array(String)}');
+    expect(sql).not.toContain('{p6:');
+    expect(params.toObject().p0).toEqual(['111111111111']);
+  });
+});

@@ -28,12 +28,25 @@ export function compileWhere(scope: OrganizationScope, filters: Filters, params:
   const exclusions = filters.exclusions ?? {};
   const conditions = [
     `organization_id = ${params.named('organization_id', 'UUID', scope.organizationId)}`,
+    ...dataScopeConditions(scope, params),
     ...dateWindowConditions(inclusions, params, options),
     ...fieldConditions(inclusions, params, options.omit),
     ...fieldConditions(exclusions, params, options.omit).map((condition) => `NOT (${condition})`),
   ];
   if (exclusions.dateRange) conditions.push(`NOT (${dateRangeCondition(exclusions.dateRange, params)})`);
   return conditions.join('\n  AND ');
+}
+
+/**
+ * The key's data scope as conditions, whatever the request: never left out by cross-filtering (so a
+ * /filters list never offers a value outside the scope, its own field's included).
+ */
+export function dataScopeConditions(scope: OrganizationScope, params: SqlParameters): string[] {
+  if (!scope.dataScope) return [];
+  return [
+    ...fieldConditions(scope.dataScope.inclusions ?? {}, params),
+    ...fieldConditions(scope.dataScope.exclusions ?? {}, params).map((condition) => `NOT (${condition})`),
+  ];
 }
 
 /** The date window of a query: the inclusions' dateRange, else none when billingPeriods narrow it, else the default. */

@@ -352,6 +352,24 @@ describe('readFilterOptions at the bounds', () => {
 });
 
 describe('buildMapKeyValuesQuery', () => {
+  it('lists only values inside the key’s data scope', () => {
+    const dataScope = { inclusions: { accountIds: ['111111111111'] }, exclusions: { resourceTag: 'temporary' } };
+    expect(buildMapKeyValuesQuery({ scope: { organizationId: ORG, dataScope }, kind: 'costCategory', key: 'Unit', table: TABLE })).toEqual({
+      sql: [
+        'SELECT cost_categories[{p0:String}] AS map_value',
+        `FROM ${TABLE}`,
+        'WHERE organization_id = {organization_id:UUID}',
+        '  AND account_id IN {p1:Array(String)}',
+        '  AND NOT (mapContains(resource_tags, {p2:String}))',
+        "  AND map_value != ''",
+        'GROUP BY map_value',
+        'ORDER BY sum(amortized_cost) DESC, map_value',
+        `LIMIT ${MAX_MAP_KEY_VALUES + 1}`,
+      ].join('\n'),
+      params: { organization_id: ORG, p0: 'Unit', p1: ['111111111111'], p2: 'temporary' },
+    });
+  });
+
   it('selects the non-empty values of one tag key over all time, ranked by cost and bounded (one past, to tell a cut list)', () => {
     expect(buildMapKeyValuesQuery({ scope: { organizationId: ORG }, kind: 'tag', key: "it's", table: TABLE })).toEqual({
       sql: [

@@ -7,7 +7,7 @@ import {
   OPTIONS_FIELDS,
   OptionsField,
 } from './dimension-registry';
-import { compileWhere, FilterTarget } from './filter-compiler';
+import { compileWhere, dataScopeConditions, FilterTarget } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
 import { finiteNumber } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
@@ -337,7 +337,7 @@ export function buildMapKeyValuesQuery(input: MapKeyValuesQueryInput): CompiledS
   const column = MAP_DIMENSIONS[input.kind].column;
   const organization = params.named('organization_id', 'UUID', input.scope.organizationId);
   const key = params.add('String', input.key);
-  const conditions = [`organization_id = ${organization}`, "map_value != ''"];
+  const conditions = [`organization_id = ${organization}`, ...dataScopeConditions(input.scope, params), "map_value != ''"];
   if (input.search) conditions.push(contains('map_value', params.named('search', 'String', input.search)));
   if (page?.after !== undefined) conditions.push(`map_value > ${params.add('String', page.after)}`);
   const sql = [

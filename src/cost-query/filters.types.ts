@@ -8,7 +8,12 @@ export interface Filters {
   exclusions?: FilterFields;
 }
 
-/** The organisation every query is confined to. It comes from the API key, never from a request. */
+/**
+ * The organisation every query is confined to, and the key's data scope within it (data-scope.ts). Both
+ * come from the API key, never from a request.
+ */
 export interface OrganizationScope {
   organizationId: string;
+  /** Filters without dates that every statement ANDs; absent: the whole organisation. */
+  dataScope?: Filters;
 }

@@ -1,3 +1,4 @@
+import { organizationScopeOf } from '../cost-query/data-scope';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../common/http/answer-format';
@@ -62,7 +63,7 @@ export class CostsController {
     @Body() body: CostDataRequestDto,
     @RequestedAnswerFormat() format: AnswerFormat,
   ): Promise<SuccessEnvelope<CostDataResult> | CsvText> {
-    const scope = { organizationId: principal.organizationId };
+    const scope = organizationScopeOf(principal);
     if (format === 'csv') return this.costs.getCostData(scope, body, 'csv');
     return ok(await this.costs.getCostData(scope, body));
   }

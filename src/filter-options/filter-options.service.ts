@@ -1,3 +1,5 @@
+import { organizationScopeOf } from '../cost-query/data-scope';
+import type { OrganizationScope } from '../cost-query/filters.types';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -58,7 +60,7 @@ export class FilterOptionsService {
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
 
     const query = buildFilterOptionsQuery({
-      scope: { organizationId: principal.organizationId },
+      scope: organizationScopeOf(principal),
       filters: selection,
       fields,
       table: this.clickhouse.table(COST_TABLE),
@@ -77,10 +79,11 @@ export class FilterOptionsService {
    */
   async mapKeyValues(principal: Principal, kind: MapDimensionKind, request: MapKeyValuesRequest): Promise<MapKeyValues> {
     const organizationId = principal.organizationId;
-    const search = request.search || undefined;
+    const question = { scope: organizationScopeOf(principal), kind, key: request.key, search: request.search || undefined };
+    const search = question.search;
     const paged = request.limit != null || request.cursor != null;
     if (!paged) {
-      const { values, more } = await this.readValues({ organizationId, kind, key: request.key, search });
+      const { values, more } = await this.readValues(question);
       return more ? { values, truncated: true } : { values };
     }
 
@@ -95,7 +98,7 @@ export class FilterOptionsService {
       // Read before the first page: a change landing while it runs makes the next page's check fail.
       dataVersion = await this.dataVersion.readNow(organizationId);
     }
-    const { values, more } = await this.readValues({ organizationId, kind, key: request.key, search }, page);
+    const { values, more } = await this.readValues(question, page);
     // Read after this page: unchanged since before the first one, so every page so far saw the same data.
     if (request.cursor != null && (await this.dataVersion.readNow(organizationId)) !== dataVersion) throw expiredCursor();
     if (!more) return { values };
@@ -103,18 +106,18 @@ export class FilterOptionsService {
   }
 
   private async readValues(
-    question: { organizationId: string; kind: MapDimensionKind; key: string; search?: string },
+    question: { scope: OrganizationScope; kind: MapDimensionKind; key: string; search?: string },
     page?: MapKeyValuesPage,
   ): Promise<{ values: string[]; more: boolean }> {
     const query = buildMapKeyValuesQuery({
-      scope: { organizationId: question.organizationId },
+      scope: question.scope,
       kind: question.kind,
       key: question.key,
       table: this.clickhouse.table(COST_TABLE),
       search: question.search,
       page,
     });
-    const rows = await this.clickhouse.query<{ map_value: string }>(query.sql, query.params, { organizationId: question.organizationId });
+    const rows = await this.clickhouse.query<{ map_value: string }>(query.sql, query.params, question.scope);
     return readMapKeyValues(rows, page);
   }
 }

@@ -1,3 +1,4 @@
+import { organizationScopeOf } from '../cost-query/data-scope';
 import { HttpException, HttpStatus, Inject, Injectable, Logger, Type } from '@nestjs/common';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidRequestException } from '../common/errors/api-errors';
@@ -102,7 +103,7 @@ export class McpTools {
     sharing: SharingService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const scope = (principal: Principal) => ({ organizationId: principal.organizationId });
+    const scope = (principal: Principal) => organizationScopeOf(principal);
     this.definitions = [
       {
         name: 'get_cost_data',

@@ -38,7 +38,14 @@ export class SharingService {
     }
     const filterId = generateFilterId();
     const outcome = await this.store.save(
-      { filterId, organizationId: principal.organizationId, configuration, configurationBytes, createdAt: new Date().toISOString() },
+      {
+        filterId,
+        organizationId: principal.organizationId,
+        configuration,
+        configurationBytes,
+        createdAt: new Date().toISOString(),
+        creatorDataScope: principal.dataScope ?? '',
+      },
       {
         ttlSeconds: config.sharedFilterTtlSeconds,
         quotaCount: config.sharedFilterQuotaCount,
@@ -53,7 +60,9 @@ export class SharingService {
 
   /**
    * Missing, expired and another organisation's filter all answer the same 500 (spec), so a caller
-   * cannot learn that another organisation's ID exists. A malformed ID is bad input: 400.
+   * cannot learn that another organisation's ID exists. A malformed ID is bad input: 400. A key with a data
+   * scope reads only filters created under exactly its scope (a filter's values could name rows outside
+   * it); any other filter is, for that key, missing too. A key without a scope reads all of its organisation's.
    */
   async get(principal: Principal, filterId: string): Promise<{ filterConfiguration: SharedFilterConfiguration }> {
     if (!isFilterId(filterId)) {
@@ -63,6 +72,7 @@ export class SharingService {
     if (!record || record.organizationId.toLowerCase() !== principal.organizationId.toLowerCase()) {
       throw new SharedFilterNotFoundException();
     }
+    if (principal.dataScope && record.creatorDataScope !== principal.dataScope) throw new SharedFilterNotFoundException();
     return { filterConfiguration: normalizeSharedFilterConfiguration(record.configuration) };
   }
 }

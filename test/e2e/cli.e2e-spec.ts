@@ -208,11 +208,12 @@ describe(`operator CLI (${MODE})`, () => {
       [['keys', 'create', '--org', 'not-a-uuid', '--name', 'ci', '--scopes', 'cost:read'], /--org must be a UUID/],
       [
         ['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read,cost:write'],
-        /Unknown scope: cost:write\. Valid scopes: cost:read, shared-filters:read, shared-filters:write/,
+        /Unknown scope: cost:write\. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin/,
       ],
       [['keys', 'create', '--org', org, '--scopes', 'cost:read'], /--name <text> is required/],
       [['keys', 'create', '--org', org, '--name', 'ci'], /--scopes <comma list> is required/],
       [['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read', '--admin'], /Unknown option '--admin'/],
+      [['keys', 'create', '--org', org, '--name', 'ci', '--scopes', 'cost:read', '--data-scope', '{team'], /--data-scope must be JSON/],
       [['keys', 'list'], /--org <uuid> is required/],
       [['keys', 'revoke'], /needs the id/],
       [['keys', 'rotate'], /Unknown keys subcommand "rotate"/],
@@ -243,13 +244,45 @@ describe(`operator CLI (${MODE})`, () => {
     const keyA = json<CreatedKey>(
       await cli(['keys', 'create', '--org', orgA, '--name', 'reporting job', '--scopes', 'cost:read', '--json']),
     );
-    expect(Object.keys(keyA)).toEqual(['id', 'key', 'organizationId', 'name', 'scopes']);
-    expect(keyA).toMatchObject({ organizationId: orgA, name: 'reporting job', scopes: ['cost:read'] });
+    expect(Object.keys(keyA)).toEqual(['id', 'key', 'organizationId', 'name', 'scopes', 'dataScope']);
+    expect(keyA).toMatchObject({ organizationId: orgA, name: 'reporting job', scopes: ['cost:read'], dataScope: null });
     expect(keyA.key).toMatch(new RegExp(`^cik_${keyA.id}_`));
     const keyB = json<CreatedKey>(await cli(['keys', 'create', '--org', orgB, '--name', 'other org', '--scopes', 'cost:read', '--json']));
     const toRevoke = json<CreatedKey>(
       await cli(['keys', 'create', '--org', orgA, '--name', 'leaked', '--scopes', 'cost:read,shared-filters:write', '--json']),
     );
+
+    // A key confined to one cloud (the scope is validated, then kept in its one spelling).
+    const awsOnly = json<CreatedKey>(
+      await cli([
+        'keys',
+        'create',
+        '--org',
+        orgA,
+        '--name',
+        'aws team',
+        '--scopes',
+        'cost:read',
+        '--json',
+        '--data-scope',
+        '{"inclusions":{"clouds":["AWS","AWS"]}}',
+      ]),
+    );
+    expect(awsOnly).toMatchObject({ dataScope: { inclusions: { clouds: ['AWS'] } } });
+    const badScope = await cli([
+      'keys',
+      'create',
+      '--org',
+      orgA,
+      '--name',
+      'x',
+      '--scopes',
+      'cost:read',
+      '--data-scope',
+      '{"inclusions":{"billingPeriods":["2026-10"],"team":["a"]}}',
+    ]);
+    expect(badScope).toMatchObject({ code: 2, stdout: '' });
+    expect(badScope.stderr).toMatch(/^Invalid --data-scope: .*inclusions\.billingPeriods.*inclusions\.team: unknown field/);
 
     // Human output: the key exactly once, with the warning that it will not be shown again.
     const human = await cli(['keys', 'create', '--org', orgA, '--name', 'filters only', '--scopes', 'shared-filters:read']);
@@ -266,23 +299,27 @@ describe(`operator CLI (${MODE})`, () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No API key with id "NoSuchKey123"');
 
-    const secrets = [keyA.key, keyB.key, toRevoke.key, filtersOnlyKey].flatMap((key) => [key, key.slice(16), sha256(key)]);
+    const secrets = [keyA.key, keyB.key, toRevoke.key, filtersOnlyKey, awsOnly.key].flatMap((key) => [key, key.slice(16), sha256(key)]);
     const listed = await cli(['keys', 'list', '--org', orgA, '--json']);
     for (const secret of secrets) expect(listed.stdout).not.toContain(secret);
     const listedKeys = json<ListedKey[]>(listed);
     expect(listedKeys.map((k) => Object.keys(k))).toEqual(
-      Array(3).fill(['id', 'organizationId', 'name', 'scopes', 'createdAt', 'revokedAt']),
+      Array(4).fill(['id', 'organizationId', 'name', 'scopes', 'dataScope', 'createdAt', 'revokedAt', 'lastUsedAt']),
     );
     expect(listedKeys.map((k) => [k.name, k.revokedAt === null])).toEqual([
       ['reporting job', true],
       ['leaked', false],
+      ['aws team', true],
       ['filters only', true],
     ]);
     const table = await cli(['keys', 'list', '--org', orgA]);
     expect(table.code).toBe(0);
     for (const secret of secrets) expect(table.stdout + table.stderr).not.toContain(secret);
-    expect(table.stdout).toMatch(new RegExp(`^${toRevoke.id} +leaked +cost:read,shared-filters:write +\\S+ +revoked `, 'm'));
-    expect(table.stdout).toMatch(new RegExp(`^${keyA.id} +reporting job +cost:read +\\S+ +active$`, 'm'));
+    expect(table.stdout).toMatch(
+      new RegExp(`^${toRevoke.id} +leaked +cost:read,shared-filters:write +the whole organisation +\\S+ +never +revoked `, 'm'),
+    );
+    expect(table.stdout).toMatch(new RegExp(`^${keyA.id} +reporting job +cost:read +the whole organisation +\\S+ +never +active$`, 'm'));
+    expect(table.stdout).toMatch(new RegExp(`^${awsOnly.id} +aws team +cost:read +clouds in \\(AWS\\) +\\S+ +never +active$`, 'm'));
     expect(json<ListedKey[]>(await cli(['keys', 'list', '--org', orgB, '--json'])).map((k) => k.id)).toEqual([keyB.id]);
     expect(await cli(['keys', 'list', '--org', randomUUID()])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^No API keys/) });
 
@@ -309,6 +346,14 @@ describe(`operator CLI (${MODE})`, () => {
           new Set(['AWS', 'Azure', 'GCP', 'Oracle']),
         );
       }
+      const aws = await http().post('/v1/cost-insights/data').set('Authorization', `Bearer ${awsOnly.key}`).send(body);
+      expect(aws.body.data.items.map((i: { dimension_value: string }) => i.dimension_value)).toEqual(
+        [...new Set(expectedA.filter((r) => r.cloud === 'AWS').map((r) => r.usage_date.slice(0, 7)))].map(() => 'AWS'),
+      );
+      expect(aws.body.data.summary.total_amortized_cost).toBeCloseTo(
+        sumDecimals(expectedA.filter((r) => r.cloud === 'AWS').map((r) => r.amortized_cost)),
+        4,
+      );
       const rejected = await http().post('/v1/cost-insights/data').set('Authorization', `Bearer ${toRevoke.key}`).send(body);
       expect(rejected.status).toBe(401);
       expect(rejected.body).toEqual({ message: 'Unauthorized' });
@@ -327,6 +372,7 @@ describe(`operator CLI (${MODE})`, () => {
       expect(json<ListedKey[]>(await cli(['keys', 'list', '--org', orgA, '--json'])).map((k) => k.name)).toEqual([
         'reporting job',
         'leaked',
+        'aws team',
         'filters only',
       ]);
     }

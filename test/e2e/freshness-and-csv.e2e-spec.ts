@@ -67,6 +67,16 @@ describe('data freshness and CSV answers', () => {
       }
     });
 
+    it('is not sent with an error the handler raises (an error envelope describes no data)', async () => {
+      const { org } = await orgWith([{ usage_date: '2026-10-03', amortized_cost: '1' }]);
+      const tooLong = await t.http
+        .post(DATA)
+        .set(org.auth)
+        .send({ groupBy: { dateGrouping: 'monthly' }, filters: { inclusions: { dateRange: { start: '2020-01-01', end: '2026-10-31' } } } });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.headers['x-data-through']).toBeUndefined();
+    });
+
     it('is the organisation’s own, whatever the filters of the question', async () => {
       const { org } = await orgWith([{ usage_date: '2026-10-03', amortized_cost: '1' }]);
       await orgWith([{ usage_date: '2026-11-20', amortized_cost: '1' }]); // another organisation, fresher

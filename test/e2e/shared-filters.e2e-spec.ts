@@ -718,6 +718,7 @@ describe('shared filters (create and read)', () => {
         configuration,
         configurationBytes: storedBytes(configuration),
         createdAt: new Date().toISOString(),
+        creatorDataScope: '',
       };
       await expect(store.save(filter, { ttlSeconds: 60, quotaCount: 3, quotaBytes: 1024 ** 2 })).rejects.toBeInstanceOf(
         UpstreamUnavailableException,

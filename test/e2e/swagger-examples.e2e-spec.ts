@@ -94,4 +94,15 @@ describe('Swagger examples return data for the demo organisation', () => {
     expect(read.status).toBe(200);
     expect(read.body.data.filterConfiguration.metadata.name).not.toBe('');
   });
+
+  it('POST /admin/api-keys creates a key whose data scope sees part of the demo estate', async () => {
+    const created = await t.http.post('/v1/admin/api-keys').set(demo.auth).send(exampleBody('/v1/admin/api-keys'));
+    expect(created.status).toBe(201);
+    const body = exampleBody('/v1/cost-insights/data');
+    const scoped = await t.http.post('/v1/cost-insights/data').set('Authorization', `Bearer ${created.body.data.key}`).send(body);
+    const whole = await t.http.post('/v1/cost-insights/data').set(demo.auth).send(body);
+    expect(scoped.status).toBe(200);
+    expect(scoped.body.data.summary.total_amortized_cost).toBeGreaterThan(0);
+    expect(scoped.body.data.summary.total_amortized_cost).toBeLessThan(whole.body.data.summary.total_amortized_cost);
+  });
 });

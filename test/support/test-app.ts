@@ -1,3 +1,5 @@
+import type { Filters } from '../../src/cost-query/filters.types';
+import { validDataScope } from '../../src/dto/data-scope.dto';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -95,8 +97,10 @@ export class TestApp {
     return this.keyFor(organizationId, scopes);
   }
 
-  async keyFor(organizationId: string, scopes: Scope[] = [...SCOPES]): Promise<TestOrganization> {
-    const { key, record } = await this.apiKeys.create(organizationId, 'test key', scopes);
+  /** `dataScope`: Filters without dates that confine the key (validated and canonicalised as a created key's are). */
+  async keyFor(organizationId: string, scopes: Scope[] = [...SCOPES], dataScope?: Filters): Promise<TestOrganization> {
+    const canonical = dataScope === undefined ? '' : await validDataScope(dataScope);
+    const { key, record } = await this.apiKeys.create(organizationId, 'test key', scopes, canonical);
     return { organizationId, key, keyId: record.keyId, auth: { Authorization: `Bearer ${key}` } };
   }
 

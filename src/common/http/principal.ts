@@ -1,5 +1,8 @@
-/** What a key may do: the permissions chosen when it is created (spec: Settings > API keys). */
-export const SCOPES = ['cost:read', 'shared-filters:read', 'shared-filters:write'] as const;
+/**
+ * What a key may do: the permissions chosen when it is created (spec: Settings > API keys).
+ * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys).
+ */
+export const SCOPES = ['cost:read', 'shared-filters:read', 'shared-filters:write', 'api-keys:admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {
@@ -11,4 +14,12 @@ export interface Principal {
   keyId: string;
   organizationId: string;
   scopes: Scope[];
+  /**
+   * The key's data scope, as its canonical JSON (src/cost-query/data-scope.ts; organizationScopeOf turns
+   * it into the query scope); absent for a key that sees its whole organisation.
+   */
+  dataScope?: string;
 }
+
+/** A key's name: who or what uses it (CLI and admin API alike). */
+export const MAX_KEY_NAME_LENGTH = 200;

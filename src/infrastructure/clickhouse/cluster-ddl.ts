@@ -23,7 +23,7 @@ export interface ClusterTarget {
 }
 
 /** Tables replicated on every node rather than sharded. */
-const EVERYWHERE_TABLES = new Set(['api_keys', 'shared_filters', 'schema_migrations', 'import_journal']);
+const EVERYWHERE_TABLES = new Set(['api_keys', 'api_key_usage', 'shared_filters', 'schema_migrations', 'import_journal']);
 /** Sharded tables and their sharding key; tables whose name starts with one of these are sharded alike. */
 const SHARDED_TABLES: Record<string, string> = { cost_line_items: 'cityHash64(organization_id)' };
 

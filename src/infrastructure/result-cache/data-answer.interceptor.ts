@@ -29,6 +29,9 @@ const CACHE_STATUS = {
   bypass: 'cost-insights-api; fwd=request',
 } as const;
 
+/** No freshness to tell: no headers, nulls in a payload. */
+const UNKNOWN_FRESHNESS: DataFreshness = { dataThrough: null, importedAt: null };
+
 /** Route metadata: the route answers CSV too (`Accept: text/csv`). */
 const ANSWERS_CSV = 'answersCsv';
 
@@ -40,7 +43,7 @@ export interface DataAnswerRequest extends AuthenticatedRequest {
 /** The route parameter: the freshness of the data the answer is computed from (on a @DataAnswer() route). */
 export const CurrentDataFreshness = createParamDecorator((_data: unknown, context: ExecutionContext): DataFreshness => {
   const freshness = context.switchToHttp().getRequest<DataAnswerRequest>().dataFreshness;
-  return freshness ?? { dataThrough: null, importedAt: null }; // the data version could not be read: the query reports it
+  return freshness ?? UNKNOWN_FRESHNESS; // the data version could not be read: the query reports it
 });
 
 /**
@@ -78,14 +81,16 @@ export class DataAnswerInterceptor implements NestInterceptor {
     } catch {
       return next.handle(); // the store is unreachable: the query itself reports it
     }
-    const freshness = await this.freshness.at(organizationId, dataVersion);
+    // The organisation's freshness could tell of rows outside a key's data scope: such a key gets none.
+    const freshness = principal.dataScope ? UNKNOWN_FRESHNESS : await this.freshness.at(organizationId, dataVersion);
     request.dataFreshness = freshness;
     const headers = freshnessHeaders(freshness);
     /** The handler's answer, computed now, with its freshness; under `keep`, what it is serialized to is kept with it. */
-    const computed = (status?: string, keep?: string) => {
-      for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-      return next.handle().pipe(
+    const computed = (status?: string, keep?: string) =>
+      next.handle().pipe(
         map((answer: SuccessEnvelope<unknown> | CsvText) => {
+          // On answers only: an error envelope describes no data.
+          for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
           if (status) response.setHeader('Cache-Status', status);
           if (keep === undefined) return answer;
           return new AnswerToKeep(answer, (serialized) =>
@@ -93,7 +98,6 @@ export class DataAnswerInterceptor implements NestInterceptor {
           );
         }),
       );
-    };
     if (!this.cache.enabled) return computed();
 
     const directives = cacheControlDirectives(request.headers['cache-control'], request.headers.pragma);
@@ -104,6 +108,7 @@ export class DataAnswerInterceptor implements NestInterceptor {
     const key = resultCacheKey({
       route: `${request.method} ${request.route?.path ?? request.path} ${format}`,
       organizationId,
+      dataScope: principal.dataScope ?? '',
       today: new Date().toISOString().slice(0, 10),
       dataVersion,
       body: request.body,
@@ -131,12 +136,12 @@ export const DATA_ANSWER_HEADERS = {
   },
   [FRESHNESS_HEADERS.dataThrough]: {
     description:
-      'The last usage date (YYYY-MM-DD, UTC) with cost data for the API key\'s organisation: billing data arrives late, so a dashboard shows "data through" this date. Absent when the organisation has no cost data. A cached answer carries the value of the data it was computed from.',
+      'The last usage date (YYYY-MM-DD, UTC) with cost data for the API key\'s organisation: billing data arrives late, so a dashboard shows "data through" this date. Absent when the organisation has no cost data, and for a key with a data scope (it could tell of rows outside the scope). A cached answer carries the value of the data it was computed from.',
     schema: { type: 'string' as const, format: 'date', example: '2026-11-22' },
   },
   [FRESHNESS_HEADERS.importedAt]: {
     description:
-      "When the organisation's latest cost rows were written (an import's load, a demo load or an insert), ISO 8601 UTC to the second. Absent when the organisation has no cost data.",
+      "When the organisation's latest cost rows were written (an import's load, a demo load or an insert), ISO 8601 UTC to the second. Absent when the organisation has no cost data, and for a key with a data scope.",
     schema: { type: 'string' as const, format: 'date-time', example: '2026-11-23T06:00:12Z' },
   },
 };

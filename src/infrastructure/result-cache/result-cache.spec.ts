@@ -98,6 +98,7 @@ describe('resultCacheKey', () => {
   const parts = {
     route: 'POST /v1/cost-insights/data',
     organizationId: 'org-a',
+    dataScope: '',
     today: '2026-11-21',
     dataVersion: 'v1',
     body: { a: 1, b: [2, 1] },
@@ -108,10 +109,11 @@ describe('resultCacheKey', () => {
     expect(resultCacheKey({ ...parts, body: { b: [2, 1], a: 1 } })).toBe(resultCacheKey(parts));
   });
 
-  it('differs by organisation, route, date, data version, array order and value', () => {
+  it('differs by organisation, data scope, route, date, data version, array order and value', () => {
     const key = resultCacheKey(parts);
     for (const change of [
       { organizationId: 'org-b' },
+      { dataScope: '{"inclusions":{"services":["Amazon EC2"]}}' },
       { route: 'POST /v1/cost-insights/compare' },
       { today: '2026-11-22' },
       { dataVersion: 'v2' },

@@ -96,11 +96,13 @@ export function canonicalJson(value: unknown): string {
 export function resultCacheKey(parts: {
   route: string;
   organizationId: string;
+  /** The key's data scope (its canonical JSON, '' for none): one scope's answer is never another's. */
+  dataScope: string;
   today: string;
   dataVersion: string;
   body: unknown;
 }): string {
   return createHash('sha256')
-    .update(canonicalJson([parts.route, parts.organizationId, parts.today, parts.dataVersion, parts.body ?? null]))
+    .update(canonicalJson([parts.route, parts.organizationId, parts.dataScope, parts.today, parts.dataVersion, parts.body ?? null]))
     .digest('base64url');
 }

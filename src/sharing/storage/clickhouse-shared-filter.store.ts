@@ -23,6 +23,7 @@ interface StoredRow {
   organization_id: string;
   configuration: string;
   created_at: string;
+  creator_data_scope: string;
 }
 
 /**
@@ -65,6 +66,7 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
           configuration: serializeSharedFilterConfiguration(filter.configuration),
           created_at: clickhouseDateTime(createdAt),
           expires_at: clickhouseDateTime(createdAt + limits.ttlSeconds * 1000),
+          creator_data_scope: filter.creatorDataScope,
         },
       ]),
     );
@@ -88,7 +90,7 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
   async find(filterId: string): Promise<SharedFilterRecord | undefined> {
     const rows = await this.call('find', () =>
       this.clickhouse.query<StoredRow>(
-        `SELECT organization_id, configuration, created_at
+        `SELECT organization_id, configuration, created_at, creator_data_scope
          FROM ${this.clickhouse.table(SHARED_FILTERS_TABLE)}
          WHERE filter_id = {filter_id:String} AND expires_at > now64(3)
          LIMIT 1`,
@@ -102,6 +104,7 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
       organizationId: row.organization_id,
       configuration: JSON.parse(row.configuration) as SharedFilterConfiguration,
       createdAt: new Date(`${row.created_at.replace(' ', 'T')}Z`).toISOString(),
+      creatorDataScope: row.creator_data_scope,
     };
   }
 

@@ -94,6 +94,7 @@ export class RedisSharedFilterStore implements SharedFilterStore {
       organizationId: filter.organizationId,
       configuration: filter.configuration,
       createdAt: filter.createdAt,
+      creatorDataScope: filter.creatorDataScope,
     });
     const quotaKeys = redisSharedFilterQuotaKeys(filter.organizationId);
     const [outcome, count, bytes] = await this.call('save', () =>
@@ -119,7 +120,8 @@ export class RedisSharedFilterStore implements SharedFilterStore {
     const value = await this.call('find', () => this.redis.get(redisSharedFilterKey(filterId)));
     if (value === null) return undefined;
     const stored = JSON.parse(value) as Omit<SharedFilterRecord, 'filterId'>;
-    return { filterId, ...stored };
+    // Filters stored before keys had data scopes were all created by keys without one.
+    return { filterId, ...stored, creatorDataScope: stored.creatorDataScope ?? '' };
   }
 
   /** The client rejects at once while disconnected (no offline queue) and times out hung commands. */

@@ -7,6 +7,8 @@ export interface SharedFilterRecord {
   configuration: SharedFilterConfiguration;
   /** ISO-8601 UTC. */
   createdAt: string;
+  /** The creating key's data scope (canonical JSON; '' for a key that sees its whole organisation). */
+  creatorDataScope: string;
 }
 
 /** A filter about to be stored, with the size the quota counts (computed once by the caller). */

@@ -1,0 +1,141 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { listen } from '../support/app-with-env';
+import { describeWithTools, systemToolPath } from '../support/system-tools';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Issue 19: the Settings > API keys page, served by the service, driven in Debian's Chromium against the
+ * real server: sign in with an admin key, create a key scoped to one team from the live values, see it
+ * once, use it through the API (only the team's slice), revoke it in the page, and it gets 401.
+ * Screenshots of a failing step go to .test-tmp/screenshots.
+ */
+const SCREENSHOTS = join(process.env.E2E_TMP_DIR ?? '.test-tmp', 'screenshots');
+const DATA = '/v1/cost-insights/data';
+const question = {
+  groupBy: { dateGrouping: 'monthly' },
+  filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+};
+
+describeWithTools(['chromium'])('Settings > API keys page', () => {
+  let t: TestApp;
+  let base: string;
+  let admin: TestOrganization;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    base = await listen(t);
+    admin = await t.newOrganization(['api-keys:admin', 'cost:read']);
+    await t.insertRows(admin.organizationId, [
+      { usage_date: '2026-10-01', amortized_cost: '40', resource_tags: { team: 'payments' } },
+      { usage_date: '2026-10-02', amortized_cost: '2.5', resource_tags: { team: 'payments' } },
+      { usage_date: '2026-10-01', amortized_cost: '1000', resource_tags: { team: 'search' } },
+    ]);
+    browser = await chromium.launch({
+      executablePath: systemToolPath('chromium'),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    });
+    page = await browser.newPage();
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** Runs a step; on failure saves a screenshot named after it, then fails. */
+  async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  const api = (key: string) =>
+    fetch(`${base}${DATA}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(question),
+    });
+
+  it('is served with a strict Content-Security-Policy and no inline code', async () => {
+    const response = await fetch(`${base}/settings/api-keys`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    const html = await response.text();
+    expect(html).not.toMatch(/<script>|<style>|\son[a-z]+=/i);
+  });
+
+  it('signs in, creates a team-scoped key shown once, which sees only the team; revoking it in the page makes it 401', async () => {
+    await step('sign-in', async () => {
+      await page.goto(`${base}/settings/api-keys`);
+      await page.getByLabel('Admin API key').fill('cik_not_a_real_key');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+      await page.getByLabel('Admin API key').fill(admin.key);
+      await page.getByLabel('Admin API key').press('Enter'); // keyboard only
+      await page.getByRole('heading', { name: 'API keys' }).waitFor();
+      await page.locator(`tr[data-key-id="${admin.keyId}"]`).waitFor();
+    });
+
+    const key = await step('create', async () => {
+      await page.getByLabel('Name').fill('Payments dashboards');
+      await page.getByLabel('cost:read').check();
+      await page.getByLabel('Limit to').selectOption('resourceTag');
+      await page.getByLabel('Key', { exact: true }).selectOption('team');
+      await page.getByLabel('Values (select one or more)').locator('option', { hasText: 'payments' }).waitFor({ state: 'attached' });
+      await page.getByLabel('Values (select one or more)').selectOption(['payments']);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const shown = page.getByLabel('API key', { exact: true });
+      await page.getByText('shown only this once').waitFor();
+      return shown.inputValue();
+    });
+    expect(key).toMatch(/^cik_/);
+    const row = page.locator('tr', { hasText: 'Payments dashboards' });
+    await expect(row.textContent()).resolves.toContain('tag team in (payments)');
+    await expect(page.content()).resolves.not.toContain(admin.key);
+
+    // The new key, through the API: only the payments team's rows.
+    const answer = await api(key);
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { data: { summary: { total_amortized_cost: number } } }).data.summary.total_amortized_cost).toBe(42.5);
+
+    await step('done-hides-key', async () => {
+      await page.getByRole('button', { name: 'Done' }).click();
+      expect(await page.getByLabel('API key', { exact: true }).isVisible()).toBe(false);
+    });
+
+    await step('revoke', async () => {
+      page.once('dialog', (dialog) => void dialog.accept());
+      await row.getByRole('button', { name: 'Revoke key Payments dashboards' }).click();
+      await page.locator('tr', { hasText: 'Payments dashboards' }).filter({ hasText: 'Revoked' }).waitFor();
+    });
+    const refused = await api(key);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ message: 'Unauthorized' });
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 120_000);
+
+  it('keeps the admin key in the tab only, and signing out forgets it', async () => {
+    // Page-side expressions as text: this file is compiled without the DOM's types.
+    const stored = await page.evaluate('[sessionStorage.length, localStorage.length, document.cookie]');
+    expect(stored).toEqual([1, 0, '']);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin API key').waitFor();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+  });
+});

@@ -1,0 +1,268 @@
+// Settings > API keys: a page of the service itself (no CDN, no framework, no inline code: the
+// Content-Security-Policy allows scripts and styles from this origin only). The admin key lives in
+// this tab's session storage and is sent only in the Authorization header.
+'use strict';
+
+const API = '/v1';
+const STORAGE_KEY = 'cost-insights-admin-key';
+/** Data-scope choices: the /filters list a field's values come from, and the scope field they fill. */
+const SCOPE_FIELDS = [
+  { id: 'accountIds', label: 'Accounts', options: 'accounts' },
+  { id: 'clouds', label: 'Clouds', options: 'clouds' },
+  { id: 'services', label: 'Services', options: 'services' },
+  { id: 'regions', label: 'Regions', options: 'regions' },
+  { id: 'integrationIds', label: 'Integrations', options: 'integrations' },
+  { id: 'resourceTag', label: 'A resource tag', keys: 'resourceTags', valuesField: 'resourceTagValues', values: 'tag-values', keyName: 'tagKey' },
+  { id: 'costCategory', label: 'A cost category', keys: 'costCategories', valuesField: 'costCategoryValues', values: 'cost-category-values', keyName: 'categoryKey' },
+];
+
+const $ = (id) => document.getElementById(id);
+let adminKey = sessionStorage.getItem(STORAGE_KEY);
+let filterOptions;
+
+class ApiProblem extends Error {}
+
+async function call(method, path, body) {
+  const response = await fetch(`${API}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${adminKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  const payload = await response.json().catch(() => ({}));
+  if (response.status === 401) throw new ApiProblem('This key is not valid (unknown or revoked). Sign in again.');
+  if (!response.ok) throw new ApiProblem(payload.error?.message ?? `The request failed (${response.status}).`);
+  return { status: response.status, data: payload.data };
+}
+
+function showError(error) {
+  const box = $('error');
+  box.textContent = error instanceof ApiProblem ? error.message : `Something went wrong: ${error.message ?? error}`;
+  box.hidden = false;
+  box.focus?.();
+}
+
+function clearError() {
+  $('error').hidden = true;
+  $('error').textContent = '';
+}
+
+function when(iso) {
+  return iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'never';
+}
+
+function cell(row, text, className) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (className) td.className = className;
+  row.append(td);
+  return td;
+}
+
+async function loadKeys() {
+  const { data } = await call('GET', '/admin/api-keys');
+  const rows = $('key-rows');
+  rows.replaceChildren();
+  for (const key of data.keys) {
+    const row = document.createElement('tr');
+    row.dataset.keyId = key.id;
+    if (key.revokedAt) row.className = 'revoked';
+    cell(row, key.name);
+    const id = cell(row, '');
+    const code = document.createElement('code');
+    code.textContent = key.id;
+    id.append(code);
+    cell(row, key.scopes.join(', '));
+    cell(row, key.dataScopeDescription);
+    cell(row, when(key.createdAt));
+    cell(row, when(key.lastUsedAt));
+    cell(row, key.revokedAt ? `Revoked ${when(key.revokedAt)}` : 'Active');
+    const actions = cell(row, '');
+    if (!key.revokedAt) {
+      const revoke = document.createElement('button');
+      revoke.type = 'button';
+      revoke.textContent = 'Revoke';
+      revoke.setAttribute('aria-label', `Revoke key ${key.name}`);
+      revoke.addEventListener('click', () => revokeKey(key).catch(showError));
+      actions.append(revoke);
+    }
+    rows.append(row);
+  }
+}
+
+async function revokeKey(key) {
+  if (!window.confirm(`Revoke the key "${key.name}"? Everything using it stops working within seconds. This cannot be undone.`)) return;
+  clearError();
+  await call('DELETE', `/admin/api-keys/${encodeURIComponent(key.id)}`);
+  await loadKeys();
+}
+
+/** The permissions come from the service's own OpenAPI document: one definition, never a copy here. */
+async function loadPermissions() {
+  const document_ = await (await fetch('/docs-json', { cache: 'no-store' })).json();
+  const scopes = document_.components.schemas.CreateApiKeyDto.properties.scopes.items.enum;
+  const fieldset = $('permissions');
+  fieldset.querySelectorAll('label').forEach((label) => label.remove());
+  for (const scope of scopes) {
+    const label = document.createElement('label');
+    label.className = 'check';
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.name = 'scope';
+    box.value = scope;
+    box.checked = scope === 'cost:read';
+    label.append(box, scope);
+    fieldset.append(label);
+  }
+}
+
+function fillSelect(select, options) {
+  select.replaceChildren(
+    ...options.map(({ value, label }) => {
+      const option = document.createElement('option');
+      option.value = value;
+      option.textContent = label;
+      return option;
+    }),
+  );
+}
+
+/** The organisation's live options (last 12 months), read once; needs the admin key to have cost:read too. */
+async function liveOptions() {
+  if (!filterOptions) {
+    const end = new Date().toISOString().slice(0, 10);
+    const start = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+    filterOptions = (await call('POST', '/cost-insights/filters', { filters: { inclusions: { dateRange: { start, end } } } })).data;
+  }
+  return filterOptions;
+}
+
+async function scopeFieldChanged() {
+  clearError();
+  const field = SCOPE_FIELDS.find((candidate) => candidate.id === $('scope-field').value);
+  $('scope-key-row').hidden = !field?.keys;
+  $('scope-values-row').hidden = !field;
+  fillSelect($('scope-values'), []);
+  if (!field) return;
+  try {
+    const options = await liveOptions();
+    if (field.keys) {
+      fillSelect($('scope-key'), options[field.keys].map((key) => ({ value: key, label: key })));
+      await scopeKeyChanged();
+    } else {
+      const names = options.accountIdToName ?? {};
+      fillSelect(
+        $('scope-values'),
+        options[field.options].map((value) => ({ value, label: names[value] ? `${value} (${names[value]})` : value })),
+      );
+    }
+  } catch (error) {
+    showError(error instanceof ApiProblem ? new ApiProblem(`Live values could not be read: ${error.message} (the admin key needs cost:read for them).`) : error);
+  }
+}
+
+async function scopeKeyChanged() {
+  const field = SCOPE_FIELDS.find((candidate) => candidate.id === $('scope-field').value);
+  const key = $('scope-key').value;
+  if (!field?.keys || !key) return fillSelect($('scope-values'), []);
+  const { data } = await call('POST', `/cost-insights/${field.values}`, { [field.keyName]: key });
+  fillSelect($('scope-values'), data.values.map((value) => ({ value, label: value })));
+}
+
+function chosenDataScope() {
+  const field = SCOPE_FIELDS.find((candidate) => candidate.id === $('scope-field').value);
+  if (!field) return undefined;
+  const values = [...$('scope-values').selectedOptions].map((option) => option.value);
+  if (field.keys) {
+    const key = $('scope-key').value;
+    if (!key) throw new ApiProblem('Choose the key the data scope limits to.');
+    return { inclusions: { [field.id]: key, ...(values.length ? { [field.valuesField]: values } : {}) } };
+  }
+  if (!values.length) throw new ApiProblem(`Choose at least one of the ${field.label.toLowerCase()} the key may see.`);
+  return { inclusions: { [field.id]: values } };
+}
+
+async function createKey(event) {
+  event.preventDefault();
+  clearError();
+  const scopes = [...document.querySelectorAll('input[name="scope"]:checked')].map((box) => box.value);
+  if (!scopes.length) throw new ApiProblem('Choose at least one permission.');
+  const dataScope = chosenDataScope();
+  const { data } = await call('POST', '/admin/api-keys', { name: $('key-name').value, scopes, ...(dataScope ? { dataScope } : {}) });
+  $('new-key-value').value = data.key;
+  $('copy-status').textContent = '';
+  $('new-key').hidden = false;
+  $('create-form').reset();
+  $('scope-field').value = '';
+  await scopeFieldChanged();
+  await loadPermissions();
+  await loadKeys();
+  $('new-key-value').focus();
+  $('new-key-value').select();
+}
+
+async function copyKey() {
+  try {
+    await navigator.clipboard.writeText($('new-key-value').value);
+    $('copy-status').textContent = 'Copied to the clipboard.';
+  } catch {
+    $('new-key-value').select();
+    $('copy-status').textContent = 'Press Ctrl+C (⌘C) to copy the selected key.';
+  }
+}
+
+async function signIn(event) {
+  event.preventDefault();
+  clearError();
+  adminKey = $('admin-key').value.trim();
+  try {
+    await showKeys();
+    sessionStorage.setItem(STORAGE_KEY, adminKey);
+    $('admin-key').value = '';
+  } catch (error) {
+    adminKey = null;
+    showError(error);
+  }
+}
+
+async function showKeys() {
+  await loadKeys();
+  await loadPermissions();
+  $('sign-in').hidden = true;
+  $('keys').hidden = false;
+  $('sign-out').hidden = false;
+  $('keys-title').focus?.();
+}
+
+function signOut() {
+  sessionStorage.removeItem(STORAGE_KEY);
+  adminKey = null;
+  filterOptions = undefined;
+  $('new-key-value').value = '';
+  $('new-key').hidden = true;
+  $('keys').hidden = true;
+  $('sign-out').hidden = true;
+  $('sign-in').hidden = false;
+  $('admin-key').focus();
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  for (const field of SCOPE_FIELDS) {
+    const option = document.createElement('option');
+    option.value = field.id;
+    option.textContent = field.label;
+    $('scope-field').append(option);
+  }
+  $('sign-in-form').addEventListener('submit', signIn);
+  $('sign-out').addEventListener('click', signOut);
+  $('create-form').addEventListener('submit', (event) => createKey(event).catch(showError));
+  $('scope-field').addEventListener('change', () => scopeFieldChanged().catch(showError));
+  $('scope-key').addEventListener('change', () => scopeKeyChanged().catch(showError));
+  $('copy-key').addEventListener('click', () => copyKey());
+  $('new-key-done').addEventListener('click', () => {
+    $('new-key-value').value = '';
+    $('new-key').hidden = true;
+  });
+  if (adminKey) showKeys().catch((error) => (signOut(), showError(error)));
+});
