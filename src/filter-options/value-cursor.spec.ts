@@ -67,6 +67,16 @@ describe('value cursors', () => {
     );
   });
 
+  it('refuses any spelling but its own: a character appended to a cursor whose length is a multiple of 4', () => {
+    // Node's base64url decoder skips one dangling character, so such a cursor plus one character decodes to itself.
+    const cursors = ['', 'a', 'ab', 'abc'].map((pad) => encodeValueCursor(SCOPE, { ...POSITION, after: POSITION.after + pad }));
+    const whole = cursors.find((cursor) => cursor.length % 4 === 0)!;
+    expect(decodeValueCursor(whole, SCOPE).after.startsWith(POSITION.after)).toBe(true);
+    expect(refusal(() => decodeValueCursor(`${whole}x`, SCOPE))).toBe(
+      PREFIX + 'cursor: is not a cursor of this API; pass the nextCursor of the previous page as it is',
+    );
+  });
+
   it('words the expired refusal', () => {
     expect(expiredCursor().message).toMatch(
       /^Invalid request\. Please see message details\. cursor: has expired: .*start again without a cursor$/,

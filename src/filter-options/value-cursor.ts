@@ -100,9 +100,13 @@ function invalidCursor(detail: string): InvalidRequestException {
 
 function parse(cursor: string): CursorJson | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const bytes = Buffer.from(cursor, 'base64url');
+  // Only the one spelling this API writes: the decoder skips a dangling last character, so `<cursor>x` of a
+  // cursor whose length is a multiple of 4 would otherwise read as the cursor itself.
+  if (bytes.toString('base64url') !== cursor) return undefined;
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    json = JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -140,7 +140,10 @@ async function apiSnapshot(http: () => Agent, key: string): Promise<unknown[]> {
       .set('Cache-Control', 'no-cache')
       .send(body);
     expect({ path, status: response.status }).toEqual({ path, status: 200 });
-    answers.push(response.body);
+    // The sums of the range only: /filters' freshness fields tell of the whole organisation (later imports too).
+    if (path === 'filters')
+      answers.push({ ...response.body, data: { ...response.body.data, dataThrough: undefined, dataImportedAt: undefined } });
+    else answers.push(response.body);
   }
   return answers;
 }
