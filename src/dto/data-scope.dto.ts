@@ -1,6 +1,6 @@
 import { ApiValidationPipe } from '../common/validation/api-validation.pipe';
 import { canonicalDataScope } from '../cost-query/data-scope';
-import { CompareFiltersDto } from './filters.dto';
+import { DataScopeDto } from './filters.dto';
 
 /**
  * A data scope as given when a key is created (JSON: Filters without dates), validated by the request
@@ -9,6 +9,6 @@ import { CompareFiltersDto } from './filters.dto';
  * Throws InvalidRequestException naming each offending path.
  */
 export async function validDataScope(value: unknown): Promise<string> {
-  const scope = (await new ApiValidationPipe().transform(value, { type: 'body', metatype: CompareFiltersDto })) as CompareFiltersDto;
+  const scope = (await new ApiValidationPipe().transform(value, { type: 'body', metatype: DataScopeDto })) as DataScopeDto;
   return canonicalDataScope(scope);
 }

@@ -1,4 +1,4 @@
-import { ApiHideProperty, ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -147,6 +147,16 @@ for (const name of DATE_FIELDS) {
   );
 }
 
+/** FilterFields of a key's data scope (dto/data-scope.dto.ts): a slice of the organisation, never a date window. */
+export class DataScopeFieldsDto extends OmitType(FilterFieldsDto, DATE_FIELDS) {}
+for (const name of DATE_FIELDS) {
+  ApiHideProperty()(DataScopeFieldsDto.prototype, name);
+  IsEmpty({ message: "not allowed in a data scope: a key's scope is a slice of the organisation, over all dates" })(
+    DataScopeFieldsDto.prototype,
+    name,
+  );
+}
+
 export class FiltersDto implements Filters {
   @ApiPropertyOptional({ type: () => FilterFieldsDto, description: 'Narrows results to matching data: fields AND, values OR.' })
   @NestedObject(() => FilterFieldsDto, false)
@@ -183,4 +193,19 @@ function IsDefinedSibling(sibling: string): PropertyDecorator {
 
 function assertNever(value: never): never {
   throw new Error(`Unhandled filter field: ${JSON.stringify(value)}`);
+}
+
+/** A key's data scope: Filters without dates (see DataScopeFieldsDto). */
+@ApiSchema({
+  name: 'DataScope',
+  description: 'Filters without dates: the rows of the organisation a key may see. Fields AND, values OR; exclusions remove.',
+})
+export class DataScopeDto implements Filters {
+  @ApiPropertyOptional({ type: () => DataScopeFieldsDto, description: 'The key sees only rows matching these fields.' })
+  @NestedObject(() => DataScopeFieldsDto, false)
+  inclusions?: DataScopeFieldsDto;
+
+  @ApiPropertyOptional({ type: () => DataScopeFieldsDto, description: 'The key never sees rows matching any of these.' })
+  @NestedObject(() => DataScopeFieldsDto, false)
+  exclusions?: DataScopeFieldsDto;
 }

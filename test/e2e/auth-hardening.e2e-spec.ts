@@ -109,6 +109,21 @@ describe('authentication hardening', () => {
     }
     await record(t.http.post(`/v1/cost-insights/data?auth=Bearer%20${org.key}&other=Bearer+${opaque}`).set(org.auth).send(data));
     await record(t.http.get(`/v1/nowhere/Bearer%20${opaque}`).set(org.auth));
+    // The admin API: a key created (its answer carries the full key), listed, refused in a body, revoked.
+    const created = await t.http
+      .post('/v1/admin/api-keys')
+      .set(org.auth)
+      .send({ name: 'log probe', scopes: ['cost:read'] });
+    statuses.push(created.status);
+    secrets['a key created by the admin API'] = created.body.data.key;
+    await record(t.http.get('/v1/admin/api-keys').set(org.auth));
+    await record(
+      t.http
+        .post('/v1/admin/api-keys')
+        .set(org.auth)
+        .send({ name: created.body.data.key, scopes: [created.body.data.key] }),
+    );
+    await record(t.http.delete(`/v1/admin/api-keys/${created.body.data.id}`).set(org.auth));
     await new Promise((r) => setTimeout(r, 200)); // let asynchronous log destinations flush
 
     const logText = captured.join('');
@@ -124,7 +139,10 @@ describe('authentication hardening', () => {
     print(
       `auth-logs[${process.env.E2E_MODE}]: ${statuses.length} requests (statuses ${statuses.join(',')}), ${lines.length} log lines captured, leaks: ${leaks.join(', ') || 'none'}`,
     );
-    expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 200, 400, 404, 400, 400, ...spellings.flatMap(() => [200, 404]), 200, 404]);
+    expect(statuses).toEqual([
+      ...[200, 401, 401, 401, 401, 401, 200, 400, 404, 400, 400, ...spellings.flatMap(() => [200, 404]), 200, 404],
+      ...[201, 200, 400, 200],
+    ]);
     // The capture works: requests were logged (by path), so a key in a log line would have been seen.
     expect(logText).toContain('/v1/cost-insights/data');
     expect(leaks).toEqual([]);

@@ -33,7 +33,7 @@ const LEAK = /DB::Exception|\(version \d+\.\d+|ClickHouseError|node_modules|ECON
 interface Case {
   endpoint: string;
   kind: 'valid' | 'near-valid' | 'hostile' | 'id' | 'encoded-key';
-  method: 'POST' | 'GET';
+  method: 'POST' | 'GET' | 'DELETE';
   path: string;
   body?: RawBody;
   /** Replaces the case's own valid Authorization header (encoded-key cases). */
@@ -46,6 +46,8 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
   let org: TestOrganization;
   let ownClickhouse: LocalServer | undefined;
   const sql = { texts: 0, withMarker: 0, paramsWithMarker: 0, examples: [] as string[] };
+  /** Keys created by the generated admin requests, each with a generated data scope. */
+  const scopedKeys: string[] = [];
 
   beforeAll(async () => {
     if (serverMode) ownClickhouse = await startClickhouseWithQueryLog(join(process.env.E2E_TMP_DIR!, `fuzz-clickhouse-${process.pid}`));
@@ -142,6 +144,13 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/tag-values', '/v1/cost-insights/tag-values', validBodies.tagValues, [60, 1000, 300], 30),
       ...post('/cost-category-values', '/v1/cost-insights/cost-category-values', validBodies.costCategoryValues, [60, 1000, 300], 40),
       ...post('/shared-filters', '/v1/cost-insights/shared-filters', validBodies.sharedFilter(org.organizationId), [60, 1000, 300], 50),
+      ...post('/admin/api-keys', '/v1/admin/api-keys', validBodies.apiKey, [200, 600, 200], 60),
+      ...ids.map((id) => ({
+        endpoint: 'DELETE /admin/api-keys/{id}',
+        kind: 'id' as const,
+        method: 'DELETE' as const,
+        path: `/v1/admin/api-keys/${id}`,
+      })),
       ...ids.map((id) => ({
         endpoint: 'GET /shared-filters/{id}',
         kind: 'id' as const,
@@ -246,6 +255,10 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       if (problem) failures.push(`${c.endpoint} [${c.kind}] ${problem}\n  body: ${(c.body?.text ?? c.path).slice(0, 400)}`);
     });
 
+    // Keys the admin API created with generated data scopes: the next test queries with them.
+    answers.forEach((answer, i) => {
+      if (cases[i].endpoint === '/admin/api-keys' && answer.status === 201) scopedKeys.push(JSON.parse(answer.text).data.key);
+    });
     const hangs = answers.filter((a) => a.status === 0).length;
     console.log(
       `fuzz[${process.env.E2E_MODE}] seed=${SEED}: ${cases.length} requests in ${seconds.toFixed(1)} s ` +
@@ -266,6 +279,43 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       if (row.valid > 0) expect({ endpoint, share: row.validOk / row.valid >= 0.5 }).toEqual({ endpoint, share: true });
     }
   }, 600_000);
+
+  it('answers keys with generated data scopes on every read endpoint with a 2xx or a 4xx envelope', async () => {
+    const keys = scopedKeys.slice(0, 60);
+    expect(keys.length).toBeGreaterThanOrEqual(40); // most valid admin bodies created a key
+    const bodies = fc.sample(fc.tuple(validBodies.data, validBodies.filters, validBodies.tagValues, validBodies.compare), {
+      numRuns: keys.length,
+      seed: SEED + 70,
+    });
+    const requests = keys.flatMap((key, i) =>
+      (
+        [
+          ['/v1/cost-insights/data', bodies[i][0]],
+          ['/v1/cost-insights/filters', bodies[i][1]],
+          ['/v1/cost-insights/tag-values', bodies[i][2]],
+          ['/v1/cost-insights/compare', bodies[i][3]],
+        ] as const
+      ).map(([path, body]) => ({ key, path, body })),
+    );
+    const answers = await pool(requests, CONCURRENCY, (r) =>
+      send(
+        base + r.path,
+        { method: 'POST', headers: { Authorization: `Bearer ${r.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(r.body) },
+        REQUEST_TIMEOUT_MS,
+      ),
+    );
+    const failures = answers.flatMap((answer, i) => {
+      const c: Case = { endpoint: requests[i].path, kind: 'valid', method: 'POST', path: requests[i].path };
+      const problem = problemWith(c, answer.status, answer.text);
+      return problem ? [`${requests[i].path} ${problem}`] : [];
+    });
+    const ok = answers.filter((answer) => answer.status === 200).length;
+    console.log(
+      `fuzz[${process.env.E2E_MODE}] scoped keys: ${keys.length} keys × 4 endpoints = ${answers.length} requests, 2xx ${ok}, failures ${failures.length}`,
+    );
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(ok).toBeGreaterThan(answers.length / 2);
+  }, 300_000);
 
   it('never lets a hostile string into SQL text: values travel only as parameters', async () => {
     let queryLog = 'n/a (embedded chDB has no system.query_log; SQL text checked at the client boundary)';

@@ -204,6 +204,16 @@ export const validBodies = {
   ),
   tagValues: fc.record({ tagKey: mapKey, search, limit: pageLimit }, { requiredKeys: ['tagKey'] }),
   costCategoryValues: fc.record({ categoryKey: mapKey, search, limit: pageLimit }, { requiredKeys: ['categoryKey'] }),
+  /** POST /v1/admin/api-keys: hostile names and data scopes (Filters without dates) in every slot. */
+  apiKey: fc.record(
+    {
+      // eslint-disable-next-line no-control-regex -- a valid name has none; near-valid bodies bring them back
+      name: valueString.map((s) => s.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'key'),
+      scopes: fc.subarray(['cost:read', 'shared-filters:read', 'shared-filters:write'], { minLength: 1 }),
+      dataScope: filters(false),
+    },
+    { requiredKeys: ['name', 'scopes'] },
+  ),
   sharedFilter: (organizationId: string) =>
     fc.record({
       organizationId: fc.constant(organizationId),

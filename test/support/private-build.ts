@@ -11,7 +11,10 @@ export interface PrivateBuild {
   server: string;
 }
 
-/** Where a build under `dir` lives. The migrations path is relative to dist/, hence `clickhouse` linked beside it. */
+/**
+ * Where a build under `dir` lives. The migrations and the Settings page's files are found relative to dist/, hence
+ * `clickhouse` and `web` linked beside it.
+ */
 export function privateBuildPaths(dir: string): PrivateBuild {
   const dist = join(dir, 'dist');
   return { dist, cli: join(dist, 'cli', 'main.js'), server: join(dist, 'main.js') };
@@ -21,7 +24,7 @@ export function privateBuildPaths(dir: string): PrivateBuild {
 export function buildPrivately(dir: string): PrivateBuild {
   const build = privateBuildPaths(dir);
   mkdirSync(dir, { recursive: true });
-  symlinkSync(join(ROOT, 'clickhouse'), join(dir, 'clickhouse'));
+  for (const shipped of ['clickhouse', 'web']) symlinkSync(join(ROOT, shipped), join(dir, shipped));
   const tsc = spawnSync(
     process.execPath,
     [

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../../common/http/principal';
 import { expected } from '../../common/validation/messages';
-import { CompareFiltersDto, NestedObject } from '../../dto/filters.dto';
+import { DataScopeDto, NestedObject } from '../../dto/filters.dto';
 
 const DATA_SCOPE_EXAMPLE = { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } };
 
@@ -30,13 +30,13 @@ export class CreateApiKeyDto {
   scopes: Scope[];
 
   @ApiPropertyOptional({
-    type: () => CompareFiltersDto,
+    type: () => DataScopeDto,
     description:
       'Optional data scope: Filters without dates (`dateRange`, `billingPeriods` refused). Every answer of the key is confined to the matching rows of the organisation; fixed for the key’s life. Omitted, null or empty: the whole organisation.',
     example: DATA_SCOPE_EXAMPLE,
   })
-  @NestedObject(() => CompareFiltersDto, false)
-  dataScope?: CompareFiltersDto | null;
+  @NestedObject(() => DataScopeDto, false)
+  dataScope?: DataScopeDto | null;
 }
 
 export class ApiKeyDto {
@@ -50,7 +50,7 @@ export class ApiKeyDto {
   scopes: Scope[];
 
   @ApiProperty({
-    type: () => CompareFiltersDto,
+    type: () => DataScopeDto,
     nullable: true,
     description: 'The data scope; null for the whole organisation.',
     example: DATA_SCOPE_EXAMPLE,
