@@ -21,7 +21,11 @@ const LAYERS = {
   // The admin API validates and describes data scopes with the kernel's field table and the shared Filters DTOs.
   auth: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
   health: ['common', 'config', 'observability', 'infrastructure'],
-  ...Object.fromEntries(FEATURES.map((feature) => [feature, ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto']])),
+  // Answers from cost data: their cache and their freshness within the key's data scope (kernel SQL).
+  'data-answers': ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
+  ...Object.fromEntries(
+    FEATURES.map((feature) => [feature, ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'data-answers']]),
+  ),
   demo: ['common', 'config', 'cost-query', 'infrastructure'],
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', ...FEATURES],

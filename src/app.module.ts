@@ -12,6 +12,7 @@ import { McpModule } from './mcp/mcp.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
 import { ResultCacheModule } from './infrastructure/result-cache/result-cache.module';
+import { DataAnswersModule } from './data-answers/data-answers.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 
@@ -22,6 +23,7 @@ import { SharingModule } from './sharing/sharing.module';
     ClickhouseModule,
     RedisModule,
     ResultCacheModule,
+    DataAnswersModule,
     AnswerModule,
     AuthModule,
     HealthModule,

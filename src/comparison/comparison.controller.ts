@@ -13,7 +13,7 @@ import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
 import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
 import { ComparisonResponseDto } from './dto/compare-response.dto';
-import { DATA_ANSWER_HEADERS, DataAnswer } from '../infrastructure/result-cache/data-answer.interceptor';
+import { DATA_ANSWER_HEADERS, DataAnswer } from '../data-answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
 /** Swagger's CSV example: a header and the first records of a comparison by service. */

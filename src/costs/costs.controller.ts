@@ -13,7 +13,7 @@ import { MAX_GROUPING_DIMENSIONS } from '../dto/grouping.dto';
 import { CostDataResult, CostsService } from './costs.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataResponseDto } from './dto/cost-data-response.dto';
-import { DATA_ANSWER_HEADERS, DataAnswer } from '../infrastructure/result-cache/data-answer.interceptor';
+import { DATA_ANSWER_HEADERS, DataAnswer } from '../data-answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
 /** Swagger's CSV example: a header and one record of monthly data by service. */

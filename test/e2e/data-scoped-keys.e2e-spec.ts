@@ -187,7 +187,7 @@ describe('data-scoped keys', () => {
     expect((await post(whole, 'tag-values', { tagKey: 'team' })).body.data.values).toEqual([OUTSIDE_TEAM, 'payments']);
   });
 
-  it('never serves one scope’s cached answer to another, and sends no organisation-wide freshness', async () => {
+  it('never serves one scope’s cached answer to another, and tells the freshness of the slice', async () => {
     const question = { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly' } };
     const all = await post(whole, 'data', question);
     const again = await post(whole, 'data', question);
@@ -195,8 +195,16 @@ describe('data-scoped keys', () => {
     const scoped = await post(payments, 'data', question);
     expect(scoped.headers['cache-status']).toBe('cost-insights-api; fwd=miss');
     expect(scoped.body.data.summary.total_amortized_cost).not.toBe(all.body.data.summary.total_amortized_cost);
+    // The organisation's last day is the excluded Support row's; the slice's is its own.
     expect(all.headers['x-data-through']).toBe('2026-10-04');
-    expect([scoped.headers['x-data-through'], scoped.headers['x-data-imported-at']]).toEqual([undefined, undefined]);
+    expect(scoped.headers['x-data-through']).toBe('2026-10-02');
+    expect(scoped.headers['x-data-imported-at']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    const filters = await post(payments, 'filters', { fields: ['clouds'] });
+    expect(filters.body.data).toMatchObject({ dataThrough: '2026-10-02', dataImportedAt: scoped.headers['x-data-imported-at'] });
+    // A scope that sees nothing: no freshness at all.
+    const nobody = await t.keyFor(orgId, undefined, { inclusions: { accountIds: ['000000000000'] } });
+    const empty = await post(nobody, 'data', question);
+    expect([empty.headers['x-data-through'], empty.headers['x-data-imported-at']]).toEqual([undefined, undefined]);
     // A second key with the very same scope (spelled differently) shares its answers.
     const sameScope = await t.keyFor(orgId, undefined, {
       exclusions: { services: ['Support'] },

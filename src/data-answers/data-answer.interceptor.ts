@@ -12,15 +12,15 @@ import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
-import { AnswerFormat, requestedAnswerFormat } from '../../common/http/answer-format';
-import type { CsvText } from '../../common/http/csv-text';
-import type { AuthenticatedRequest } from '../../common/http/request-context';
-import { AnswerToKeep, SerializedAnswer } from '../../common/http/serialized-answer';
-import type { SuccessEnvelope } from '../../common/http/envelope';
-import { metrics } from '../../observability/prometheus-metrics';
-import { CostDataVersion } from './cost-data-version.service';
+import { AnswerFormat, requestedAnswerFormat } from '../common/http/answer-format';
+import type { CsvText } from '../common/http/csv-text';
+import type { AuthenticatedRequest } from '../common/http/request-context';
+import { AnswerToKeep, SerializedAnswer } from '../common/http/serialized-answer';
+import type { SuccessEnvelope } from '../common/http/envelope';
+import { metrics } from '../observability/prometheus-metrics';
+import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
 import { DataFreshness, DataFreshnessService, FRESHNESS_HEADERS, freshnessHeaders } from './data-freshness.service';
-import { ResultCache, resultCacheKey } from './result-cache';
+import { ResultCache, resultCacheKey } from '../infrastructure/result-cache/result-cache';
 
 /** RFC 9211 Cache-Status values this API sends. */
 const CACHE_STATUS = {
@@ -81,8 +81,7 @@ export class DataAnswerInterceptor implements NestInterceptor {
     } catch {
       return next.handle(); // the store is unreachable: the query itself reports it
     }
-    // The organisation's freshness could tell of rows outside a key's data scope: such a key gets none.
-    const freshness = principal.dataScope ? UNKNOWN_FRESHNESS : await this.freshness.at(organizationId, dataVersion);
+    const freshness = await this.freshness.at(principal, dataVersion);
     request.dataFreshness = freshness;
     const headers = freshnessHeaders(freshness);
     /** The handler's answer, computed now, with its freshness; under `keep`, what it is serialized to is kept with it. */
@@ -136,12 +135,12 @@ export const DATA_ANSWER_HEADERS = {
   },
   [FRESHNESS_HEADERS.dataThrough]: {
     description:
-      'The last usage date (YYYY-MM-DD, UTC) with cost data for the API key\'s organisation: billing data arrives late, so a dashboard shows "data through" this date. Absent when the organisation has no cost data, and for a key with a data scope (it could tell of rows outside the scope). A cached answer carries the value of the data it was computed from.',
+      'The last usage date (YYYY-MM-DD, UTC) with cost data for the API key\'s organisation: billing data arrives late, so a dashboard shows "data through" this date. For a key with a data scope, the last date inside its scope. Absent without data. A cached answer carries the value of the data it was computed from.',
     schema: { type: 'string' as const, format: 'date', example: '2026-11-22' },
   },
   [FRESHNESS_HEADERS.importedAt]: {
     description:
-      "When the organisation's latest cost rows were written (an import's load, a demo load or an insert), ISO 8601 UTC to the second. Absent when the organisation has no cost data, and for a key with a data scope.",
+      "When the organisation's latest cost rows were written (an import's load, a demo load or an insert), ISO 8601 UTC to the second; for a key with a data scope, of the rows inside its scope. Absent without data.",
     schema: { type: 'string' as const, format: 'date-time', example: '2026-11-23T06:00:12Z' },
   },
 };
