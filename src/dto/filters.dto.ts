@@ -137,25 +137,25 @@ for (const [name, field] of FILTER_FIELD_ENTRIES) {
   filterFieldDecorators(name, field)(FilterFieldsDto.prototype, name);
 }
 
-/** FilterFields for /compare: the periods are explicit, so the date fields (dateRange, billingPeriods) are refused. */
-export class CompareFilterFieldsDto extends OmitType(FilterFieldsDto, DATE_FIELDS) {}
-for (const name of DATE_FIELDS) {
-  ApiHideProperty()(CompareFilterFieldsDto.prototype, name);
-  IsEmpty({ message: 'not allowed in /compare: baselinePeriod and comparisonPeriod set the dates' })(
-    CompareFilterFieldsDto.prototype,
-    name,
-  );
+/** FilterFields without the date fields, which are refused with `refusal` and hidden from Swagger. */
+function filterFieldsWithoutDates(refusal: string) {
+  class WithoutDates extends OmitType(FilterFieldsDto, DATE_FIELDS) {}
+  for (const name of DATE_FIELDS) {
+    ApiHideProperty()(WithoutDates.prototype, name);
+    IsEmpty({ message: refusal })(WithoutDates.prototype, name);
+  }
+  return WithoutDates;
 }
 
+/** FilterFields for /compare: the periods are explicit, so the date fields (dateRange, billingPeriods) are refused. */
+export class CompareFilterFieldsDto extends filterFieldsWithoutDates(
+  'not allowed in /compare: baselinePeriod and comparisonPeriod set the dates',
+) {}
+
 /** FilterFields of a key's data scope (dto/data-scope.dto.ts): a slice of the organisation, never a date window. */
-export class DataScopeFieldsDto extends OmitType(FilterFieldsDto, DATE_FIELDS) {}
-for (const name of DATE_FIELDS) {
-  ApiHideProperty()(DataScopeFieldsDto.prototype, name);
-  IsEmpty({ message: "not allowed in a data scope: a key's scope is a slice of the organisation, over all dates" })(
-    DataScopeFieldsDto.prototype,
-    name,
-  );
-}
+export class DataScopeFieldsDto extends filterFieldsWithoutDates(
+  "not allowed in a data scope: a key's scope is a slice of the organisation, over all dates",
+) {}
 
 export class FiltersDto implements Filters {
   @ApiPropertyOptional({ type: () => FilterFieldsDto, description: 'Narrows results to matching data: fields AND, values OR.' })

@@ -147,6 +147,7 @@ async function scopeFieldChanged() {
   if (!field) return;
   try {
     const options = await liveOptions();
+    if ($('scope-field').value !== field.id) return; // another choice meanwhile: its own call fills the lists
     if (field.keys) {
       fillSelect($('scope-key'), options[field.keys].map((key) => ({ value: key, label: key })));
       await scopeKeyChanged();
@@ -167,6 +168,8 @@ async function scopeKeyChanged() {
   const key = $('scope-key').value;
   if (!field?.keys || !key) return fillSelect($('scope-values'), []);
   const { data } = await call('POST', `/cost-insights/${field.values}`, { [field.keyName]: key });
+  // Another key (or field) chosen meanwhile: its own answer fills the list, not this late one.
+  if ($('scope-key').value !== key || $('scope-field').value !== field.id) return;
   fillSelect($('scope-values'), data.values.map((value) => ({ value, label: value })));
 }
 
