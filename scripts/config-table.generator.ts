@@ -33,7 +33,7 @@ export function withConfigTable(readme: string): string {
 
 function defaultCell(setting: Setting<unknown>): string {
   const value = setting.default;
-  if (value === undefined) return '–';
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return '–';
   if (value === '') return 'empty';
   const readable = inLargerUnit(value, setting);
   return `\`${String(value)}\`${readable ? ` (${readable})` : ''}`;

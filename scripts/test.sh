@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole suite: type check, lint and format, unit tests, then every e2e test twice: on the embedded engine (chDB,
-# no Redis: single-process fallbacks) and against a ClickHouse HTTP server from libchdb + redis-server;
+# The whole suite: type check, lint and format, unit tests, then every e2e test three times: on the embedded engine
+# (chDB, no Redis: single-process fallbacks), against a ClickHouse HTTP server from libchdb + redis-server, and against
+# a 2-shard x 2-replica ClickHouse cluster of libchdb nodes + redis-server;
 # then the multi-instance suite: three `node dist/main.js` behind nginx on a shared ClickHouse + Redis.
 # A step whose system tools (scripts/system-tools.table.json) are missing is skipped with a banner naming each tool and
 # its install command, repeated at the end; under CI=true it fails instead.
@@ -29,6 +30,10 @@ echo "== e2e (embedded chDB)" && E2E_MODE=embedded npx jest --selectProjects e2e
 echo "== e2e (ClickHouse server + Redis)"
 if has_tools "the e2e suite in server mode (E2E_MODE=server)" python3 redis-server; then
   E2E_MODE=server npx jest --selectProjects e2e --maxWorkers=2
+fi
+echo "== e2e (ClickHouse cluster: 2 shards x 2 replicas + Redis)"
+if has_tools "the e2e suite in cluster mode (E2E_MODE=cluster)" python3 redis-server; then
+  E2E_MODE=cluster npx jest --selectProjects e2e --maxWorkers=2
 fi
 # The multi project's suites check their own tools (test/support/system-tools.ts): a missing one skips them, loudly.
 echo "== multi-instance (3 API processes + nginx + ClickHouse server + Redis)"

@@ -24,7 +24,7 @@ export function recoveryReportJson(report: RecoveryReport) {
     importId: i.importId,
     organizationId: i.organizationId,
     integrationIds: i.integrationIds,
-    partitions: i.partitionIds.length,
+    partitions: partitionCount(i),
     leaseExpiresAt: i.leaseExpiresAt,
   });
   return { rolledBack: report.rolledBack.map(describe), leftRunning: report.leftRunning.map(describe) };
@@ -33,7 +33,7 @@ export function recoveryReportJson(report: RecoveryReport) {
 export function formatRecoveryReport(report: RecoveryReport): string {
   if (report.rolledBack.length === 0 && report.leftRunning.length === 0) return 'No interrupted imports: nothing to recover.';
   const which = (i: SwappingImport) =>
-    `${i.importId} (organisation ${i.organizationId}, ${i.integrationIds.join(', ')}, ${i.partitionIds.length} partition(s))`;
+    `${i.importId} (organisation ${i.organizationId}, ${i.integrationIds.join(', ')}, ${partitionCount(i)} partition(s))`;
   return [
     ...report.rolledBack.map((i) => `Rolled back ${which(i)}: interrupted while publishing; its partitions are as before it started.`),
     ...report.leftRunning.map(
@@ -42,4 +42,9 @@ export function formatRecoveryReport(report: RecoveryReport): string {
         'If it is not, run this again after that time.',
     ),
   ].join('\n');
+}
+
+/** Partitions, not steps: on a cluster each replica of a partition's shard swaps it. */
+function partitionCount(i: SwappingImport): number {
+  return new Set(i.steps.map((step) => step.partitionId)).size;
 }

@@ -1,5 +1,6 @@
 import {
   CLIENT_TIMEOUT_MARGIN_SECONDS,
+  ClusterReplicationSetting,
   ConfigError,
   Environment,
   HEADERS_TIMEOUT_MARGIN_MS,
@@ -36,8 +37,8 @@ export interface AppConfig {
      * primary-key and projection analysis per statement. Applied only where the server knows the setting.
      */
     indexAnalysisThreads: number;
-    /** Cluster name for `ON CLUSTER` migrations with Replicated engines and a Distributed table; unset: one server. */
-    cluster?: string;
+    /** The cluster the cost rows are sharded over (remote_servers); unset: one server. */
+    cluster?: ClusterConfig;
   };
   redisUrl?: string;
   sharedFilterTtlSeconds: number;
@@ -95,6 +96,14 @@ export interface AppConfig {
   logFormat: LogFormatSetting;
 }
 
+export interface ClusterConfig {
+  name: string;
+  /** How a shard's replicas are kept (`auto`: resolved from the servers, cluster-nodes.ts). */
+  replication: ClusterReplicationSetting;
+  /** HTTP URLs of the nodes; empty: derived from system.clusters. */
+  nodeUrls: string[];
+}
+
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** The configuration of `env` (the process's environment at the entry points, with any overrides on top). */
@@ -102,6 +111,9 @@ export function loadConfig(env: Environment): AppConfig {
   const settings = readSettings(env);
   if (settings.CLICKHOUSE_CLUSTER && !settings.CLICKHOUSE_URL) {
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a server deployment)');
+  }
+  if (!settings.CLICKHOUSE_CLUSTER && settings.CLICKHOUSE_CLUSTER_NODE_URLS.length > 0) {
+    throw new ConfigError('CLICKHOUSE_CLUSTER_NODE_URLS needs CLICKHOUSE_CLUSTER');
   }
   const sharedFilterQuotaBytes = settings.SHARED_FILTER_QUOTA_MB * MIB;
   if (sharedFilterQuotaBytes < settings.SHARED_FILTER_MAX_BYTES) {
@@ -122,7 +134,13 @@ export function loadConfig(env: Environment): AppConfig {
       idleSocketTtlMs: settings.CLICKHOUSE_IDLE_SOCKET_TTL_MS,
       maxOpenConnections: settings.CLICKHOUSE_MAX_OPEN_CONNECTIONS,
       indexAnalysisThreads: settings.CLICKHOUSE_INDEX_ANALYSIS_THREADS,
-      cluster: settings.CLICKHOUSE_CLUSTER,
+      cluster: settings.CLICKHOUSE_CLUSTER
+        ? {
+            name: settings.CLICKHOUSE_CLUSTER,
+            replication: settings.CLICKHOUSE_CLUSTER_REPLICATION,
+            nodeUrls: settings.CLICKHOUSE_CLUSTER_NODE_URLS,
+          }
+        : undefined,
     },
     redisUrl: settings.REDIS_URL,
     sharedFilterTtlSeconds: settings.SHARED_FILTER_TTL_SECONDS,

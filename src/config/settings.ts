@@ -107,6 +107,22 @@ function identifier<T extends string | undefined>(spec: Described<T>): Setting<s
   };
 }
 
+/** Comma-separated URLs; empty by default. */
+function urlList(spec: { protocols: string[]; doc: string }): Setting<string[]> {
+  const single = url(spec);
+  return {
+    default: [],
+    doc: spec.doc,
+    parse(raw, variable) {
+      return raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+        .map((item) => single.parse(item, variable)!);
+    },
+  };
+}
+
 function oneOf<T extends string>(spec: Described<T> & { allowed: readonly T[] }): Setting<T> {
   return {
     default: spec.default,
@@ -131,6 +147,8 @@ export const HEADERS_TIMEOUT_MARGIN_MS = 1000;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export const CLUSTER_REPLICATIONS = ['auto', 'replicated', 'distributed'] as const;
+export type ClusterReplicationSetting = (typeof CLUSTER_REPLICATIONS)[number];
 export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 const code = (value: string) => `\`${value}\``;
@@ -374,8 +392,23 @@ export const SETTINGS = {
   CLICKHOUSE_CLUSTER: identifier({
     default: undefined,
     doc:
-      'Cluster name: migrations run `ON CLUSTER` with replicated engines and a Distributed cost table ' +
-      '(see *Production → Growing into a ClickHouse cluster*). Needs `CLICKHOUSE_URL`',
+      "A cluster of the servers' `remote_servers`: cost rows are sharded by import unit over its shards and every question " +
+      'fans out to all of them (see *Running on a ClickHouse cluster*). Needs `CLICKHOUSE_URL` (any node)',
+  }),
+  CLICKHOUSE_CLUSTER_REPLICATION: oneOf<ClusterReplicationSetting>({
+    default: 'auto',
+    allowed: CLUSTER_REPLICATIONS,
+    doc:
+      'How replicas of a shard are kept: `replicated` (ReplicatedMergeTree with Keeper, DDL `ON CLUSTER`, ' +
+      '`internal_replication=true`), `distributed` (plain MergeTree on every node, the migrator applies DDL to every host, ' +
+      'the Distributed tables write every replica: `internal_replication=false`), or `auto`: what an existing schema uses, ' +
+      'else `replicated` when the servers have Keeper',
+  }),
+  CLICKHOUSE_CLUSTER_NODE_URLS: urlList({
+    protocols: ['http:', 'https:'],
+    doc:
+      "HTTP(S) URLs of the cluster's nodes, comma-separated, for the work done on each node (migrations, partition swaps of " +
+      "imports); default: each host of `system.clusters` at `CLICKHOUSE_URL`'s scheme and port",
   }),
   // ClickHouse closes idle keep-alive connections after keep_alive_timeout (3 s by default up to 24.x,
   // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.

@@ -67,12 +67,13 @@ describe('buildFilterOptionsQuery', () => {
     });
   });
 
-  it('searches accounts by ID or latest name, once grouped', () => {
+  it('searches accounts by ID or latest name, once grouped per account (after a sum per account, day and name)', () => {
     expect(buildFilterOptionsQuery({ ...base, fields: ['accounts'], search: 'prod' })).toEqual({
       sql: [
-        "(SELECT 'accounts' AS field, toString(account_id) AS value, argMaxIf(account_name, usage_date, account_name != '') AS name, sum(amortized_cost) AS sum_amortized_cost",
-        `FROM ${TABLE}`,
-        'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
+        "(SELECT 'accounts' AS field, toString(account_part) AS value, argMaxIf(name_part, day_part, name_part != '') AS name,",
+        '  sum(day_cost) AS sum_amortized_cost',
+        'FROM (SELECT account_id AS account_part, usage_date AS day_part, account_name AS name_part, sum(amortized_cost) AS day_cost',
+        `  FROM ${TABLE} WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date} GROUP BY account_part, day_part, name_part)`,
         'GROUP BY value',
         "HAVING positionCaseInsensitiveUTF8(if(value = '', {not_set:String}, value), {search:String}) > 0 OR positionCaseInsensitiveUTF8(name, {search:String}) > 0",
         'ORDER BY sum_amortized_cost DESC, value',
@@ -84,28 +85,29 @@ describe('buildFilterOptionsQuery', () => {
 
   it('searches tag keys in resourceTags and in the keys tagValues covers, which it bounds one past the value bound', () => {
     const { sql, params } = buildFilterOptionsQuery({ ...base, fields: ['resourceTags'], search: 'ENV' });
-    const keys =
-      "arrayFilter(map_key -> map_key != '' AND positionCaseInsensitiveUTF8(map_key, {search:String}) > 0, mapKeys(resource_tags))";
-    const tagWhere = 'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p2:Date} AND {p3:Date}';
+    const keys = "arrayFilter(map_key -> map_key != '' AND positionCaseInsensitiveUTF8(map_key, {search:String}) > 0, mapKeys(map_part))";
+    // The rows summed per distinct tag map (what the tag projections answer), then split into keys.
+    const perMap = (from: number) =>
+      `SELECT resource_tags AS map_part, sum(amortized_cost) AS map_cost FROM ${TABLE} WHERE organization_id = {organization_id:UUID}\n` +
+      `  AND usage_date BETWEEN {p${from}:Date} AND {p${from + 1}:Date} GROUP BY resource_tags`;
     expect(sql).toBe(
       [
-        `(SELECT 'resourceTags' AS field, arrayJoin(${keys}) AS value, '' AS name, sum(amortized_cost) AS sum_amortized_cost`,
-        `FROM ${TABLE}`,
-        'WHERE organization_id = {organization_id:UUID}\n  AND usage_date BETWEEN {p0:Date} AND {p1:Date}',
+        "(SELECT 'resourceTags' AS field, map_key AS value, '' AS name, sum(map_cost) AS sum_amortized_cost",
+        `FROM (${perMap(0)})`,
+        `ARRAY JOIN ${keys} AS map_key`,
         'GROUP BY value',
         'ORDER BY sum_amortized_cost DESC, value',
         `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
         'UNION ALL',
-        "(SELECT 'tagValues' AS field, tag_value AS value, tag_key AS name, sum(amortized_cost) AS sum_amortized_cost",
-        `FROM ${TABLE}`,
-        'ARRAY JOIN mapKeys(resource_tags) AS tag_key, mapValues(resource_tags) AS tag_value',
-        tagWhere,
-        "  AND tag_value != ''",
-        `  AND tag_key IN (SELECT arrayJoin(${keys}) AS top_key`,
-        `FROM ${TABLE}`,
-        tagWhere,
+        "(SELECT 'tagValues' AS field, tag_value AS value, tag_key AS name, sum(map_cost) AS sum_amortized_cost",
+        `FROM (${perMap(2)})`,
+        'ARRAY JOIN mapKeys(map_part) AS tag_key, mapValues(map_part) AS tag_value',
+        "WHERE tag_value != ''",
+        '  AND tag_key IN (SELECT top_key',
+        `FROM (${perMap(2)})`,
+        `ARRAY JOIN ${keys} AS top_key`,
         'GROUP BY top_key',
-        'ORDER BY sum(amortized_cost) DESC, top_key',
+        'ORDER BY sum(map_cost) DESC, top_key',
         `LIMIT ${MAX_TAG_VALUE_KEYS})`,
         'GROUP BY tag_key, tag_value',
         'ORDER BY tag_key, sum_amortized_cost DESC, tag_value',
@@ -164,7 +166,7 @@ describe('buildFilterOptionsQuery', () => {
   it('names accounts with their latest non-empty account name', () => {
     const { sql } = buildFilterOptionsQuery({ ...base, fields: ['accounts'] });
     expect(sql).toContain(
-      "SELECT 'accounts' AS field, toString(account_id) AS value, argMaxIf(account_name, usage_date, account_name != '') AS name",
+      "SELECT 'accounts' AS field, toString(account_part) AS value, argMaxIf(name_part, day_part, name_part != '') AS name,",
     );
   });
 
@@ -177,17 +179,18 @@ describe('buildFilterOptionsQuery', () => {
     const branches = sql.split('\nUNION ALL\n');
     const [tags, categories, tagValues] = branches;
     expect(branches).toHaveLength(3);
-    expect(tags).toContain("arrayJoin(arrayFilter(map_key -> map_key != '', mapKeys(resource_tags))) AS value");
+    expect(tags).toContain('SELECT resource_tags AS map_part, sum(amortized_cost) AS map_cost');
+    expect(tags).toContain("ARRAY JOIN arrayFilter(map_key -> map_key != '', mapKeys(map_part)) AS map_key");
     expect(tags).not.toContain('resource_tags[');
     expect(tags).toContain('mapContains(cost_categories, {p2:String})');
-    expect(categories).toContain('mapKeys(cost_categories)');
+    expect(categories).toContain('SELECT cost_categories AS map_part');
     expect(categories).toContain('resource_tags[{p5:String}] IN {p6:Array(String)}');
     expect(categories).not.toContain('mapContains(cost_categories');
     expect(params).toMatchObject({ p2: 'Team', p5: 'env', p6: ['prod'] });
     // tagValues: same filters as resourceTags, values of the top keys only, bounded per key.
     expect(tagValues).toContain("SELECT 'tagValues' AS field, tag_value AS value, tag_key AS name");
-    expect(tagValues).toContain('ARRAY JOIN mapKeys(resource_tags) AS tag_key, mapValues(resource_tags) AS tag_value');
-    expect(tagValues).toContain("AND tag_value != ''");
+    expect(tagValues).toContain('ARRAY JOIN mapKeys(map_part) AS tag_key, mapValues(map_part) AS tag_value');
+    expect(tagValues).toContain("WHERE tag_value != ''");
     expect(tagValues).toContain(`LIMIT ${MAX_TAG_VALUE_KEYS})`);
     expect(tagValues).toContain(`LIMIT ${MAX_VALUES_PER_TAG_KEY + 1} BY tag_key`);
     expect(tagValues).toContain('mapContains(cost_categories, {p9:String})');

@@ -135,42 +135,65 @@ interface ColumnSearch {
 }
 
 function columnOptionsSql(field: OptionsField, column: string, where: string, table: string, search?: ColumnSearch): string {
-  const accounts = field === 'accounts';
-  // The latest non-empty name of an account (accounts can be renamed).
-  const name = accounts ? "argMaxIf(account_name, usage_date, account_name != '')" : "''";
   // The option as listed: an empty value is NOT_SET.
   const listed = search && contains(`if(value = '', ${search.notSet}, value)`, search.search);
-  return optionsBranchSql(field, `toString(${column})`, name, table, {
-    // An account matches by its ID or its (latest) name, known once grouped; any other option by its value, on the rows.
-    where: listed && !accounts ? `${where}\n  AND ${listed}` : where,
-    having: listed && accounts ? `${listed} OR ${contains('name', search.search)}` : undefined,
-  });
+  if (field === 'accounts')
+    return accountOptionsSql(column, where, table, listed ? `${listed} OR ${contains('name', search.search)}` : undefined);
+  return optionsBranchSql(field, `toString(${column})`, "''", table, { where: listed ? `${where}\n  AND ${listed}` : where });
 }
 
+/**
+ * Accounts with their latest non-empty name (accounts can be renamed). The rows are summed per (account, day, name)
+ * first — keys of the daily aggregate projections, so ClickHouse answers it from one of them — then per account,
+ * taking the name of its latest day. An account matches a search by its ID or that name, known once grouped.
+ */
+function accountOptionsSql(column: string, where: string, table: string, searched?: string): string {
+  return [
+    `SELECT ${fieldLiteral('accounts')} AS field, toString(account_part) AS value, argMaxIf(name_part, day_part, name_part != '') AS name,`,
+    '  sum(day_cost) AS sum_amortized_cost',
+    `FROM (SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, sum(amortized_cost) AS day_cost`,
+    `  FROM ${table} WHERE ${where} GROUP BY account_part, day_part, name_part)`,
+    'GROUP BY value',
+    ...(searched ? [`HAVING ${searched}`] : []),
+    'ORDER BY sum_amortized_cost DESC, value',
+    `LIMIT ${OPTION_ROWS_FETCHED}`,
+  ].join('\n');
+}
+
+/**
+ * The keys of a map column with their cost. The rows are summed per distinct map first — an aggregation the
+ * tag projections (migration 0015) answer — and only then split into keys: each map's cost counts once for each of
+ * its keys, as each row's would (exact Decimal sums, so the order of the additions changes no digit).
+ */
 function mapKeyOptionsSql(field: OptionsField, column: string, where: string, table: string, search?: string): string {
-  return optionsBranchSql(field, `arrayJoin(${nonEmptyKeys(column, search)})`, "''", table, { where });
+  return [
+    `SELECT ${fieldLiteral(field)} AS field, map_key AS value, '' AS name, sum(map_cost) AS sum_amortized_cost`,
+    `FROM (${costPerMapSql(column, where, table)})`,
+    `ARRAY JOIN ${nonEmptyKeys('map_part', search)} AS map_key`,
+    'GROUP BY value',
+    'ORDER BY sum_amortized_cost DESC, value',
+    `LIMIT ${OPTION_ROWS_FETCHED}`,
+  ].join('\n');
 }
 
-/** The non-empty keys of a map column (that contain the search, if any). */
-function nonEmptyKeys(column: string, search?: string): string {
+/** Each distinct map of `column` (as `map_part`) with the amortized cost of its rows (`map_cost`). */
+function costPerMapSql(column: string, where: string, table: string): string {
+  return `SELECT ${column} AS map_part, sum(amortized_cost) AS map_cost FROM ${table} WHERE ${where} GROUP BY ${column}`;
+}
+
+/** The non-empty keys of a map (that contain the search, if any). */
+function nonEmptyKeys(map: string, search?: string): string {
   const condition = search ? `map_key != '' AND ${contains('map_key', search)}` : "map_key != ''";
-  return `arrayFilter(map_key -> ${condition}, mapKeys(${column}))`;
+  return `arrayFilter(map_key -> ${condition}, mapKeys(${map}))`;
 }
 
 /** One UNION ALL branch: the field's values with their cost, most expensive first, bounded (OPTION_ROWS_FETCHED). */
-function optionsBranchSql(
-  field: OptionsField,
-  value: string,
-  name: string,
-  table: string,
-  conditions: { where: string; having?: string },
-): string {
+function optionsBranchSql(field: OptionsField, value: string, name: string, table: string, conditions: { where: string }): string {
   return [
     `SELECT ${fieldLiteral(field)} AS field, ${value} AS value, ${name} AS name, sum(amortized_cost) AS sum_amortized_cost`,
     `FROM ${table}`,
     `WHERE ${conditions.where}`,
     'GROUP BY value',
-    ...(conditions.having ? [`HAVING ${conditions.having}`] : []),
     'ORDER BY sum_amortized_cost DESC, value',
     `LIMIT ${OPTION_ROWS_FETCHED}`,
   ].join('\n');
@@ -182,21 +205,20 @@ function optionsBranchSql(
  * empty values are left out. Same filters as resourceTags: everything but the tag filter itself.
  */
 function tagValuesSql(where: string, table: string, search?: string): string {
-  const column = MAP_DIMENSIONS.tag.column;
+  const perMap = costPerMapSql(MAP_DIMENSIONS.tag.column, where, table);
   const topKeys = [
-    `SELECT arrayJoin(${nonEmptyKeys(column, search)}) AS top_key`,
-    `FROM ${table}`,
-    `WHERE ${where}`,
+    'SELECT top_key',
+    `FROM (${perMap})`,
+    `ARRAY JOIN ${nonEmptyKeys('map_part', search)} AS top_key`,
     'GROUP BY top_key',
-    'ORDER BY sum(amortized_cost) DESC, top_key',
+    'ORDER BY sum(map_cost) DESC, top_key',
     `LIMIT ${MAX_TAG_VALUE_KEYS}`,
   ].join('\n');
   return [
-    `SELECT ${fieldLiteral(TAG_VALUES_ROW)} AS field, tag_value AS value, tag_key AS name, sum(amortized_cost) AS sum_amortized_cost`,
-    `FROM ${table}`,
-    `ARRAY JOIN mapKeys(${column}) AS tag_key, mapValues(${column}) AS tag_value`,
-    `WHERE ${where}`,
-    "  AND tag_value != ''",
+    `SELECT ${fieldLiteral(TAG_VALUES_ROW)} AS field, tag_value AS value, tag_key AS name, sum(map_cost) AS sum_amortized_cost`,
+    `FROM (${perMap})`,
+    'ARRAY JOIN mapKeys(map_part) AS tag_key, mapValues(map_part) AS tag_value',
+    "WHERE tag_value != ''",
     `  AND tag_key IN (${topKeys})`,
     'GROUP BY tag_key, tag_value',
     'ORDER BY tag_key, sum_amortized_cost DESC, tag_value',

@@ -9,7 +9,8 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiHeader } from '@nestjs/swagger';
+import { ApiHeader, ApiInternalServerErrorResponse } from '@nestjs/swagger';
+import { DataPartlyUnreachableException } from '../common/errors/api-errors';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
 import { AnswerFormat, requestedAnswerFormat } from '../common/http/answer-format';
@@ -170,6 +171,11 @@ export function DataAnswer(options: { csv?: boolean } = {}) {
       description:
         'Answers are cached per instance by organisation, route, request body and data version, so a repeated question is answered from memory; an import is visible at once on the instance that made it and elsewhere within RESULT_CACHE_VERSION_CHECK_MS (1 s) plus one version read, at most twice that. `no-cache` asks for a fresh answer (it is then cached); `no-store` asks for a fresh answer that is not kept.',
       schema: { type: 'string', example: 'no-cache' },
+    }),
+    ApiInternalServerErrorResponse({
+      description:
+        'Server or upstream error (`Internal server error.`). On a ClickHouse cluster, a shard none of whose replicas answers: ' +
+        `\`${new DataPartlyUnreachableException().message}\` — the other shards' rows alone would look complete, so no answer is given.`,
     }),
   );
 }

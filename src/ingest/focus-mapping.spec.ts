@@ -1,13 +1,14 @@
 import { addDecimalStrings } from './decimal-text';
 import { parseCsvRecord } from './focus-files';
 import {
-  ABSENT_MARKER,
+  COST_COLUMNS,
   COST_COLUMNS_SQL,
+  FOCUS_SOURCE_STRUCTURE,
   FOCUS_STAGING_COLUMNS,
-  focusMappingInsertSql,
+  focusSelectSql,
   missingRequiredColumns,
-  rawFileReportSql,
-  rawStagingTableSql,
+  reportBlockSql,
+  reportTotalsSql,
   sqlString,
 } from './focus-mapping';
 
@@ -42,19 +43,28 @@ const COST_LINE_ITEM_COLUMNS = [
 ];
 
 describe('FOCUS mapping SQL', () => {
-  const sql = focusMappingInsertSql('db.focus_import_x', 'db.focus_import_x_raw0');
+  const sql = focusSelectSql({ from: "file('x.csv', CSVWithNames)", rowNumber: '_row_number' });
   const aliases = [...sql.matchAll(/ AS (\w+)/g)].map((m) => m[1]);
 
-  it('produces every cost_line_items column, in table order, as the outermost SELECT list', () => {
+  it('produces every cost_line_items column, in table order, then the report columns, as the outermost SELECT list', () => {
     const outer = sql.slice(0, sql.indexOf('\nFROM ('));
     const outerAliases = [...outer.matchAll(/ AS (\w+)(?:,\n|$)/g)].map((m) => m[1]);
-    expect(outerAliases).toEqual(COST_LINE_ITEM_COLUMNS);
-    expect(
-      sql.startsWith(
-        `INSERT INTO db.focus_import_x (${COST_LINE_ITEM_COLUMNS.join(', ')}) SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0\nSELECT`,
-      ),
-    ).toBe(true);
-    expect(sql).toContain('FROM db.focus_import_x_raw0');
+    expect(outerAliases.slice(0, COST_LINE_ITEM_COLUMNS.length)).toEqual(COST_LINE_ITEM_COLUMNS);
+    expect(COST_COLUMNS).toEqual(COST_LINE_ITEM_COLUMNS);
+    expect(outerAliases.slice(COST_LINE_ITEM_COLUMNS.length).every((alias) => alias.startsWith('r_'))).toBe(true);
+    expect(outerAliases).toEqual(expect.arrayContaining(['r_row', 'r_fails0', 'r_value0', 'r_has_BilledCost', 'r_list', 'r_currency']));
+  });
+
+  it('reads the file once, every FOCUS column as text, each row with its number', () => {
+    expect(FOCUS_SOURCE_STRUCTURE).toBe(FOCUS_STAGING_COLUMNS.map((column) => `${column} Nullable(String)`).join(', '));
+    expect(sql).toContain("FROM file('x.csv', CSVWithNames)");
+    expect(sql).toContain('_row_number AS v_row');
+    expect(sql.match(/FROM file\(/g)).toHaveLength(1);
+  });
+
+  it('maps a row that fails a check with placeholder dates instead of failing the statement (the import is then refused)', () => {
+    expect(sql).toContain('ifNull(toDate(t_charge_start), toDate(0)) AS usage_date');
+    expect(sql).toContain("ifNull(formatDateTime(t_billing_start, '%Y-%m'), '') AS billing_period");
   });
 
   it('takes organisation and integration only as typed query parameters', () => {
@@ -63,14 +73,14 @@ describe('FOCUS mapping SQL', () => {
   });
 
   it('never aliases an expression with the name of a column it reads (ClickHouse would shadow the column)', () => {
-    const read = new Set<string>([...FOCUS_STAGING_COLUMNS, '_row']);
+    const read = new Set<string>([...FOCUS_STAGING_COLUMNS, '_row_number']);
     expect(aliases.filter((alias) => read.has(alias))).toEqual([]);
     expect(new Set(aliases).size).toBe(aliases.length);
   });
 
   it('takes the billing period from BillingPeriodStart and the usage date from ChargePeriodStart, in UTC', () => {
-    expect(sql).toContain("formatDateTime(t_billing_start, '%Y-%m') AS billing_period");
-    expect(sql).toContain('toDate(t_charge_start) AS usage_date');
+    expect(sql).toContain("formatDateTime(t_billing_start, '%Y-%m'), '') AS billing_period");
+    expect(sql).toContain('toDate(t_charge_start), toDate(0)) AS usage_date');
     expect(sql).toContain("parseDateTime64BestEffortOrNull(v_BillingPeriodStart, 3, 'UTC') AS t_billing_start");
   });
 
@@ -92,18 +102,23 @@ describe('FOCUS mapping SQL', () => {
   });
 });
 
-describe('raw staging', () => {
-  it('gives every staging column the absent marker as DEFAULT, and numbers rows as they are parsed', () => {
-    const sql = rawStagingTableSql('db.raw');
-    for (const column of FOCUS_STAGING_COLUMNS) expect(sql).toContain(`    ${column} Nullable(String) DEFAULT '\\0absent',`);
-    expect(sql).toContain('_row UInt64 DEFAULT rowNumberInAllBlocks()');
-    expect(ABSENT_MARKER).toBe('\u0000absent');
+describe('file report', () => {
+  it('counts per block the rows, per value check the failing rows, the first one and its value, and which required columns have values', () => {
+    const sql = reportBlockSql('db.input');
+    expect(sql).toContain('toUInt64(countIf(r_fails0 = 1)) AS check0_rows');
+    expect(sql).toContain('minIf(r_row, r_fails0 = 1) AS check0_first_row');
+    expect(sql).toContain('argMinIf(r_value0, r_row, r_fails0 = 1) AS check0_value');
+    expect(sql).toContain('max(r_has_ChargePeriodStart) AS has_ChargePeriodStart');
+    expect(sql).toContain('sum(r_list) AS list_cost');
+    expect(sql).toMatch(/FROM db\.input$/);
   });
 
-  it('reports absence per column and, per value check, the failing rows, first row and value', () => {
-    const sql = rawFileReportSql('db.raw');
-    expect(sql).toContain("countIf(BilledCost = '\\0absent') = count() AS absent_BilledCost");
-    expect(sql).toMatch(/toUInt64\(countIf\(parseDateTime64BestEffortOrNull\(v_ChargePeriodStart, 3, 'UTC'\) IS NULL\)\) AS check0_rows/);
+  it("adds a file's blocks up, the first failing row over every block that has one", () => {
+    const sql = reportTotalsSql('db.report');
+    expect(sql).toContain('toString(sum(check0_rows)) AS failing0');
+    expect(sql).toContain('toString(minIf(check0_first_row, check0_rows > 0)) AS first_failing0');
+    expect(sql).toContain('argMinIf(check0_value, check0_first_row, check0_rows > 0) AS failing_value0');
+    expect(sql).toContain('arrayDistinct(arrayFlatten(groupArray(currencies))) AS file_currencies');
   });
 
   it('names missing required columns, accepting any version of the provider column', () => {

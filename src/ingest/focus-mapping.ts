@@ -2,20 +2,19 @@
  * FOCUS 1.0–1.3 → cost_line_items: the ONE place where the mapping lives (docs/focus-mapping.md
  * explains every decision). Everything here produces SQL; values reach it only as query parameters.
  *
- * Pipeline: each export file is loaded as-is into a raw staging table of Nullable(String) columns
- * (FOCUS_STAGING_COLUMNS). A column the file does not have holds ABSENT_MARKER on every row (its
- * DEFAULT), which is how a missing column is told apart from a column that is present but null.
- * The mapping then reads the raw table in three layers:
- *   1. normalise: trim, '' → NULL, ABSENT_MARKER → NULL (`v_<Column>`);
+ * Pipeline: each export file is read once, by ClickHouse, as FOCUS_SOURCE_STRUCTURE (every FOCUS column the
+ * mapping reads as Nullable(String); a column the file does not have reads NULL) with each row's number, and
+ * goes through one SELECT (focusSelectSql) in three layers:
+ *   1. normalise: trim, '' → NULL (`v_<Column>`);
  *   2. type: decimals, UTC timestamps, provider and scope flags (`m_`, `t_`, `p_` prefixes);
- *   3. the cost_line_items columns.
+ *   3. the cost_line_items columns, and beside them what validation and reconciliation need (`r_` prefix).
+ * The importer inserts that SELECT into a Null-engine table whose two materialized views split it: the cost
+ * columns into the import's staging table, the `r_` columns aggregated per block into a small report
+ * (reportBlockSql, reportTotalsSql). One read of the file, no intermediate table.
  * Aliases never reuse a column name (a ClickHouse alias would shadow the column in other expressions).
  */
 
-/** DEFAULT of every raw staging column: the column was not in the file. */
-export const ABSENT_MARKER = '\u0000absent';
-
-/** Raw staging columns: every FOCUS column the mapping reads, under each version's name, plus vendor x_ columns. */
+/** Every FOCUS column the mapping reads, under each version's name, plus vendor x_ columns. */
 export const FOCUS_STAGING_COLUMNS = [
   'BilledCost',
   'EffectiveCost',
@@ -80,28 +79,22 @@ export function missingRequiredColumns(present: Iterable<string>): string[] {
   );
 }
 
-/** Row number within its file, filled while the file is parsed (0-based, data rows only). */
-export const ROW_NUMBER_COLUMN = '_row';
+/** How an export file is read: the FOCUS columns as text (absent ones NULL). */
+export const FOCUS_SOURCE_STRUCTURE = FOCUS_STAGING_COLUMNS.map((column) => `${column} Nullable(String)`).join(', ');
 
-/** CREATE TABLE for one file's raw rows. */
-export function rawStagingTableSql(table: string): string {
-  const columns = FOCUS_STAGING_COLUMNS.map((c) => `    ${c} Nullable(String) DEFAULT '${sqlString(ABSENT_MARKER)}'`);
-  return `CREATE TABLE ${table}
-(
-${columns.join(',\n')},
-    ${ROW_NUMBER_COLUMN} UInt64 DEFAULT rowNumberInAllBlocks()
-)
-ENGINE = MergeTree
-ORDER BY tuple()`;
+/** One export file as the FROM of focusSelectSql: a table function over it, and the expression of each row's 0-based number. */
+export interface FocusSource {
+  from: string;
+  rowNumber: string;
 }
 
 /**
- * Settings for parsing an export into the raw table: both null encodings of real exports (an
- * unquoted NULL token, and '' which layer 1 turns into NULL), columns matched by header name,
- * unknown columns skipped, omitted ones left at their DEFAULT (ABSENT_MARKER), timestamps
- * rendered in UTC when a typed Parquet column is converted to String.
+ * Settings for parsing an export: both null encodings of real exports (an unquoted NULL token, and '' which
+ * layer 1 turns into NULL), columns matched by header name, unknown columns skipped, absent ones NULL,
+ * timestamps rendered in UTC when a typed Parquet column is converted to String. An import is an operator command:
+ * the API's per-query time budget does not apply.
  */
-export const RAW_INPUT_SETTINGS = {
+export const FOCUS_INPUT_SETTINGS = {
   input_format_with_names_use_header: 1,
   input_format_skip_unknown_fields: 1,
   input_format_defaults_for_omitted_fields: 1,
@@ -109,10 +102,22 @@ export const RAW_INPUT_SETTINGS = {
   input_format_csv_empty_as_default: 0,
   input_format_parquet_allow_missing_columns: 1,
   session_timezone: 'UTC',
-  // Row numbers (_row) count across blocks only when one thread parses the file in order.
-  input_format_parallel_parsing: 0,
-  // An import is an operator command: the API's per-query time budget does not apply.
   max_execution_time: 0,
+} as const;
+
+/**
+ * What keeps an import's memory bounded whatever the file's size (measured, docs/operations.md): the Parquet
+ * reader decodes ahead of the insert only up to 64 MiB (its default, 4 GiB, is what made a 3M-row file exceed
+ * 2 GiB), insert blocks are cut at 16 MiB whatever their width, and the two views of the input table run in
+ * parallel (otherwise one core does both).
+ */
+export const IMPORT_MEMORY_SETTINGS = {
+  input_format_parquet_memory_high_watermark: 64 * 1024 * 1024,
+  min_insert_block_size_rows: 0,
+  min_insert_block_size_bytes: 16 * 1024 * 1024,
+  max_insert_threads: 2,
+  parallel_view_processing: 1,
+  max_partitions_per_insert_block: 0,
 } as const;
 
 /** SETTINGS clause of the import's own heavy statements (the API's per-query time budget does not apply). */
@@ -122,11 +127,9 @@ export const IMPORT_STATEMENT_SETTINGS = 'SETTINGS max_execution_time = 0';
 
 const v = (column: FocusStagingColumn) => `v_${column}`;
 
-function normaliseLayerSql(rawTable: string): string {
-  const columns = FOCUS_STAGING_COLUMNS.map(
-    (c) => `nullIf(nullIf(trimBoth(ifNull(${c}, '')), ''), '${sqlString(ABSENT_MARKER)}') AS ${v(c)}`,
-  );
-  return `SELECT *,\n    ${columns.join(',\n    ')},\n    ${ROW_NUMBER_COLUMN} AS v_row\n  FROM ${rawTable}`;
+function normaliseLayerSql(source: FocusSource): string {
+  const columns = FOCUS_STAGING_COLUMNS.map((c) => `nullIf(trimBoth(ifNull(${c}, '')), '') AS ${v(c)}`);
+  return `SELECT\n    ${columns.join(',\n    ')},\n    ${source.rowNumber} AS v_row\n  FROM ${source.from}`;
 }
 
 // ---------------------------------------------------------------- layer 2: type
@@ -157,7 +160,7 @@ const AZURE_PARTNER_CREDIT_SQL = `if(
         toDecimal128(m_contracted * toDecimal128OrNull(${v('x_PartnerCreditRate')}, 10) / (1 - toDecimal128OrNull(${v('x_PartnerCreditRate')}, 10)), 10))),
       ${ZERO})`;
 
-function typedLayerSql(rawTable: string): string {
+function typedLayerSql(source: FocusSource): string {
   // The cloud: ≤1.2 ProviderName; 1.3 HostProviderName (the cloud hosting a marketplace product), else ServiceProviderName.
   const provider = `coalesce(${v('ProviderName')}, ${v('HostProviderName')}, ${v('ServiceProviderName')})`;
   const columns = [
@@ -183,7 +186,7 @@ function typedLayerSql(rawTable: string): string {
     `${discountSaving(['bundled_discount', 'private_rate_discount'])} AS m_product_discount`,
     `${discountSaving(['spp_discount'])} + ${AZURE_PARTNER_CREDIT_SQL} AS m_partner_discount`,
   ];
-  return `SELECT *,\n    ${columns.join(',\n    ')}\n  FROM (${normaliseLayerSql(rawTable)})`;
+  return `SELECT *,\n    ${columns.join(',\n    ')}\n  FROM (${normaliseLayerSql(source)})`;
 }
 
 // ---------------------------------------------------------------- layer 3: cost_line_items
@@ -222,12 +225,13 @@ export const COST_TYPE_SQL = `concat(multiIf(
 /** AWS instance size: the size-looking token of x_UsageType (BoxUsage:m5.large) or of the charge description. */
 const INSTANCE_TYPE_PATTERN = `\\\\b([a-z][a-z0-9-]*[0-9][a-z0-9-]*\\\\.(?:nano|micro|small|medium|large|metal|[0-9]*xlarge)[a-z0-9-]*)\\\\b`;
 const skuInstanceType = `JSONExtractString(ifNull(${v('SkuPriceDetails')}, '{}'), 'InstanceType')`;
-const usageTypeInstanceType = `extract(ifNull(${v('x_UsageType')}, ''), '${INSTANCE_TYPE_PATTERN}')`;
+// On each block's distinct values (toLowCardinality): the same results, the regex run once per value, not per row.
+const usageTypeInstanceType = `extract(toLowCardinality(ifNull(${v('x_UsageType')}, '')), '${INSTANCE_TYPE_PATTERN}')`;
 // multiIf, not coalesce: it evaluates a regex only for the rows that reach it (coalesce evaluates every argument).
 export const INSTANCE_TYPE_SQL = `multiIf(
       ${skuInstanceType} != '', ${skuInstanceType},
       ${usageTypeInstanceType} != '', ${usageTypeInstanceType},
-      p_cloud = 'AWS' AND ${v('ChargeDescription')} IS NOT NULL, extract(${v('ChargeDescription')}, '${INSTANCE_TYPE_PATTERN}'),
+      p_cloud = 'AWS' AND ${v('ChargeDescription')} IS NOT NULL, extract(toLowCardinality(${v('ChargeDescription')}), '${INSTANCE_TYPE_PATTERN}'),
       '')`;
 
 /** JSON object text → Map(String, String): keys trimmed, empty keys dropped, values as text (`true`, `5`). */
@@ -236,14 +240,18 @@ export function jsonObjectToMapSql(column: FocusStagingColumn): string {
 }
 
 /**
- * The INSERT … SELECT that maps one raw staging table into a table shaped like cost_line_items.
+ * The SELECT that maps one export file (focusSelectSql's source) to the cost_line_items columns (COST_COLUMNS, in
+ * table order), followed by the `r_` columns of its report: the row number, per value check whether the row fails it
+ * and the value checked, per required column whether the row has a value, the list cost and the currency.
  * Parameters: {organization_id:UUID}, {integration_id:String} ('' = derive from provider + billing account).
+ * A row that fails a check is still mapped (the import is then refused whole): its dates get a placeholder
+ * instead of failing the statement.
  */
-export function focusMappingInsertSql(targetTable: string, rawTable: string): string {
+export function focusSelectSql(source: FocusSource): string {
   const columns = [
     `{organization_id:UUID} AS organization_id`,
-    `toDate(t_charge_start) AS usage_date`,
-    `formatDateTime(t_billing_start, '%Y-%m') AS billing_period`,
+    `ifNull(toDate(t_charge_start), toDate(0)) AS usage_date`,
+    `ifNull(formatDateTime(t_billing_start, '%Y-%m'), '') AS billing_period`,
     `${COST_LAYER_SQL} AS cost_layer`,
     `p_cloud AS cloud`,
     `ifNull(${v('ServiceName')}, '') AS service`,
@@ -259,13 +267,16 @@ export function focusMappingInsertSql(targetTable: string, rawTable: string): st
     `${jsonObjectToMapSql('x_CostCategories')} AS cost_categories`,
     ...COST_COLUMNS_SQL.map(([column, sql]) => `${sql} AS ${column}`),
   ];
-  // Columns named: those the table has besides (imported_at) keep their defaults.
-  const names = columns.map((column) => column.slice(column.lastIndexOf(' AS ') + 4));
-  // One export can hold more than 100 (integration, billing period) partitions.
-  return `INSERT INTO ${targetTable} (${names.join(', ')}) SETTINGS max_partitions_per_insert_block = 0, max_execution_time = 0
-SELECT
-    ${columns.join(',\n    ')}
-FROM (${typedLayerSql(rawTable)})`;
+  const report = [
+    'v_row AS r_row',
+    ...FOCUS_VALUE_CHECKS.flatMap((check, i) => [`toUInt8(${check.failsSql}) AS r_fails${i}`, `${v(check.column)} AS r_value${i}`]),
+    ...REQUIRED_COLUMNS.map((column) => `toUInt8(${v(column)} IS NOT NULL) AS r_has_${column}`),
+    `ifNull(m_list_or_null, ${ZERO}) AS r_list`,
+    `ifNull(${v('BillingCurrency')}, '') AS r_currency`,
+  ];
+  return `SELECT
+    ${[...columns, ...report].join(',\n    ')}
+FROM (${typedLayerSql(source)})`;
 }
 
 /**
@@ -293,6 +304,27 @@ export const COST_COLUMNS_SQL: readonly (readonly [string, string])[] = [
   ['other_savings', `if(p_usage_scope AND NOT p_committed AND NOT p_spot, m_contracted - m_effective, ${ZERO})`],
 ];
 
+/** The cost_line_items columns focusSelectSql writes (the others, imported_at, keep their defaults). */
+export const COST_COLUMNS = [
+  'organization_id',
+  'usage_date',
+  'billing_period',
+  'cost_layer',
+  'cloud',
+  'service',
+  'resource_family',
+  'region',
+  'instance_type',
+  'usage_type',
+  'cost_type',
+  'account_id',
+  'account_name',
+  'integration_id',
+  'resource_tags',
+  'cost_categories',
+  ...COST_COLUMNS_SQL.map(([column]) => column),
+] as const;
+
 // ---------------------------------------------------------------- validation and reconciliation
 
 /** A value check on one raw file: rows where `failsSql` is true make the import fail. */
@@ -314,10 +346,11 @@ const timestampCheck = (column: FocusStagingColumn): FocusValueCheck => ({
   problem: 'is missing or not a date-time',
   failsSql: `${timestampOrNull(v(column))} IS NULL`,
 });
+// JSONType is 'Object' only for valid JSON whose value is an object: one parse, where isValidJSON AND JSONType took two.
 const jsonObjectCheck = (column: FocusStagingColumn): FocusValueCheck => ({
   column,
   problem: 'is not a JSON object',
-  failsSql: `${v(column)} IS NOT NULL AND NOT (isValidJSON(${v(column)}) AND JSONType(${v(column)}) = 'Object')`,
+  failsSql: `${v(column)} IS NOT NULL AND JSONType(${v(column)}) != 'Object'`,
 });
 
 export const FOCUS_VALUE_CHECKS: readonly FocusValueCheck[] = [
@@ -333,31 +366,57 @@ export const FOCUS_VALUE_CHECKS: readonly FocusValueCheck[] = [
   jsonObjectCheck('x_Discounts'),
 ];
 
+/** Every column named by FOCUS_REQUIRED_COLUMNS (of any version). */
+const REQUIRED_COLUMNS = [...new Set(FOCUS_REQUIRED_COLUMNS.flat())];
+
 /**
- * One row per raw file: its row count, which staging columns it lacks (`absent_<Column>`), and per
- * value check the number of failing rows, the first one's row number and value.
+ * The report of one block of an export (the input table's second view): its rows, per value check the failing
+ * rows, the first one's row number and value, per required column whether any row has a value, and the exact
+ * Decimal reconciliation sums and currencies.
  */
-export function rawFileReportSql(rawTable: string): string {
-  const absent = FOCUS_STAGING_COLUMNS.map((c) => `countIf(${c} = '${sqlString(ABSENT_MARKER)}') = count() AS absent_${c}`);
-  const checks = FOCUS_VALUE_CHECKS.flatMap((check, i) => [
-    `toUInt64(countIf(${check.failsSql})) AS check${i}_rows`,
-    `toUInt64(minIf(v_row, ${check.failsSql})) AS check${i}_first_row`,
-    `argMinIf(${v(check.column)}, v_row, ${check.failsSql}) AS check${i}_value`,
+export function reportBlockSql(inputTable: string): string {
+  const checks = FOCUS_VALUE_CHECKS.flatMap((_, i) => [
+    `toUInt64(countIf(r_fails${i} = 1)) AS check${i}_rows`,
+    `minIf(r_row, r_fails${i} = 1) AS check${i}_first_row`,
+    `argMinIf(r_value${i}, r_row, r_fails${i} = 1) AS check${i}_value`,
   ]);
   return `SELECT toUInt64(count()) AS row_count,
-    ${[...absent, ...checks].join(',\n    ')}
-FROM (${normaliseLayerSql(rawTable)})
-${IMPORT_STATEMENT_SETTINGS}`;
+    ${[
+      ...checks,
+      ...REQUIRED_COLUMNS.map((column) => `max(r_has_${column}) AS has_${column}`),
+      'sum(billed_cost) AS billed_cost',
+      'sum(amortized_cost) AS effective_cost',
+      'sum(r_list) AS list_cost',
+      'groupUniqArray(r_currency) AS currencies',
+    ].join(',\n    ')}
+FROM ${inputTable}`;
 }
 
-/** Reconciliation sums of one raw file, as loaded (Decimal(38,10), exact, as text). */
-export function rawFileSumsSql(rawTable: string): string {
-  return `SELECT toString(sum(m_billed)) AS billed_cost,
-    toString(sum(m_effective)) AS effective_cost,
-    toString(sum(ifNull(m_list_or_null, ${ZERO}))) AS list_cost,
-    groupUniqArray(ifNull(${v('BillingCurrency')}, '')) AS currencies
-FROM (${typedLayerSql(rawTable)})
-${IMPORT_STATEMENT_SETTINGS}`;
+/**
+ * One file's report: its blocks' reports added up (sums as exact Decimal text), under names that are not the block
+ * report's column names (an alias would shadow the column in the other aggregates).
+ */
+export function reportTotalsSql(reportTable: string): string {
+  const checks = FOCUS_VALUE_CHECKS.flatMap((_, i) => [
+    `toString(sum(check${i}_rows)) AS failing${i}`,
+    `toString(minIf(check${i}_first_row, check${i}_rows > 0)) AS first_failing${i}`,
+    `argMinIf(check${i}_value, check${i}_first_row, check${i}_rows > 0) AS failing_value${i}`,
+  ]);
+  return `SELECT toString(sum(row_count)) AS file_rows,
+    ${[
+      ...checks,
+      ...REQUIRED_COLUMNS.map((column) => `max(has_${column}) AS present_${column}`),
+      'toString(sum(billed_cost)) AS file_billed_cost',
+      'toString(sum(effective_cost)) AS file_effective_cost',
+      'toString(sum(list_cost)) AS file_list_cost',
+      'arrayDistinct(arrayFlatten(groupArray(currencies))) AS file_currencies',
+    ].join(',\n    ')}
+FROM ${reportTable}`;
+}
+
+/** The required columns a file's report shows with a value in some row. */
+export function reportedColumns(report: Record<string, unknown>): string[] {
+  return REQUIRED_COLUMNS.filter((column) => Number(report[`present_${column}`]) === 1);
 }
 
 /** A string for a single-quoted SQL literal (only for constants of this module and file paths). */

@@ -1,13 +1,26 @@
 import { injectedFaultCount } from './fault-injection';
-import { leaseAction, rollbackSteps, SWAP_LEASE_SECONDS } from './import-journal';
-import { backupTableName, isImportTableName, newImportId, parseImportTableName, rawTableName } from './import-tables';
+import { journalSteps, leaseAction, rollbackSteps, SWAP_LEASE_SECONDS } from './import-journal';
+import {
+  backupTableName,
+  distributedStagingTableName,
+  inputTableName,
+  isImportTableName,
+  newImportId,
+  parseImportTableName,
+  reportTableName,
+  toReportViewName,
+  toStagingViewName,
+} from './import-tables';
 import { formatRecoveryReport, recoveryReportJson } from '../cli/ingest-recover.command';
 
 const IMPORT_ID = 'focus_import_m1abcdef_0123abcd';
 const entry = {
   importId: IMPORT_ID,
-  partitionIds: ['aa11', 'bb22', 'cc33'],
-  backedUpPartitionIds: ['bb22', 'cc33'],
+  steps: [
+    { host: '', partitionId: 'aa11', backedUp: false },
+    { host: '', partitionId: 'bb22', backedUp: true },
+    { host: '', partitionId: 'cc33', backedUp: true },
+  ],
   backupTable: `${IMPORT_ID}_backup`,
   stagingTable: IMPORT_ID,
 };
@@ -17,7 +30,10 @@ describe('import tables', () => {
     const startedAt = Date.UTC(2026, 0, 2, 3, 4, 5);
     const importId = newImportId(startedAt);
     expect(importId).toMatch(/^focus_import_[0-9a-z]+_[0-9a-f]{8}$/);
-    for (const table of [importId, rawTableName(importId, 12), backupTableName(importId)]) {
+    const tables = [inputTableName, toStagingViewName, toReportViewName, reportTableName, backupTableName, distributedStagingTableName].map(
+      (name) => name(importId),
+    );
+    for (const table of [importId, ...tables]) {
       expect(parseImportTableName(table)).toEqual({ importId, startedAt });
       expect(isImportTableName(table)).toBe(true);
     }
@@ -35,14 +51,56 @@ describe('import tables', () => {
 describe('rollback plan', () => {
   it('restores the partitions that existed before the import and drops the ones it created, in journal order', () => {
     expect(rollbackSteps(entry)).toEqual([
-      { partitionId: 'aa11', action: 'drop' },
-      { partitionId: 'bb22', action: 'restore' },
-      { partitionId: 'cc33', action: 'restore' },
+      { host: '', partitionId: 'aa11', action: 'drop' },
+      { host: '', partitionId: 'bb22', action: 'restore' },
+      { host: '', partitionId: 'cc33', action: 'restore' },
     ]);
   });
 
+  it('undoes each step on its own node on a cluster', () => {
+    const steps = [
+      { host: 's1r1', partitionId: 'aa11', backedUp: true },
+      { host: 's1r2', partitionId: 'aa11', backedUp: true },
+      { host: 's2r1', partitionId: 'bb22', backedUp: false },
+    ];
+    expect(rollbackSteps({ ...entry, steps })).toEqual([
+      { host: 's1r1', partitionId: 'aa11', action: 'restore' },
+      { host: 's1r2', partitionId: 'aa11', action: 'restore' },
+      { host: 's2r1', partitionId: 'bb22', action: 'drop' },
+    ]);
+  });
+
+  it('reads a journal row written before steps were journaled (migration 0014) as swaps on the one server', () => {
+    expect(
+      journalSteps({
+        partition_ids: ['aa11', 'bb22'],
+        backed_up_partition_ids: ['bb22'],
+        step_hosts: [],
+        step_partitions: [],
+        step_backed_up: [],
+      }),
+    ).toEqual([
+      { host: '', partitionId: 'aa11', backedUp: false },
+      { host: '', partitionId: 'bb22', backedUp: true },
+    ]);
+    expect(
+      journalSteps({
+        partition_ids: ['aa11'],
+        backed_up_partition_ids: [],
+        step_hosts: ['s2r1'],
+        step_partitions: ['aa11'],
+        step_backed_up: ['1'],
+      }),
+    ).toEqual([{ host: 's2r1', partitionId: 'aa11', backedUp: true }]);
+  });
+
   it('refuses a journal row whose names could not have been written by the importer', () => {
-    expect(() => rollbackSteps({ ...entry, partitionIds: ["aa11' OR 1"] })).toThrow(/unexpected partition id/);
+    expect(() => rollbackSteps({ ...entry, steps: [{ host: '', partitionId: "aa11' OR 1", backedUp: true }] })).toThrow(
+      /unexpected partition id/,
+    );
+    expect(() => rollbackSteps({ ...entry, steps: [{ host: "s1r1'; --", partitionId: 'aa11', backedUp: true }] })).toThrow(
+      /unexpected host/,
+    );
     expect(() => rollbackSteps({ ...entry, backupTable: 'cost_line_items' })).toThrow(/unexpected table name/);
     expect(() => rollbackSteps({ ...entry, stagingTable: 'api_keys' })).toThrow(/unexpected table name/);
   });

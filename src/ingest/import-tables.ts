@@ -3,21 +3,29 @@ import { randomBytes } from 'node:crypto';
 /**
  * Names of an import's own tables, all generated here (never from input), so they can be spliced into
  * SQL as identifiers: `focus_import_<start time, ms in base 36>_<random>` is the import id and its
- * staging table, plus `_raw<N>` per file and `_backup` for the partitions it replaces.
+ * staging table, plus `_input` (the Null table files are read into) with its views `_to_staging` and
+ * `_to_report` and their `_report`, `_backup` for the partitions it replaces and, on a cluster,
+ * `_distributed` for the Distributed table that places the staged rows on their shards. (`_raw<N>`: the raw
+ * file tables of imports before the single-pass read, still recognised so their leftovers are dropped.)
  */
 export const IMPORT_TABLE_PREFIX = 'focus_import_';
-const IMPORT_TABLE_NAME = /^(focus_import_([0-9a-z]+)_[0-9a-f]{8})(?:_raw\d+|_backup)?$/;
+const IMPORT_TABLE_NAME = /^(focus_import_([0-9a-z]+)_[0-9a-f]{8})(?:_input|_to_staging|_to_report|_report|_backup|_distributed|_raw\d+)?$/;
 
 export function newImportId(now = Date.now()): string {
   return `${IMPORT_TABLE_PREFIX}${now.toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
-export function rawTableName(importId: string, fileIndex: number): string {
-  return `${importId}_raw${fileIndex}`;
-}
+export const inputTableName = (importId: string) => `${importId}_input`;
+export const toStagingViewName = (importId: string) => `${importId}_to_staging`;
+export const toReportViewName = (importId: string) => `${importId}_to_report`;
+export const reportTableName = (importId: string) => `${importId}_report`;
 
 export function backupTableName(importId: string): string {
   return `${importId}_backup`;
+}
+
+export function distributedStagingTableName(importId: string): string {
+  return `${importId}_distributed`;
 }
 
 /** The import a table belongs to and when that import started, or undefined for any other name. */

@@ -7,62 +7,88 @@ import {
   journalSwapping,
   JournalEntry,
   leaseAction,
+  PublishStep,
   readImportState,
   renewLease,
   rollBackImport,
 } from './import-journal';
 import { backupTableName, isPartitionId } from './import-tables';
+import { existingPartitions, PartitionHost } from './partition-hosts';
 
 export interface PublishPlan {
-  /** Also the name of the staging table holding the new partitions. */
+  /** Also the name of the staging table holding the new partitions, on each host. */
   importId: string;
   organizationId: string;
-  partitions: { partitionId: string; integrationId: string }[];
+  integrationIds: string[];
+  /**
+   * The partitions of the import, in publishing order, each with the hosts whose staging table holds it: the
+   * one server, or on a cluster the replicas of its shard that must swap it themselves; and, on a cluster whose
+   * shards changed since the partition was last published, the hosts of another shard that hold it still and
+   * give it up in the same publish (`elsewhere`: a partition lives on one shard only).
+   */
+  partitions: { partitionId: string; hosts: PartitionHost[]; elsewhere?: PartitionHost[] }[];
 }
 
 /**
- * Replaces the plan's partitions of cost_line_items with the staging table's, all or nothing:
- *   1. back up the partitions about to be replaced (REPLACE PARTITION into a backup table: hard links);
- *   2. journal 'swapping' with a lease;
- *   3. swap each partition (REPLACE PARTITION … FROM staging, atomic per partition), renewing the lease;
- *   4. journal 'committed', drop the backup.
+ * Replaces the plan's partitions of cost_line_items with the staging tables', all or nothing:
+ *   1. on each host, back up the partitions about to be replaced (REPLACE PARTITION into a backup table: hard links);
+ *   2. journal 'swapping' with a lease and every step (host, partition);
+ *   3. swap each partition on each of its hosts (REPLACE PARTITION … FROM staging, atomic per partition and host),
+ *      a partition's hosts one right after the other, renewing the lease;
+ *   4. journal 'committed', drop the backups.
  * An error in 3 or 4 rolls back here and now; a crash is rolled back by recoverInterruptedImports().
- * If the rollback itself fails, the backup stays for recovery and the error says so.
+ * If the rollback itself fails, the backups stay for recovery and the error says so.
  */
 export async function publishPartitions(clickhouse: ClickhouseService, plan: PublishPlan): Promise<void> {
   for (const { partitionId } of plan.partitions) {
     if (!isPartitionId(partitionId)) throw new FocusIngestError(`unexpected partition id ${partitionId}`);
   }
-  const costTable = clickhouse.table('cost_line_items');
-  const stagingTable = clickhouse.table(plan.importId);
   const entry: JournalEntry = {
     importId: plan.importId,
     organizationId: plan.organizationId,
-    integrationIds: [...new Set(plan.partitions.map((p) => p.integrationId))].sort(),
-    partitionIds: plan.partitions.map((p) => p.partitionId),
-    backedUpPartitionIds: [],
+    integrationIds: [...plan.integrationIds].sort(),
+    steps: [],
     backupTable: backupTableName(plan.importId),
     stagingTable: plan.importId,
   };
-  const backupTable = clickhouse.table(entry.backupTable);
-
+  const holders = (p: PublishPlan['partitions'][number]) => [...p.hosts, ...(p.elsewhere ?? [])];
+  const hosts = [...new Map(plan.partitions.flatMap((p) => holders(p).map((host) => [host.id, host] as const))).values()];
+  const backedUp = new Set<string>(); // `<host>/<partition>`
+  const backedUpHosts: PartitionHost[] = [];
   try {
-    entry.backedUpPartitionIds = await existingPartitions(clickhouse, entry.partitionIds);
-    await clickhouse.command(`CREATE TABLE ${backupTable} AS ${costTable}`);
-    for (const partitionId of entry.backedUpPartitionIds) {
-      await clickhouse.command(`ALTER TABLE ${backupTable} REPLACE PARTITION ID '${partitionId}' FROM ${costTable}`);
+    for (const host of hosts) {
+      const held = plan.partitions.filter((p) => holders(p).includes(host)).map((p) => p.partitionId);
+      const existing = await existingPartitions(host, held);
+      const { clickhouse: local } = host;
+      await local.command(`CREATE TABLE ${local.table(entry.backupTable)} AS ${local.table('cost_line_items')}`);
+      backedUpHosts.push(host);
+      for (const partitionId of existing) {
+        await local.command(
+          `ALTER TABLE ${local.table(entry.backupTable)} REPLACE PARTITION ID '${partitionId}' FROM ${local.table('cost_line_items')}`,
+        );
+        backedUp.add(`${host.id}/${partitionId}`);
+      }
     }
   } catch (error) {
-    // Nothing visible has changed yet: the backup is just dropped.
-    await clickhouse.command(`DROP TABLE IF EXISTS ${backupTable}`).catch(() => undefined);
+    // Nothing visible has changed yet: the backups are just dropped.
+    await dropBackups(backedUpHosts, entry.backupTable);
     throw error;
   }
+  const step = (host: PartitionHost, partitionId: string): PublishStep => ({
+    host: host.id,
+    partitionId,
+    backedUp: backedUp.has(`${host.id}/${partitionId}`),
+  });
+  entry.steps = plan.partitions.flatMap((p) => holders(p).map((host) => step(host, p.partitionId)));
+  /** Steps that give a partition up (no staged rows on that host): a drop, undone from the backup like any step. */
+  const dropping = new Set(plan.partitions.flatMap((p) => (p.elsewhere ?? []).map((host) => `${host.id}/${p.partitionId}`)));
+  const hostOf = new Map(hosts.map((host) => [host.id, host]));
 
   let leaseWrittenAt = Date.now(); // before the write: the server's lease cannot end earlier than this + the lease
   await journalSwapping(clickhouse, entry);
   importsPublishingInThisProcess.add(entry.importId);
   try {
-    for (const { partitionId } of plan.partitions) {
+    for (const swap of entry.steps) {
       const lease = leaseAction(Date.now() - leaseWrittenAt);
       if (lease === 'expired') {
         throw new FocusIngestError('publishing stalled longer than its lease (another process may be rolling it back)');
@@ -75,7 +101,12 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
         await renewLease(clickhouse, entry.importId);
         leaseWrittenAt = renewing;
       }
-      await clickhouse.command(`ALTER TABLE ${costTable} REPLACE PARTITION ID '${partitionId}' FROM ${stagingTable}`);
+      const { clickhouse: local } = hostOf.get(swap.host)!;
+      await local.command(
+        dropping.has(`${swap.host}/${swap.partitionId}`)
+          ? `ALTER TABLE ${local.table('cost_line_items')} DROP PARTITION ID '${swap.partitionId}'`
+          : `ALTER TABLE ${local.table('cost_line_items')} REPLACE PARTITION ID '${swap.partitionId}' FROM ${local.table(entry.stagingTable)}`,
+      );
       crashIfInjected('swap');
     }
     await journalState(clickhouse, entry.importId, 'committed');
@@ -93,18 +124,11 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
   } finally {
     importsPublishingInThisProcess.delete(entry.importId);
   }
-  await clickhouse.command(`DROP TABLE IF EXISTS ${backupTable}`);
+  await dropBackups(hosts, entry.backupTable);
 }
 
-/** Which of these partitions cost_line_items has now (from part metadata, not rows). */
-async function existingPartitions(clickhouse: ClickhouseService, partitionIds: string[]): Promise<string[]> {
-  const rows = await clickhouse.query<{ partition_id: string }>(
-    `SELECT DISTINCT partition_id FROM system.parts
-     WHERE database = {database:String} AND table = 'cost_line_items' AND active AND partition_id IN {partition_ids:Array(String)}`,
-    { database: clickhouse.database, partition_ids: partitionIds },
-  );
-  const existing = new Set(rows.map((row) => row.partition_id));
-  return partitionIds.filter((id) => existing.has(id));
+async function dropBackups(hosts: PartitionHost[], backupTable: string): Promise<void> {
+  for (const { clickhouse: local } of hosts) await local.command(`DROP TABLE IF EXISTS ${local.table(backupTable)}`).catch(() => undefined);
 }
 
 function describe(error: unknown): string {

@@ -8,6 +8,7 @@ import { sumDecimals } from '../support/decimals';
 import { freePort, stopProcess } from '../support/local-servers';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
+import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 
 /**
  * The operator CLI as an operator runs it: the compiled `dist/cli/main.js` in a child process,
@@ -16,7 +17,7 @@ import { TestApp } from '../support/test-app';
  * own; since one process at a time can open it, the HTTP API is the real server (`dist/main.js`)
  * started on it after the CLI has exited.
  */
-const MODE = process.env.E2E_MODE === 'server' ? 'server' : 'embedded';
+const MODE = E2E_MODE;
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `cli-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
 const BUILD = join(WORK, 'build');
@@ -30,15 +31,17 @@ type Env = Record<string, string>;
 /** The environment of a child process: the test's, minus any store settings, plus `store`. */
 function childEnv(store: Env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT']) delete env[name];
+  for (const name of ['CLICKHOUSE_URL', 'CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS', 'REDIS_URL', 'DATA_DIR', 'PORT'])
+    delete env[name];
   return { ...env, ...store };
 }
 
-/** The store this file's CLI runs use. */
+/** The store this file's CLI runs use: the suite's server or cluster, or an embedded directory of its own. */
 function modeStore(): Env {
-  return MODE === 'server'
-    ? { CLICKHOUSE_URL: process.env.CLICKHOUSE_URL!, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! }
-    : { DATA_DIR: EMBEDDED_STORE, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! };
+  if (!SHARED_SERVERS) return { DATA_DIR: EMBEDDED_STORE, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! };
+  const store: Env = { CLICKHOUSE_URL: process.env.CLICKHOUSE_URL!, CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_DATABASE! };
+  for (const name of ['CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS']) if (process.env[name]) store[name] = process.env[name];
+  return store;
 }
 
 function embeddedStore(dataDir: string): Env {
@@ -124,7 +127,7 @@ async function storeTotals(organizationIds: string[], app?: TestApp): Promise<Ma
 type Agent = ReturnType<typeof request>;
 
 async function withApi(run: (http: () => Agent) => Promise<void>): Promise<void> {
-  if (MODE === 'server') {
+  if (SHARED_SERVERS) {
     const app = await TestApp.start();
     try {
       await run(() => app.http);
@@ -391,7 +394,7 @@ describe(`operator CLI (${MODE})`, () => {
     const expectedE = expectedDemoRows(orgE, loadE);
     const exactSum = (rows: DemoCostRow[]) => sumDecimals(rows.map((r) => r.amortized_cost));
 
-    const app = MODE === 'server' ? await TestApp.start() : undefined;
+    const app = SHARED_SERVERS ? await TestApp.start() : undefined;
     try {
       const totals = await storeTotals([orgC, orgD, orgE], app);
       expect(totals.get(orgC)!.rows).toBe(expectedC.length);

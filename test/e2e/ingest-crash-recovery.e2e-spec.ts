@@ -9,6 +9,8 @@ import { toScaled } from '../support/decimals';
 import { freePort, LocalServer, startClickhouseServer, stopProcess } from '../support/local-servers';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
+import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
+import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 
 /**
  * Crash safety of a multi-period FOCUS import (issue 3: "an import that fails at any point leaves the
@@ -19,11 +21,15 @@ import { TestApp } from '../support/test-app';
  * a normal re-import must converge to the new data.
  *
  * The store is this file's own: an embedded chDB directory (the HTTP API is then the built server,
- * started on it between CLI runs), or in server mode a private ClickHouse server with the API
- * in-process: on the suite's shared server, other files' imports would run recovery in the middle of
- * this test's steps.
+ * started on it between CLI runs), in server mode a private ClickHouse server, in cluster mode a private
+ * 2 × 2 cluster, with the API in-process: on the suite's shared servers, other files' imports would run
+ * recovery in the middle of this test's steps. On the cluster every partition is swapped (and restored)
+ * by both replicas of its shard, one after the other: a fault after N partitions is after 2N steps.
  */
-const MODE = process.env.E2E_MODE === 'server' ? 'server' : 'embedded';
+const MODE = E2E_MODE;
+/** Swaps (and restores) per partition: each replica of its shard does its own on a cluster. */
+const STEPS_PER_PARTITION = MODE === 'cluster' ? 2 : 1;
+const afterPartitions = (partitions: number) => String(partitions * STEPS_PER_PARTITION);
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `crash-recovery-${process.env.JEST_WORKER_ID ?? '1'}`);
 /** A private build: the CLI's migrations path is relative to it, hence the `clickhouse` link beside it. */
@@ -65,7 +71,7 @@ function charges(periods: string[], version: number): Charge[] {
 
 function writeFocusCsv(path: string, rows: Charge[]): string {
   const header =
-    'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
+    'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency,Tags';
   const lines = rows.map((c) =>
     [
       c.billed,
@@ -78,6 +84,8 @@ function writeFocusCsv(path: string, rows: Charge[]): string {
       c.service,
       'AWS',
       'USD',
+      // A team tag on two services: the answers by tag come from the tag projections (migration 0015).
+      c.service === 'AWS Lambda' ? '' : `"{""team"":""${c.service === 'Amazon EC2' ? 'compute' : 'storage'}""}"`,
     ].join(','),
   );
   writeFileSync(path, `${header}\n${lines.join('\n')}\n`);
@@ -118,6 +126,10 @@ const SNAPSHOT_REQUESTS: [path: string, body: object][] = [
     },
   ],
   ['data', { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'daily' } }],
+  [
+    'data',
+    { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'monthly', dimensions: ['tag:team', 'integration'] } },
+  ],
   ['filters', { filters: { inclusions: { dateRange: RANGE } } }],
   [
     'compare',
@@ -163,6 +175,7 @@ function billedByPeriod(snapshot: unknown[]): Record<string, number> {
 
 let app: TestApp | undefined;
 let clickhouseServer: LocalServer | undefined;
+let clickhouseCluster: LocalCluster | undefined;
 let store: Env;
 
 function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
@@ -186,7 +199,8 @@ function expectKilled(run: CliRun): void {
   expect({ code: run.code, signal: run.signal, stdout: run.stdout }).toEqual({ code: null, signal: 'SIGKILL', stdout: '' });
 }
 
-const table = (name: string) => `${DATABASE}.${name}`;
+/** A table as the service reads it (through its Distributed table on a cluster). */
+const table = (name: string) => (app ? app.clickhouse.table(name) : `${DATABASE}.${name}`);
 
 /** A query straight on the store (not through the API): in process on a server; embedded, in a child once the CLI has exited. */
 async function storeQuery<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
@@ -205,16 +219,32 @@ async function storeQuery<T>(sql: string, params: Record<string, unknown> = {}):
   return JSON.parse(result.stdout) as T[];
 }
 
-/** Rows and exact Σ billed_cost per `integration|period` of one organisation, in the store. */
-async function storeTotals(organizationId: string): Promise<Record<string, { rows: number; billed: string }>> {
-  const rows = await storeQuery<{ integration: string; period: string; row_count: number; billed: string }>(
-    `SELECT integration_id AS integration, billing_period AS period, toUInt32(count()) AS row_count, toString(sum(billed_cost)) AS billed
-     FROM ${table('cost_line_items')} WHERE organization_id = {org:UUID} GROUP BY integration_id, billing_period`,
-    { org: organizationId },
-  );
+type Totals = Record<string, { rows: number; billed: string }>;
+
+const TOTALS_SQL = (from: string) =>
+  `SELECT integration_id AS integration, billing_period AS period, toUInt32(count()) AS row_count, toString(sum(billed_cost)) AS billed
+   FROM ${from} WHERE organization_id = {org:UUID} GROUP BY integration_id, billing_period`;
+
+function readTotals(rows: { integration: string; period: string; row_count: number; billed: string }[]): Totals {
   return Object.fromEntries(
     rows.map((r) => [`${r.integration}|${r.period}`, { rows: Number(r.row_count), billed: toScaled(r.billed).toString() }]),
   );
+}
+
+/**
+ * Rows and exact Σ billed_cost per `integration|period` of one organisation, in the store. On a cluster read
+ * on every node (each its own rows), so a difference between the replicas of a shard shows instead of
+ * depending on which replica a read happens to reach: they must hold the same rows.
+ */
+async function storeTotals(organizationId: string): Promise<Totals> {
+  if (!app?.clickhouse.cluster) return readTotals(await storeQuery(TOTALS_SQL(table('cost_line_items')), { org: organizationId }));
+  const byShard = new Map<number, Totals>();
+  for (const node of (await app.clickhouse.cluster.nodes()).reachable) {
+    const totals = readTotals(await node.connection.query(TOTALS_SQL(node.connection.table('cost_line_items')), { org: organizationId }));
+    if (byShard.has(node.shard)) expect({ node: node.id, totals }).toEqual({ node: node.id, totals: byShard.get(node.shard) });
+    else byShard.set(node.shard, totals);
+  }
+  return Object.assign({}, ...byShard.values()) as Totals;
 }
 
 async function journal(
@@ -228,13 +258,30 @@ async function journal(
   );
 }
 
-async function importTables(): Promise<string[]> {
-  const rows = await storeQuery<{ name: string }>(
-    `SELECT name FROM system.tables WHERE database = {database:String} AND startsWith(name, 'focus_import_') ORDER BY name`,
-    { database: DATABASE },
-  );
-  return rows.map((row) => row.name);
+/** Each node's own totals of the organisation (cluster mode). */
+async function nodeTotals(organizationId: string): Promise<Record<string, Totals>> {
+  const totals: Record<string, Totals> = {};
+  for (const node of (await app!.clickhouse.cluster!.nodes()).reachable) {
+    totals[node.id] = readTotals(
+      await node.connection.query(TOTALS_SQL(node.connection.table('cost_line_items')), { org: organizationId }),
+    );
+  }
+  return totals;
 }
+
+/** The import tables on the store (on a cluster: on any node; an interrupted import left one on each). */
+async function importTables(): Promise<string[]> {
+  const sql = `SELECT name FROM system.tables WHERE database = {database:String} AND startsWith(name, 'focus_import_') ORDER BY name`;
+  if (!app?.clickhouse.cluster) return (await storeQuery<{ name: string }>(sql, { database: DATABASE })).map((row) => row.name);
+  const names = new Set<string>();
+  for (const node of await app.nodes())
+    (await node.query<{ name: string }>(sql, { database: DATABASE })).forEach((row) => names.add(row.name));
+  return [...names].sort();
+}
+
+/** What an import killed while publishing leaves: its staging table and backup (and, on a cluster, the Distributed staging table). */
+const interruptedImportTables = (importId: string) =>
+  MODE === 'cluster' ? [importId, `${importId}_backup`, `${importId}_distributed`] : [importId, `${importId}_backup`];
 
 /**
  * Server mode: ten minutes pass for the journal. A live lease protects an import that may still be
@@ -314,6 +361,10 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
       clickhouseServer = await startClickhouseServer(join(WORK, 'clickhouse-server'));
       store = { CLICKHOUSE_URL: clickhouseServer.url, CLICKHOUSE_DATABASE: DATABASE };
       app = await startAppWithEnv({ CLICKHOUSE_URL: clickhouseServer.url });
+    } else if (MODE === 'cluster') {
+      clickhouseCluster = await startClickhouseCluster(join(WORK, 'clickhouse-cluster'));
+      store = { ...clickhouseCluster.settings, CLICKHOUSE_DATABASE: DATABASE };
+      app = await startAppWithEnv(clickhouseCluster.settings);
     } else {
       store = { DATA_DIR: join(WORK, 'store'), CLICKHOUSE_DATABASE: DATABASE };
     }
@@ -322,6 +373,7 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
   afterAll(async () => {
     await app?.close();
     await clickhouseServer?.stop();
+    await clickhouseCluster?.stop();
     rmSync(WORK, { recursive: true, force: true });
   });
 
@@ -341,7 +393,7 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
 
     // Killed right after the 2nd of 3 swaps (they run in billing-period order): July and August are
     // new, September still old. July did not exist before the import.
-    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '2' }));
+    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: afterPartitions(2) }));
     const mixed = expectedTotals([
       ['bystander', BYSTANDER],
       [INTEGRATION, [...newPeriod('2024-07'), ...newPeriod('2024-08'), ...oldPeriod('2024-09')]],
@@ -350,9 +402,9 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     const crashed = (await journal(org.organizationId)).at(-1)!;
     expect(await journal(org.organizationId)).toEqual([...committed, crashed]);
     expect(crashed).toMatchObject({ state_text: 'swapping', partitions: 3, backed_up: 2 });
-    expect(await importTables()).toEqual([crashed.import_id, `${crashed.import_id}_backup`]);
+    expect(await importTables()).toEqual(interruptedImportTables(crashed.import_id));
 
-    if (MODE === 'server') {
+    if (SHARED_SERVERS) {
       // The API shows the mix until recovery runs; recovery leaves an import alone while its lease is valid.
       expect(await withApi((http) => apiSnapshot(http, org.key))).not.toEqual(beforeCrash);
       const early = json<{ rolledBack: unknown[]; leftRunning: { importId: string }[] }>(await cli(['ingest', 'recover', '--json']));
@@ -362,7 +414,7 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     }
 
     // Recovery killed after restoring its first partition (July dropped): still 'swapping', so the next one finishes it.
-    expectKilled(await cli(['ingest', 'recover'], { INGEST_FAULT_AFTER_RESTORES: '1' }));
+    expectKilled(await cli(['ingest', 'recover'], { INGEST_FAULT_AFTER_RESTORES: afterPartitions(1) }));
     expect((await journal(org.organizationId)).at(-1)).toEqual(crashed);
     expect(await storeTotals(org.organizationId)).toEqual(
       expectedTotals([
@@ -409,11 +461,11 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     const before = expectedTotals([[INTEGRATION, OLD]]);
     const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
 
-    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '1' }));
+    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: afterPartitions(1) }));
     expect(await storeTotals(org.organizationId)).toEqual(expectedTotals([[INTEGRATION, [...newPeriod('2024-07'), ...OLD]]]));
     const crashed = (await journal(org.organizationId)).at(-1)!;
     expect(crashed.state_text).toBe('swapping');
-    if (MODE === 'server') await expireLease(crashed.import_id);
+    if (SHARED_SERVERS) await expireLease(crashed.import_id);
 
     // An import of another integration and period: it starts by recovery, then publishes only its own.
     const summary = json<{ rolledBackImports: string[] }>(await cli(importArgs(files.later, org.organizationId, 'later')));
@@ -423,18 +475,49 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     expect((await importTables()).filter((name) => name.startsWith(crashed.import_id))).toEqual([]);
   }, 300_000);
 
-  const serverOnly = MODE === 'server' ? it : it.skip;
+  const clusterOnly = MODE === 'cluster' ? it : it.skip;
+  clusterOnly(
+    'rolls back an import killed between the two replicas of one partition: the replicas differed, then each is as before',
+    async () => {
+      const org = await newOrganization();
+      json(await cli(importArgs(files.old, org.organizationId)));
+      const before = await storeTotals(org.organizationId);
+      const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
+      // July on both replicas of its shard, August on the first only.
+      expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '3' }));
+      const crashed = (await journal(org.organizationId)).at(-1)!;
+      expect(crashed.state_text).toBe('swapping');
+      const august = `${INTEGRATION}|2024-08`;
+      const holders = Object.entries(await nodeTotals(org.organizationId)).filter(([, totals]) => totals[august]);
+      expect(holders.map(([, totals]) => totals[august].billed).sort()).toEqual(
+        [expectedTotals([[INTEGRATION, newPeriod('2024-08')]]), expectedTotals([[INTEGRATION, oldPeriod('2024-08')]])]
+          .map((totals) => totals[august].billed)
+          .sort(),
+      );
+
+      await expireLease(crashed.import_id);
+      expect(json<{ rolledBack: { importId: string }[] }>(await cli(['ingest', 'recover', '--json'])).rolledBack).toEqual([
+        expect.objectContaining({ importId: crashed.import_id, partitions: 3 }),
+      ]);
+      expect(await storeTotals(org.organizationId)).toEqual(before);
+      expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
+      expect(await importTables()).toEqual([]);
+    },
+    300_000,
+  );
+
+  const serverOnly = SHARED_SERVERS ? it : it.skip;
   serverOnly(
     'an API instance rolls a dead import back by itself once its lease has expired (IMPORT_RECOVERY_INTERVAL_SECONDS)',
     async () => {
       const org = await newOrganization();
       json(await cli(importArgs(files.old, org.organizationId)));
       const beforeCrash = await withApi((http) => apiSnapshot(http, org.key));
-      expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: '1' }));
+      expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_SWAPS: afterPartitions(1) }));
       const crashed = (await journal(org.organizationId)).at(-1)!;
       expect(crashed.state_text).toBe('swapping');
 
-      const instance = await startAppWithEnv({ CLICKHOUSE_URL: clickhouseServer!.url, IMPORT_RECOVERY_INTERVAL_SECONDS: '1' });
+      const instance = await startAppWithEnv({ ...store, IMPORT_RECOVERY_INTERVAL_SECONDS: '1' });
       const stop = keepRecoveringImports(instance.app);
       try {
         // Within its lease the import is presumed alive: the instance leaves it alone.

@@ -1,4 +1,5 @@
 import { shutdownState } from '../../src/health/shutdown-state';
+import { SHARED_SERVERS } from '../support/e2e-mode';
 import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp } from '../support/test-app';
 
@@ -7,7 +8,7 @@ import { TestApp } from '../support/test-app';
  * are never rate limited; every response carries X-Request-Id. (Multi-process behaviour — SIGTERM,
  * outages, logs — is proven in test/multi-instance.)
  */
-const serverMode = process.env.E2E_MODE === 'server';
+const serverMode = SHARED_SERVERS;
 const IP_LIMIT = 2;
 
 describe('operations endpoints', () => {

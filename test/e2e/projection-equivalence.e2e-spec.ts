@@ -1,6 +1,7 @@
 import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { interceptStatements } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
+import { E2E_MODE } from '../support/e2e-mode';
 
 /**
  * Pre-aggregation (aggregate projections daily_dimension_sums, migration 0005, and monthly_dimension_sums,
@@ -62,14 +63,26 @@ function estate(offset: number): RowInput[] {
           account_id: `1000000000${resource % 4}`,
           account_name: `account-${resource % 4}`,
           integration_id: resource % 3 === 0 ? 'azure-ea' : 'aws-cur',
-          resource_tags: resource % 4 ? { env: ['prod', 'dev', 'test'][resource % 3], team: `team-${hour % 2}` } : {},
-          cost_categories: resource % 5 ? { Unit: `unit-${resource % 2}` } : {},
+          resource_tags: tagsOf(resource, hour, usage_date),
+          cost_categories: resource % 5 ? { Unit: resource % 7 === 3 ? '' : `unit-${resource % 2}` } : {},
           ...amounts(n++),
         });
       }
     }
   }
   return rows;
+}
+
+/**
+ * Tags of every kind a tag question meets: untagged resources, a key with an empty value, values that exist in
+ * one month only (`team-new` from October, `team-old` until September), a resource-id-like key of many values.
+ */
+function tagsOf(resource: number, hour: number, usage_date: string): Record<string, string> {
+  if (resource % 4 === 0) return {};
+  const team = resource % 8 === 1 ? '' : resource === 5 ? (usage_date >= '2026-10-01' ? 'team-new' : 'team-old') : `team-${hour % 2}`;
+  const tags: Record<string, string> = { env: ['prod', 'dev', 'test'][resource % 3], team, resource: `r-${resource}` };
+  if (resource % 6 === 1) delete tags.env;
+  return tags;
 }
 
 const SEPTEMBER = { start: '2026-09-01', end: '2026-09-30' };
@@ -80,13 +93,68 @@ interface Question {
   name: string;
   path: string;
   body: unknown;
-  /** No tag or cost-category condition anywhere: the projection must be able to answer it. */
-  rollsUp: boolean;
   /** Monthly buckets (or none) over whole months: the monthly projection must be able to answer it. */
   monthly?: boolean;
+  /** A tag or cost-category condition: the tag projections (migration 0015) answer it, not the column ones. */
+  tags?: boolean;
 }
 
 const data = (groupBy: unknown, filters: unknown) => ({ groupBy, filters });
+
+/** Tag and cost-category paths: groupings, filters with and without values, (not set), exclusions, several keys. */
+const TAG_QUESTIONS: Question[] = [
+  ...(['daily', 'weekly', 'monthly'] as const).flatMap((dateGrouping) =>
+    ['tag:team', 'tag:env', 'tag:resource', 'costCategory:Unit'].map((dimension) => ({
+      name: `/data ${dateGrouping} by ${dimension}`,
+      path: '/v1/cost-insights/data',
+      body: data({ dateGrouping, dimension }, { inclusions: { dateRange: QUARTER } }),
+      monthly: dateGrouping === 'monthly',
+      tags: true,
+    })),
+  ),
+  ...(
+    [
+      ['a tag filter with values', { inclusions: { dateRange: QUARTER, resourceTag: 'env', resourceTagValues: ['prod', 'dev'] } }],
+      ['(not set) values of a tag', { inclusions: { dateRange: QUARTER, resourceTag: 'team', resourceTagValues: ['(not set)'] } }],
+      ['a tag key without values (has the key)', { inclusions: { dateRange: QUARTER, resourceTag: 'env' } }],
+      ['a tag key excluded (lacks the key)', { inclusions: { dateRange: QUARTER }, exclusions: { resourceTag: 'env' } }],
+      [
+        'tag values excluded, (not set) among them',
+        { inclusions: { dateRange: QUARTER }, exclusions: { resourceTag: 'team', resourceTagValues: ['team-1', '(not set)'] } },
+      ],
+      [
+        'a tag, a cost category and columns together',
+        {
+          inclusions: { dateRange: QUARTER, resourceTag: 'env', resourceTagValues: ['test'], costCategory: 'Unit', clouds: ['AWS'] },
+          exclusions: { costCategory: 'Unit', costCategoryValues: ['unit-0'], services: ['Amazon S3'] },
+        },
+      ],
+    ] as const
+  ).flatMap(([what, filters]) =>
+    (['service', 'tag:team'] as const).map((dimension) => ({
+      name: `/data monthly by ${dimension}, ${what}`,
+      path: '/v1/cost-insights/data',
+      body: data({ dateGrouping: 'monthly', dimension }, filters),
+      monthly: true,
+      tags: true,
+    })),
+  ),
+  {
+    name: '/data daily by several keys and a column (tag:env, tag:team, costCategory:Unit, cloud)',
+    path: '/v1/cost-insights/data',
+    body: data({ dateGrouping: 'daily', dimensions: ['tag:env', 'tag:team', 'costCategory:Unit'] }, { inclusions: { dateRange: QUARTER } }),
+    tags: true,
+  },
+  {
+    name: '/data weekly by cloud and tag:team over partial months, excluding a category key',
+    path: '/v1/cost-insights/data',
+    body: data(
+      { dateGrouping: 'weekly', dimensions: ['cloud', 'tag:team'] },
+      { inclusions: { dateRange: { start: '2026-08-31', end: '2026-10-01' } }, exclusions: { costCategory: 'Unit' } },
+    ),
+    tags: true,
+  },
+];
 const QUESTIONS: Question[] = [
   ...(['daily', 'weekly', 'monthly'] as const).flatMap((dateGrouping) =>
     [
@@ -105,7 +173,6 @@ const QUESTIONS: Question[] = [
       name: `/data ${dateGrouping} by ${dimension}`,
       path: '/v1/cost-insights/data',
       body: data({ dateGrouping, dimension }, { inclusions: { dateRange: QUARTER } }),
-      rollsUp: true,
       monthly: dateGrouping === 'monthly',
     })),
   ),
@@ -116,7 +183,6 @@ const QUESTIONS: Question[] = [
       { dateGrouping: 'monthly', dimension: 'service' },
       { inclusions: { dateRange: { start: '2026-08-31', end: '2026-10-01' } } },
     ),
-    rollsUp: true,
   },
   {
     name: '/data monthly, whole months excluded from a longer range',
@@ -125,14 +191,12 @@ const QUESTIONS: Question[] = [
       { dateGrouping: 'monthly', dimension: 'region' },
       { inclusions: { dateRange: QUARTER }, exclusions: { dateRange: SEPTEMBER } },
     ),
-    rollsUp: true,
     monthly: true,
   },
   {
     name: '/data totals only',
     path: '/v1/cost-insights/data',
     body: data({ dateGrouping: 'monthly' }, { inclusions: { dateRange: QUARTER } }),
-    rollsUp: true,
     monthly: true,
   },
   {
@@ -145,41 +209,18 @@ const QUESTIONS: Question[] = [
         exclusions: { regions: ['eu-west-1'], costTypes: ['Tax'] },
       },
     ),
-    rollsUp: true,
   },
   {
     name: '/data by billing periods',
     path: '/v1/cost-insights/data',
     body: data({ dateGrouping: 'monthly', dimension: 'service' }, { inclusions: { billingPeriods: ['2026-09', '2026-10'] } }),
-    rollsUp: true,
     monthly: true,
   },
-  {
-    name: '/data by tag with a tag filter (raw rows)',
-    path: '/v1/cost-insights/data',
-    body: data(
-      { dateGrouping: 'monthly', dimension: 'tag:team' },
-      {
-        inclusions: { dateRange: QUARTER, resourceTag: 'env', resourceTagValues: ['prod', 'dev'] },
-        exclusions: { services: ['Amazon RDS'] },
-      },
-    ),
-    rollsUp: false,
-  },
-  {
-    name: '/data by cost category excluding a tag (raw rows)',
-    path: '/v1/cost-insights/data',
-    body: data(
-      { dateGrouping: 'daily', dimension: 'costCategory:Unit' },
-      { inclusions: { dateRange: OCTOBER }, exclusions: { resourceTag: 'env' } },
-    ),
-    rollsUp: false,
-  },
+  ...TAG_QUESTIONS,
   ...(['amortized_cost', 'billed_cost', 'on_demand_cost', 'total_savings', 'effective_savings_rate'] as const).map((metric) => ({
     name: `/compare ${metric} by service`,
     path: '/v1/cost-insights/compare',
     body: { metric, baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'service', dateGrouping: 'weekly' } },
-    rollsUp: true,
   })),
   {
     name: '/compare month over month, monthly buckets (monthly projection)',
@@ -190,7 +231,6 @@ const QUESTIONS: Question[] = [
       comparisonPeriod: OCTOBER,
       groupBy: { dimension: 'account', dateGrouping: 'monthly' },
     },
-    rollsUp: true,
     monthly: true,
   },
   {
@@ -202,13 +242,28 @@ const QUESTIONS: Question[] = [
       comparisonPeriod: OCTOBER,
       filters: { exclusions: { clouds: ['Azure'] } },
     },
-    rollsUp: true,
   },
+  ...(['tag:team', 'tag:env', 'costCategory:Unit'] as const).flatMap((dimension) =>
+    (['weekly', 'monthly'] as const).map((dateGrouping) => ({
+      // team-old disappears in October and team-new appears: both sides zero-filled for both.
+      name: `/compare by ${dimension}, ${dateGrouping}`,
+      path: '/v1/cost-insights/compare',
+      body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension, dateGrouping } },
+      monthly: dateGrouping === 'monthly',
+      tags: true,
+    })),
+  ),
   {
-    name: '/compare by tag (raw rows)',
+    name: '/compare by tag with tag and category filters, savings rate',
     path: '/v1/cost-insights/compare',
-    body: { metric: 'amortized_cost', baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, groupBy: { dimension: 'tag:env' } },
-    rollsUp: false,
+    body: {
+      metric: 'effective_savings_rate',
+      baselinePeriod: SEPTEMBER,
+      comparisonPeriod: OCTOBER,
+      filters: { inclusions: { costCategory: 'Unit' }, exclusions: { resourceTag: 'env', resourceTagValues: ['test'] } },
+      groupBy: { dimension: 'tag:team', dateGrouping: 'daily' },
+    },
+    tags: true,
   },
   {
     name: '/filters, column fields, cross-filtered',
@@ -228,13 +283,24 @@ const QUESTIONS: Question[] = [
       ],
       filters: { inclusions: { dateRange: QUARTER, clouds: ['AWS'], services: ['Amazon EC2'] }, exclusions: { regions: ['us-east-1'] } },
     },
-    rollsUp: true,
   },
   {
-    name: '/filters, every field (accounts, tags and categories read raw rows)',
+    name: '/filters, tag and category keys and tag values, under a tag filter',
+    path: '/v1/cost-insights/filters',
+    body: {
+      fields: ['resourceTags', 'costCategories', 'services'],
+      filters: {
+        inclusions: { dateRange: QUARTER, resourceTag: 'env' },
+        exclusions: { costCategory: 'Unit', costCategoryValues: ['unit-1'] },
+      },
+    },
+    tags: true,
+  },
+  {
+    name: '/filters, every field (account names from the per-day sums)',
     path: '/v1/cost-insights/filters',
     body: { filters: { inclusions: { dateRange: QUARTER, services: ['Amazon EC2', 'Amazon S3'] } } },
-    rollsUp: false,
+    tags: true,
   },
   {
     // The search condition is on the listed value (an empty one as "(not set)"): still the projection's.
@@ -245,38 +311,64 @@ const QUESTIONS: Question[] = [
       filters: { inclusions: { dateRange: QUARTER } },
       search: 'E',
     },
-    rollsUp: true,
   },
   {
-    name: '/filters, accounts and tags, searched (raw rows)',
+    name: '/filters, accounts and tags, searched',
     path: '/v1/cost-insights/filters',
     body: { fields: ['accounts', 'resourceTags', 'costCategories'], filters: { inclusions: { dateRange: QUARTER } }, search: 'T-1' },
-    rollsUp: false,
+    tags: true,
   },
-  { name: '/tag-values', path: '/v1/cost-insights/tag-values', body: { tagKey: 'env' }, rollsUp: false },
+  {
+    name: '/filters, tag keys and values, searched',
+    path: '/v1/cost-insights/filters',
+    body: { fields: ['resourceTags', 'costCategories'], filters: { inclusions: { dateRange: QUARTER } }, search: 'E' },
+    tags: true,
+  },
+  ...['env', 'team', 'resource'].map((tagKey) => ({
+    name: `/tag-values of ${tagKey}`,
+    path: '/v1/cost-insights/tag-values',
+    body: { tagKey },
+    tags: true,
+  })),
   {
     name: '/tag-values, searched and paged',
     path: '/v1/cost-insights/tag-values',
     body: { tagKey: 'team', search: 'M-', limit: 1 },
-    rollsUp: false,
+    tags: true,
   },
-  { name: '/cost-category-values', path: '/v1/cost-insights/cost-category-values', body: { categoryKey: 'Unit' }, rollsUp: false },
+  {
+    name: '/cost-category-values',
+    path: '/v1/cost-insights/cost-category-values',
+    body: { categoryKey: 'Unit' },
+    tags: true,
+  },
 ];
 
-const SETTINGS: Record<Mode, string> = {
-  raw: 'optimize_use_projections = 0',
-  'projection-allowed': 'optimize_use_projections = 1',
-  'projection-required': 'optimize_use_projections = 1, force_optimize_projection = 1',
-  // On small test data both projections read one granule per part, so the engine may pick either:
-  // prefer the monthly one, and make ClickHouse fail the statement unless it really reads it.
-  'monthly-projection-required':
-    "optimize_use_projections = 1, preferred_optimize_projection_name = 'monthly_dimension_sums', force_optimize_projection_name = 'monthly_dimension_sums'",
+/**
+ * Forcing a projection proves which one answered; on a cluster ClickHouse also refuses the part of a shard that
+ * holds none of the question's rows (it reads nothing, so "no projection was used"), which depends on where the
+ * random organisation's partitions land. There the answers are compared with projections allowed, and
+ * cluster-placement.e2e-spec.ts shows each shard reading its own projection.
+ */
+const FORCING = E2E_MODE !== 'cluster';
+
+const SETTINGS: Record<Mode, (question?: Question) => string> = {
+  raw: () => 'optimize_use_projections = 0',
+  'projection-allowed': () => 'optimize_use_projections = 1',
+  'projection-required': () => 'optimize_use_projections = 1, force_optimize_projection = 1',
+  // On small test data both projections read one granule per part, so the engine may pick either: prefer the
+  // monthly one (of the question's kind), and make ClickHouse fail the statement unless it really reads it.
+  'monthly-projection-required': (question) => {
+    const name = question?.tags ? 'monthly_tag_sums' : 'monthly_dimension_sums';
+    return `optimize_use_projections = 1, preferred_optimize_projection_name = '${name}', force_optimize_projection_name = '${name}'`;
+  },
 };
 
 describe('pre-aggregation (aggregate projections) answers exactly as the raw rows', () => {
   let t: TestApp;
   let org: TestOrganization;
   let mode: Mode | undefined;
+  let asked: Question | undefined;
   const statements: { sql: string; params: StatementParameters }[] = [];
 
   beforeAll(async () => {
@@ -285,7 +377,7 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
       // Cost statements only (not the answer cache's data-version read of system.parts).
       if (!mode || !sql.includes('cost_line_items') || sql.includes('system.parts')) return sql;
       statements.push({ sql, params });
-      return `${sql}\nSETTINGS ${SETTINGS[mode]}`;
+      return `${sql}\nSETTINGS ${SETTINGS[mode](asked)}`;
     });
     org = await t.newOrganization();
     const other = await t.newOrganization();
@@ -297,6 +389,7 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
 
   async function ask(question: Question, as: Mode) {
     mode = as;
+    asked = question;
     try {
       // no-store: every ask reaches ClickHouse (a cached answer would compare an answer with itself).
       return await t.http
@@ -309,7 +402,7 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     }
   }
 
-  it('the monthly projection cannot answer days or partial months (ClickHouse refuses to force it)', async () => {
+  (FORCING ? it : it.skip)('the monthly projection cannot answer days or partial months (ClickHouse refuses to force it)', async () => {
     for (const name of ['/data daily by service', '/data monthly by service over partial months (daily projection)']) {
       const forced = await ask(
         QUESTIONS.find((q) => q.name === name)!,
@@ -324,7 +417,12 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
       `SELECT name FROM system.projections WHERE database = {db:String} AND table = 'cost_line_items'`,
       { db: t.clickhouse.database },
     );
-    expect(rows.map((r) => r.name).sort()).toEqual(['daily_dimension_sums', 'monthly_dimension_sums']);
+    expect(rows.map((r) => r.name).sort()).toEqual([
+      'daily_dimension_sums',
+      'daily_tag_sums',
+      'monthly_dimension_sums',
+      'monthly_tag_sums',
+    ]);
   });
 
   it.each(QUESTIONS.map((q) => [q.name, q] as const))('%s', async (_name, question) => {
@@ -332,17 +430,18 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     expect(raw.status).toBe(200);
     // Guard against a vacuous comparison: the question has data.
     expect(JSON.stringify(raw.body.data)).toMatch(/[1-9]|"(dev|prod|test)"/);
-    const rolledUp = await ask(question, question.rollsUp ? 'projection-required' : 'projection-allowed');
+    const rolledUp = await ask(question, FORCING ? 'projection-required' : 'projection-allowed');
     expect(rolledUp.status).toBe(200);
     expect(rolledUp.body).toEqual(raw.body);
-    if (question.monthly) {
+    if (question.monthly && FORCING) {
       const monthly = await ask(question, 'monthly-projection-required');
       expect(monthly.status).toBe(200);
       expect(monthly.body).toEqual(raw.body);
     }
   });
 
-  it('reads the daily projection for days and partial months, the raw rows with a tag (EXPLAIN)', async () => {
+  // On a cluster EXPLAIN shows the plan of the entry node's own shard only, which may hold none of the rows.
+  (FORCING ? it : it.skip)('reads the daily projection for days and partial months, a tag projection with a tag (EXPLAIN)', async () => {
     const plan = async (name: string) => {
       statements.length = 0;
       await ask(
@@ -359,6 +458,9 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     expect(partialMonths).toContain('daily_dimension_sums');
     expect(partialMonths).not.toContain('monthly_dimension_sums');
     expect(await plan('/data daily by account')).toContain('daily_dimension_sums');
-    expect(await plan('/data by tag with a tag filter (raw rows)')).not.toMatch(/dimension_sums/);
+    const tagged = await plan('/data weekly by cloud and tag:team over partial months, excluding a category key');
+    expect(tagged).toContain('daily_tag_sums');
+    expect(tagged).not.toMatch(/dimension_sums/);
+    // Whole months of a tag question: the monthly tag projection can answer (proven above, forced).
   });
 });

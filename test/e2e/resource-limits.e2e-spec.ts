@@ -36,15 +36,14 @@ describe('resource limits', () => {
     ]);
     // An estate large enough to exceed the budgets: generated inside ClickHouse (this one statement
     // lifts the budgets it would otherwise hit itself).
-    await t.clickhouse.client.command({
-      query: `INSERT INTO ${t.clickhouse.table('cost_line_items')}
-                (organization_id, usage_date, billing_period, cloud, service, account_id, region, resource_tags, amortized_cost)
-              SELECT {org:UUID}, toDate('2026-10-01') + (number % 31), '2026-10', 'AWS', concat('svc-', toString(number % 20011)),
-                     toString(number % 1009), 'us-east-1', map('app', toString(number)), toDecimal128(number % 97, 10) / 7
-              FROM numbers({rows:UInt64})`,
-      query_params: { org: heavy.organizationId, rows: HEAVY_ROWS },
-      clickhouse_settings: { max_memory_usage: '0', max_execution_time: 0 },
-    });
+    await t.generate(
+      `INSERT INTO ${t.clickhouse.table('cost_line_items')}
+         (organization_id, usage_date, billing_period, cloud, service, account_id, region, resource_tags, amortized_cost)
+       SELECT {org:UUID}, toDate('2026-10-01') + (number % 31), '2026-10', 'AWS', concat('svc-', toString(number % 20011)),
+              toString(number % 1009), 'us-east-1', map('app', toString(number)), toDecimal128(number % 97, 10) / 7
+       FROM numbers({rows:UInt64})`,
+      { org: heavy.organizationId, rows: HEAVY_ROWS },
+    );
   }, 120_000);
   afterAll(async () => {
     await t?.close();

@@ -249,15 +249,24 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
           expect(response.body.error!.message.slice(PREFIX.length)).toMatch(detail);
         };
 
-        /** The partitions of an organisation's rows, and how many active parts they have. */
-        async function partitionsOf(org: TestOrganization): Promise<{ ids: string[]; parts: number }> {
-          const [row] = await t.clickhouse.query<{ ids: string[]; parts: string }>(
-            `SELECT groupUniqArray(partition_id) AS ids, toString(count()) AS parts FROM system.parts
-             WHERE database = {database:String} AND table = 'cost_line_items' AND active
-               AND substring(partition, 3, 36) = {org:String}`,
-            { database: t.clickhouse.database, org: org.organizationId },
-          );
-          return { ids: row.ids, parts: Number(row.parts) };
+        /**
+         * The partitions of an organisation's rows, and how many active parts they have on each node holding them
+         * (on a cluster: every replica of their shard, each with its own parts).
+         */
+        async function partitionsOf(org: TestOrganization): Promise<{ ids: string[]; parts: number[] }> {
+          const ids = new Set<string>();
+          const parts: number[] = [];
+          for (const node of await t.nodes()) {
+            const [row] = await node.query<{ ids: string[]; parts: string }>(
+              `SELECT groupUniqArray(partition_id) AS ids, toString(count()) AS parts FROM system.parts
+               WHERE database = {database:String} AND table = 'cost_line_items' AND active
+                 AND substring(partition, 3, 36) = {org:String}`,
+              { database: node.database, org: org.organizationId },
+            );
+            row.ids.forEach((id) => ids.add(id));
+            if (Number(row.parts) > 0) parts.push(Number(row.parts));
+          }
+          return { ids: [...ids], parts };
         }
 
         it('continues with the same cursor as often as asked while the data is unchanged: through a merge of its parts and another organisation’s import', async () => {
@@ -269,10 +278,11 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
           expect((await post(org, { [keyField]: 'k', limit: 4, cursor })).body).toEqual(second.body);
           // Merging the organisation's parts rewrites them but not a row.
           const before = await partitionsOf(org);
-          expect(before.parts).toBe(2); // firstPage inserted two parts into one partition
-          for (const id of before.ids)
-            await t.clickhouse.command(`OPTIMIZE TABLE ${t.clickhouse.localTable('cost_line_items')} PARTITION ID '${id}' FINAL`);
-          expect((await partitionsOf(org)).parts).toBe(1);
+          expect(new Set(before.parts)).toEqual(new Set([2])); // firstPage inserted two parts into one partition
+          for (const node of await t.nodes()) {
+            for (const id of before.ids) await node.command(`OPTIMIZE TABLE ${node.table('cost_line_items')} PARTITION ID '${id}' FINAL`);
+          }
+          expect(new Set((await partitionsOf(org)).parts)).toEqual(new Set([1]));
           const merged = await post(org, { [keyField]: 'k', limit: 4, cursor });
           expect(merged.status).toBe(200);
           expect(merged.body).toEqual(second.body);
@@ -311,19 +321,26 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
 
         it('refuses a cursor once an import replaced a partition of the organisation (REPLACE PARTITION, as the importer swaps)', async () => {
           const { org, cursor } = await firstPage();
-          const staging = `${t.clickhouse.database}.values_cursor_staging_${randomUUID().replace(/-/g, '')}`;
-          const table = t.clickhouse.localTable('cost_line_items');
           const { ids } = await partitionsOf(org);
-          await t.clickhouse.command(`CREATE TABLE ${staging} AS ${table}`);
-          try {
-            // The same rows but the last value: the partition as a re-import would leave it.
-            await t.clickhouse.command(
-              `INSERT INTO ${staging} SELECT * FROM ${table} WHERE organization_id = {org:UUID} AND ${column}['k'] != 'v-00009'`,
-              { org: org.organizationId },
-            );
-            for (const id of ids) await t.clickhouse.command(`ALTER TABLE ${table} REPLACE PARTITION ID '${id}' FROM ${staging}`);
-          } finally {
-            await t.clickhouse.command(`DROP TABLE IF EXISTS ${staging}`);
+          // On every node holding the partition (each replica of its shard on a cluster).
+          for (const node of await t.nodes()) {
+            const staging = `${node.database}.values_cursor_staging_${randomUUID().replace(/-/g, '')}`;
+            const table = node.table('cost_line_items');
+            await node.command(`CREATE TABLE ${staging} AS ${table}`);
+            try {
+              // The same rows but the last value: the partition as a re-import would leave it.
+              await node.command(
+                `INSERT INTO ${staging} SELECT * FROM ${table} WHERE organization_id = {org:UUID} AND ${column}['k'] != 'v-00009'`,
+                { org: org.organizationId },
+              );
+              const held = await node.query<{ id: string }>(
+                `SELECT DISTINCT partition_id AS id FROM system.parts WHERE database = {database:String} AND table = 'cost_line_items' AND active AND partition_id IN {ids:Array(String)}`,
+                { database: node.database, ids },
+              );
+              for (const { id } of held) await node.command(`ALTER TABLE ${table} REPLACE PARTITION ID '${id}' FROM ${staging}`);
+            } finally {
+              await node.command(`DROP TABLE IF EXISTS ${staging}`);
+            }
           }
           refused(await post(org, { [keyField]: 'k', limit: 4, cursor }), /^cursor: has expired/);
           expect((await allPages(org, { [keyField]: 'k' }, 4)).flat()).toEqual(names(9));
@@ -426,7 +443,7 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
 
   it('stores tag and category maps in buckets (migration 0008) without automatic column statistics (0009), and reads them back whole', async () => {
     const [{ statement }] = await t.clickhouse.query<{ statement: string }>(
-      `SHOW CREATE TABLE ${t.clickhouse.localTable('cost_line_items')}`,
+      `SHOW CREATE TABLE ${(await t.nodes())[0].table('cost_line_items')}`,
     );
     expect(statement).toMatch(/map_serialization_version = 'with_buckets'/);
     // Migration 0009: no automatic column statistics for the planner to read per part.

@@ -29,15 +29,14 @@ describe('ClickHouse time budget', () => {
     // stays under the client's request timeout (budget + 5 s) with the projection (migration 0005) to build.
     const chunk = 250_000;
     for (let start = 0; start < HEAVY_ROWS; start += chunk) {
-      await t.clickhouse.client.command({
-        query: `INSERT INTO ${t.clickhouse.table('cost_line_items')}
-                  (organization_id, usage_date, billing_period, integration_id, service, account_id, resource_tags, amortized_cost)
-                SELECT {org:UUID}, toDate('2026-10-01') + (number % 31), '2026-10', 'aws-main', concat('svc-', toString(number % 5003)),
-                       toString(number % 2003), map('app', toString(number)), toDecimal128(number % 97, 10) / 7
-                FROM numbers({start:UInt64}, {rows:UInt64})`,
-        query_params: { org: heavy.organizationId, start, rows: chunk },
-        clickhouse_settings: { max_execution_time: 0 },
-      });
+      await t.generate(
+        `INSERT INTO ${t.clickhouse.table('cost_line_items')}
+           (organization_id, usage_date, billing_period, integration_id, service, account_id, resource_tags, amortized_cost)
+         SELECT {org:UUID}, toDate('2026-10-01') + (number % 31), '2026-10', 'aws-main', concat('svc-', toString(number % 5003)),
+                toString(number % 2003), map('app', toString(number)), toDecimal128(number % 97, 10) / 7
+         FROM numbers({start:UInt64}, {rows:UInt64})`,
+        { org: heavy.organizationId, start, rows: chunk },
+      );
     }
   }, 180_000);
   afterAll(async () => {

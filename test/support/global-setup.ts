@@ -1,22 +1,26 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { banner, checkSystemTools, missingToolsText } from '../../scripts/system-tools';
+import { startClickhouseCluster } from './clickhouse-cluster';
+import { E2E_MODES } from './e2e-mode';
 import { startClickhouseServer, startRedisServer } from './local-servers';
 
 /**
  * The suite's environment, set here once before any worker starts (workers and the processes tests spawn
  * inherit it); a test that needs other settings passes them to its own application (startAppWithEnv).
  * E2E_MODE=server: a ClickHouse HTTP server (libchdb) and a redis-server on free ports, shared by all
- * workers. E2E_MODE=embedded (default): each worker opens its own chDB directory (TestApp) and runs
- * without Redis, exercising the single-process fallbacks.
+ * workers. E2E_MODE=cluster: the same with a 2-shard × 2-replica ClickHouse cluster instead of the server.
+ * E2E_MODE=embedded (default): each worker opens its own chDB directory (TestApp) and runs without Redis,
+ * exercising the single-process fallbacks. (test/support/e2e-mode.ts)
  */
 export default async function globalSetup(): Promise<void> {
   const mode = process.env.E2E_MODE ?? 'embedded';
-  if (mode === 'server') {
-    // Asked for explicitly, server mode without its tools is an error; `npm test` checks first and skips it loudly.
-    const verdict = checkSystemTools(['python3', 'redis-server'], 'the e2e suite in server mode (E2E_MODE=server)');
+  if (!(E2E_MODES as string[]).includes(mode)) throw new Error(`E2E_MODE must be one of ${E2E_MODES.join(', ')}, got ${mode}`);
+  if (mode !== 'embedded') {
+    // Asked for explicitly, a mode without its tools is an error; `npm test` checks first and skips it loudly.
+    const verdict = checkSystemTools(['python3', 'redis-server'], `the e2e suite in ${mode} mode (E2E_MODE=${mode})`);
     if (verdict.outcome !== 'run') {
-      const text = `FAILED: E2E_MODE=server cannot start its servers.\n${missingToolsText(verdict.missing)}\n(npm test skips this step, loudly, when a tool is missing; E2E_MODE=embedded needs none.)`;
+      const text = `FAILED: E2E_MODE=${mode} cannot start its servers.\n${missingToolsText(verdict.missing)}\n(npm test skips this step, loudly, when a tool is missing; E2E_MODE=embedded needs none.)`;
       throw new Error(banner(text));
     }
   }
@@ -40,12 +44,16 @@ export default async function globalSetup(): Promise<void> {
     process.env.CLICKHOUSE_URL = clickhouse.url;
     process.env.REDIS_URL = redis.url;
     process.env.E2E_SERVER_PIDS = `${clickhouse.pid},${redis.pid}`;
-    await migrateSharedServerOnce(clickhouse.url);
-  } else if (mode === 'embedded') {
+    await migrateSharedServerOnce();
+  } else if (mode === 'cluster') {
+    const [cluster, redis] = await Promise.all([startClickhouseCluster(join(tmp, 'cluster')), startRedisServer(join(tmp, 'redis'))]);
+    Object.assign(process.env, cluster.settings);
+    process.env.REDIS_URL = redis.url;
+    process.env.E2E_SERVER_PIDS = [...cluster.pids(), redis.pid].join(',');
+    await migrateSharedServerOnce();
+  } else {
     delete process.env.CLICKHOUSE_URL;
     delete process.env.REDIS_URL;
-  } else {
-    throw new Error(`E2E_MODE must be embedded or server, got ${mode}`);
   }
 }
 
@@ -53,11 +61,11 @@ export default async function globalSetup(): Promise<void> {
  * Workers share the server's database: migrate it once here, before any worker starts, so that no two
  * workers run a table-rebuilding migration (0004) at the same time. Workers then find nothing pending.
  */
-async function migrateSharedServerOnce(url: string): Promise<void> {
+async function migrateSharedServerOnce(): Promise<void> {
   const { loadConfig } = await import('../../src/config/app-config');
   const { ClickhouseService } = await import('../../src/infrastructure/clickhouse/clickhouse.service');
   const { migrate } = await import('../../src/infrastructure/clickhouse/migrator');
-  const clickhouse = new ClickhouseService(loadConfig({ ...process.env, CLICKHOUSE_URL: url }));
+  const clickhouse = new ClickhouseService(loadConfig(process.env));
   try {
     await migrate(clickhouse);
   } finally {

@@ -8,9 +8,11 @@ import { createApp } from '../../src/app.factory';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { SettingOverrides } from '../../src/config/settings';
 import type { CostLineItemRow } from '../../src/cost-query/cost-line-item';
+import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../../src/infrastructure/clickhouse/migrator';
 import { Scope, SCOPES } from '../../src/common/http/principal';
+import { SHARED_SERVERS } from './e2e-mode';
 
 export type CostRow = CostLineItemRow;
 
@@ -57,10 +59,10 @@ export interface TestOrganization {
 
 /**
  * Embedded mode: each jest worker is its own process and opens its own chDB directory (one directory
- * can be opened by one process at a time). Server mode: the suite's server, from the environment.
+ * can be opened by one process at a time). Server and cluster mode: the suite's servers, from the environment.
  */
 function workerSettings(): SettingOverrides {
-  if (process.env.E2E_MODE === 'server') return {};
+  if (SHARED_SERVERS) return {};
   return { DATA_DIR: join(process.env.E2E_TMP_DIR ?? '.test-tmp', `embedded-worker-${process.env.JEST_WORKER_ID ?? '1'}`) };
 }
 
@@ -104,6 +106,36 @@ export class TestApp {
     return { organizationId, key, keyId: record.keyId, auth: { Authorization: `Bearer ${key}` } };
   }
 
+  /**
+   * Each ClickHouse node as a single server (its tables are its local tables): the cluster's nodes in cluster
+   * mode, otherwise the one server. For tests that act on parts and partitions, which live on nodes.
+   */
+  async nodes(): Promise<ClickhouseService[]> {
+    if (!this.clickhouse.cluster) return [this.clickhouse];
+    return (await this.clickhouse.cluster.allNodes('the test needs every node')).map((node) => node.connection);
+  }
+
+  /**
+   * Runs a statement that generates an estate inside ClickHouse, without this application's budgets (a test
+   * that sets tight ones would otherwise time its own setup out, on a cluster most of all): the application's
+   * own client when embedded (one process per directory), a connection of its own to the same store otherwise.
+   */
+  async generate(query: string, params: Record<string, unknown>): Promise<void> {
+    if (this.clickhouse.embedded) {
+      await this.clickhouse.client.command({
+        query,
+        query_params: params,
+        clickhouse_settings: { max_execution_time: 0, max_memory_usage: '0' },
+      });
+      return;
+    }
+    this.generator ??= new ClickhouseService(
+      loadConfig({ ...process.env, CLICKHOUSE_MAX_EXECUTION_SECONDS: '3600', CLICKHOUSE_MAX_MEMORY_BYTES: '0' }),
+    );
+    await this.generator.command(query, params);
+  }
+  private generator?: ClickhouseService;
+
   async insertRows(organizationId: string, rows: RowInput[]): Promise<CostRow[]> {
     const full = rows.map((row) => costRow(organizationId, row));
     await this.clickhouse.insert('cost_line_items', full as unknown as Record<string, unknown>[]);
@@ -111,6 +143,7 @@ export class TestApp {
   }
 
   async close(): Promise<void> {
+    await this.generator?.onModuleDestroy();
     await this.app.close();
   }
 }

@@ -47,6 +47,19 @@ export class UpstreamUnavailableException extends ApiError {
   }
 }
 
+/**
+ * On a ClickHouse cluster, a shard none of whose replicas answers: the spec's 500, saying what happened. The
+ * other shards' rows alone would be a partial answer looking complete, so none is given.
+ */
+export class DataPartlyUnreachableException extends ApiError {
+  constructor() {
+    super(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      'Cost data is temporarily unavailable: part of the data store cannot be reached, and a partial answer is never given. Please retry shortly.',
+    );
+  }
+}
+
 /** 429 from a limit other than the request rate: the same message shape, with Retry-After (set by the filter). */
 export class RetryLaterException extends ApiError {
   constructor(

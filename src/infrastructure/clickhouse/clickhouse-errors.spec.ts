@@ -1,7 +1,7 @@
 import { ClickHouseError } from '@clickhouse/client';
 import type { ArgumentsHost } from '@nestjs/common';
 import { ApiExceptionFilter } from '../../common/http/api-exception.filter';
-import { asApiError, exceededQueryBudget } from './clickhouse-errors';
+import { asApiError, exceededQueryBudget, isUnreachableNodeError } from './clickhouse-errors';
 
 /** Answers the API gives for a statement's error (as ClickhouseService raises it, through the filter), via a minimal Express double. */
 function answerFor(error: unknown): { status: number; body: unknown } {
@@ -61,5 +61,31 @@ describe('ClickHouse query-budget errors', () => {
       expect(exceededQueryBudget(error)).toBeUndefined();
       expect(answerFor(error)).toEqual({ status: 500, body: { success: false, error: { message: 'Internal server error.' } } });
     }
+  });
+
+  it.each([
+    ['279', 'ALL_CONNECTION_TRIES_FAILED'],
+    ['210', 'NETWORK_ERROR'],
+    ['32', 'ATTEMPT_TO_READ_AFTER_EOF'],
+    ['209', 'SOCKET_TIMEOUT'],
+  ])('answers %s %s (another node of the cluster did not answer) with the 500 that says so, without internals', (code, type) => {
+    const error = new ClickHouseError({
+      message: `Connection refused (127.0.0.1:9000, local address: 127.0.0.1:40000). (${type})`,
+      code,
+      type,
+    });
+    expect(isUnreachableNodeError(error)).toBe(true);
+    expect(answerFor(error)).toEqual({
+      status: 500,
+      body: {
+        success: false,
+        error: {
+          message:
+            'Cost data is temporarily unavailable: part of the data store cannot be reached, and a partial answer is never given. Please retry shortly.',
+        },
+      },
+    });
+    expect(isUnreachableNodeError(clickhouseError('60', 'UNKNOWN_TABLE'))).toBe(false);
+    expect(isUnreachableNodeError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { QueryBudgetExceededException } from '../../common/errors/api-errors';
+import { DataPartlyUnreachableException, QueryBudgetExceededException } from '../../common/errors/api-errors';
 
 /**
  * ClickHouse errors that mean "this query is too expensive for the configured budget", not "the
@@ -26,8 +26,30 @@ export function exceededQueryBudget(error: unknown): string | undefined {
   return undefined;
 }
 
-/** What ClickhouseService raises for a failed statement: a budget error as the API's 400, anything else as it is. */
+/**
+ * Errors of the node a statement reached about another node it needed (a Distributed table's shard): the
+ * connection was refused or lost. Raised by a server only for work it shares with other nodes.
+ */
+const UNREACHABLE_NODE_CODES = new Set([
+  '32', // ATTEMPT_TO_READ_AFTER_EOF: a replica died while answering
+  '209', // SOCKET_TIMEOUT
+  '210', // NETWORK_ERROR: connection refused or reset
+  '279', // ALL_CONNECTION_TRIES_FAILED: no replica of a shard accepted
+]);
+
+/** The statement failed because another node of the cluster did not answer (retrying may reach its twin). */
+export function isUnreachableNodeError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as Error & { code?: unknown };
+  return typeof code === 'string' && UNREACHABLE_NODE_CODES.has(code);
+}
+
+/**
+ * What ClickhouseService raises for a failed read: a budget error as the API's 400, a node that did not answer
+ * as the 500 that says so, anything else as it is.
+ */
 export function asApiError(error: unknown): unknown {
   const budget = exceededQueryBudget(error);
-  return budget ? new QueryBudgetExceededException(budget) : error;
+  if (budget) return new QueryBudgetExceededException(budget);
+  return isUnreachableNodeError(error) ? new DataPartlyUnreachableException() : error;
 }

@@ -44,8 +44,20 @@ function budgetSettings({ clickhouse }: AppConfig) {
     max_memory_usage: String(clickhouse.maxMemoryBytes),
     output_format_json_quote_decimals: 0 as const,
     output_format_decimal_trailing_zeros: 0 as const,
+    ...(clickhouse.cluster ? CLUSTER_SETTINGS : {}),
   };
 }
+
+/**
+ * On a cluster: a write through a Distributed table is done (on every replica it goes to) when the statement
+ * returns, or fails as a whole, never queued for later, so what was written is read back at once on any node;
+ * and a subquery over a Distributed table inside IN/JOIN (the /filters tag values' top keys) runs once, over
+ * every shard, its result sent to each shard (GLOBAL), never per shard over that shard's rows alone.
+ */
+const CLUSTER_SETTINGS = {
+  distributed_foreground_insert: 1 as const,
+  distributed_product_mode: 'global' as const,
+};
 
 function loadChdb(): ChdbConnectionModule {
   try {

@@ -1,12 +1,13 @@
-import { ClickHouseClient, ClickHouseSettings, DataFormat, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
+import { ClickHouseClient, ClickHouseSettings, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ConcurrencyLimitExceededException } from '../../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { metrics, parseClickhouseSummary } from '../../observability/prometheus-metrics';
-import { asApiError } from './clickhouse-errors';
+import { asApiError, isUnreachableNodeError } from './clickhouse-errors';
 import { createClickhouseClient } from './clickhouse.client-factory';
 import { servingTableName } from './cluster-ddl';
+import { ClickhouseCluster } from './cluster-nodes';
 import { FairScheduler, TenantQueueFullError } from './fair-scheduler';
 
 export type StatementParameters = Record<string, unknown>;
@@ -27,11 +28,16 @@ export class ClickhouseService implements OnModuleDestroy {
   /** True for the in-process chDB engine: files on this machine are also the engine's files. */
   readonly embedded: boolean;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  /** The server's URL; undefined for the embedded engine. */
+  readonly url: string | undefined;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.client = createClickhouseClient(config);
     this.database = config.clickhouse.database;
     this.embedded = !config.clickhouse.url;
-    this.cluster = config.clickhouse.cluster;
+    this.url = config.clickhouse.url;
+    const { url, cluster } = config.clickhouse;
+    this.cluster = cluster && url ? new ClickhouseCluster(cluster, this, url, (nodeUrl) => this.forNode(nodeUrl)) : undefined;
     this.scheduler = new FairScheduler({
       // The embedded engine runs parameterised statements one at a time (chdb's process-wide chain): queueing
       // them here, one in flight, lets the scheduler rather than arrival order decide who goes next.
@@ -40,7 +46,13 @@ export class ClickhouseService implements OnModuleDestroy {
       queuedPerTenant: config.organizationLimits.queuedStatements,
     });
     const { indexAnalysisThreads } = config.clickhouse;
-    this.wantedReadSettings = indexAnalysisThreads > 0 ? { max_threads_for_indexes: indexAnalysisThreads } : {};
+    this.wantedReadSettings = {
+      ...(indexAnalysisThreads > 0 ? { max_threads_for_indexes: indexAnalysisThreads } : {}),
+      // ClickHouse would rewrite `resource_tags['team']` into a read of the map's subcolumn, an expression no aggregate
+      // projection holds: with the rewrite off, tag and cost-category questions are answered from the tag projections
+      // (migration 0015) like column questions from theirs.
+      optimize_functions_to_subcolumns: 0,
+    };
   }
 
   private readonly scheduler: FairScheduler;
@@ -72,8 +84,35 @@ export class ClickhouseService implements OnModuleDestroy {
     return this.knownReadSettings;
   }
 
-  /** CLICKHOUSE_CLUSTER: migrations run ON CLUSTER, sharded tables are served through Distributed tables. */
-  readonly cluster: string | undefined;
+  /**
+   * Of these settings, those this server knows (each name looked up once): a statement carrying an unknown
+   * setting would be refused by an older server.
+   */
+  async knownSettings<T extends Record<string, unknown>>(settings: T): Promise<Partial<T>> {
+    const unknown = Object.keys(settings).filter((name) => !this.settingKnown.has(name));
+    if (unknown.length > 0) {
+      const rows = await this.query<{ name: string }>('SELECT name FROM system.settings WHERE name IN {names:Array(String)}', {
+        names: unknown,
+      });
+      const known = new Set(rows.map((row) => row.name));
+      for (const name of unknown) this.settingKnown.set(name, known.has(name));
+    }
+    return Object.fromEntries(Object.entries(settings).filter(([name]) => this.settingKnown.get(name))) as Partial<T>;
+  }
+  private readonly settingKnown = new Map<string, boolean>();
+
+  /** CLICKHOUSE_CLUSTER: cluster-wide tables are served through their Distributed tables (cluster-ddl.ts). */
+  readonly cluster: ClickhouseCluster | undefined;
+
+  /**
+   * One node of the cluster as a single server of its own (its tables are its local tables): what the
+   * migrator and the importer use for the work done node by node.
+   */
+  private forNode(url: string): ClickhouseService {
+    const node = new ClickhouseService({ ...this.config, clickhouse: { ...this.config.clickhouse, url, cluster: undefined } });
+    node.writes = this.writes;
+    return node;
+  }
 
   /**
    * Statements sent by this process that may have written an organisation's rows of `table`: inserts of
@@ -81,21 +120,16 @@ export class ClickhouseService implements OnModuleDestroy {
    * mutations may touch any table). Part of the data version of that organisation's answers.
    */
   writeCount(table: string, organizationId: string): number {
-    const inserts = (scope: string) => this.insertCounts.get(`${table}/${scope}`) ?? 0;
-    return inserts(organizationId.toLowerCase()) + inserts(ANY_ORGANIZATION) + this.commandCount;
+    const inserts = (scope: string) => this.writes.inserts.get(`${table}/${scope}`) ?? 0;
+    return inserts(organizationId.toLowerCase()) + inserts(ANY_ORGANIZATION) + this.writes.commands;
   }
-  private readonly insertCounts = new Map<string, number>();
-  private commandCount = 0;
+  /** Shared with this process's connections to single nodes of the cluster (forNode): their writes count too. */
+  private writes = { inserts: new Map<string, number>(), commands: 0 };
 
   /** Fully qualified table name. The chDB connection ignores a default database, so SQL always qualifies. */
   table(name: string): string {
     // In cluster mode a sharded table is read and written through its Distributed table (cluster-ddl.ts).
     return `${this.database}.${servingTableName(name, this.cluster !== undefined)}`;
-  }
-
-  /** The node-local table, also in cluster mode (partition operations act on local tables). */
-  localTable(name: string): string {
-    return `${this.database}.${name}`;
   }
 
   async query<T>(query: string, params: StatementParameters = {}, options: ReadOptions = {}): Promise<T[]> {
@@ -142,8 +176,9 @@ export class ClickhouseService implements OnModuleDestroy {
    * over the per-query budgets is the API's 400 (asApiError): reads are what requests run.
    */
   private async scheduled<R>({ organizationId }: ReadOptions, read: () => Promise<R>): Promise<R> {
+    const attempt = this.cluster ? () => retriedOnReplicaFailure(read) : read;
     try {
-      return organizationId === undefined ? await read() : await this.scheduler.run(organizationId, read);
+      return organizationId === undefined ? await attempt() : await this.scheduler.run(organizationId, attempt);
     } catch (error) {
       if (error instanceof TenantQueueFullError) throw new ConcurrencyLimitExceededException();
       throw asApiError(error);
@@ -154,20 +189,24 @@ export class ClickhouseService implements OnModuleDestroy {
     try {
       await this.measured('command', () => this.client.command({ query, query_params: params }));
     } finally {
-      this.commandCount++; // see insert
+      this.writes.commands++; // see insert
     }
   }
 
   /**
-   * Streams bytes already in a ClickHouse input format (an export file being imported) into a table given
-   * by its qualified name, e.g. an import's staging table.
+   * A statement (an INSERT … SELECT … FROM input(…) FORMAT …) whose data is the stream, sent as the request body
+   * (server only): e.g. an export file mapped as it arrives.
    */
-  async insertStream(qualifiedTable: string, values: Readable, format: DataFormat, settings: ClickHouseSettings): Promise<void> {
-    try {
-      await this.measured('insert', () => this.client.insert({ table: qualifiedTable, values, format, clickhouse_settings: settings }));
-    } finally {
-      this.countInsert(qualifiedTable, [ANY_ORGANIZATION]);
-    }
+  async insertWithBody(statement: string, values: Readable, params: StatementParameters = {}): Promise<void> {
+    // Not a write count: it fills an import's own tables, which answer nothing until a command publishes them.
+    await this.measured('insert', async () => {
+      const result = await this.client.exec({ query: statement, values, query_params: params });
+      result.stream.resume();
+      await new Promise<void>((resolve, reject) => {
+        result.stream.once('end', resolve);
+        result.stream.once('error', reject);
+      });
+    });
   }
 
   async insert<T extends Record<string, unknown>>(table: string, values: T[]): Promise<void> {
@@ -184,7 +223,8 @@ export class ClickhouseService implements OnModuleDestroy {
   }
 
   private countInsert(table: string, scopes: string[]): void {
-    for (const scope of new Set(scopes)) this.insertCounts.set(`${table}/${scope}`, (this.insertCounts.get(`${table}/${scope}`) ?? 0) + 1);
+    const { inserts } = this.writes;
+    for (const scope of new Set(scopes)) inserts.set(`${table}/${scope}`, (inserts.get(`${table}/${scope}`) ?? 0) + 1);
   }
 
   /** Latency and error metrics around one statement. */
@@ -208,7 +248,22 @@ export class ClickhouseService implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.cluster?.close();
     await this.client.close();
+  }
+}
+
+/**
+ * A read on a cluster whose shard replica failed mid-answer (it died, its connection was lost) is asked once
+ * more: the shard's other replicas are then tried first (ClickHouse counts the failure against the lost one).
+ * Reads have no effect, so asking again is safe; a shard with no replica left fails again at once.
+ */
+async function retriedOnReplicaFailure<R>(read: () => Promise<R>): Promise<R> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!isUnreachableNodeError(error)) throw error;
+    return read();
   }
 }
 

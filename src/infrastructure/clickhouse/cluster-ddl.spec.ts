@@ -1,4 +1,4 @@
-import { servingTableName, shardingKeyOf, toClusterStatements } from './cluster-ddl';
+import { distributedTableSql, IMPORT_UNIT_SHARDING_KEY, servingTableName, shardingKeyOf, toClusterStatements } from './cluster-ddl';
 import { loadMigrations } from './migrator';
 
 const target = { cluster: 'ci_cluster', database: 'cost_insights' };
@@ -12,7 +12,7 @@ describe('cluster DDL', () => {
     ]);
   });
 
-  it('replicates the sharded cost table per shard and adds a Distributed table sharded by organisation', () => {
+  it('replicates the sharded cost table per shard and adds a Distributed table sharded by import unit', () => {
     const sql = `CREATE TABLE IF NOT EXISTS cost_insights.cost_line_items
 (
     organization_id UUID,
@@ -30,18 +30,22 @@ ORDER BY (organization_id, usage_date)`;
     );
     expect(oneLine(distributed)).toBe(
       'CREATE TABLE IF NOT EXISTS cost_insights.cost_line_items_distributed ON CLUSTER ci_cluster AS cost_insights.cost_line_items ' +
-        'ENGINE = Distributed(ci_cluster, cost_insights, cost_line_items, cityHash64(organization_id))',
+        `ENGINE = Distributed(ci_cluster, cost_insights, cost_line_items, ${IMPORT_UNIT_SHARDING_KEY})`,
     );
   });
 
-  it('replicates lookup tables on every node (one replica set, no {shard}) and keeps engine arguments', () => {
-    const [keys, ...rest] = translate(
+  it('keeps the small tables on the first shard (replicated there, engine arguments kept), read through a Distributed table', () => {
+    const [keys, distributed, ...rest] = translate(
       'CREATE TABLE IF NOT EXISTS cost_insights.api_keys (key_id String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY key_id',
     );
     expect(rest).toEqual([]);
     expect(keys).toBe(
       'CREATE TABLE IF NOT EXISTS cost_insights.api_keys ON CLUSTER ci_cluster (key_id String, version UInt64) ' +
-        "ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{uuid}/all', '{replica}', version) ORDER BY key_id",
+        "ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}', version) ORDER BY key_id",
+    );
+    expect(oneLine(distributed)).toBe(
+      'CREATE TABLE IF NOT EXISTS cost_insights.api_keys_distributed ON CLUSTER ci_cluster AS cost_insights.api_keys ' +
+        'ENGINE = Distributed(ci_cluster, cost_insights, api_keys, 0)',
     );
   });
 
@@ -50,7 +54,11 @@ ORDER BY (organization_id, usage_date)`;
       'DROP TABLE IF EXISTS cost_insights.cost_line_items_0004_build_distributed ON CLUSTER ci_cluster SYNC',
       'DROP TABLE IF EXISTS cost_insights.cost_line_items_0004_build ON CLUSTER ci_cluster SYNC',
     ]);
+    expect(translate('DROP TABLE cost_insights.schema_migrations')).toEqual([
+      'DROP TABLE IF EXISTS cost_insights.schema_migrations ON CLUSTER ci_cluster SYNC',
+    ]);
     expect(translate('DROP TABLE cost_insights.shared_filters')).toEqual([
+      'DROP TABLE IF EXISTS cost_insights.shared_filters_distributed ON CLUSTER ci_cluster SYNC',
       'DROP TABLE IF EXISTS cost_insights.shared_filters ON CLUSTER ci_cluster SYNC',
     ]);
     expect(translate('EXCHANGE TABLES cost_insights.a AND cost_insights.b')).toEqual([
@@ -58,6 +66,7 @@ ORDER BY (organization_id, usage_date)`;
     ]);
     expect(translate('ALTER TABLE cost_insights.api_keys ADD COLUMN note String')).toEqual([
       'ALTER TABLE cost_insights.api_keys ON CLUSTER ci_cluster ADD COLUMN note String',
+      'ALTER TABLE cost_insights.api_keys_distributed ON CLUSTER ci_cluster ADD COLUMN note String',
     ]);
     expect(
       translate("ALTER TABLE cost_insights.cost_line_items ADD COLUMN IF NOT EXISTS imported_at DateTime('UTC') DEFAULT now()"),
@@ -77,15 +86,15 @@ ORDER BY (organization_id, usage_date)`;
       ),
     ).toEqual([
       'INSERT INTO cost_insights.cost_line_items_0004_build_distributed\n' +
-        'SETTINGS insert_distributed_sync = 1, max_partitions_per_insert_block = 0\n' +
+        'SETTINGS distributed_foreground_insert = 1, max_partitions_per_insert_block = 0\n' +
         'SELECT * FROM cost_insights.cost_line_items_distributed',
     ]);
     expect(translate('INSERT INTO cost_insights.cost_line_items SELECT * FROM cost_insights.staging')).toEqual([
-      'INSERT INTO cost_insights.cost_line_items_distributed SETTINGS insert_distributed_sync = 1\nSELECT * FROM cost_insights.staging',
+      'INSERT INTO cost_insights.cost_line_items_distributed SETTINGS distributed_foreground_insert = 1\nSELECT * FROM cost_insights.staging',
     ]);
-    // Lookup tables are replicated everywhere: an insert on one node reaches all.
+    // Small tables too: their rows go to the first shard wherever the statement runs.
     expect(translate('INSERT INTO cost_insights.api_keys SELECT * FROM cost_insights.old_keys')).toEqual([
-      'INSERT INTO cost_insights.api_keys SELECT * FROM cost_insights.old_keys',
+      'INSERT INTO cost_insights.api_keys_distributed SETTINGS distributed_foreground_insert = 1\nSELECT * FROM cost_insights.old_keys',
     ]);
   });
 
@@ -110,7 +119,7 @@ ORDER BY (organization_id, usage_date)`;
       for (const statement of migration.statements) {
         for (const sql of translate(statement)) {
           if (/^INSERT/i.test(sql)) {
-            expect(sql).toMatch(/_distributed\b|INSERT INTO cost_insights\.(api_keys|shared_filters)/);
+            expect(sql).toMatch(/_distributed\b/);
           } else {
             expect(sql).toContain('ON CLUSTER ci_cluster');
           }
@@ -120,10 +129,28 @@ ORDER BY (organization_id, usage_date)`;
     }
   });
 
-  it('serves sharded tables through their Distributed table in cluster mode only', () => {
+  it('serves the cluster-wide tables through their Distributed tables in cluster mode only; the migration record stays local', () => {
     expect(servingTableName('cost_line_items', true)).toBe('cost_line_items_distributed');
     expect(servingTableName('cost_line_items', false)).toBe('cost_line_items');
-    expect(servingTableName('api_keys', true)).toBe('api_keys');
+    expect(servingTableName('api_keys', true)).toBe('api_keys_distributed');
+    expect(servingTableName('import_journal', true)).toBe('import_journal_distributed');
+    expect(servingTableName('schema_migrations', true)).toBe('schema_migrations');
+    expect(servingTableName('focus_import_m1_0123abcd', true)).toBe('focus_import_m1_0123abcd');
     expect(shardingKeyOf('cost_line_items_distributed')).toBeUndefined();
+    expect(shardingKeyOf('cost_line_items_0004_build')).toBe(IMPORT_UNIT_SHARDING_KEY);
+  });
+
+  it('makes a Distributed table from the local table of a node (distributed mode), replacing one of other columns', () => {
+    expect(distributedTableSql(target, 'cost_line_items')).toBe(
+      'CREATE OR REPLACE TABLE cost_insights.cost_line_items_distributed AS cost_insights.cost_line_items\n' +
+        `ENGINE = Distributed(ci_cluster, cost_insights, cost_line_items, ${IMPORT_UNIT_SHARDING_KEY})`,
+    );
+    expect(() => distributedTableSql(target, 'schema_migrations')).toThrow(/not a cluster-wide table/);
+  });
+
+  it("shards by import unit: a partition on one shard, an integration's months round-robin over the shards", () => {
+    // The key is a function of the partition key's columns only (organisation, integration, billing period).
+    for (const column of ['usage_date', 'account_id', 'service']) expect(IMPORT_UNIT_SHARDING_KEY).not.toContain(column);
+    expect(IMPORT_UNIT_SHARDING_KEY).toMatch(/billing_period.*\* 12 \+/);
   });
 });

@@ -1,48 +1,91 @@
 /**
- * Cluster mode (CLICKHOUSE_CLUSTER set): the same migration files, rewritten statement by statement
- * for a ClickHouse cluster defined in the servers' `remote_servers` (with Keeper and the `{shard}` /
- * `{replica}` macros configured on every node):
+ * Cluster mode (CLICKHOUSE_CLUSTER): which tables are spread over the shards and how, and the DDL of the two
+ * ways of keeping a shard's replicas (CLICKHOUSE_CLUSTER_REPLICATION):
  *
- * - DDL runs `ON CLUSTER <name>` (CREATE DATABASE/TABLE, DROP, EXCHANGE, ALTER);
- * - `*MergeTree` engines become `Replicated*MergeTree` with the path `/clickhouse/tables/{uuid}/{shard}`;
- *   the small lookup tables (api_keys, shared_filters, schema_migrations) use `/clickhouse/tables/{uuid}/all`
- *   instead, i.e. one replica set spanning every node, so every node can verify every key;
- * - each sharded table (cost_line_items and tables derived from it, e.g. a migration's build table) gets a
- *   `<name>_distributed` table sharded by `cityHash64(organization_id)` (one organisation's rows on one
- *   shard), and the API reads and inserts through it (`ClickhouseService.table`);
- * - a migration's `INSERT INTO <sharded> … SELECT … FROM <sharded>` copies through the Distributed tables,
- *   synchronously, so rows of every shard are copied (to the same shard: same sharding key), not only
- *   those of the node the migrator is connected to.
+ * - `distributed` (run for real in the tests, on libchdb nodes): plain MergeTree tables on every node, the
+ *   migrator applying each migration to every host itself (migrator.ts), and one Distributed table per
+ *   cluster-wide table that writes every replica of a shard (`internal_replication=false` in remote_servers);
+ * - `replicated` (production with Keeper; generated and unit-tested here, not run): the same migration files
+ *   rewritten statement by statement by toClusterStatements: DDL `ON CLUSTER`, `Replicated*MergeTree` engines
+ *   keyed by `{shard}`/`{replica}`, and the same Distributed tables (`internal_replication=true`).
  *
- * {uuid} is assigned by the initiator of an ON CLUSTER CREATE and is the same on every replica; it keeps
- * the Keeper paths distinct across EXCHANGE TABLES. Single-server deployments never see any of this.
+ * Placement, the same in both:
+ * - cost rows are sharded by their import unit, the partition (organisation, integration, billing period):
+ *   an integration's months are dealt round-robin over the shards from a starting shard that a hash of the
+ *   (organisation, integration) picks, so one organisation's data spreads over every shard as soon as it has
+ *   as many months (or integrations) as there are shards, while each partition lives wholly on one shard,
+ *   where a re-import swaps it atomically (REPLACE PARTITION);
+ * - the small tables (API keys and their last use, shared filters, the import journal) keep all their rows on
+ *   the first shard (a constant sharding key): every node reads them through their Distributed tables, and
+ *   the versions of one row are always on one shard, so FINAL is exact;
+ * - the migrator's own record (schema_migrations) is node-local: it says what each node has applied.
  */
+export type ClusterReplication = 'replicated' | 'distributed';
+
 export interface ClusterTarget {
   cluster: string;
   database: string;
 }
 
-/** Tables replicated on every node rather than sharded. */
-const EVERYWHERE_TABLES = new Set(['api_keys', 'api_key_usage', 'shared_filters', 'schema_migrations', 'import_journal']);
-/** Sharded tables and their sharding key; tables whose name starts with one of these are sharded alike. */
-const SHARDED_TABLES: Record<string, string> = { cost_line_items: 'cityHash64(organization_id)' };
+/**
+ * The shard of a cost row, from its partition key only: the month number (year × 12 + month) plus a starting
+ * offset per (organisation, integration). Kept below 2^32 so the sum never wraps.
+ */
+export const IMPORT_UNIT_SHARDING_KEY =
+  'cityHash64(organization_id, integration_id) % 65536 + ' +
+  'toUInt32OrZero(substring(billing_period, 1, 4)) * 12 + toUInt32OrZero(substring(billing_period, 6, 2))';
+
+/** Every row of these tables on the first shard. */
+const FIRST_SHARD = '0';
+
+/** Tables every node reads and writes through a Distributed table, with their sharding keys. */
+export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
+  cost_line_items: IMPORT_UNIT_SHARDING_KEY,
+  api_keys: FIRST_SHARD,
+  api_key_usage: FIRST_SHARD,
+  shared_filters: FIRST_SHARD,
+  import_journal: FIRST_SHARD,
+};
+
+/** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */
+const NODE_LOCAL_TABLES = new Set(['schema_migrations']);
 
 export const DISTRIBUTED_SUFFIX = '_distributed';
 
+/**
+ * The sharding key of a cluster-wide table, or of a table derived from the cost table by a migration (a
+ * `cost_line_items_<…>` build table, sharded alike); undefined for any other.
+ */
 export function shardingKeyOf(table: string): string | undefined {
-  const base = Object.keys(SHARDED_TABLES).find((name) => table === name || table.startsWith(`${name}_`));
-  return base && !table.endsWith(DISTRIBUTED_SUFFIX) ? SHARDED_TABLES[base] : undefined;
+  if (table.endsWith(DISTRIBUTED_SUFFIX)) return undefined;
+  if (CLUSTER_WIDE_TABLES[table] !== undefined) return CLUSTER_WIDE_TABLES[table];
+  return table.startsWith('cost_line_items_') ? CLUSTER_WIDE_TABLES.cost_line_items : undefined;
 }
 
-/** The table the API reads and writes: the Distributed table for sharded tables in cluster mode. */
+/** The table the API reads and writes: the Distributed table of a cluster-wide table in cluster mode. */
 export function servingTableName(table: string, clusterMode: boolean): string {
-  return clusterMode && shardingKeyOf(table) ? `${table}${DISTRIBUTED_SUFFIX}` : table;
+  return clusterMode && CLUSTER_WIDE_TABLES[table] !== undefined ? `${table}${DISTRIBUTED_SUFFIX}` : table;
+}
+
+/**
+ * The Distributed table of a cluster-wide table on one node, made from the node's local table (so it follows
+ * every column a migration added): replaced atomically when the columns differ.
+ */
+export function distributedTableSql(target: ClusterTarget, table: string): string {
+  const key = CLUSTER_WIDE_TABLES[table];
+  if (key === undefined) throw new Error(`${table} is not a cluster-wide table`);
+  const { cluster, database } = target;
+  return `CREATE OR REPLACE TABLE ${database}.${table}${DISTRIBUTED_SUFFIX} AS ${database}.${table}
+ENGINE = Distributed(${cluster}, ${database}, ${table}, ${key})`;
 }
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_]*';
 const QUALIFIED = `(${IDENT})\\.(${IDENT})`;
 
-/** One migration statement → the statements to run on the cluster, in order. */
+/**
+ * `replicated` mode: one migration statement → the statements to run once, on any node, in order. A statement
+ * it cannot translate stops the migration instead of running on one node only.
+ */
 export function toClusterStatements(statement: string, target: ClusterTarget): string[] {
   const sql = statement.trim();
   const onCluster = `ON CLUSTER ${target.cluster}`;
@@ -92,14 +135,14 @@ export function toClusterStatements(statement: string, target: ClusterTarget): s
   if (match) {
     const [, database, table] = match;
     if (!shardingKeyOf(table)) return [sql];
-    // Copy through the Distributed tables (every shard's rows), synchronously before the next statement.
+    // Through the Distributed tables (every shard's rows, placed by the sharding key), synchronously before the next statement.
     let copied = sql.replace(match[0], `INSERT INTO ${database}.${table}${DISTRIBUTED_SUFFIX}`);
     copied = copied.replace(new RegExp(`\\bFROM\\s+${QUALIFIED}`, 'gi'), (from, db: string, source: string) =>
       shardingKeyOf(source) ? `FROM ${db}.${source}${DISTRIBUTED_SUFFIX}` : from,
     );
     copied = /\bSETTINGS\b/i.test(copied.slice(0, copied.search(/\bSELECT\b/i)))
-      ? copied.replace(/\bSETTINGS\s+/i, 'SETTINGS insert_distributed_sync = 1, ')
-      : copied.replace(/(\s)SELECT\b/i, '$1SETTINGS insert_distributed_sync = 1\nSELECT');
+      ? copied.replace(/\bSETTINGS\s+/i, 'SETTINGS distributed_foreground_insert = 1, ')
+      : copied.replace(/(\s)SELECT\b/i, '$1SETTINGS distributed_foreground_insert = 1\nSELECT');
     return [copied];
   }
 
@@ -110,9 +153,14 @@ function insertAfter(sql: string, prefix: string, addition: string): string {
   return `${prefix}${addition}${sql.slice(prefix.length)}`;
 }
 
-/** `ENGINE = XMergeTree[(args)]` → `ENGINE = ReplicatedXMergeTree('<path>', '{replica}'[, args])`. */
+/**
+ * `ENGINE = XMergeTree[(args)]` → `ENGINE = ReplicatedXMergeTree('<path>', '{replica}'[, args])`: replicas of
+ * a shard share `/clickhouse/tables/{uuid}/{shard}`; the migrator's record is one replica set over every node.
+ * {uuid} is assigned by the initiator of an ON CLUSTER CREATE and is the same on every replica; it keeps the
+ * Keeper paths distinct across EXCHANGE TABLES.
+ */
 function replicatedEngine(sql: string, table: string): string {
-  const path = EVERYWHERE_TABLES.has(table) ? '/clickhouse/tables/{uuid}/all' : '/clickhouse/tables/{uuid}/{shard}';
+  const path = NODE_LOCAL_TABLES.has(table) ? '/clickhouse/tables/{uuid}/all' : '/clickhouse/tables/{uuid}/{shard}';
   const engine = /\bENGINE\s*=\s*(\w*MergeTree)\b(\s*\(([^)]*)\))?/i.exec(sql);
   if (!engine) throw new Error(`Cluster mode: no MergeTree engine in CREATE TABLE ${table}`);
   const [whole, family, , args] = engine;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ClickhouseService } from './clickhouse.service';
-import { toClusterStatements } from './cluster-ddl';
+import { CLUSTER_WIDE_TABLES, ClusterReplication, DISTRIBUTED_SUFFIX, distributedTableSql, toClusterStatements } from './cluster-ddl';
+import { NodesUnreachableError } from './cluster-nodes';
 
 export const MIGRATIONS_DIR = resolve(__dirname, '../../../clickhouse/migrations');
 
@@ -50,12 +51,42 @@ export function splitStatements(sql: string): string[] {
 /**
  * Applies pending migrations and records each in `schema_migrations`. Statements are idempotent
  * (IF NOT EXISTS), so a run interrupted between a statement and its record is safe to repeat.
+ *
+ * On a cluster (CLICKHOUSE_CLUSTER) in `distributed` mode every node is migrated as the single server it
+ * is, in turn, with its own record, and then given the Distributed tables of the cluster-wide tables: a node
+ * that was down, or added later, is brought up to date by the next run. Nodes that do not answer are left
+ * for that next run, and the run ends with a NodesUnreachableError naming them, after migrating the others.
+ * In `replicated` mode the statements are rewritten to run once, ON CLUSTER (cluster-ddl.ts).
+ * Returns the migrations applied (on any node).
  */
 export async function migrate(clickhouse: ClickhouseService): Promise<Migration[]> {
-  // Cluster mode (CLICKHOUSE_CLUSTER): the same statements, rewritten for the cluster (cluster-ddl.ts).
-  const { cluster, database } = clickhouse;
+  const { cluster } = clickhouse;
+  if (!cluster) return migrateServer(clickhouse, (statement) => [statement]);
+  const replication = await cluster.replication();
+  await assertSchemaIsOf(clickhouse, replication);
+  if (replication === 'replicated') {
+    const target = { cluster: cluster.name, database: clickhouse.database };
+    return migrateServer(clickhouse, (statement) => toClusterStatements(statement, target));
+  }
+  const { reachable, unreachable } = await cluster.nodes();
+  const applied = new Map<number, Migration>();
+  for (const node of reachable) {
+    for (const migration of await migrateServer(node.connection, (statement) => [statement])) applied.set(migration.version, migration);
+    await ensureDistributedTables(node.connection, cluster.name);
+  }
+  if (unreachable.length > 0) {
+    throw new NodesUnreachableError(
+      `migrated ${reachable.length} of ${reachable.length + unreachable.length} nodes of cluster ${cluster.name}; run migrate again when every node answers`,
+      unreachable,
+    );
+  }
+  return [...applied.values()].sort((a, b) => a.version - b.version);
+}
+
+/** Applies the pending migrations of one server (or, translated, of a `replicated` cluster) through `translate`. */
+async function migrateServer(clickhouse: ClickhouseService, translate: (statement: string) => string[]): Promise<Migration[]> {
   const run = async (statement: string) => {
-    for (const sql of cluster ? toClusterStatements(statement, { cluster, database }) : [statement]) await clickhouse.command(sql);
+    for (const sql of translate(statement)) await clickhouse.command(sql);
   };
   await run(`CREATE DATABASE IF NOT EXISTS ${clickhouse.database}`);
   await run(
@@ -76,6 +107,41 @@ export async function migrate(clickhouse: ClickhouseService): Promise<Migration[
     appliedNow.push(migration);
   }
   return appliedNow;
+}
+
+/**
+ * Gives one node the Distributed tables of the cluster-wide tables it has, each made from (and so with the
+ * columns of) its local table: created when missing, replaced when a migration changed the local columns.
+ */
+async function ensureDistributedTables(node: ClickhouseService, cluster: string): Promise<void> {
+  const tables = Object.keys(CLUSTER_WIDE_TABLES);
+  const columns = await node.query<{ table: string; columns: string[] }>(
+    `SELECT table, groupArray(concat(name, ' ', type)) AS columns
+     FROM (SELECT table, name, type FROM system.columns WHERE database = {database:String} AND table IN {tables:Array(String)} ORDER BY table, position)
+     GROUP BY table`,
+    { database: node.database, tables: [...tables, ...tables.map((table) => `${table}${DISTRIBUTED_SUFFIX}`)] },
+  );
+  const of = new Map(columns.map((row) => [row.table, row.columns.join(', ')]));
+  for (const table of tables) {
+    const local = of.get(table);
+    if (local !== undefined && local !== of.get(`${table}${DISTRIBUTED_SUFFIX}`)) {
+      await node.command(distributedTableSql({ cluster, database: node.database }, table));
+    }
+  }
+}
+
+/** Refuses to migrate a cluster whose existing cost table is kept the other way (e.g. replicated, told `distributed`). */
+async function assertSchemaIsOf(clickhouse: ClickhouseService, replication: ClusterReplication): Promise<void> {
+  const [existing] = await clickhouse.query<{ engine: string }>(
+    `SELECT engine FROM system.tables WHERE database = {database:String} AND name = 'cost_line_items'`,
+    { database: clickhouse.database },
+  );
+  if (existing && existing.engine.startsWith('Replicated') !== (replication === 'replicated')) {
+    throw new Error(
+      `CLICKHOUSE_CLUSTER_REPLICATION is ${replication} but the existing cost table is ${existing.engine}: ` +
+        'set it to match the schema (or auto)',
+    );
+  }
 }
 
 async function serverKnowsSettings(clickhouse: ClickhouseService, names: string[]): Promise<boolean> {

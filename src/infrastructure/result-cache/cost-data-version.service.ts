@@ -82,7 +82,8 @@ export class CostDataVersion {
            AND toUUIDOrZero(substring(partition, 3, 36)) IN ({organization_id:UUID}, {no_organization:UUID})
          GROUP BY partition_id
        )
-       GROUP BY organization_id`,
+       GROUP BY organization_id
+       ${this.partsSettings()}`,
       { database: this.clickhouse.database, table: COST_TABLE, organization_id: organizationId, no_organization: NO_ORGANIZATION },
       { organizationId },
     );
@@ -98,17 +99,26 @@ export class CostDataVersion {
               concat(toString(groupBitXor(cityHash64(name))), '-', toString(count())) AS digest
        FROM ${this.partsTable()}
        WHERE database = {database:String} AND table = {table:String} AND active
-       GROUP BY organization_id`,
+       GROUP BY organization_id
+       ${this.partsSettings()}`,
       { database: this.clickhouse.database, table: COST_TABLE },
     );
     this.partsDigests = new Map(rows.map((row) => [row.organization_id, row.digest]));
     this.checkedAt = startedAt;
   }
 
+  /** Every node's parts on a cluster. */
   private partsTable(): string {
-    return this.clickhouse.cluster
-      ? `clusterAllReplicas('${this.clickhouse.cluster}', system.parts)` // a validated identifier
-      : 'system.parts';
+    const { cluster } = this.clickhouse;
+    return cluster ? `clusterAllReplicas('${cluster.name}', system.parts)` : 'system.parts'; // a validated identifier
+  }
+
+  /**
+   * A node that does not answer is left out (its parts then count as changed, which only misses the cache):
+   * answering questions must not wait for a node whose twin serves its shard.
+   */
+  private partsSettings(): string {
+    return this.clickhouse.cluster ? 'SETTINGS skip_unavailable_shards = 1' : '';
   }
 }
 

@@ -1,0 +1,267 @@
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { serveFile } from './file-server';
+import { FocusFile, FocusIngestError, openFocusFile, withGlobFreePath } from './focus-files';
+import {
+  COST_COLUMNS,
+  FOCUS_INPUT_SETTINGS,
+  FOCUS_SOURCE_STRUCTURE,
+  FOCUS_VALUE_CHECKS,
+  FocusSource,
+  focusSelectSql,
+  IMPORT_MEMORY_SETTINGS,
+  missingRequiredColumns,
+  reportBlockSql,
+  reportedColumns,
+  reportTotalsSql,
+  sqlString,
+} from './focus-mapping';
+import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from './import-tables';
+import { watchProcessReadBytes } from './process-read-bytes';
+
+/** Where an import's files go: its input table (Null engine) and the report its second view fills. */
+export interface ImportInput {
+  input: string;
+  report: string;
+}
+
+/** The organisation and integration every row of the import gets (focusSelectSql's parameters). */
+export interface ImportParameters {
+  organization_id: string;
+  /** '' derives it per row from provider and billing account. */
+  integration_id: string;
+}
+
+/** One file read: its rows and exact reconciliation sums (Decimal text), and what the operator should know. */
+export interface LoadedFile {
+  rows: number;
+  billedCost: string;
+  effectiveCost: string;
+  listCost: string;
+  currencies: string[];
+  warnings: string[];
+}
+
+/**
+ * The import's input table and its two materialized views: a block inserted into the (Null-engine) input table is
+ * mapped once (focusSelectSql); one view writes its cost columns into `target` (the staging table, or on a cluster
+ * the Distributed table over the staging tables), the other its report into a small Memory table. Created from
+ * focusSelectSql itself, so their columns are its columns.
+ */
+export async function createImportInput(
+  clickhouse: ClickhouseService,
+  importId: string,
+  target: string,
+  parameters: ImportParameters,
+): Promise<ImportInput> {
+  const input = clickhouse.table(inputTableName(importId));
+  const report = clickhouse.table(reportTableName(importId));
+  const schemaOnly: FocusSource = { from: `null('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'toUInt64(0)' };
+  await clickhouse.command(`CREATE TABLE ${input} ENGINE = Null EMPTY AS ${focusSelectSql(schemaOnly)}`, { ...parameters });
+  await clickhouse.command(`CREATE TABLE ${report} ENGINE = Memory EMPTY AS ${reportBlockSql(input)}`);
+  await clickhouse.command(
+    `CREATE MATERIALIZED VIEW ${clickhouse.table(toStagingViewName(importId))} TO ${target} AS SELECT ${COST_COLUMNS.join(', ')} FROM ${input}`,
+  );
+  await clickhouse.command(
+    `CREATE MATERIALIZED VIEW ${clickhouse.table(toReportViewName(importId))} TO ${report} AS ${reportBlockSql(input)}`,
+  );
+  return { input, report };
+}
+
+/** Drops the input table, its views and the report once every file is read (the views first: they point at the others). */
+export async function dropImportInput(clickhouse: ClickhouseService, importId: string): Promise<void> {
+  for (const name of [toStagingViewName, toReportViewName, reportTableName, inputTableName]) {
+    await clickhouse.command(`DROP TABLE IF EXISTS ${clickhouse.table(name(importId))}`);
+  }
+}
+
+/**
+ * Reads one export file into the import, once, in bounded memory (IMPORT_MEMORY_SETTINGS), and checks its report:
+ * a file that lacks required columns or holds unparsable values is refused, naming file, line (CSV) or row
+ * (Parquet) and value; nothing is published then. How the file reaches ClickHouse:
+ * - the embedded engine reads it itself (file(), which also decompresses gzip; row numbers `_row_number`);
+ * - a server receives a CSV as the statement's body, decompressed here, streamed (input());
+ * - a server reads a Parquet file from this process over HTTP with range requests (url(), file-server.ts); one that
+ *   cannot reach this process receives it as the body instead, which it holds whole (said in a warning).
+ */
+export async function loadFile(
+  clickhouse: ClickhouseService,
+  target: ImportInput,
+  file: FocusFile,
+  parameters: ImportParameters,
+  onBytes: (read: number) => void,
+): Promise<LoadedFile> {
+  await clickhouse.command(`TRUNCATE TABLE ${target.report}`);
+  const warnings: string[] = [];
+  try {
+    if (clickhouse.embedded) {
+      await loadEmbedded(clickhouse, target, file, parameters, onBytes);
+    } else if (file.format === 'CSVWithNames' || file.gzip) {
+      await loadBody(clickhouse, target, file, parameters, onBytes);
+    } else {
+      const served = await serveFile(file.path, file.bytes, clickhouse.url!);
+      const progress = setInterval(() => onBytes(served.bytesServed()), 250);
+      try {
+        if (await reaches(clickhouse, served.probeUrl)) {
+          await insertFrom(clickhouse, target, { from: url(served.url, file), rowNumber: '_row_number' }, file, parameters);
+        } else {
+          warnings.push(
+            `${file.path}: the ClickHouse server could not read it from this machine (${served.url.split('/').slice(0, 3).join('/')}), ` +
+              'so it was sent as the request body, which the server holds whole while reading it (memory grows with the file)',
+          );
+          await loadBody(clickhouse, target, file, parameters, onBytes);
+        }
+      } finally {
+        clearInterval(progress);
+        await served.close();
+      }
+    }
+    onBytes(file.bytes);
+  } catch (error) {
+    if (error instanceof FocusIngestError) throw error;
+    throw new FocusIngestError(
+      `${file.path}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`,
+    );
+  }
+  return { ...(await checkReport(clickhouse, target, file)), warnings };
+}
+
+/** The embedded engine reads the file inside this process: its read bytes are the live progress. */
+async function loadEmbedded(
+  clickhouse: ClickhouseService,
+  target: ImportInput,
+  file: FocusFile,
+  parameters: ImportParameters,
+  onBytes: (read: number) => void,
+): Promise<void> {
+  const stopWatching = watchProcessReadBytes((read) => onBytes(Math.min(read, file.bytes)));
+  try {
+    await withGlobFreePath(file, (path) =>
+      insertFrom(
+        clickhouse,
+        target,
+        {
+          from: `file('${sqlString(path)}', ${file.format}, '${FOCUS_SOURCE_STRUCTURE}', '${file.gzip ? 'gzip' : 'none'}')`,
+          rowNumber: '_row_number',
+        },
+        file,
+        parameters,
+        // Read with pread, not mmap: the process's memory then stays the engine's own, and its read bytes the progress.
+        // `_row_number` of a CSV counts right only when one thread parses it in order (measured: off by one per chunk).
+        { storage_file_read_method: 'pread', ...(file.format === 'CSVWithNames' ? { input_format_parallel_parsing: 0 } : {}) },
+      ),
+    );
+  } finally {
+    stopWatching();
+  }
+}
+
+/** The file as the statement's body (gzip decompressed here), its rows numbered in the order they are parsed. */
+async function loadBody(
+  clickhouse: ClickhouseService,
+  target: ImportInput,
+  file: FocusFile,
+  parameters: ImportParameters,
+  onBytes: (read: number) => void,
+): Promise<void> {
+  const source: FocusSource = { from: `input('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'rowNumberInAllBlocks()' };
+  // rowNumberInAllBlocks() counts rows in the order blocks arrive: Parquet row groups must then be read in file order
+  // (file() and url() number them by their position, `_row_number`, whatever the order).
+  const sql = await insertSql(clickhouse, target, source, file.format === 'Parquet' ? { input_format_parquet_preserve_order: 1 } : {});
+  await clickhouse.insertWithBody(`${sql}\nFORMAT ${file.format}`, openFocusFile(file, onBytes), { ...parameters });
+}
+
+function url(location: string, file: FocusFile): string {
+  return `url('${sqlString(location)}', ${file.format}, '${FOCUS_SOURCE_STRUCTURE}')`;
+}
+
+/** Whether the server can fetch a URL of this process (a firewall, or remote_url_allow_hosts, may say no). */
+async function reaches(clickhouse: ClickhouseService, probeUrl: string): Promise<boolean> {
+  try {
+    const [row] = await clickhouse.query<{ answer: string }>(`SELECT any(raw) AS answer FROM url({probe:String}, RawBLOB, 'raw String')`, {
+      probe: probeUrl,
+    });
+    return row?.answer === 'ok';
+  } catch {
+    return false;
+  }
+}
+
+async function insertFrom(
+  clickhouse: ClickhouseService,
+  target: ImportInput,
+  source: FocusSource,
+  file: FocusFile,
+  parameters: ImportParameters,
+  extra: Record<string, string | number> = {},
+): Promise<void> {
+  await clickhouse.command(await insertSql(clickhouse, target, source, extra), { ...parameters });
+}
+
+/**
+ * The INSERT of one file: focusSelectSql over the file into the input table, with the input, memory and time settings
+ * this server knows (an older one would refuse the statement for an unknown setting), in the statement itself (the
+ * embedded connection would make settings given beside it session-wide).
+ */
+async function insertSql(
+  clickhouse: ClickhouseService,
+  target: ImportInput,
+  source: FocusSource,
+  extra: Record<string, string | number>,
+): Promise<string> {
+  const settings = await clickhouse.knownSettings({ ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS, ...extra });
+  const clause = Object.entries(settings)
+    .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : `'${sqlString(String(value))}'`}`)
+    .join(', ');
+  return `INSERT INTO ${target.input}\n${focusSelectSql(source)}\nSETTINGS ${clause}`;
+}
+
+interface ReportTotals {
+  file_rows: string;
+  file_billed_cost: string;
+  file_effective_cost: string;
+  file_list_cost: string;
+  file_currencies: string[];
+  [key: string]: unknown;
+}
+
+/** Refuses a file that lacks required columns or holds unparsable values, naming file, line and value. */
+async function checkReport(clickhouse: ClickhouseService, target: ImportInput, file: FocusFile): Promise<Omit<LoadedFile, 'warnings'>> {
+  const [report] = await clickhouse.query<ReportTotals>(reportTotalsSql(target.report));
+  const rows = Number(report?.file_rows ?? 0);
+  if (rows > 0) {
+    // A column with no value in any row is as good as absent (a CSV's header was checked before reading it).
+    const missing = missingRequiredColumns(reportedColumns(report));
+    if (missing.length > 0) {
+      throw new FocusIngestError(`${file.path}: not a FOCUS cost export, missing required column(s): ${missing.join(', ')}`);
+    }
+  }
+  const problems: string[] = [];
+  FOCUS_VALUE_CHECKS.forEach((check, i) => {
+    const failing = Number(report?.[`failing${i}`] ?? 0);
+    if (failing === 0) return;
+    const row = Number(report[`first_failing${i}`]);
+    // CSV: header is line 1, so data row n (0-based) is line n + 2 when no field spans lines.
+    const where = file.format === 'CSVWithNames' ? `line ${row + 2}` : `row ${row + 1}`;
+    const value = report[`failing_value${i}`];
+    const shown = value === null || value === undefined ? 'empty' : JSON.stringify(String(value).slice(0, 80));
+    problems.push(
+      `${file.path}:${where}: ${check.column} ${check.problem} (${shown})${failing > 1 ? `; ${failing - 1} more row(s) like it` : ''}`,
+    );
+  });
+  if (problems.length > 0) throw new FocusIngestError(`unparsable values, nothing was imported:\n  ${problems.join('\n  ')}`);
+  return {
+    rows,
+    billedCost: report?.file_billed_cost ?? '0',
+    effectiveCost: report?.file_effective_cost ?? '0',
+    listCost: report?.file_list_cost ?? '0',
+    currencies: (report?.file_currencies ?? []).filter((currency) => currency !== ''),
+  };
+}
+
+/** ClickHouse's parse error in one line, its data row turned into the file's line number. */
+function parseErrorSummary(error: unknown, file: FocusFile): string {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  const row = /\(at row (\d+)\)/.exec(message);
+  const where = row ? (file.format === 'CSVWithNames' ? `line ${Number(row[1]) + 1}: ` : `row ${row[1]}: `) : '';
+  return `${where}${message.replace(/:?\s*\(at row \d+\).*$/, '').slice(0, 300)}`;
+}
