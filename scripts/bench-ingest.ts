@@ -1,203 +1,279 @@
 /**
- * FOCUS import throughput (not a test): generates a FOCUS 1.0 CSV of N rows (default 1,000,000),
- * has ClickHouse convert it to Parquet, then imports both into fresh organisations on the embedded
- * engine and on a ClickHouse server, printing rows/s.
+ * FOCUS import throughput and memory (not a test): the importer against ClickHouse's own insert of the same file
+ * on the same engine, measured in one run, for CSV and Parquet.
  *
- *   npx ts-node -T scripts/bench-ingest.ts [--rows 1000000] [--dir .test-tmp/bench] [--server-url http://…] [--only embedded|server]
+ *   npx ts-node -T scripts/bench-ingest.ts [--rows 3000000] [--dir .test-tmp/bench-ingest] [--only embedded|server]
  *
- * Without --server-url a ClickHouse HTTP server is started from libchdb (as the e2e tests do).
+ * 1. Generates a FOCUS 1.0 export of N line items inside ClickHouse: 12 months in month order, 3 billing accounts,
+ *    40 sub-accounts, 6 services, 5 regions, 4 tag keys (team, env, application, cost-center; 5 % untagged), as CSV
+ *    (NULL tokens, as AWS and Azure write them) and as Parquet written by ClickHouse (one row group per 1M rows).
+ * 2. Per engine (embedded chDB; a libchdb HTTP server with query_log) and format: ClickHouse's own
+ *    `CREATE TABLE … ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM <the file>` (the server reads it the way the
+ *    importer makes it: CSV as the request body, Parquet over HTTP with range requests), then `ingest focus` of the
+ *    same file into a fresh organisation; rows/s of each and their ratio, and the peak memory of each statement
+ *    (server: system.query_log; embedded: this process's peak RSS, the engine's included).
+ * 3. The memory bound: the Parquet import again under CLICKHOUSE_MAX_MEMORY_BYTES = 1 GiB, beside ClickHouse's
+ *    own load of the same file into Nullable(String) columns (what the importer did before) under the same limit.
+ * Results: bench/results/<timestamp>-ingest.{json,md}.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { once } from 'node:events';
+import { cpus, totalmem } from 'node:os';
 import { loadConfig } from '../src/config/app-config';
 import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../src/infrastructure/clickhouse/migrator';
+import { serveFile } from '../src/ingest/file-server';
+import { FOCUS_SOURCE_STRUCTURE } from '../src/ingest/focus-mapping';
 import { ingestFocus } from '../src/ingest/ingest-focus';
-import { startClickhouseServer } from '../test/support/local-servers';
+import { startClickhouseWithQueryLog } from '../test/support/app-with-env';
+import { focusExportSql } from '../test/support/focus-export';
 
-const HEADER = [
-  'BilledCost',
-  'EffectiveCost',
-  'ListCost',
-  'ContractedCost',
-  'BillingCurrency',
-  'BillingPeriodStart',
-  'BillingPeriodEnd',
-  'ChargePeriodStart',
-  'ChargePeriodEnd',
-  'ChargeCategory',
-  'ChargeClass',
-  'ChargeDescription',
-  'BillingAccountId',
-  'BillingAccountName',
-  'SubAccountId',
-  'SubAccountName',
-  'ProviderName',
-  'PublisherName',
-  'InvoiceIssuerName',
-  'ServiceName',
-  'ServiceCategory',
-  'RegionId',
-  'RegionName',
-  'PricingCategory',
-  'CommitmentDiscountId',
-  'CommitmentDiscountStatus',
-  'Tags',
-];
-const SERVICES = [
-  ['Amazon Elastic Compute Cloud', 'Compute'],
-  ['Amazon Simple Storage Service', 'Storage'],
-  ['Amazon Relational Database Service', 'Databases'],
-  ['AWS Lambda', 'Compute'],
-  ['Amazon CloudWatch', 'Management and Governance'],
-  ['Elastic Load Balancing', 'Networking'],
-];
-const REGIONS = ['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-southeast-1'];
-const TYPES = ['m5.large', 'c5.2xlarge', 'r6i.xlarge', 't3.medium', 'g5.4xlarge'];
+const GIB = 1024 ** 3;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+const log = (message: string) => process.stdout.write(`${message}\n`);
 
-/** Deterministic pseudo-random rows of one September, three billing accounts, 40 sub-accounts. */
-async function generateCsv(path: string, rows: number): Promise<void> {
-  const out = createWriteStream(path);
-  let seed = 42;
-  // xorshift32: exact in 32-bit integer arithmetic (a float LCG would lose precision and cycle).
-  const random = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 4294967296;
-  };
-  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
-  };
-  await write(`${HEADER.map(q).join(',')}\n`);
-  let chunk = '';
-  for (let i = 0; i < rows; i++) {
-    const [service, category] = SERVICES[i % SERVICES.length];
-    const account = i % 3;
-    const day = 1 + (i % 30);
-    const hour = i % 24;
-    const list = (random() * 5).toFixed(10);
-    const contracted = (Number(list) * 0.9).toFixed(10);
-    const committed = i % 10 === 0;
-    const effective = (Number(contracted) * (committed ? 0.6 : 1)).toFixed(10);
-    const start = `2026-09-${String(day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:00:00`;
-    const end = `2026-09-${String(day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:59:59`;
-    const type = TYPES[i % TYPES.length];
-    const tags = JSON.stringify({ environment: ['prod', 'dev', 'test'][i % 3], team: `team-${i % 17}`, application: `app-${i % 53}` });
-    const fields = [
-      committed ? '0' : effective,
-      effective,
-      list,
-      contracted,
-      q('USD'),
-      q('2026-09-01 00:00:00'),
-      q('2026-10-01 00:00:00'),
-      q(start),
-      q(end),
-      q('Usage'),
-      'NULL',
-      q(`$0.10 per On Demand Linux ${type} Instance Hour`),
-      q(`10000000000${account}`),
-      q(`payer-${account}`),
-      q(`2000000000${String(i % 40).padStart(2, '0')}`),
-      q(`account-${i % 40}`),
-      q('AWS'),
-      q('Amazon Web Services, Inc.'),
-      q('Amazon Web Services, Inc.'),
-      q(service),
-      q(category),
-      q(REGIONS[i % REGIONS.length]),
-      q(REGIONS[i % REGIONS.length]),
-      q(committed ? 'Committed' : 'Standard'),
-      committed ? q('arn:aws:savingsplans::sp-1') : 'NULL',
-      committed ? q('Used') : 'NULL',
-      q(tags),
-    ];
-    chunk += `${fields.join(',')}\n`;
-    if (chunk.length > 1 << 20) {
-      await write(chunk);
-      chunk = '';
+interface Measured {
+  seconds: number;
+  rowsPerSecond: number;
+  /** Peak memory of the statement (server: query_log) or of this process, the engine included (embedded), MiB. */
+  peakMiB: number;
+}
+
+interface Pair {
+  engine: 'embedded' | 'server';
+  format: 'CSV' | 'Parquet';
+  own: Measured;
+  importer: Measured;
+  ratio: number;
+}
+
+async function main(): Promise<void> {
+  const rows = Number(arg('rows') ?? 3_000_000);
+  const dir = resolve(arg('dir') ?? '.test-tmp/bench-ingest');
+  const only = arg('only');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const csv = join(dir, 'focus-export.csv');
+  const parquet = join(dir, 'focus-export.parquet');
+
+  const generator = service(join(dir, 'generator'));
+  let began = Date.now();
+  await generator.command(
+    `INSERT INTO FUNCTION file('${csv}', CSVWithNames) ${focusExportSql(rows)}
+     SETTINGS format_csv_null_representation = 'NULL', max_threads = 2, max_execution_time = 0`,
+  );
+  log(
+    `generated ${rows.toLocaleString('en-US')} rows: ${(statSync(csv).size / 1e6).toFixed(0)} MB CSV in ${((Date.now() - began) / 1000).toFixed(1)} s`,
+  );
+  began = Date.now();
+  // As ClickHouse writes Parquet: the CSV's inferred (nullable) types, one row group per 1M rows.
+  await generator.command(
+    `INSERT INTO FUNCTION file('${parquet}', Parquet) SELECT * FROM file('${csv}', CSVWithNames)
+     SETTINGS format_csv_null_representation = 'NULL', schema_inference_make_columns_nullable = 1, max_threads = 1,
+              input_format_parallel_parsing = 0, output_format_parquet_row_group_size = 1000000,
+              output_format_parquet_row_group_size_bytes = 4294967296, max_execution_time = 0`,
+  );
+  const [groups] = await generator.query<{ groups: string }>(
+    `SELECT toString(any(num_row_groups)) AS groups FROM file('${parquet}', ParquetMetadata)`,
+  );
+  log(
+    `wrote ${(statSync(parquet).size / 1e6).toFixed(0)} MB Parquet (${groups.groups} row groups) in ${((Date.now() - began) / 1000).toFixed(1)} s`,
+  );
+  await generator.onModuleDestroy();
+
+  const pairs: Pair[] = [];
+  const bounds: Record<string, unknown>[] = [];
+  for (const engine of ['embedded', 'server'] as const) {
+    if (only && only !== engine) continue;
+    const server = engine === 'server' ? await startClickhouseWithQueryLog(join(dir, 'server')) : undefined;
+    const connect = (extra: Record<string, string> = {}) =>
+      service(join(dir, 'embedded'), server?.url, { CLICKHOUSE_MAX_MEMORY_BYTES: '0', ...extra });
+    try {
+      const clickhouse = connect();
+      await migrate(clickhouse);
+      for (const [format, path] of [
+        ['CSV', csv],
+        ['Parquet', parquet],
+      ] as const) {
+        const own = await ownInsert(clickhouse, format, path, rows);
+        const organizationId = randomUUID();
+        const importer = await measured(clickhouse, 'insert', () => ingestFocus(clickhouse, { paths: [path], organizationId }), rows);
+        const pair: Pair = { engine, format, own, importer, ratio: round(importer.rowsPerSecond / own.rowsPerSecond) };
+        pairs.push(pair);
+        log(
+          `${engine.padEnd(8)} ${format.padEnd(7)} own insert ${own.seconds} s (${own.rowsPerSecond.toLocaleString('en-US')} rows/s, ${own.peakMiB} MiB); ` +
+            `importer ${importer.seconds} s (${importer.rowsPerSecond.toLocaleString('en-US')} rows/s, ${importer.peakMiB} MiB) → ${(pair.ratio * 100).toFixed(0)} %`,
+        );
+      }
+      await clickhouse.onModuleDestroy();
+
+      // The memory bound: 1 GiB per statement.
+      const bounded = connect({ CLICKHOUSE_MAX_MEMORY_BYTES: String(GIB) });
+      const served = bounded.embedded ? undefined : await serveFile(parquet, statSync(parquet).size, bounded.url!);
+      const from = served
+        ? `url('${served.url}', Parquet, '${FOCUS_SOURCE_STRUCTURE}')`
+        : `file('${parquet}', Parquet, '${FOCUS_SOURCE_STRUCTURE}')`;
+      const rawLoad = await bounded
+        .command(`CREATE TABLE ${bounded.database}.bench_raw_${Date.now()} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM ${from}`)
+        .then(
+          () => 'fits',
+          (error: unknown) => (error instanceof Error ? error.message.split('\n')[0].slice(0, 160) : String(error)),
+        )
+        .finally(() => served?.close());
+      const imported = await measured(
+        bounded,
+        'insert',
+        () => ingestFocus(bounded, { paths: [parquet], organizationId: randomUUID() }),
+        rows,
+      );
+      bounds.push({ engine, budgetMiB: 1024, rawLoadOfTheFile: rawLoad, importer: imported });
+      log(
+        `${engine.padEnd(8)} under 1 GiB: ClickHouse's load into text columns: ${rawLoad}; the importer: ${imported.seconds} s, ${imported.peakMiB} MiB`,
+      );
+      await bounded.onModuleDestroy();
+    } finally {
+      await server?.stop();
     }
   }
-  await write(chunk);
-  out.end();
-  await once(out, 'finish');
+
+  const report = {
+    startedAt: new Date().toISOString(),
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: round(totalmem() / GIB) },
+    rows,
+    files: { csvBytes: statSync(csv).size, parquetBytes: statSync(parquet).size, parquetRowGroups: Number(groups.groups) },
+    pairs,
+    bounds,
+  };
+  const stamp = `${report.startedAt.replace(/[:.]/g, '-')}-ingest`;
+  const out = resolve('bench/results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(out, `${stamp}.md`), markdown(report));
+  log(`\n${markdown(report)}\nwritten to bench/results/${stamp}.{json,md}`);
 }
 
-async function csvToParquet(clickhouse: ClickhouseService, csv: string, parquet: string): Promise<void> {
-  const result = await clickhouse.client.exec({
-    query: `SELECT * FROM file('${csv}', CSVWithNames) FORMAT Parquet`,
-    clickhouse_settings: { format_csv_null_representation: 'NULL', schema_inference_make_columns_nullable: 1 },
-  });
-  await pipeline(result.stream, createWriteStream(parquet));
+/**
+ * ClickHouse's own insert of the file into a plain table: the embedded engine reads it with file(); a server as the
+ * importer makes it read the file (a CSV as the request body, a Parquet file from this process in ranges).
+ */
+async function ownInsert(clickhouse: ClickhouseService, format: 'CSV' | 'Parquet', path: string, rows: number): Promise<Measured> {
+  const table = `${clickhouse.database}.bench_own_${format.toLowerCase()}_${Date.now()}`;
+  const settings = "SETTINGS format_csv_null_representation = 'NULL', max_execution_time = 0";
+  const fmt = format === 'CSV' ? 'CSVWithNames' : 'Parquet';
+  if (clickhouse.embedded || format === 'Parquet') {
+    const served = clickhouse.embedded ? undefined : await serveFile(path, statSync(path).size, clickhouse.url!);
+    try {
+      const from = served ? `url('${served.url}', ${fmt})` : `file('${path}', ${fmt})`;
+      return await measured(
+        clickhouse,
+        'create',
+        () => clickhouse.command(`CREATE TABLE ${table} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM ${from} ${settings}`),
+        rows,
+      );
+    } finally {
+      await served?.close();
+    }
+  }
+  // A CSV to a server: the table's columns from the file's first rows, then the file as the body of an INSERT.
+  await clickhouse.command(
+    `CREATE TABLE ${table} ENGINE = MergeTree ORDER BY tuple() EMPTY AS SELECT * FROM format(CSVWithNames, {head:String}) ${settings}`,
+    { head: fileHead(path, 65_536).split('\n').slice(0, 20).join('\n') },
+  );
+  return measured(
+    clickhouse,
+    'insert',
+    () => clickhouse.insertWithBody(`INSERT INTO ${table} ${settings} FORMAT CSVWithNames`, createReadStream(path)),
+    rows,
+  );
 }
 
-function service(dir: string, url?: string): ClickhouseService {
-  const env: Record<string, string | undefined> = { ...process.env, CLICKHOUSE_DATABASE: 'bench', DATA_DIR: join(dir, 'embedded') };
+/** Wall time and peak memory of `run` (its statements of `kind` in the server's query_log; this process's RSS when embedded). */
+async function measured(clickhouse: ClickhouseService, kind: string, run: () => Promise<unknown>, rows: number): Promise<Measured> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const began = Date.now();
+  try {
+    await run();
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (Date.now() - began) / 1000;
+  let peakMiB = round(peak / 1024 ** 2);
+  if (!clickhouse.embedded) {
+    await clickhouse.command('SYSTEM FLUSH LOGS');
+    const [row] = await clickhouse.query<{ peak: string }>(
+      `SELECT toString(max(memory_usage)) AS peak FROM system.query_log
+       WHERE type = 'QueryFinish' AND toUnixTimestamp64Milli(query_start_time_microseconds) >= {since:Int64} AND query_kind IN ('Insert', 'Create') AND lower(query) LIKE {kind:String}`,
+      { since: began, kind: `%${kind}%` },
+    );
+    peakMiB = round(Number(row.peak) / 1024 ** 2);
+  }
+  return { seconds: round(seconds), rowsPerSecond: Math.round(rows / seconds), peakMiB };
+}
+
+function service(dataDir: string, url?: string, extra: Record<string, string> = {}): ClickhouseService {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    CLICKHOUSE_DATABASE: 'bench',
+    DATA_DIR: dataDir,
+    CLICKHOUSE_MAX_EXECUTION_SECONDS: '3600',
+    ...extra,
+  };
   if (url) env.CLICKHOUSE_URL = url;
   else delete env.CLICKHOUSE_URL;
   return new ClickhouseService(loadConfig(env));
 }
 
-async function main(): Promise<void> {
-  const rows = Number(arg('rows') ?? 1_000_000);
-  const dir = resolve(arg('dir') ?? '.test-tmp/bench');
-  const only = arg('only');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const csv = join(dir, 'focus-bench.csv');
-  const parquet = join(dir, 'focus-bench.parquet');
-  let started = Date.now();
-  await generateCsv(csv, rows);
-  console.log(
-    `generated ${rows.toLocaleString('en-US')} rows, ${(statSync(csv).size / 1e6).toFixed(0)} MB CSV in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-
-  const results: string[] = [];
-  const modes: ('embedded' | 'server')[] = only ? [only as 'embedded' | 'server'] : ['embedded', 'server'];
-  for (const mode of modes) {
-    let stop: (() => Promise<void>) | undefined;
-    let url = arg('server-url');
-    if (mode === 'server' && !url) {
-      const server = await startClickhouseServer(join(dir, 'server'));
-      url = server.url;
-      stop = server.stop;
-    }
-    const clickhouse = service(dir, mode === 'server' ? url : undefined);
-    try {
-      await migrate(clickhouse);
-      if (mode === modes[0]) {
-        // The embedded engine reads local files directly; a server may not (user_files_path).
-        const converter = mode === 'embedded' ? clickhouse : service(join(dir, 'converter'));
-        started = Date.now();
-        await csvToParquet(converter, csv, parquet);
-        console.log(`wrote ${(statSync(parquet).size / 1e6).toFixed(0)} MB Parquet in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-        if (converter !== clickhouse) await converter.onModuleDestroy();
-      }
-      for (const [format, path] of [
-        ['CSV', csv],
-        ['Parquet', parquet],
-      ] as const) {
-        const summary = await ingestFocus(clickhouse, { paths: [path], organizationId: randomUUID() });
-        const line = `${mode.padEnd(8)} ${format.padEnd(7)} ${summary.rows.toLocaleString('en-US')} rows  ${(summary.elapsedMs / 1000).toFixed(1)} s  ${summary.rowsPerSecond.toLocaleString('en-US')} rows/s  (${(summary.bytes / 1e6 / (summary.elapsedMs / 1000)).toFixed(0)} MB/s)`;
-        console.log(line);
-        results.push(line);
-      }
-    } finally {
-      await clickhouse.onModuleDestroy();
-      await stop?.();
-    }
+function fileHead(path: string, bytes: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
-  console.log(`\n${results.join('\n')}`);
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function markdown(report: {
+  startedAt: string;
+  machine: Record<string, unknown>;
+  rows: number;
+  files: Record<string, number>;
+  pairs: Pair[];
+  bounds: Record<string, unknown>[];
+}): string {
+  return [
+    `# FOCUS import bench ${report.startedAt}`,
+    '',
+    `${String(report.machine.cpu)}, ${String(report.machine.cores)} cores. ${report.rows.toLocaleString('en-US')} line items: ` +
+      `CSV ${(report.files.csvBytes / 1e6).toFixed(0)} MB, Parquet ${(report.files.parquetBytes / 1e6).toFixed(0)} MB (${report.files.parquetRowGroups} row groups).`,
+    '',
+    "| engine | format | ClickHouse's own insert | rows/s | peak MiB | importer | rows/s | peak MiB | importer ÷ own |",
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.pairs.map(
+      (p) =>
+        `| ${p.engine} | ${p.format} | ${p.own.seconds} s | ${p.own.rowsPerSecond.toLocaleString('en-US')} | ${p.own.peakMiB} | ` +
+        `${p.importer.seconds} s | ${p.importer.rowsPerSecond.toLocaleString('en-US')} | ${p.importer.peakMiB} | ${(p.ratio * 100).toFixed(0)} % |`,
+    ),
+    '',
+    'Under a 1 GiB per-statement budget (Parquet):',
+    '',
+    ...report.bounds.map(
+      (b) =>
+        `- ${String(b.engine)}: ClickHouse's load of the file into text columns: ${String(b.rawLoadOfTheFile)}; the importer: ${JSON.stringify(b.importer)}`,
+    ),
+    '',
+  ].join('\n');
 }
 
 main().catch((error) => {

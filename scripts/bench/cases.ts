@@ -130,3 +130,105 @@ export const CASES: BenchCase[] = [
 
 /** The case measured raw vs projection (the 12-month monthly case). */
 export const PROJECTION_CASE = CASES[1].name;
+
+/**
+ * Issue 23: the same question asked by a tag (or cost category) and by a column dimension, same period and date
+ * grouping: the tag's cost over the column's, measured on the API in alternation (target ≤ 1.5).
+ */
+export interface TagPair {
+  name: string;
+  path: string;
+  tag: unknown;
+  column: unknown;
+}
+
+const THIRTY_DAYS = { start: '2026-10-01', end: '2026-10-30' };
+const TWELVE_MONTHS = { start: '2025-11-01', end: '2026-10-31' };
+const THREE_MONTHS = { start: '2026-08-01', end: '2026-10-31' };
+const DATA = '/v1/cost-insights/data';
+const byDimension = (dateGrouping: string, dateRange: object, dimension: string) => ({
+  groupBy: { dateGrouping, dimension },
+  filters: { inclusions: { dateRange } },
+});
+
+export const TAG_PAIRS: TagPair[] = [
+  {
+    name: 'daily, 30 days: tag:team vs service',
+    path: DATA,
+    tag: byDimension('daily', THIRTY_DAYS, 'tag:team'),
+    column: byDimension('daily', THIRTY_DAYS, 'service'),
+  },
+  {
+    name: 'monthly, 12 months: tag:team vs service',
+    path: DATA,
+    tag: byDimension('monthly', TWELVE_MONTHS, 'tag:team'),
+    column: byDimension('monthly', TWELVE_MONTHS, 'service'),
+  },
+  {
+    name: 'monthly, 12 months: costCategory:Project vs account',
+    path: DATA,
+    tag: byDimension('monthly', TWELVE_MONTHS, 'costCategory:Project'),
+    column: byDimension('monthly', TWELVE_MONTHS, 'account'),
+  },
+  {
+    name: 'a tag filter vs a column filter, grouped by service, 3 months',
+    path: DATA,
+    tag: {
+      groupBy: { dateGrouping: 'monthly', dimension: 'service' },
+      filters: { inclusions: { dateRange: THREE_MONTHS, resourceTag: 'env', resourceTagValues: ['production'] } },
+    },
+    column: {
+      groupBy: { dateGrouping: 'monthly', dimension: 'service' },
+      filters: { inclusions: { dateRange: THREE_MONTHS, clouds: ['AWS'] } },
+    },
+  },
+  {
+    name: 'cloud × service × tag:team vs cloud × service × region, monthly, 3 months',
+    path: DATA,
+    tag: {
+      groupBy: { dateGrouping: 'monthly', dimensions: ['cloud', 'service', 'tag:team'] },
+      filters: { inclusions: { dateRange: THREE_MONTHS } },
+    },
+    column: {
+      groupBy: { dateGrouping: 'monthly', dimensions: ['cloud', 'service', 'region'] },
+      filters: { inclusions: { dateRange: THREE_MONTHS } },
+    },
+  },
+  {
+    name: '/compare month over month: by tag:team vs by service',
+    path: '/v1/cost-insights/compare',
+    tag: {
+      metric: 'amortized_cost',
+      baselinePeriod: { start: '2026-09-01', end: '2026-09-30' },
+      comparisonPeriod: { start: '2026-10-01', end: '2026-10-31' },
+      groupBy: { dimension: 'tag:team', dateGrouping: 'monthly' },
+    },
+    column: {
+      metric: 'amortized_cost',
+      baselinePeriod: { start: '2026-09-01', end: '2026-09-30' },
+      comparisonPeriod: { start: '2026-10-01', end: '2026-10-31' },
+      groupBy: { dimension: 'service', dateGrouping: 'monthly' },
+    },
+  },
+  {
+    name: '/filters (5 fields): under a tag filter vs under a column filter',
+    path: '/v1/cost-insights/filters',
+    tag: {
+      fields: ['services', 'regions', 'accounts', 'instanceTypes', 'usageTypes'],
+      filters: {
+        inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' }, resourceTag: 'env', resourceTagValues: ['production'] },
+      },
+    },
+    column: {
+      fields: ['services', 'regions', 'accounts', 'instanceTypes', 'usageTypes'],
+      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' }, clouds: ['AWS'] } },
+    },
+  },
+];
+
+/** Issue 23: the 12-month monthly tag question, raw line items vs the tag projection (target ≥ 10× at 30M line items). */
+export const TAG_PROJECTION_CASE = {
+  name: 'monthly-by-tag:team, 12 months',
+  path: DATA,
+  body: byDimension('monthly', TWELVE_MONTHS, 'tag:team'),
+};

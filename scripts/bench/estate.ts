@@ -38,12 +38,42 @@ const COST_TYPES = ['Usage', 'Usage', 'Usage', 'Usage', 'Tax', 'Credit', 'Fee', 
 const COST_LAYERS = ['Cloud', 'Cloud', 'Cloud', 'Cloud', 'Kubernetes', 'Marketplace'];
 const ENVS = ['production', 'staging', 'development', 'test'];
 
+/** The columns the generator writes, in its SELECT's order (imported_at keeps its default: when it was written). */
+const ESTATE_COLUMNS = [
+  'organization_id',
+  'usage_date',
+  'billing_period',
+  'cost_layer',
+  'cloud',
+  'service',
+  'resource_family',
+  'region',
+  'instance_type',
+  'usage_type',
+  'cost_type',
+  'account_id',
+  'account_name',
+  'integration_id',
+  'resource_tags',
+  'cost_categories',
+  'billed_cost',
+  'amortized_cost',
+  'cash_cost',
+  'on_demand_cost',
+  'enterprise_discount_savings',
+  'product_discount_savings',
+  'partner_discount_savings',
+  'commitment_savings',
+  'spot_savings',
+  'other_savings',
+];
+
 const arrayLiteral = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
 
 /** One INSERT of rows [start, start + count). Partitions: 4 orgs × 3 integrations × 14 months = 168. */
 export function generateSql(table: string, start: number, count: number, resources: number): string {
   return `
-INSERT INTO ${table}
+INSERT INTO ${table} (${ESTATE_COLUMNS.join(', ')})
 SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
 SELECT
   ${arrayLiteral(ORGANIZATIONS)}[o + 1] AS organization_id,

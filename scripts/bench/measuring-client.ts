@@ -26,7 +26,14 @@ export interface Statement {
 /** One timed unit of work; a unit with several statements runs them concurrently, as the API does. */
 export type Task =
   | { kind: 'http'; url: string; headers: Record<string, string>; body: string }
-  | { kind: 'clickhouse'; statements: Statement[]; settings: Record<string, string | number>; tagQueryIds?: boolean }
+  | {
+      kind: 'clickhouse';
+      statements: Statement[];
+      settings: Record<string, string | number>;
+      tagQueryIds?: boolean;
+      /** Another ClickHouse than the API's (CLICKHOUSE_URL): the cluster bench times two stores. */
+      url?: string;
+    }
   | { kind: 'postgres'; statements: string[] };
 
 /** What one run of a task saw: answer bytes (http), query ids (clickhouse). */
@@ -98,13 +105,24 @@ async function serve(): Promise<void> {
   // The API's process runs with this setting (main.ts): the client runs with it too, so both sides of a ratio alike.
   applyHeapGrowing(config.heapGrowingPercent);
   const clickhouse: ClickHouseClient = createClickhouseClient(config);
+  const others = new Map<string, ClickHouseClient>();
+  const clientFor = (url?: string): ClickHouseClient => {
+    if (url === undefined || url === config.clickhouse.url) return clickhouse;
+    let client = others.get(url);
+    if (!client) {
+      client = createClickhouseClient({ ...config, clickhouse: { ...config.clickhouse, url } });
+      others.set(url, client);
+    }
+    return client;
+  };
   let pg: Pool | undefined;
   if (process.env.BENCH_PG_DATABASE) {
     const { Pool } = await import('pg');
     pg = new Pool({ host: '127.0.0.1', user: 'postgres', database: process.env.BENCH_PG_DATABASE, max: 8 });
   }
 
-  const runClickhouse = async (statement: Statement, settings: Record<string, string | number>, queryId?: string) => {
+  const runClickhouse = async (statement: Statement, settings: Record<string, string | number>, queryId?: string, url?: string) => {
+    const clickhouse = clientFor(url);
     if (statement.format === 'JSONEachRow') {
       const result = await clickhouse.query({
         query: statement.sql,
@@ -157,7 +175,7 @@ async function serve(): Promise<void> {
       }
       case 'clickhouse': {
         const queryIds = task.tagQueryIds ? task.statements.map(() => randomUUID()) : [];
-        await Promise.all(task.statements.map((s, i) => runClickhouse(s, task.settings, queryIds[i])));
+        await Promise.all(task.statements.map((s, i) => runClickhouse(s, task.settings, queryIds[i], task.url)));
         return { bytes: 0, queryIds };
       }
       case 'postgres': {
@@ -201,6 +219,7 @@ async function serve(): Promise<void> {
   process.on('disconnect', () => {
     void pg?.end();
     void clickhouse.close();
+    for (const other of others.values()) void other.close();
     process.exit(0);
   });
 }

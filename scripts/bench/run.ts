@@ -3,6 +3,7 @@
  *
  *   npm run bench -- [--rows 10000000] [--runs 40] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api]
+ *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
  *
  * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
  *
@@ -39,11 +40,14 @@ import { ClickhouseService, StatementParameters } from '../../src/infrastructure
 import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
-import { CASES, PROJECTION_CASE } from './cases';
+import { answerStatementFilter } from './answer-statements';
+import { CASES, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE } from './cases';
 import { judgeTargets } from './targets';
 import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
 import { startBareRelay } from './bare-relay';
 import { startMeasuringClient, Statement, Task } from './measuring-client';
+import { round, Stats, stats } from './stats';
+import { runClusterBench } from './cluster';
 
 @Controller('bench')
 class BenchProbeController {
@@ -64,25 +68,11 @@ function arg(name: string, fallback: string): string {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
-interface Stats {
-  runs: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  mean: number;
-}
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return {
-    runs: sorted.length,
-    p50: round(at(0.5)),
-    p95: round(at(0.95)),
-    p99: round(at(0.99)),
-    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
-  };
-}
 async function main(): Promise<void> {
+  if (flag('cluster')) {
+    const options = { rows: Number(arg('rows', '10000000')), runs: Number(arg('runs', '40')), warmup: Number(arg('warmup', '3')) };
+    return runClusterBench({ ...options, dir: arg('dir', '.test-tmp/bench-cluster') });
+  }
   const rows = Number(arg('rows', '10000000'));
   const runs = Number(arg('runs', '40'));
   const warmup = Number(arg('warmup', '3'));
@@ -190,7 +180,7 @@ async function main(): Promise<void> {
 
   // Statement capture: every cost statement the API sends while `capturing` is set.
   let capturing: Statement[] | undefined;
-  const isCostStatement = (sql: string) => sql.includes('cost_line_items') && !sql.includes('system.parts');
+  const isCostStatement = answerStatementFilter(clickhouse.table('cost_line_items'));
   const originalQuery = clickhouse.query.bind(clickhouse);
   clickhouse.query = (async (sql: string, params: StatementParameters = {}) => {
     if (capturing && isCostStatement(sql)) capturing.push({ sql, params, format: 'JSONEachRow' });
@@ -227,13 +217,18 @@ async function main(): Promise<void> {
    * answers while still reading (e.g. the branches of /filters' UNION ALL) reports only what it had read by then.
    */
   const engineFacts = async (ids: string[], lastRunIds: string[]) => {
-    await clickhouse.command('SYSTEM FLUSH LOGS');
-    const rows = await clickhouse.query<{ id: string; us: string; read_rows: string }>(
-      `SELECT query_id AS id, toString(dateDiff('microsecond', query_start_time_microseconds, event_time_microseconds)) AS us,
-              toString(read_rows) AS read_rows
-       FROM system.query_log WHERE type = 'QueryFinish' AND query_id IN {ids:Array(String)}`,
-      { ids },
-    );
+    // A statement's QueryFinish entry may be logged just after its client got the last byte: flush and ask again.
+    let rows: { id: string; us: string; read_rows: string }[] = [];
+    for (let attempt = 0; attempt < 20 && rows.length !== ids.length; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      await clickhouse.command('SYSTEM FLUSH LOGS');
+      rows = await clickhouse.query<{ id: string; us: string; read_rows: string }>(
+        `SELECT query_id AS id, toString(dateDiff('microsecond', query_start_time_microseconds, event_time_microseconds)) AS us,
+                toString(read_rows) AS read_rows
+         FROM system.query_log WHERE type = 'QueryFinish' AND query_id IN {ids:Array(String)}`,
+        { ids },
+      );
+    }
     if (rows.length !== ids.length) throw new Error(`system.query_log has ${rows.length} of ${ids.length} statements`);
     const last = new Set(lastRunIds);
     return {
@@ -294,6 +289,34 @@ async function main(): Promise<void> {
   }
   const rssQueriesPeak = rssPeak;
 
+  // Issue 23: each question by a tag against the same question by a column, on the API and on ClickHouse, alternated.
+  const tagPairs = [];
+  for (const pair of TAG_PAIRS) {
+    const { statements: columnStatements } = await capture(apiRequest(pair.path, pair.column));
+    const { statements: tagStatements } = await capture(apiRequest(pair.path, pair.tag));
+    const measuredPair = await client.alternated(warmup, runs, [
+      apiRequest(pair.path, pair.column),
+      apiRequest(pair.path, pair.tag),
+      direct(columnStatements, {}, true),
+      direct(tagStatements, {}, true),
+    ]);
+    const [columnApi, tagApi, columnClickhouse, tagClickhouse] = measuredPair.samples.map(stats);
+    const columnFacts = await engineFacts(measuredPair.queryIds[2], measuredPair.last[2].queryIds);
+    const tagFacts = await engineFacts(measuredPair.queryIds[3], measuredPair.last[3].queryIds);
+    const entry = {
+      pair: pair.name,
+      column: { api: columnApi, clickhouse: columnClickhouse, engine: columnFacts.engine, readRows: columnFacts.readRows },
+      tag: { api: tagApi, clickhouse: tagClickhouse, engine: tagFacts.engine, readRows: tagFacts.readRows },
+      tagOverColumnApiP50: round(tagApi.p50 / columnApi.p50),
+      tagOverColumnEngineP50: round(tagFacts.engine.p50 / columnFacts.engine.p50),
+    };
+    tagPairs.push(entry);
+    log(
+      `tag pair: ${pair.name}: API ${columnApi.p50} → ${tagApi.p50} ms (×${entry.tagOverColumnApiP50}), engine ${columnFacts.engine.p50} → ` +
+        `${tagFacts.engine.p50} ms (×${entry.tagOverColumnEngineP50}), rows read ${columnFacts.readRows.toLocaleString('en-US')} → ${tagFacts.readRows.toLocaleString('en-US')}`,
+    );
+  }
+
   // Raw scan vs aggregate projection for the 12-month monthly case.
   const projectionCase = CASES.find((c) => c.name === PROJECTION_CASE)!;
   const { statements: projectionStatements } = await capture(apiRequest(projectionCase.path, projectionCase.body));
@@ -319,6 +342,50 @@ async function main(): Promise<void> {
     `projection: raw p50 ${rawScan.p50} ms (${projection.rawScan.readRows} rows) vs ${projected.p50} ms (${projection.projection.readRows} rows) → ×${projection.speedupP50}; ` +
       `in the engine ${rawEngine.p50} vs ${projectedEngine.p50} ms → ×${projection.engine.speedupP50}`,
   );
+
+  // Issue 23: the 12-month monthly tag question, raw line items vs the tag projection (migration 0015).
+  const { statements: tagProjectionStatements } = await capture(apiRequest(TAG_PROJECTION_CASE.path, TAG_PROJECTION_CASE.body));
+  const tagScans = await client.alternated(warmup, runs, [
+    direct(tagProjectionStatements, { optimize_use_projections: 0 }, true),
+    direct(tagProjectionStatements, { optimize_use_projections: 1 }, true),
+  ]);
+  const [tagRawScan, tagProjected] = tagScans.samples.map(stats);
+  const tagRawFacts = await engineFacts(tagScans.queryIds[0], tagScans.last[0].queryIds);
+  const tagProjectedFacts = await engineFacts(tagScans.queryIds[1], tagScans.last[1].queryIds);
+  const tagProjection = {
+    case: TAG_PROJECTION_CASE.name,
+    rawScan: { ...tagRawScan, readRows: tagRawFacts.readRows },
+    projection: { ...tagProjected, readRows: tagProjectedFacts.readRows },
+    speedupP50: round(tagRawScan.p50 / tagProjected.p50),
+    engine: {
+      rawScan: tagRawFacts.engine,
+      projection: tagProjectedFacts.engine,
+      speedupP50: round(tagRawFacts.engine.p50 / tagProjectedFacts.engine.p50),
+    },
+  };
+  log(
+    `tag projection: raw p50 ${tagRawScan.p50} ms (${tagRawFacts.readRows} rows) vs ${tagProjected.p50} ms (${tagProjectedFacts.readRows} rows) → ×${tagProjection.speedupP50}; ` +
+      `in the engine ×${tagProjection.engine.speedupP50}`,
+  );
+
+  // What the pre-aggregation costs on disk: the line items' own bytes and each projection's, per million line items.
+  const storage = await clickhouse.query<{ name: string; bytes: string; rows: string }>(
+    `SELECT 'line items' AS name, toString(sum(bytes_on_disk) - (SELECT sum(bytes_on_disk) FROM system.projection_parts
+                                                                  WHERE database = {db:String} AND table = 'cost_line_items' AND active)) AS bytes,
+            toString(sum(rows)) AS rows
+     FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active
+     UNION ALL
+     SELECT name, toString(sum(bytes_on_disk)), toString(sum(rows)) FROM system.projection_parts
+     WHERE database = {db:String} AND table = 'cost_line_items' AND active GROUP BY name ORDER BY name`,
+    { db: clickhouse.database },
+  );
+  const disk = storage.map((row) => ({
+    name: row.name,
+    rows: Number(row.rows),
+    bytes: Number(row.bytes),
+    mbPerMillionLineItems: round(Number(row.bytes) / 1e6 / (rows / 1e6)),
+  }));
+  log(`disk per million line items: ${disk.map((d) => `${d.name} ${d.mbPerMillionLineItems} MB`).join(', ')}`);
 
   if (!skipPostgres) {
     for (const [i, c] of CASES.entries()) {
@@ -393,6 +460,9 @@ async function main(): Promise<void> {
     clickhouseSelectOne: selectOne,
     cases: results,
     projection,
+    tagPairs,
+    tagProjection,
+    disk,
     throughput,
     heavyLoad: { case: heavy.name, ...heavyLoad },
     apiRss: {
@@ -416,10 +486,6 @@ async function main(): Promise<void> {
   await app.close();
   await server.stop();
   process.exit(0);
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
 }
 
 interface CannonResult {
@@ -505,6 +571,21 @@ function markdown(report: any): string {
     ),
     '',
     `Pre-aggregation (${report.projection.case}, projections: ${report.projection.projectionsDefined}): raw scan p50 ${report.projection.rawScan.p50} ms reading ${report.projection.rawScan.readRows.toLocaleString('en-US')} rows; projection p50 ${report.projection.projection.p50} ms reading ${report.projection.projection.readRows.toLocaleString('en-US')} rows → **×${report.projection.speedupP50}** as the client sees it (answer transfer and parsing included, the same for both); in the engine (system.query_log) ${report.projection.engine.rawScan.p50} ms vs ${report.projection.engine.projection.p50} ms → **×${report.projection.engine.speedupP50}**.`,
+    '',
+    'Tags and cost categories at column speed (issue 23): the same question by a tag and by a column, alternated.',
+    '',
+    '| pair | column API p50 | tag API p50 | tag ÷ column (API) | column engine p50 | tag engine p50 | tag ÷ column (engine) | rows read column → tag |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.tagPairs.map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (p: any) =>
+        `| ${p.pair} | ${p.column.api.p50} | ${p.tag.api.p50} | ${p.tagOverColumnApiP50} | ${p.column.engine.p50} | ${p.tag.engine.p50} | ${p.tagOverColumnEngineP50} | ${p.column.readRows.toLocaleString('en-US')} → ${p.tag.readRows.toLocaleString('en-US')} |`,
+    ),
+    '',
+    `Tag pre-aggregation (${report.tagProjection.case}): raw line items p50 ${report.tagProjection.rawScan.p50} ms reading ${report.tagProjection.rawScan.readRows.toLocaleString('en-US')} rows; tag projection p50 ${report.tagProjection.projection.p50} ms reading ${report.tagProjection.projection.readRows.toLocaleString('en-US')} rows → **×${report.tagProjection.speedupP50}** (engine ×${report.tagProjection.engine.speedupP50}).`,
+    '',
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    `Disk per million line items: ${report.disk.map((d: any) => `${d.name} ${d.mbPerMillionLineItems} MB (${d.rows.toLocaleString('en-US')} rows)`).join('; ')}.`,
     '',
     `Small requests (autocannon, ${report.throughput.connections} connections, ${report.throughput.durationSeconds} s): trivial authenticated probe ${report.throughput.probe.requestsPerSecond} req/s (p50 ${report.throughput.probe.latencyP50} ms); tiny /data ${report.throughput.tinyData.requestsPerSecond} req/s (p50 ${report.throughput.tinyData.latencyP50} ms, non-2xx ${report.throughput.tinyData.non2xx}) → **${Math.round(report.throughput.tinyDataOverProbe * 100)} %** of the probe; the same request computed afresh every time (\`Cache-Control: no-cache\`) ${report.throughput.tinyDataFresh.requestsPerSecond} req/s (p50 ${report.throughput.tinyDataFresh.latencyP50} ms, non-2xx ${report.throughput.tinyDataFresh.non2xx}) → **${Math.round(report.throughput.tinyDataFreshOverProbe * 100)} %**.`,
     '',

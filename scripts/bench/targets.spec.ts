@@ -61,4 +61,19 @@ describe('judgeTargets', () => {
     expect(judgeTargets(run({ share: 0.39 }))[3].met).toBe(false);
     expect(judgeTargets(run({ share: 0.4 }))[3].met).toBe(true);
   });
+
+  it("judges issue 23's targets when measured: every tag pair within 1.5× of its column question, the tag pre-aggregation ≥ 10×", () => {
+    const measured = {
+      ...run({}),
+      tagPairs: [
+        { pair: 'daily', column: { api: { p50: 40 } }, tag: { api: { p50: 60 } } },
+        { pair: 'monthly', column: { api: { p50: 30 } }, tag: { api: { p50: 45.03 } } },
+      ],
+      tagProjection: { rawScan: { p50: 900 }, projection: { p50: 36 } },
+    };
+    const [pairs, speedup] = judgeTargets(measured).slice(4);
+    expect(pairs).toEqual(expect.objectContaining({ met: false, detail: '1.5000–1.5010; missed by monthly 1.5010' }));
+    expect(speedup).toEqual(expect.objectContaining({ met: true, detail: '×25.00' }));
+    expect(judgeTargets(run({}))).toHaveLength(4); // a run without them is judged on the four
+  });
 });

@@ -7,12 +7,18 @@ export const TARGETS = {
   postgresOverApiMin: 20,
   preAggregationMin: 10,
   smallRequestShareMin: 0.4,
+  /** Issue 23: a question by a tag costs at most this many times the same question by a column. */
+  tagOverColumnMax: 1.5,
+  /** Issue 23: the 12-month monthly tag question from the tag projection, against the raw line items (judged at 30M). */
+  tagPreAggregationMin: 10,
 } as const;
 
 export interface MeasuredRun {
   cases: Array<{ case: string; api: { p50: number }; clickhouse: { p50: number }; postgres?: { p50: number } }>;
   projection: { rawScan: { p50: number }; projection: { p50: number }; engine: { rawScan: { p50: number }; projection: { p50: number } } };
   throughput: { probe: { requestsPerSecond: number }; tinyData: { requestsPerSecond: number } };
+  tagPairs?: Array<{ pair: string; column: { api: { p50: number } }; tag: { api: { p50: number } } }>;
+  tagProjection?: { rawScan: { p50: number }; projection: { p50: number } };
 }
 
 export interface TargetVerdict {
@@ -67,6 +73,29 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
       target: `small requests ≥ ${TARGETS.smallRequestShareMin * 100} % of the trivial authenticated endpoint`,
       met: share >= TARGETS.smallRequestShareMin,
       detail: `${(share * 100).toFixed(1)} %`,
+    },
+    ...judgeTagTargets(run),
+  ];
+}
+
+/** Issue 23's two targets, when the run measured them. */
+function judgeTagTargets(run: MeasuredRun): TargetVerdict[] {
+  if (!run.tagPairs || !run.tagProjection) return [];
+  const pairs = run.tagPairs.map((p) => ({ name: p.pair, value: p.tag.api.p50 / p.column.api.p50 }));
+  const missed = pairs.filter((p) => p.value > TARGETS.tagOverColumnMax);
+  const speedup = run.tagProjection.rawScan.p50 / run.tagProjection.projection.p50;
+  return [
+    {
+      target: `a question by a tag ≤ ${TARGETS.tagOverColumnMax}× the same question by a column (API p50), every pair`,
+      met: missed.length === 0,
+      detail:
+        `${ratio(Math.min(...pairs.map((p) => p.value)))}–${ratio(Math.max(...pairs.map((p) => p.value)))}` +
+        (missed.length ? `; missed by ${missed.map((p) => `${p.name} ${ratio(p.value)}`).join('; ')}` : ''),
+    },
+    {
+      target: `the 12-month monthly tag question ≥ ${TARGETS.tagPreAggregationMin}× faster than the raw line items (p50; the issue judges it at 30M)`,
+      met: speedup >= TARGETS.tagPreAggregationMin,
+      detail: `×${speedup.toFixed(2)}`,
     },
   ];
 }
