@@ -19,6 +19,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { COST_COLUMNS } from '../../src/ingest/focus-mapping';
 
 export const ORGANIZATIONS = [
   '0b3f5a52-0000-4000-8000-00000000b001',
@@ -38,43 +39,17 @@ const COST_TYPES = ['Usage', 'Usage', 'Usage', 'Usage', 'Tax', 'Credit', 'Fee', 
 const COST_LAYERS = ['Cloud', 'Cloud', 'Cloud', 'Cloud', 'Kubernetes', 'Marketplace'];
 const ENVS = ['production', 'staging', 'development', 'test'];
 
-/** The columns the generator writes, in its SELECT's order (imported_at keeps its default: when it was written). */
-const ESTATE_COLUMNS = [
-  'organization_id',
-  'usage_date',
-  'billing_period',
-  'cost_layer',
-  'cloud',
-  'service',
-  'resource_family',
-  'region',
-  'instance_type',
-  'usage_type',
-  'cost_type',
-  'account_id',
-  'account_name',
-  'integration_id',
-  'resource_tags',
-  'cost_categories',
-  'billed_cost',
-  'amortized_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-];
+// The columns an import writes (imported_at keeps its default: when it was written), in the importer's order.
+const COLUMNS = COST_COLUMNS.join(', ');
 
 const arrayLiteral = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
 
 /** One INSERT of rows [start, start + count). Partitions: 4 orgs × 3 integrations × 14 months = 168. */
 export function generateSql(table: string, start: number, count: number, resources: number): string {
   return `
-INSERT INTO ${table} (${ESTATE_COLUMNS.join(', ')})
+INSERT INTO ${table} (${COLUMNS})
 SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
+SELECT ${COLUMNS} FROM (
 SELECT
   ${arrayLiteral(ORGANIZATIONS)}[o + 1] AS organization_id,
   d AS usage_date,
@@ -123,7 +98,7 @@ FROM
     toDate('${FIRST_DAY}') + toUInt16(bitShiftRight(h2, 52) % ${DAYS}) AS d,
     toDecimal128(bitShiftRight(h2, 40) % 1000000, 10) / 10000 AS base
   FROM numbers(${start}, ${count})
-)`;
+))`;
 }
 
 /**
