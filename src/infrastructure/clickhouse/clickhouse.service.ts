@@ -67,17 +67,7 @@ export class ClickhouseService implements OnModuleDestroy {
    * once; a failed lookup is retried by the next read.
    */
   readSettings(): Promise<ClickHouseSettings> {
-    const names = Object.keys(this.wantedReadSettings);
-    if (names.length === 0) return Promise.resolve({});
-    this.knownReadSettings ??= (async () => {
-      const result = await this.client.query({
-        query: 'SELECT name FROM system.settings WHERE name IN {names:Array(String)}',
-        query_params: { names },
-        format: 'JSONEachRow',
-      });
-      const known = new Set((await result.json<{ name: string }>()).map((row) => row.name));
-      return Object.fromEntries(Object.entries(this.wantedReadSettings).filter(([name]) => known.has(name))) as ClickHouseSettings;
-    })().catch((error: unknown) => {
+    this.knownReadSettings ??= this.knownSettings(this.wantedReadSettings).catch((error: unknown) => {
       this.knownReadSettings = undefined;
       throw error;
     });
@@ -86,15 +76,17 @@ export class ClickhouseService implements OnModuleDestroy {
 
   /**
    * Of these settings, those this server knows (each name looked up once): a statement carrying an unknown
-   * setting would be refused by an older server.
+   * setting would be refused by an older server. Asked on the bare client: reads themselves wait for it.
    */
   async knownSettings<T extends Record<string, unknown>>(settings: T): Promise<Partial<T>> {
     const unknown = Object.keys(settings).filter((name) => !this.settingKnown.has(name));
     if (unknown.length > 0) {
-      const rows = await this.query<{ name: string }>('SELECT name FROM system.settings WHERE name IN {names:Array(String)}', {
-        names: unknown,
+      const result = await this.client.query({
+        query: 'SELECT name FROM system.settings WHERE name IN {names:Array(String)}',
+        query_params: { names: unknown },
+        format: 'JSONEachRow',
       });
-      const known = new Set(rows.map((row) => row.name));
+      const known = new Set((await result.json<{ name: string }>()).map((row) => row.name));
       for (const name of unknown) this.settingKnown.set(name, known.has(name));
     }
     return Object.fromEntries(Object.entries(settings).filter(([name]) => this.settingKnown.get(name))) as Partial<T>;
