@@ -317,56 +317,42 @@ async function main(): Promise<void> {
     );
   }
 
-  // Raw scan vs aggregate projection for the 12-month monthly case.
-  const projectionCase = CASES.find((c) => c.name === PROJECTION_CASE)!;
-  const { statements: projectionStatements } = await capture(apiRequest(projectionCase.path, projectionCase.body));
+  // One question from the line items (projections off) against the same statements from a projection, alternated.
   // Each run's statements get query ids, so the engine's own time (system.query_log) is known too: the
   // client-observed time adds transfer and parsing of the answer, the same for both paths.
-  const scans = await client.alternated(warmup, runs, [
-    direct(projectionStatements, { optimize_use_projections: 0 }, true),
-    direct(projectionStatements, { optimize_use_projections: 1 }, true),
-  ]);
-  const [rawScan, projected] = scans.samples.map(stats);
-  const rawFacts = await engineFacts(scans.queryIds[0], scans.last[0].queryIds);
-  const projectedFacts = await engineFacts(scans.queryIds[1], scans.last[1].queryIds);
-  const [rawEngine, projectedEngine] = [rawFacts.engine, projectedFacts.engine];
+  const rawVersusProjection = async (label: string, question: { name: string; path: string; body: unknown }) => {
+    const { statements } = await capture(apiRequest(question.path, question.body));
+    const scans = await client.alternated(warmup, runs, [
+      direct(statements, { optimize_use_projections: 0 }, true),
+      direct(statements, { optimize_use_projections: 1 }, true),
+    ]);
+    const [rawScan, projected] = scans.samples.map(stats);
+    const rawFacts = await engineFacts(scans.queryIds[0], scans.last[0].queryIds);
+    const projectedFacts = await engineFacts(scans.queryIds[1], scans.last[1].queryIds);
+    const measured = {
+      rawScan: { ...rawScan, readRows: rawFacts.readRows },
+      projection: { ...projected, readRows: projectedFacts.readRows },
+      speedupP50: round(rawScan.p50 / projected.p50),
+      engine: {
+        rawScan: rawFacts.engine,
+        projection: projectedFacts.engine,
+        speedupP50: round(rawFacts.engine.p50 / projectedFacts.engine.p50),
+      },
+    };
+    log(
+      `${label}: raw p50 ${rawScan.p50} ms (${rawFacts.readRows} rows) vs ${projected.p50} ms (${projectedFacts.readRows} rows) → ×${measured.speedupP50}; ` +
+        `in the engine ${rawFacts.engine.p50} vs ${projectedFacts.engine.p50} ms → ×${measured.engine.speedupP50}`,
+    );
+    return measured;
+  };
+  // The 12-month monthly case, and (issue 23) the 12-month monthly tag question against the tag projection (migration 0015).
+  const projectionCase = CASES.find((c) => c.name === PROJECTION_CASE)!;
   const projection = {
     case: PROJECTION_CASE,
     projectionsDefined: facts.projections,
-    rawScan: { ...rawScan, readRows: rawFacts.readRows },
-    projection: { ...projected, readRows: projectedFacts.readRows },
-    speedupP50: round(rawScan.p50 / projected.p50),
-    engine: { rawScan: rawEngine, projection: projectedEngine, speedupP50: round(rawEngine.p50 / projectedEngine.p50) },
+    ...(await rawVersusProjection('projection', projectionCase)),
   };
-  log(
-    `projection: raw p50 ${rawScan.p50} ms (${projection.rawScan.readRows} rows) vs ${projected.p50} ms (${projection.projection.readRows} rows) → ×${projection.speedupP50}; ` +
-      `in the engine ${rawEngine.p50} vs ${projectedEngine.p50} ms → ×${projection.engine.speedupP50}`,
-  );
-
-  // Issue 23: the 12-month monthly tag question, raw line items vs the tag projection (migration 0015).
-  const { statements: tagProjectionStatements } = await capture(apiRequest(TAG_PROJECTION_CASE.path, TAG_PROJECTION_CASE.body));
-  const tagScans = await client.alternated(warmup, runs, [
-    direct(tagProjectionStatements, { optimize_use_projections: 0 }, true),
-    direct(tagProjectionStatements, { optimize_use_projections: 1 }, true),
-  ]);
-  const [tagRawScan, tagProjected] = tagScans.samples.map(stats);
-  const tagRawFacts = await engineFacts(tagScans.queryIds[0], tagScans.last[0].queryIds);
-  const tagProjectedFacts = await engineFacts(tagScans.queryIds[1], tagScans.last[1].queryIds);
-  const tagProjection = {
-    case: TAG_PROJECTION_CASE.name,
-    rawScan: { ...tagRawScan, readRows: tagRawFacts.readRows },
-    projection: { ...tagProjected, readRows: tagProjectedFacts.readRows },
-    speedupP50: round(tagRawScan.p50 / tagProjected.p50),
-    engine: {
-      rawScan: tagRawFacts.engine,
-      projection: tagProjectedFacts.engine,
-      speedupP50: round(tagRawFacts.engine.p50 / tagProjectedFacts.engine.p50),
-    },
-  };
-  log(
-    `tag projection: raw p50 ${tagRawScan.p50} ms (${tagRawFacts.readRows} rows) vs ${tagProjected.p50} ms (${tagProjectedFacts.readRows} rows) → ×${tagProjection.speedupP50}; ` +
-      `in the engine ×${tagProjection.engine.speedupP50}`,
-  );
+  const tagProjection = { case: TAG_PROJECTION_CASE.name, ...(await rawVersusProjection('tag projection', TAG_PROJECTION_CASE)) };
 
   // What the pre-aggregation costs on disk: the line items' own bytes and each projection's, per million line items.
   const storage = await clickhouse.query<{ name: string; bytes: string; rows: string }>(
