@@ -66,6 +66,31 @@ const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
   };
 });
 
+/**
+ * Suites that jest runs side by side (test/e2e, with other files' workers on the same cores) assert no wall
+ * time: milliseconds compared there measure the machine's load. Timed checks live in test/timing, a jest
+ * project run alone and in band after the rest (docs/testing.md).
+ */
+const WALL_TIME =
+  'Wall time is asserted only in test/timing (run alone, in band): move this check there, or assert the property by counts.';
+const noWallTimeAssertions = {
+  files: ['test/e2e/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      { selector: "MemberExpression[object.name='performance'][property.name='now']", message: WALL_TIME },
+      { selector: "MemberExpression[object.name='process'][property.name='hrtime']", message: WALL_TIME },
+      ...['callee.object.callee.name', 'callee.object.object.callee.name'].flatMap((path) => [
+        { selector: `CallExpression[${path}='expect'] MemberExpression[property.name='ms']`, message: WALL_TIME },
+        {
+          selector: `CallExpression[${path}='expect'] CallExpression[callee.object.name='Date'][callee.property.name='now']`,
+          message: WALL_TIME,
+        },
+      ]),
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -102,5 +127,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  noWallTimeAssertions,
   prettier,
 );

@@ -1,7 +1,9 @@
 /**
- * Two projects: `unit` (pure code, colocated *.spec.ts, no servers) and `e2e` (HTTP against real
+ * Projects: `unit` (pure code, colocated *.spec.ts, no servers) and `e2e` (HTTP against real
  * ClickHouse and Redis). E2E_MODE=embedded runs e2e on chDB in-process; E2E_MODE=server starts a
  * ClickHouse HTTP server from libchdb and a redis-server on free ports (test/support/global-setup.ts).
+ * `timing` holds the e2e suites that measure time or memory: the same setup, run alone and in band after
+ * the rest (scripts/test.sh), so no other suite's load reads as theirs. `multi`: several processes.
  */
 const transform = { '^.+\\.ts$': 'ts-jest' };
 
@@ -19,6 +21,15 @@ module.exports = {
       displayName: 'e2e',
       rootDir: '.',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testEnvironment: 'node',
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      displayName: 'timing',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/timing/**/*.timing-spec.ts'],
       testEnvironment: 'node',
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',

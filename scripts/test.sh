@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite: type check, lint and format, unit tests, then every e2e test three times: on the embedded engine
 # (chDB, no Redis: single-process fallbacks), against a ClickHouse HTTP server from libchdb + redis-server, and against
-# a 2-shard x 2-replica ClickHouse cluster of libchdb nodes + redis-server;
+# a 2-shard x 2-replica ClickHouse cluster of libchdb nodes + redis-server; then the timing suites in each mode, alone;
 # then the multi-instance suite: three `node dist/main.js` behind nginx on a shared ClickHouse + Redis.
 # A step whose system tools (scripts/system-tools.table.json) are missing is skipped with a banner naming each tool and
 # its install command, repeated at the end; under CI=true it fails instead.
@@ -26,15 +26,23 @@ echo "== Backstage client against @backstage/plugin-cost-insights' own types" &&
 echo "== lint (ESLint, type-aware, with the folder layering)" && npx eslint src test scripts clients
 echo "== format (Prettier)" && npx prettier --check --log-level warn "src/**/*.ts" "test/**/*.ts" "scripts/**/*.ts" "clients/**/*.ts" eslint.config.mjs jest.config.js
 echo "== unit" && npx jest --selectProjects unit
+# Each mode's e2e files run side by side (two workers); then, after every mode, the timing suites (test/timing:
+# wall time and memory measured) run alone and in band, so no other suite's load is on the cores with them.
+modes=(embedded)
 echo "== e2e (embedded chDB)" && E2E_MODE=embedded npx jest --selectProjects e2e --maxWorkers=2
 echo "== e2e (ClickHouse server + Redis)"
 if has_tools "the e2e suite in server mode (E2E_MODE=server)" python3 redis-server; then
   E2E_MODE=server npx jest --selectProjects e2e --maxWorkers=2
+  modes+=(server)
 fi
 echo "== e2e (ClickHouse cluster: 2 shards x 2 replicas + Redis)"
 if has_tools "the e2e suite in cluster mode (E2E_MODE=cluster)" python3 redis-server; then
   E2E_MODE=cluster npx jest --selectProjects e2e --maxWorkers=2
+  modes+=(cluster)
 fi
+for mode in "${modes[@]}"; do
+  echo "== timing suites, alone and in band ($mode)" && E2E_MODE=$mode npx jest --selectProjects timing --runInBand
+done
 # The multi project's suites check their own tools (test/support/system-tools.ts): a missing one skips them, loudly.
 echo "== multi-instance (3 API processes + nginx + ClickHouse server + Redis)"
 multi_output=$(mktemp)

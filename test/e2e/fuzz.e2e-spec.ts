@@ -23,7 +23,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const ONLY = process.env.FUZZ_ONLY;
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const CONCURRENCY = 16;
-const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * A hang is no answer within this: a liveness bound, not a speed check. The statements of one organisation take
+ * turns (4 at a time), so 16 concurrent hostile /filters bodies (13 branches, up to 1,000 values per list) queue;
+ * with other suites on the same two cores answers took up to 15 s, so the bound is 60 s.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 const serverMode = process.env.E2E_MODE === 'server';
 
 const NOT_FOUND_FILTER = JSON.stringify({ success: false, error: { message: 'Shared filter not found or has expired.' } });

@@ -130,47 +130,6 @@ describe('hostile input', () => {
   });
 
   describe('wide bodies', () => {
-    // Before: class-transformer de-duplicated 80,000 keys in quadratic time: 5.8–6.3 s of synchronous CPU
-    // before the 400, and three such bodies in parallel froze /health/live for 21.5 s.
-    it('refuses an object with 80,000 fields at once, three in parallel, while /health/live answers', async () => {
-      const wide = JSON.stringify({
-        groupBy: { dateGrouping: 'daily' },
-        ...Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`k${i}`, 1])),
-      });
-      expect(wide.length).toBeGreaterThan(800_000);
-      // The same number of bytes as one long string: as much to receive and parse, nothing to walk.
-      const long = JSON.stringify({ groupBy: { dateGrouping: 'daily' }, unknown: 'x'.repeat(wide.length - 50) });
-      const threeAtOnce = async (body: string) => {
-        const answers = await Promise.all([post('data', body), post('data', body), post('data', body)]);
-        return { answers, ms: Math.max(...answers.map((answer) => answer.ms)) };
-      };
-      await threeAtOnce(long); // warm-up
-      const narrow = await threeAtOnce(long);
-      const [health, widened] = await Promise.all([delayed(50, () => send(`${base}${HEALTH}`, {})), threeAtOnce(wide)]);
-      for (const answer of widened.answers) {
-        expect(answer.status).toBe(400);
-        expect(messageOf(answer.text)).toBe(`${INVALID} body: has 80001 fields; at most 100 are allowed in one object`);
-      }
-      expect(health.status).toBe(200);
-      // What any JSON body of 80,000 fields costs: parsing it (this process is the app's, so the same CPU).
-      const parseMs = Math.min(
-        ...[1, 2, 3].map(() => {
-          const started = performance.now();
-          JSON.parse(wide);
-          return performance.now() - started;
-        }),
-      );
-      const floor = 3 * parseMs + narrow.ms;
-      // The best of three rounds: a busy machine (another suite's worker) must not read as slow refusing.
-      const fastest = Math.min(widened.ms, (await threeAtOnce(wide)).ms, (await threeAtOnce(wide)).ms);
-      console.log(
-        `hostile-input[${process.env.E2E_MODE}]: three ${wide.length}-byte bodies at once: 80,000 fields refused in ${fastest} ms (best of 3), ` +
-          `one long string in ${narrow.ms} ms, JSON.parse ${parseMs.toFixed(1)} ms; /health/live ${health.ms} ms meanwhile`,
-      );
-      // Refused before anything walks the fields: parsing three bodies plus receiving them is the work (before: 5.8 s each).
-      expect(fastest).toBeLessThan(3 * floor);
-    });
-
     it('names the path of a nested wide object and bounds the fields of the whole body', async () => {
       const nested = await post('data', {
         groupBy: { dateGrouping: 'daily' },
@@ -223,8 +182,3 @@ describe('hostile input', () => {
     });
   });
 });
-
-async function delayed<T>(ms: number, run: () => Promise<T>): Promise<T> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return run();
-}

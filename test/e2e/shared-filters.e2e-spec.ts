@@ -1,11 +1,16 @@
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
-import { UpstreamUnavailableException } from '../../src/common/errors/api-errors';
-import { createRedisClient, REDIS } from '../../src/infrastructure/redis/redis.module';
-import { normalizeSharedFilterConfiguration } from '../../src/sharing/shared-filter-configuration';
-import { RedisSharedFilterStore } from '../../src/sharing/storage/redis-shared-filter.store';
+import { REDIS } from '../../src/infrastructure/redis/redis.module';
 import { startAppWithEnv } from '../support/app-with-env';
-import { freePort } from '../support/local-servers';
+import {
+  bytesQuotaMessage,
+  configurationOfBytes,
+  countQuotaMessage,
+  quotaAccounting,
+  storedBytes,
+  storedForm,
+  UNSET_FIELDS,
+} from '../support/shared-filters';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 const URL = '/v1/cost-insights/shared-filters';
@@ -13,64 +18,8 @@ const PREFIX = 'Invalid request. Please see message details.';
 const NOT_FOUND = { success: false, error: { message: 'Shared filter not found or has expired.' } };
 const ID_PATTERN = /^sf_[A-Za-z0-9_-]{24}$/;
 
-/** Every FilterFields field as a read shows it when unset (written out here, not taken from the code). */
-const UNSET_FIELDS = {
-  costLayers: [],
-  clouds: [],
-  services: [],
-  resourceFamilies: [],
-  regions: [],
-  instanceTypes: [],
-  usageTypes: [],
-  billingPeriods: [],
-  dateRange: null,
-  costTypes: [],
-  accountIds: [],
-  integrationIds: [],
-  resourceTag: null,
-  resourceTagValues: [],
-  costCategory: null,
-  costCategoryValues: [],
-};
-
 const serverMode = process.env.E2E_MODE === 'server';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A configuration already in the stored (normalised) form, so what is stored is exactly its JSON. */
-function storedForm(services: string[], description: string, name = '') {
-  return {
-    filters: { inclusions: { ...UNSET_FIELDS, services }, exclusions: UNSET_FIELDS },
-    groupBy: { dateGrouping: 'daily', dimension: null },
-    metric: 'amortized_cost',
-    comparisonEnabled: false,
-    metadata: { name, description },
-  };
-}
-
-const storedBytes = (configuration: unknown) => Buffer.byteLength(JSON.stringify(configuration));
-
-/**
- * A configuration whose stored JSON is exactly `bytes` UTF-8 bytes: values of 500 characters, then a
- * description of 'é' (two bytes each) to land on the exact size, so bytes (not characters) are counted.
- */
-function configurationOfBytes(bytes: number, tag = 'v') {
-  // Each 500-character value adds 502 bytes (quoted) and, after the first, a comma.
-  const count = Math.max(0, Math.floor((bytes - storedBytes(storedForm([], '')) + 1) / 503));
-  const services = Array.from({ length: count }, (_, n) => `${tag}${n}`.padEnd(500, 'x'));
-  const missing = bytes - storedBytes(storedForm(services, ''));
-  const configuration = storedForm(services, `${'é'.repeat(Math.floor(missing / 2))}${missing % 2 ? 'd' : ''}`);
-  expect(storedBytes(configuration)).toBe(bytes);
-  return configuration;
-}
-
-const countQuotaMessage = (live: number, limit: number, lifetime: string) =>
-  `Shared filter quota exceeded: this organization has ${live} live shared filters and the limit is ${limit} ` +
-  `(SHARED_FILTER_QUOTA_COUNT). Filters free up as they expire, ${lifetime} after creation (SHARED_FILTER_TTL_SECONDS).`;
-
-const bytesQuotaMessage = (live: number, size: number, megabytes: number, lifetime: string) =>
-  `Shared filter quota exceeded: this organization's live shared filters hold ${live} bytes, and this one ` +
-  `(${size} bytes) would exceed the limit of ${megabytes * 1024 * 1024} bytes (SHARED_FILTER_QUOTA_MB = ${megabytes}). ` +
-  `Filters free up as they expire, ${lifetime} after creation (SHARED_FILTER_TTL_SECONDS).`;
 
 describe('shared filters (create and read)', () => {
   let t: TestApp;
@@ -385,19 +334,6 @@ describe('shared filters (create and read)', () => {
       return rows.map((row) => row.filter_id);
     }
 
-    /** Redis mode: the organisation's quota accounting (ids and byte sizes of the members, the byte total, their TTLs). */
-    async function redisAccounting(organizationId: string) {
-      const filtersKey = `cost-insights:shared-filter-quota:${organizationId}:filters`;
-      const bytesKey = `cost-insights:shared-filter-quota:${organizationId}:bytes`;
-      const members = await redis!.zrange(filtersKey, '0', '-1');
-      return {
-        ids: members.map((member) => member.split(':')[0]).sort(),
-        memberBytes: members.reduce((sum, member) => sum + Number(member.split(':')[1]), 0),
-        total: Number((await redis!.get(bytesKey)) ?? 0),
-        ttlsMs: [await redis!.pttl(filtersKey), await redis!.pttl(bytesKey)],
-      };
-    }
-
     it('accepts a configuration of exactly SHARED_FILTER_MAX_BYTES (default 65536) stored bytes and refuses one byte more (400)', async () => {
       const org = await t.newOrganization();
       const atLimit = configurationOfBytes(65_536);
@@ -458,7 +394,7 @@ describe('shared filters (create and read)', () => {
       const third = await createdIn(quota, org, configurationOfBytes(rest, 'e'));
       expect(await storedFilterIds(org.organizationId)).toEqual([first, second, third].sort());
       if (redis) {
-        const accounting = await redisAccounting(org.organizationId);
+        const accounting = await quotaAccounting(redis!, org.organizationId);
         expect(accounting.ids).toEqual([first, second, third].sort());
         expect(accounting.total).toBe(1024 * 1024);
         expect(accounting.memberBytes).toBe(1024 * 1024);
@@ -476,7 +412,7 @@ describe('shared filters (create and read)', () => {
 
       expect(await storedFilterIds(org.organizationId)).toEqual([...created].sort());
       if (redis) {
-        const accounting = await redisAccounting(org.organizationId);
+        const accounting = await quotaAccounting(redis!, org.organizationId);
         expect(accounting.ids).toEqual([...created].sort());
         // Each stored configuration is the defaults with a name of 6 characters ("race 0" … "race 9").
         expect(accounting.total).toBe(3 * storedBytes(storedForm([], '', 'race 0')));
@@ -491,39 +427,6 @@ describe('shared filters (create and read)', () => {
       const responses = await Promise.all(Array.from({ length: 10 }, (_, n) => createIn(n % 2 ? quota : shortLived, org, {})));
       expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
       expect(responses.filter((response) => response.status === 403)).toHaveLength(7);
-    });
-
-    it('frees quota as filters expire after SHARED_FILTER_TTL_SECONDS', async () => {
-      const [bigA, bigB, bigC, bigD] = ['a', 'b', 'c', 'd'].map((tag) => configurationOfBytes(BIG, tag));
-      const byCount = await shortLived.newOrganization();
-      const byBytes = await shortLived.newOrganization();
-      // One organisation's filters expire at different times: the expired one must stop counting, the live one not.
-      const staggered = await shortLived.newOrganization();
-      await createdIn(shortLived, staggered, bigA);
-      for (let n = 0; n < 3; n += 1) await createdIn(shortLived, byCount, {});
-      await createdIn(shortLived, byBytes, bigA);
-      await createdIn(shortLived, byBytes, bigB);
-      const lastCreated = Date.now();
-      expectQuotaRefusal(await createIn(shortLived, byCount, {}), countQuotaMessage(3, 3, '3 seconds'));
-      expectQuotaRefusal(await createIn(shortLived, byBytes, bigC), bytesQuotaMessage(2 * BIG, BIG, 1, '3 seconds'));
-      // Created half-way through the others' lifetime: still live when they have expired.
-      await sleep(1500 - (Date.now() - lastCreated));
-      const stillLive = await createdIn(shortLived, staggered, bigB);
-
-      await sleep(3000 - (Date.now() - lastCreated) + 300);
-      const next = await createdIn(shortLived, staggered, bigC);
-      expectQuotaRefusal(await createIn(shortLived, staggered, bigD), bytesQuotaMessage(2 * BIG, BIG, 1, '3 seconds'));
-      if (redis) {
-        expect(await redisAccounting(staggered.organizationId)).toMatchObject({ ids: [stillLive, next].sort(), total: 2 * BIG });
-        // The accounting expired with the last filter it counted.
-        for (const org of [byCount, byBytes]) {
-          expect(await redis.exists(`cost-insights:shared-filter-quota:${org.organizationId}:filters`)).toBe(0);
-          expect(await redis.exists(`cost-insights:shared-filter-quota:${org.organizationId}:bytes`)).toBe(0);
-        }
-      }
-      for (let n = 0; n < 3; n += 1) await createdIn(shortLived, byCount, {});
-      await createdIn(shortLived, byBytes, bigC);
-      await createdIn(shortLived, byBytes, bigD);
     });
   });
 
@@ -697,35 +600,5 @@ describe('shared filters (create and read)', () => {
     const response = await read(org, id);
     expect(response.status).toBe(200);
     expect(response.body.data.filterConfiguration.metadata.name).toBe('durable');
-  });
-
-  it('fails fast with an envelope error when Redis does not answer (never hangs)', async () => {
-    // A Redis store on a port nothing listens on: the client must reject at once, not queue.
-    const client = createRedisClient(`redis://127.0.0.1:${await freePort()}`);
-    client.on('error', () => undefined);
-    const store = new RedisSharedFilterStore(client);
-    try {
-      const started = Date.now();
-      await expect(store.find('sf_AAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toBeInstanceOf(UpstreamUnavailableException);
-      await expect(store.find('sf_AAAAAAAAAAAAAAAAAAAAAAAA')).rejects.toThrow(
-        'Shared filter storage is temporarily unavailable. Please retry shortly.',
-      );
-      // The quota-checking save too (its script never reaches Redis).
-      const configuration = normalizeSharedFilterConfiguration({});
-      const filter = {
-        filterId: 'sf_AAAAAAAAAAAAAAAAAAAAAAAA',
-        organizationId: '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d',
-        configuration,
-        configurationBytes: storedBytes(configuration),
-        createdAt: new Date().toISOString(),
-        creatorDataScope: '',
-      };
-      await expect(store.save(filter, { ttlSeconds: 60, quotaCount: 3, quotaBytes: 1024 ** 2 })).rejects.toBeInstanceOf(
-        UpstreamUnavailableException,
-      );
-      expect(Date.now() - started).toBeLessThan(3000);
-    } finally {
-      client.disconnect();
-    }
   });
 });
