@@ -15,7 +15,7 @@ import { TestApp, TestOrganization } from '../support/test-app';
  */
 const describeOnCluster = E2E_MODE === 'cluster' ? describe : describe.skip;
 
-const SAMPLE = join(__dirname, '../../../shared/data/focus/focus-sample-data-1.0/focus_sample.csv');
+const SAMPLE = join(__dirname, '../fixtures/focus/focus_sample.csv');
 const TODAY_WINDOW = demoWindow(120, new Date().toISOString().slice(0, 10));
 /** Rows stamped with one import time, so the freshness headers are the same on both stores too. */
 const IMPORTED_AT = '2026-11-01 06:00:00';

@@ -16,7 +16,7 @@ import { TestApp, TestOrganization } from '../support/test-app';
  * answers checked against sums computed HERE from the CSV text: a small CSV parser, the documented
  * mapping (docs/focus-mapping.md) re-expressed row by row, exact BigInt decimal sums.
  */
-const SAMPLE = join(__dirname, '../../../shared/data/focus/focus-sample-data-1.0/focus_sample.csv');
+const SAMPLE = join(__dirname, '../fixtures/focus/focus_sample.csv');
 const SEPTEMBER_2024 = { start: '2024-09-01', end: '2024-09-30' };
 
 // ------------------------------------------------------------------ the test's own CSV reading

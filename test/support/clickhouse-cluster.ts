@@ -8,8 +8,8 @@ import { freePort, libchdbPath, stopProcess } from './local-servers';
  * A real ClickHouse cluster on loopback: shards × replicas processes of libchdb, each serving the HTTP and the
  * native TCP interface (scripts/clickhouse-server.py), with `remote_servers` naming every node and
  * `internal_replication=false` (libchdb has no ReplicatedMergeTree: the Distributed tables write every
- * replica). See ../shared/notes/clickhouse-cluster-on-one-machine.md for what such a cluster can do, and
- * docs/testing.md for the two libchdb defects worked around here (hedged requests, resets).
+ * replica). docs/testing.md (Cluster mode) says what such a cluster can and cannot do, and the two libchdb
+ * defects worked around here (hedged requests, resets).
  */
 export interface ClusterNodeProcess {
   shard: number;
