@@ -6,6 +6,7 @@ import { compileWhere } from './filter-compiler';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
+import { CurrencyConversion, MoneySql } from './currency-conversion';
 
 /** The two periods of a comparison, in result rows as `side`. */
 export const BASELINE_SIDE = 0;
@@ -23,6 +24,8 @@ export interface ComparisonQuery {
   /** The grouping dimension; without one every row falls in the single group `totalLabel`. */
   dimension?: DimensionRef;
   totalLabel: string;
+  /** The conversion into the answer's currency; absent when every row the answer may meet is in it. */
+  conversion?: CurrencyConversion;
 }
 
 /**
@@ -35,6 +38,7 @@ export interface ComparisonQuery {
  */
 export function buildComparisonQuery(table: string, query: ComparisonQuery, rowLimit: number): CompiledSql {
   const params = new SqlParameters();
+  const money = new MoneySql(query.conversion, params);
   const bucket = bucketStartSql(query.dateGrouping);
   const dimension = query.dimension ? dimensionValueSql(query.dimension, params) : params.named('total_label', 'String', query.totalLabel);
   // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projections
@@ -42,10 +46,10 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
   // outer GROUPING SETS re-adds those exact Decimal partial sums (`part_` prefix: never alias a column name).
   const side = (index: ComparisonSide, period: DateRange) =>
     [
-      `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${metricPartSumsSql()}`,
+      `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${metricPartSumsSql(money)}`,
       `  FROM ${table}`,
       `  WHERE ${periodWhere(query, period, params).replace(/\n/g, '\n  ')}`,
-      '  GROUP BY bucket_start, dim_0',
+      `  GROUP BY ${['bucket_start', 'dim_0', ...money.groupKeys].join(', ')}`,
     ].join('\n');
   const sql = [
     'SELECT',
@@ -54,7 +58,7 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
     '  dim_0,',
     '  toUInt8(grouping(bucket_start)) AS all_buckets,',
     '  toUInt8(grouping(dim_0)) AS all_values,',
-    `  ${metricSumsOfPartsSql()}`,
+    `  ${metricSumsOfPartsSql(undefined, undefined, money)}`,
     'FROM (',
     side(BASELINE_SIDE, query.baselinePeriod),
     '  UNION ALL',

@@ -4,6 +4,7 @@ import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
+import { CurrencyConversion, MoneySql } from './currency-conversion';
 
 /** What /data asks of the store, after validation. */
 export interface CostDataQuery {
@@ -17,6 +18,8 @@ export interface CostDataQuery {
   /** Today (UTC, YYYY-MM-DD) and the default window length, for compileWhere. */
   today: string;
   defaultWindowDays: number;
+  /** The conversion into the answer's currency; absent when every row the answer may meet is in it. */
+  conversion?: CurrencyConversion;
 }
 
 /**
@@ -68,10 +71,11 @@ export function buildCostDataQuery(
   itemFormat: CostDataItemFormat = 'json',
 ): CompiledSql {
   const params = new SqlParameters();
+  const money = new MoneySql(query.conversion, params);
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
-  const sums = metricSumsOfPartsSql((metric) => metric, ', ');
+  const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
   // A CSV record ends with CRLF: its CR here, the LF as every result line's end.
   const item =
@@ -81,13 +85,18 @@ export function buildCostDataQuery(
   const sql = [
     'SELECT',
     `  if(${isTotal},`,
-    `    formatRowNoNewline('JSONEachRow', count() AS ${ITEM_COUNT_FIELD}, ${sums}),`,
+    `    formatRowNoNewline('JSONEachRow', ${[`count() AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`groupBitOr(currency_bit) AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
     `    ${item}) AS line`,
     'FROM (',
-    `  SELECT ${[`${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`, ...dimensionSelects, metricPartSumsSql()].join(', ')}`,
+    `  SELECT ${[
+      `${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`,
+      ...dimensionSelects,
+      ...(money.conversion ? [`${money.currencyBit()} AS currency_bit`] : []),
+      metricPartSumsSql(money),
+    ].join(', ')}`,
     `  FROM ${table}`,
     `  WHERE ${where.replace(/\n/g, '\n  ')}`,
-    `  GROUP BY ${keys.join(', ')}`,
+    `  GROUP BY ${[...keys, ...money.groupKeys].join(', ')}`,
     ')',
     `GROUP BY GROUPING SETS ((${keys.join(', ')}), ())`,
     `ORDER BY ${[`${isTotal} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,
@@ -98,6 +107,8 @@ export function buildCostDataQuery(
 
 /** The totals line's count of every item of the answer (the other fields are metric sums). */
 const ITEM_COUNT_FIELD = 'item_count';
+/** The totals line's OR of the converted currencies' bits (with a conversion). */
+const CONVERTED_FIELD = 'converted_currencies';
 
 /** buildCostDataQuery's result, taken apart without decoding (or joining) the items. */
 export interface CostDataResultBytes {
@@ -105,6 +116,8 @@ export interface CostDataResultBytes {
   totals: Record<string, unknown>;
   /** How many items the answer has in all (the LIMIT may have cut `items` short of it). */
   itemCount: number;
+  /** With a conversion: the bits of the currencies converted (convertedCurrencies). */
+  convertedBits: number;
   /** The inside of the JSON `items` array, `{…}\n,{…}\n`, as chunks of the result (none without items). */
   items: Buffer[];
 }
@@ -129,14 +142,18 @@ export function readCostDataResult(chunks: Buffer[], itemFormat: CostDataItemFor
       continue;
     }
     head.push(chunks[i].subarray(0, end));
-    const { [ITEM_COUNT_FIELD]: itemCount, ...totals } = JSON.parse(Buffer.concat(head).toString('utf8')) as Record<string, unknown>;
+    const {
+      [ITEM_COUNT_FIELD]: itemCount,
+      [CONVERTED_FIELD]: convertedBits,
+      ...totals
+    } = JSON.parse(Buffer.concat(head).toString('utf8')) as Record<string, unknown>;
     // The items start past the newline and the first JSON item's leading comma, which may lie in a later chunk.
     let [index, offset] = [i, end + (itemFormat === 'json' ? 2 : 1)];
     while (index < chunks.length && offset >= chunks[index].length) offset -= chunks[index++].length;
     const items = index < chunks.length ? [chunks[index].subarray(offset), ...chunks.slice(index + 1)] : [];
-    return { totals, itemCount: Number(itemCount), items };
+    return { totals, itemCount: Number(itemCount), convertedBits: Number(convertedBits ?? 0), items };
   }
-  return { totals: {}, itemCount: 0, items: [] }; // no totals line: nothing matched
+  return { totals: {}, itemCount: 0, convertedBits: 0, items: [] }; // no totals line: nothing matched
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */

@@ -1,3 +1,5 @@
+import type { MoneySql } from './currency-conversion';
+
 /** The four cost measures and six savings sources stored per line item (Decimal columns). */
 export const COST_MEASURES = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost'] as const;
 export const SAVINGS_SOURCES = [
@@ -42,10 +44,11 @@ export type CompareMetric = (typeof COMPARE_METRICS)[number];
  * re-add those partial sums (per item and in GROUPING SETS totals) into `sum_<metric>` columns;
  * total_savings is the sum of the six savings sources. Re-adding exact Decimal sums changes no digit.
  * The `part_`/`sum_` prefixes avoid aliases that shadow column names, which ClickHouse would resolve
- * inside the aggregates.
+ * inside the aggregates. With a MoneySql that converts, the partial sums are in the answer's currency (grouped by
+ * its keys too) and the re-added sums rounded once (currency-conversion.ts).
  */
-export function metricPartSumsSql(separator = ', '): string {
-  return [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `sum(${m}) AS part_${m}`).join(separator);
+export function metricPartSumsSql(money?: MoneySql, separator = ', '): string {
+  return [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `${money ? money.sum(m) : `sum(${m})`} AS part_${m}`).join(separator);
 }
 
 /**
@@ -54,9 +57,14 @@ export function metricPartSumsSql(separator = ', '): string {
  * name for SQL that writes CostDataPoint JSON itself — only in an outer query over `part_` columns,
  * where those names shadow no table column.
  */
-export function metricSumsOfPartsSql(alias: (metric: SummedMetric) => string = (metric) => `sum_${metric}`, separator = ',\n  '): string {
+export function metricSumsOfPartsSql(
+  alias: (metric: SummedMetric) => string = (metric) => `sum_${metric}`,
+  separator = ',\n  ',
+  money?: MoneySql,
+): string {
   const totalSavings = `(${SAVINGS_SOURCES.map((s) => `sum(part_${s})`).join(' + ')})`;
-  return SUMMED_METRICS.map((metric) => `${metric === 'total_savings' ? totalSavings : `sum(part_${metric})`} AS ${alias(metric)}`).join(
+  const total = (sums: string) => (money ? money.total(sums) : sums);
+  return SUMMED_METRICS.map((metric) => `${total(metric === 'total_savings' ? totalSavings : `sum(part_${metric})`)} AS ${alias(metric)}`).join(
     separator,
   );
 }

@@ -22,7 +22,7 @@ describe('the field table drives every place a filter field appears', () => {
         .map((rule) => rule.propertyName),
     );
 
-  it("lists the spec's 16 FilterFields fields in its order", () => {
+  it("lists the spec's 16 FilterFields fields in its order, then the extensions", () => {
     expect(Object.keys(FILTER_FIELDS)).toEqual([
       'costLayers',
       'clouds',
@@ -40,6 +40,7 @@ describe('the field table drives every place a filter field appears', () => {
       'resourceTagValues',
       'costCategory',
       'costCategoryValues',
+      'billingCurrencies',
     ]);
     expect(DATE_FIELDS).toEqual(['billingPeriods', 'dateRange']);
   });

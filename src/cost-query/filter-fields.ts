@@ -205,6 +205,17 @@ export const FILTER_FIELDS = {
     example: 'Business Unit',
   },
   costCategoryValues: { kind: 'mapValues', map: 'costCategory', label: 'Values of costCategory.', example: ['Platform'] },
+  // Extensions of the spec's FilterFields, after its 16 fields.
+  billingCurrencies: {
+    kind: 'list',
+    dimension: 'billingCurrency',
+    column: 'billing_currency',
+    options: 'billingCurrencies',
+    label:
+      'Billing currencies (ISO 4217) the costs were billed in. Filtered to one and asked in it (`currency`), an answer shows that currency\'s amounts unconverted.',
+    example: ['EUR'],
+    optionsExample: ['EUR', 'USD'],
+  },
 } as const satisfies Record<string, FilterFieldDefinition>;
 
 type Table = typeof FILTER_FIELDS;

@@ -11,6 +11,7 @@ import { compileWhere, dataScopeConditions, FilterTarget } from './filter-compil
 import { Filters, OrganizationScope } from './filters.types';
 import { finiteNumber } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
+import { CurrencyConversion, MoneySql } from './currency-conversion';
 
 /**
  * SQL and result assembly for filter discovery: POST /filters (the options of every filter field under
@@ -79,6 +80,8 @@ export interface FilterOptionsQueryInput {
    * resourceTags and costCategories: in the key; tagValues: the values of the listed keys). Absent or '': all.
    */
   search?: string;
+  /** The conversion into the currency whose amounts rank the options; absent when every row is in it. */
+  conversion?: CurrencyConversion;
 }
 
 /** One result row: an option of `field` (or, for `tagValues`, a value of tag key `name`). */
@@ -107,17 +110,18 @@ export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): Compile
     });
   const search = input.search ? params.named('search', 'String', input.search) : undefined;
   const notSet = () => params.named('not_set', 'String', NOT_SET);
+  const money = new MoneySql(input.conversion, params);
 
   const branches = input.fields.map((field) => {
     const source = OPTION_SOURCES[field];
     if (!source) throw new Error(`Unknown filter options field: ${field}`);
     const where = whereFor(source.target);
     return source.kind === 'column'
-      ? columnOptionsSql(field, source.column, where, input.table, search ? { search, notSet: notSet() } : undefined)
-      : mapKeyOptionsSql(field, source.column, where, input.table, search);
+      ? columnOptionsSql(field, source.column, where, input.table, money, search ? { search, notSet: notSet() } : undefined)
+      : mapKeyOptionsSql(field, source.column, where, input.table, money, search);
   });
   if (input.fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
-    branches.push(tagValuesSql(whereFor('tag'), input.table, search));
+    branches.push(tagValuesSql(whereFor('tag'), input.table, money, search));
   }
   return { sql: branches.map((branch) => `(${branch})`).join('\nUNION ALL\n'), params: params.toObject() };
 }
@@ -134,12 +138,12 @@ interface ColumnSearch {
   notSet: string;
 }
 
-function columnOptionsSql(field: OptionsField, column: string, where: string, table: string, search?: ColumnSearch): string {
+function columnOptionsSql(field: OptionsField, column: string, where: string, table: string, money: MoneySql, search?: ColumnSearch): string {
   // The option as listed: an empty value is NOT_SET.
   const listed = search && contains(`if(value = '', ${search.notSet}, value)`, search.search);
   if (field === 'accounts')
-    return accountOptionsSql(column, where, table, listed ? `${listed} OR ${contains('name', search.search)}` : undefined);
-  return optionsBranchSql(field, `toString(${column})`, "''", table, { where: listed ? `${where}\n  AND ${listed}` : where });
+    return accountOptionsSql(column, where, table, money, listed ? `${listed} OR ${contains('name', search.search)}` : undefined);
+  return optionsBranchSql(field, `toString(${column})`, table, money, listed ? `${where}\n  AND ${listed}` : where);
 }
 
 /**
@@ -147,12 +151,12 @@ function columnOptionsSql(field: OptionsField, column: string, where: string, ta
  * first — keys of the daily aggregate projections, so ClickHouse answers it from one of them — then per account,
  * taking the name of its latest day. An account matches a search by its ID or that name, known once grouped.
  */
-function accountOptionsSql(column: string, where: string, table: string, searched?: string): string {
+function accountOptionsSql(column: string, where: string, table: string, money: MoneySql, searched?: string): string {
   return [
     `SELECT ${fieldLiteral('accounts')} AS field, toString(account_part) AS value, argMaxIf(name_part, day_part, name_part != '') AS name,`,
-    '  sum(day_cost) AS sum_amortized_cost',
-    `FROM (SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, sum(amortized_cost) AS day_cost`,
-    `  FROM ${table} WHERE ${where} GROUP BY account_part, day_part, name_part)`,
+    `  ${money.total('sum(day_cost)')} AS sum_amortized_cost`,
+    `FROM (SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, ${money.sum('amortized_cost')} AS day_cost`,
+    `  FROM ${table} WHERE ${where} GROUP BY ${['account_part', 'day_part', 'name_part', ...money.groupKeys].join(', ')})`,
     'GROUP BY value',
     ...(searched ? [`HAVING ${searched}`] : []),
     'ORDER BY sum_amortized_cost DESC, value',
@@ -165,10 +169,10 @@ function accountOptionsSql(column: string, where: string, table: string, searche
  * tag projections (migration 0015) answer — and only then split into keys: each map's cost counts once for each of
  * its keys, as each row's would (exact Decimal sums, so the order of the additions changes no digit).
  */
-function mapKeyOptionsSql(field: OptionsField, column: string, where: string, table: string, search?: string): string {
+function mapKeyOptionsSql(field: OptionsField, column: string, where: string, table: string, money: MoneySql, search?: string): string {
   return [
-    `SELECT ${fieldLiteral(field)} AS field, map_key AS value, '' AS name, sum(map_cost) AS sum_amortized_cost`,
-    `FROM (${costPerMapSql(column, where, table)})`,
+    `SELECT ${fieldLiteral(field)} AS field, map_key AS value, '' AS name, ${money.total('sum(map_cost)')} AS sum_amortized_cost`,
+    `FROM (${costPerMapSql(column, where, table, money)})`,
     `ARRAY JOIN ${nonEmptyKeys('map_part', search)} AS map_key`,
     'GROUP BY value',
     'ORDER BY sum_amortized_cost DESC, value',
@@ -176,9 +180,13 @@ function mapKeyOptionsSql(field: OptionsField, column: string, where: string, ta
   ].join('\n');
 }
 
-/** Each distinct map of `column` (as `map_part`) with the amortized cost of its rows (`map_cost`). */
-function costPerMapSql(column: string, where: string, table: string): string {
-  return `SELECT ${column} AS map_part, sum(amortized_cost) AS map_cost FROM ${table} WHERE ${where} GROUP BY ${column}`;
+/**
+ * Each distinct map of `column` (as `map_part`) with the amortized cost of its rows (`map_cost`); converting, one row
+ * per map and (currency, day or period), each in the answer's currency.
+ */
+function costPerMapSql(column: string, where: string, table: string, money: MoneySql): string {
+  const keys = [column, ...money.groupKeys].join(', ');
+  return `SELECT ${column} AS map_part, ${money.sum('amortized_cost')} AS map_cost FROM ${table} WHERE ${where} GROUP BY ${keys}`;
 }
 
 /** The non-empty keys of a map (that contain the search, if any). */
@@ -187,15 +195,20 @@ function nonEmptyKeys(map: string, search?: string): string {
   return `arrayFilter(map_key -> ${condition}, mapKeys(${map}))`;
 }
 
-/** One UNION ALL branch: the field's values with their cost, most expensive first, bounded (OPTION_ROWS_FETCHED). */
-function optionsBranchSql(field: OptionsField, value: string, name: string, table: string, conditions: { where: string }): string {
+/**
+ * One UNION ALL branch: the field's values with their cost, most expensive first, bounded (OPTION_ROWS_FETCHED).
+ * Converting, the costs are summed per value and (currency, day or period) first, then per value.
+ */
+function optionsBranchSql(field: OptionsField, value: string, table: string, money: MoneySql, where: string): string {
+  const head = `SELECT ${fieldLiteral(field)} AS field, ${value} AS value, '' AS name`;
+  const from = [`FROM ${table}`, `WHERE ${where}`];
+  const ranked = ['GROUP BY value', 'ORDER BY sum_amortized_cost DESC, value', `LIMIT ${OPTION_ROWS_FETCHED}`];
+  if (!money.conversion) return [`${head}, sum(amortized_cost) AS sum_amortized_cost`, ...from, ...ranked].join('\n');
+  const perRate = [`SELECT ${value} AS value, ${money.sum('amortized_cost')} AS part`, ...from, `GROUP BY ${['value', ...money.groupKeys].join(', ')}`];
   return [
-    `SELECT ${fieldLiteral(field)} AS field, ${value} AS value, ${name} AS name, sum(amortized_cost) AS sum_amortized_cost`,
-    `FROM ${table}`,
-    `WHERE ${conditions.where}`,
-    'GROUP BY value',
-    'ORDER BY sum_amortized_cost DESC, value',
-    `LIMIT ${OPTION_ROWS_FETCHED}`,
+    `SELECT ${fieldLiteral(field)} AS field, value, '' AS name, ${money.total('sum(part)')} AS sum_amortized_cost`,
+    `FROM (${perRate.join('\n')})`,
+    ...ranked,
   ].join('\n');
 }
 
@@ -204,8 +217,8 @@ function optionsBranchSql(field: OptionsField, value: string, name: string, tabl
  * same search on keys), MAX_VALUES_PER_TAG_KEY most expensive values each, plus one that tells a cut list;
  * empty values are left out. Same filters as resourceTags: everything but the tag filter itself.
  */
-function tagValuesSql(where: string, table: string, search?: string): string {
-  const perMap = costPerMapSql(MAP_DIMENSIONS.tag.column, where, table);
+function tagValuesSql(where: string, table: string, money: MoneySql, search?: string): string {
+  const perMap = costPerMapSql(MAP_DIMENSIONS.tag.column, where, table, money);
   const topKeys = [
     'SELECT top_key',
     `FROM (${perMap})`,

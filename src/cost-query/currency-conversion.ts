@@ -1,0 +1,169 @@
+import { addDays, dayNumber } from '../common/dates/calendar-date';
+import { ConversionPolicy, EffectiveRate, lastDayOfPeriod, RateBook } from '../common/money/exchange-rates';
+import { DateRange } from './filters.types';
+import { SqlParameters } from './sql-parameters';
+
+/**
+ * Money in one currency: how a statement converts the amounts of rows billed in other currencies into the answer's
+ * currency. The kernel sums each (billing currency, usage day — or billing period —) group exactly, multiplies that
+ * Decimal sum by the group's rate (Decimal256, no rounding), adds the products, and rounds the answer's numbers once,
+ * to 10 places. Rows already in the answer's currency are multiplied by 1: an answer whose rows are all in it is
+ * exactly the unconverted one.
+ */
+
+/** Where the org's rows in one currency lie: per billing period, the first and last usage day. */
+export interface CurrencyPresence {
+  currency: string;
+  billingPeriod: string;
+  firstDay: string;
+  lastDay: string;
+}
+
+/** The conversion of one answer: its currency, and a rate for every (currency, day or period) it may meet. */
+export interface CurrencyConversion {
+  target: string;
+  policy: ConversionPolicy;
+  /** Every rate the statement may apply, by currency; its key is a usage day (`usage_date`) or a billing period. */
+  rates: Map<string, Map<string, EffectiveRate>>;
+  /** Keys with costs in that currency in the answer's window but no rate: what a refusal names. */
+  missing: Map<string, string[]>;
+}
+
+/** What decides the answer's window: the date range (or none with billing periods), and the billing periods filtered. */
+export interface AnswerWindow {
+  dateRange?: DateRange;
+  billingPeriods?: string[];
+}
+
+/**
+ * The conversion an answer needs, or undefined when the organisation has no cost outside `target` in the window (the
+ * statements are then exactly the unconverted ones). A rate for each day (or period) on which the organisation has
+ * costs in another currency inside the window; the days without one are `missing`.
+ */
+export function planConversion(
+  target: string,
+  policy: ConversionPolicy,
+  presence: readonly CurrencyPresence[],
+  window: AnswerWindow,
+  book: RateBook,
+): CurrencyConversion | undefined {
+  const periods = window.billingPeriods?.length ? new Set(window.billingPeriods) : undefined;
+  const rates = new Map<string, Map<string, EffectiveRate>>();
+  const missing = new Map<string, Set<string>>();
+  for (const entry of presence) {
+    if (entry.currency === target || (periods && !periods.has(entry.billingPeriod))) continue;
+    const span = intersect({ start: entry.firstDay, end: entry.lastDay }, window.dateRange);
+    if (!span) continue;
+    const byKey = rates.get(entry.currency) ?? new Map<string, EffectiveRate>();
+    rates.set(entry.currency, byKey);
+    for (const key of policy === 'usage_date' ? daysOf(span) : [entry.billingPeriod]) {
+      const rate = byKey.has(key) ? undefined : rateFor(book, entry.currency, target, policy, key);
+      if (rate) byKey.set(key, rate);
+      else if (!byKey.has(key)) missing.set(entry.currency, (missing.get(entry.currency) ?? new Set()).add(key));
+    }
+  }
+  if (rates.size === 0) return undefined;
+  return { target, policy, rates, missing: new Map([...missing].map(([currency, keys]) => [currency, [...keys].sort()])) };
+}
+
+/** The rate of a day, or of a period (its last day's); none for a period that is not `YYYY-MM` (a row without one). */
+function rateFor(book: RateBook, from: string, to: string, policy: ConversionPolicy, key: string): EffectiveRate | undefined {
+  if (policy === 'usage_date') return book.rateOn(from, to, key);
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(key) ? book.rateOn(from, to, lastDayOfPeriod(key)) : undefined;
+}
+
+function intersect(span: DateRange, window: DateRange | undefined): DateRange | undefined {
+  if (!window) return span;
+  const start = span.start > window.start ? span.start : window.start;
+  const end = span.end < window.end ? span.end : window.end;
+  return start <= end ? { start, end } : undefined;
+}
+
+function daysOf(span: DateRange): string[] {
+  const count = dayNumber(span.end) - dayNumber(span.start) + 1;
+  return Array.from({ length: count }, (_, i) => addDays(span.start, i));
+}
+
+/** The message a statement fails with when it meets a (currency, day) its conversion has no rate for. */
+export const MISSING_RATE_SIGNAL = 'CI_MISSING_EXCHANGE_RATE';
+
+/** The currencies whose bits a currencyBit OR holds (bit i: the i-th currency of the conversion's rates). */
+export function convertedCurrencies(conversion: CurrencyConversion, bits: number): string[] {
+  return [...conversion.rates.keys()].filter((_, i) => (bits & 2 ** i) !== 0);
+}
+
+/** Most currencies one answer converts: the bits of a UInt64 (an organisation bills in a handful). */
+export const MAX_CONVERTED_CURRENCIES = 52;
+
+/** Places of the answer's converted numbers (those of the stored amounts). */
+const ANSWER_SCALE = 10;
+
+/**
+ * The SQL of money in one statement: `sum(column)` as a partial sum of the answer's currency, the keys the partial
+ * sums must be grouped by for that, and the re-addition of partial sums. Without a conversion, exactly the plain
+ * `sum(column)` and nothing more.
+ */
+export class MoneySql {
+  /** The GROUP BY keys a converted partial sum needs beside the statement's own. */
+  readonly groupKeys: string[];
+  private rate?: string;
+
+  constructor(
+    readonly conversion: CurrencyConversion | undefined,
+    private readonly params: SqlParameters,
+  ) {
+    this.groupKeys = conversion ? ['billing_currency', conversion.policy === 'usage_date' ? 'usage_date' : 'billing_period'] : [];
+  }
+
+  /** A partial sum of `column` in the answer's currency (in a statement grouped by groupKeys too). */
+  sum(column: string): string {
+    return this.conversion ? `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${this.rateSql()}` : `sum(${column})`;
+  }
+
+  /** Partial sums re-added, in the answer's numbers (Decimal(38, 10)). */
+  total(partialSums: string): string {
+    return this.conversion ? `toDecimal128(round(${partialSums}, ${ANSWER_SCALE}), ${ANSWER_SCALE})` : partialSums;
+  }
+
+  /**
+   * In a statement grouped by groupKeys: a bit per converted currency of the group (bit i: the i-th currency of
+   * `conversion.rates`, 0 for the answer's own). OR-ed over an answer, it tells which currencies it converted.
+   */
+  currencyBit(): string {
+    const codes = [...this.conversion!.rates.keys()];
+    return `transform(billing_currency, ${this.params.named('converted_codes', 'Array(String)', codes)}, ${this.params.named(
+      'converted_bits',
+      'Array(UInt64)',
+      codes.map((_, i) => 2 ** i),
+    )}, 0)`;
+  }
+
+  /**
+   * The rate of a group: 1 for the answer's currency, else looked up by `<currency>|<day or period>` in the
+   * statement's rate parameters (a hash lookup per group, after the aggregation). A group without one stops the
+   * statement with MISSING_RATE_SIGNAL: never a silent 1:1.
+   */
+  private rateSql(): string {
+    if (this.rate) return this.rate;
+    const conversion = this.conversion!;
+    const keys = [''];
+    const values = ['1'];
+    for (const [currency, byKey] of conversion.rates) {
+      for (const [key, rate] of byKey) {
+        keys.push(`${currency}|${key}`);
+        values.push(rate.rate);
+      }
+    }
+    const target = this.params.named('currency', 'String', conversion.target);
+    const keyColumn = conversion.policy === 'usage_date' ? 'toString(usage_date)' : 'billing_period';
+    const key = `if(billing_currency = ${target}, '', concat(billing_currency, '|', ${keyColumn}))`;
+    const index = `transform(${key}, ${this.params.named('rate_keys', 'Array(String)', keys)}, ${this.params.named(
+      'rate_indexes',
+      'Array(UInt32)',
+      keys.map((_, i) => i + 1),
+    )}, 0)`;
+    const rates = `arrayMap(rate -> toDecimal128(rate, 18), ${this.params.named('rate_values', 'Array(String)', values)})`;
+    this.rate = `arrayElement(${rates}, ${index} + throwIf(${index} = 0, '${MISSING_RATE_SIGNAL}'))`;
+    return this.rate;
+  }
+}

@@ -1,0 +1,199 @@
+import { isCalendarDate } from '../common/dates/calendar-date';
+import { isCurrencyCode } from '../common/money/currency-codes';
+import { compareExact, formatExactDecimal, parseExactDecimal } from '../common/money/exact-decimal';
+import { LoadedRate, RATE_SCALE } from '../common/money/exchange-rates';
+
+/**
+ * The two rate files `rates import` and POST /v1/admin/exchange-rates read, parsed and checked whole before anything
+ * is stored (a file with one bad line changes nothing):
+ *
+ * - `ecb`: the European Central Bank's reference rates as published (eurofxref-hist.csv, eurofxref.csv): a header
+ *   `Date,USD,JPY,…` (a trailing comma and spaces allowed), one line per business day, 1 EUR = value; `N/A` or an
+ *   empty cell where a currency had no rate that day;
+ * - `pairs`: `date,from,to,rate` (and optionally `,source`): 1 `from` = `rate` `to`.
+ */
+export type RatesFileFormat = 'ecb' | 'pairs';
+
+/** Rate dates accepted: from the ECB's first reference rates (1999) through the API's last date, with slack before. */
+export const RATE_DATES = { first: '1990-01-01', last: '2099-12-31' } as const;
+/** Most rates one file may hold: one insert of one block, so a load is all or nothing. */
+export const MAX_RATES_PER_FILE = 1_000_000;
+/** Integer digits a rate may have (Decimal(38, 18) holds 20). */
+const MAX_RATE_INTEGER_DIGITS = 38 - RATE_SCALE;
+/** Problems listed in one refusal; the count of the rest follows. */
+const MAX_PROBLEMS_LISTED = 20;
+
+export interface ParsedRatesFile {
+  format: RatesFileFormat;
+  rates: LoadedRate[];
+  /** Per pair `BASE/QUOTE`: how many rates and their first and last date. */
+  pairs: { pair: string; rates: number; first: string; last: string }[];
+}
+
+export class RatesFileError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+  }
+}
+
+interface Cell {
+  line: number;
+  rate: LoadedRate;
+}
+
+/** Parses a rates file; `defaultSource` names rates whose file does not (the ECB format: `ECB`). Throws RatesFileError. */
+export function parseRatesFile(text: string, defaultSource?: string): ParsedRatesFile {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const header = splitCsvLine(lines[0] ?? '');
+  const problems: string[] = [];
+  const cells: Cell[] = [];
+  let format: RatesFileFormat;
+  if (header[0]?.toLowerCase() === 'date' && header[1]?.toLowerCase() === 'from') {
+    format = 'pairs';
+    readPairs(header, lines, defaultSource, cells, problems);
+  } else if (header[0] === 'Date' && header.length > 1) {
+    format = 'ecb';
+    readEcb(header, lines, defaultSource ?? 'ECB', cells, problems);
+  } else {
+    throw new RatesFileError([
+      'line 1: expected the header of an ECB reference-rate file (Date,USD,JPY,…) or of a pairs file (date,from,to,rate or date,from,to,rate,source)',
+    ]);
+  }
+  if (problems.length === 0 && cells.length === 0) problems.push('the file holds no rate');
+  if (cells.length > MAX_RATES_PER_FILE) problems.push(`the file holds ${cells.length} rates; at most ${MAX_RATES_PER_FILE} load at once (split it)`);
+  const rates = problems.length === 0 ? withoutDuplicates(cells, problems) : [];
+  if (problems.length > 0) throw new RatesFileError(listed(problems));
+  return { format, rates, pairs: pairSummary(rates) };
+}
+
+function readPairs(header: string[], lines: string[], defaultSource: string | undefined, cells: Cell[], problems: string[]): void {
+  const names = header.map((name) => name.toLowerCase());
+  const withSource = names.length === 5 && names[4] === 'source';
+  if (names.join(',') !== 'date,from,to,rate' && !withSource) {
+    problems.push(`line 1: the header must be date,from,to,rate or date,from,to,rate,source, not ${header.join(',')}`);
+    return;
+  }
+  if (!withSource && !defaultSource) {
+    problems.push('line 1: the file has no source column; name the source of its rates (--source, or `source` in the request)');
+    return;
+  }
+  forEachLine(lines, (fields, line) => {
+    if (fields.length !== names.length) {
+      problems.push(`line ${line}: expected ${names.length} fields, found ${fields.length}`);
+      return;
+    }
+    const [date, from, to, rate, source] = fields;
+    const before = problems.length;
+    checkDate(date, line, problems);
+    checkCurrency(from, line, problems);
+    checkCurrency(to, line, problems);
+    if (from === to && isCurrencyCode(from)) problems.push(`line ${line}: a rate from ${from} to itself`);
+    const value = checkRate(rate, line, problems);
+    if (withSource && source === '') problems.push(`line ${line}: the source is empty`);
+    if (problems.length === before && value !== undefined) {
+      cells.push({ line, rate: { date, base: from, quote: to, rate: value, source: withSource ? source : defaultSource! } });
+    }
+  });
+}
+
+function readEcb(header: string[], lines: string[], source: string, cells: Cell[], problems: string[]): void {
+  // The published files end every line with a comma: an empty last column.
+  const codes = header.slice(1);
+  while (codes.length > 0 && codes[codes.length - 1] === '') codes.pop();
+  codes.forEach((code, i) => {
+    if (!isCurrencyCode(code)) problems.push(`line 1: column ${i + 2} (${JSON.stringify(code)}) is not an ISO 4217 currency code`);
+    else if (code === 'EUR') problems.push('line 1: an ECB file quotes rates against EUR; it has no EUR column');
+  });
+  if (problems.length > 0) return;
+  forEachLine(lines, (fields, line) => {
+    while (fields.length > codes.length + 1 && fields[fields.length - 1] === '') fields.pop();
+    if (fields.length !== codes.length + 1) {
+      problems.push(`line ${line}: expected ${codes.length + 1} fields, found ${fields.length}`);
+      return;
+    }
+    const date = fields[0];
+    if (!checkDate(date, line, problems)) return;
+    codes.forEach((code, i) => {
+      const text = fields[i + 1];
+      if (text === '' || text === 'N/A') return; // no rate that day
+      const value = checkRate(text, line, problems, code);
+      if (value !== undefined) cells.push({ line, rate: { date, base: 'EUR', quote: code, rate: value, source } });
+    });
+  });
+}
+
+function forEachLine(lines: string[], read: (fields: string[], line: number) => void): void {
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    read(splitCsvLine(lines[i]), i + 1);
+  }
+}
+
+/** Rate files have no quoted fields; surrounding spaces are not part of a value. */
+function splitCsvLine(line: string): string[] {
+  return line.split(',').map((field) => field.trim());
+}
+
+function checkDate(date: string, line: number, problems: string[]): boolean {
+  if (!isCalendarDate(date)) {
+    problems.push(`line ${line}: ${JSON.stringify(date)} is not a date (YYYY-MM-DD)`);
+    return false;
+  }
+  if (date < RATE_DATES.first || date > RATE_DATES.last) {
+    problems.push(`line ${line}: ${date} is outside the dates rates may have (${RATE_DATES.first} to ${RATE_DATES.last})`);
+    return false;
+  }
+  return true;
+}
+
+function checkCurrency(code: string, line: number, problems: string[]): void {
+  if (!isCurrencyCode(code)) problems.push(`line ${line}: ${JSON.stringify(code)} is not an ISO 4217 currency code`);
+}
+
+/** The rate's canonical text, or undefined (and a problem) when it is not a positive decimal that fits. */
+function checkRate(text: string, line: number, problems: string[], code?: string): string | undefined {
+  const what = code ? `the ${code} rate` : 'the rate';
+  const value = parseExactDecimal(text);
+  if (!value) return void problems.push(`line ${line}: ${what} ${JSON.stringify(text)} is not a decimal number`);
+  if (value.units <= 0n) return void problems.push(`line ${line}: ${what} ${text} is not positive`);
+  const canonical = formatExactDecimal(value);
+  const [whole, fraction = ''] = canonical.split('.');
+  if (fraction.length > RATE_SCALE) return void problems.push(`line ${line}: ${what} ${text} has more than ${RATE_SCALE} decimal places`);
+  if (whole.length > MAX_RATE_INTEGER_DIGITS) return void problems.push(`line ${line}: ${what} ${text} is too large`);
+  return canonical;
+}
+
+/** One rate per (date, pair): an exact repeat is dropped, a different value for the same one refused naming both lines. */
+function withoutDuplicates(cells: Cell[], problems: string[]): LoadedRate[] {
+  const seen = new Map<string, Cell>();
+  for (const cell of cells) {
+    const { date, base, quote, rate } = cell.rate;
+    const key = `${date} ${base}/${quote}`;
+    const earlier = seen.get(key);
+    if (!earlier) seen.set(key, cell);
+    else if (compareExact(parseExactDecimal(earlier.rate.rate)!, parseExactDecimal(rate)!) !== 0) {
+      problems.push(`lines ${earlier.line} and ${cell.line}: two rates for ${base}/${quote} on ${date} (${earlier.rate.rate} and ${rate})`);
+    }
+  }
+  return [...seen.values()].map((cell) => cell.rate);
+}
+
+function pairSummary(rates: LoadedRate[]): ParsedRatesFile['pairs'] {
+  const pairs = new Map<string, { pair: string; rates: number; first: string; last: string }>();
+  for (const { base, quote, date } of rates) {
+    const pair = `${base}/${quote}`;
+    const entry = pairs.get(pair);
+    if (!entry) pairs.set(pair, { pair, rates: 1, first: date, last: date });
+    else {
+      entry.rates += 1;
+      if (date < entry.first) entry.first = date;
+      if (date > entry.last) entry.last = date;
+    }
+  }
+  return [...pairs.values()].sort((a, b) => (a.pair < b.pair ? -1 : 1));
+}
+
+function listed(problems: string[]): string[] {
+  if (problems.length <= MAX_PROBLEMS_LISTED) return problems;
+  return [...problems.slice(0, MAX_PROBLEMS_LISTED), `and ${problems.length - MAX_PROBLEMS_LISTED} more problems`];
+}
