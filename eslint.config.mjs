@@ -21,14 +21,19 @@ const LAYERS = {
   // The admin API validates and describes data scopes with the kernel's field table and the shared Filters DTOs.
   auth: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
   health: ['common', 'config', 'observability', 'infrastructure'],
-  // Answers from cost data: their cache and their freshness within the key's data scope (kernel SQL).
-  'data-answers': ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
+  // Money in one currency: settings, exchange rates, the conversion of every money answer (kernel SQL); its admin API.
+  currency: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
+  // Answers from cost data: their cache, their freshness within the key's data scope (kernel SQL), their currency.
+  'data-answers': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency'],
   ...Object.fromEntries(
-    FEATURES.map((feature) => [feature, ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'data-answers']]),
+    FEATURES.map((feature) => [
+      feature,
+      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'data-answers', 'currency'],
+    ]),
   ),
-  demo: ['common', 'config', 'cost-query', 'infrastructure'],
+  demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
-  mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', ...FEATURES],
+  mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', ...FEATURES],
   'settings-page': ['common', 'config'],
 };
 const FOLDERS = [...Object.keys(LAYERS), 'cli'];

@@ -7,7 +7,7 @@ import { AppModule } from './app.module';
 import { loadConfig } from './config/app-config';
 import { withConfig } from './config/config.module';
 import { SETTING_DEFAULTS, SettingOverrides } from './config/settings';
-import { BODY_SHAPE_LIMITS, jsonBody } from './common/http/json-body.middleware';
+import { BODY_SHAPE_LIMITS, csvBody, jsonBody } from './common/http/json-body.middleware';
 import { SUPPORTED_DATES_TEXT } from './common/validation/validators';
 import { closeConnectionsWhileDraining } from './health/draining.middleware';
 import { McpTools } from './mcp/mcp-tools';
@@ -47,6 +47,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   app.use(closeConnectionsWhileDraining);
   // Client IPs (for the unauthenticated rate limit) come from X-Forwarded-For only across trusted hops.
   app.set('trust proxy', config.trustProxyHops);
+  app.use(`/${API_PREFIX}/admin/exchange-rates`, csvBody(config.ratesImportMaxBytes));
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(SETTINGS_PAGE_PATH, settingsPage());
   app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });

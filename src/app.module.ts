@@ -13,6 +13,7 @@ import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module'
 import { RedisModule } from './infrastructure/redis/redis.module';
 import { ResultCacheModule } from './infrastructure/result-cache/result-cache.module';
 import { DataAnswersModule } from './data-answers/data-answers.module';
+import { CurrencyModule } from './currency/currency.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 
@@ -23,6 +24,7 @@ import { SharingModule } from './sharing/sharing.module';
     ClickhouseModule,
     RedisModule,
     ResultCacheModule,
+    CurrencyModule,
     DataAnswersModule,
     AnswerModule,
     AuthModule,

@@ -13,7 +13,7 @@ import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
 import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
 import { ComparisonResponseDto } from './dto/compare-response.dto';
-import { DATA_ANSWER_HEADERS, DataAnswer } from '../data-answers/data-answer.interceptor';
+import { DataAnswer, MONEY_ANSWER_HEADERS } from '../data-answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
 /** Swagger's CSV example: a header and the first records of a comparison by service. */
@@ -31,7 +31,7 @@ export class ComparisonController {
   @Post('compare')
   @HttpCode(200)
   @Authorized('cost:read')
-  @DataAnswer({ csv: true })
+  @DataAnswer({ csv: true, money: true })
   @ApiOperation({
     operationId: 'compareCosts',
     summary: 'Compare one metric between two periods, per dimension value',
@@ -49,7 +49,7 @@ export class ComparisonController {
   })
   @ApiOkResponse({
     description: 'Per-value comparisons, totals and metadata (JSON), or the comparison as CSV under `Accept: text/csv`.',
-    headers: DATA_ANSWER_HEADERS,
+    headers: MONEY_ANSWER_HEADERS,
     content: {
       [ANSWER_MEDIA_TYPES.json]: { schema: { $ref: getSchemaPath(ComparisonResponseDto) } },
       [ANSWER_MEDIA_TYPES.csv]: { schema: { type: 'string' }, example: CSV_EXAMPLE },

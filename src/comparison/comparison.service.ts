@@ -7,6 +7,7 @@ import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import {
   assembleComparison,
   ComparisonResult,
@@ -22,10 +23,11 @@ import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-
 export class ComparisonService {
   constructor(
     private readonly clickhouse: ClickhouseService,
+    private readonly currencies: AnswerCurrencyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async compare(scope: OrganizationScope, request: CompareRequestDto): Promise<ComparisonResult> {
+  async compare(scope: OrganizationScope, request: CompareRequestDto): Promise<ComparisonResult & { currency: string }> {
     const maxDays = this.config.maxDateRangeDays;
     const spanProblems = [
       dateRangeSpanProblem('baselinePeriod', request.baselinePeriod, maxDays),
@@ -52,16 +54,19 @@ export class ComparisonService {
       totalLabel: TOTAL_DIMENSION_VALUE,
     };
     await this.refuseKnownOversizedComparison(query, maxPoints);
-    // The query returns at most 2 × points + 2 rows (bucket rows ≤ points, value totals ≤ points, two
-    // period totals), so a fetch that reaches this limit already means more than maxPoints points.
-    const rowLimit = 2 * maxPoints + 3;
-    const { sql, params } = buildComparisonQuery(this.clickhouse.table('cost_line_items'), query, rowLimit);
-    const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params, scope);
-    const rows = raw.map(readComparisonRow);
-    if (raw.length >= rowLimit || comparisonPointCount(comparisonValues(rows, spec).length, spec) > maxPoints) {
-      throw tooManyPoints(maxPoints);
-    }
-    return assembleComparison(rows, spec);
+    const window = { dateRanges: [spec.baselinePeriod, spec.comparisonPeriod] };
+    return this.currencies.answer(scope, request.currency, window, async (money) => {
+      // The query returns at most 2 × points + 2 rows (bucket rows ≤ points, value totals ≤ points, two
+      // period totals), so a fetch that reaches this limit already means more than maxPoints points.
+      const rowLimit = 2 * maxPoints + 3;
+      const { sql, params } = buildComparisonQuery(this.clickhouse.table('cost_line_items'), { ...query, conversion: money.conversion }, rowLimit);
+      const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params, scope);
+      const rows = raw.map(readComparisonRow);
+      if (raw.length >= rowLimit || comparisonPointCount(comparisonValues(rows, spec).length, spec) > maxPoints) {
+        throw tooManyPoints(maxPoints);
+      }
+      return { currency: money.currency, ...assembleComparison(rows, spec) };
+    });
   }
 
   /**

@@ -75,6 +75,8 @@ export interface AppConfig {
   maxDateRangeDays: number;
   maxResultRows: number;
   bodyLimitBytes: number;
+  /** Largest rates file POST /v1/admin/exchange-rates accepts. */
+  ratesImportMaxBytes: number;
   migrateOnStart: boolean;
   /** Load the demo organisation, data and key when the store is empty at start. */
   demoOnEmptyStore: boolean;
@@ -168,6 +170,7 @@ export function loadConfig(env: Environment): AppConfig {
     maxDateRangeDays: settings.MAX_DATE_RANGE_DAYS,
     maxResultRows: settings.MAX_RESULT_ROWS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    ratesImportMaxBytes: settings.RATES_IMPORT_MAX_BYTES,
     migrateOnStart: settings.MIGRATE_ON_START,
     demoOnEmptyStore: settings.DEMO_ON_EMPTY_STORE,
     trustProxyHops: settings.TRUST_PROXY_HOPS,

@@ -350,6 +350,13 @@ export const SETTINGS = {
     unit: 'bytes',
     doc: 'Request body limit (413 above it)',
   }),
+  RATES_IMPORT_MAX_BYTES: integer({
+    default: 16 * MIB,
+    min: 1024,
+    max: 256 * MIB,
+    unit: 'bytes',
+    doc: 'Largest exchange-rate file POST /v1/admin/exchange-rates accepts (`text/csv`; 413 above it): the ECB\'s whole history is about 1.5 MB',
+  }),
   MIGRATE_ON_START: boolean({
     default: true,
     doc: 'Apply pending migrations at start (set `false` when a separate migrate step runs)',

@@ -6,6 +6,8 @@ export interface CostLineItemRow {
   organization_id: string;
   usage_date: string;
   billing_period: string;
+  /** ISO 4217 code of the currency every amount of the row is in. */
+  billing_currency: string;
   cost_layer: string;
   cloud: string;
   service: string;
@@ -19,6 +21,13 @@ export interface CostLineItemRow {
   integration_id: string;
   resource_tags: Record<string, string>;
   cost_categories: Record<string, string>;
+  /** The invoice the row was billed on: its billing account, id and issuer ('' when unknown). */
+  billing_account_id: string;
+  invoice_id: string;
+  invoice_issuer: string;
+  /** FOCUS ChargeCategory (Usage, Purchase, Tax, Credit, Adjustment) and ChargeClass (Correction or ''); derived from cost_type when omitted. */
+  charge_category?: string;
+  charge_class?: string;
   amortized_cost: string;
   billed_cost: string;
   cash_cost: string;

@@ -1,6 +1,7 @@
 import { addDays, dayNumber } from '../common/dates/calendar-date';
 import { ConversionPolicy, EffectiveRate, lastDayOfPeriod, RateBook } from '../common/money/exchange-rates';
-import { DateRange } from './filters.types';
+import { resolveDateRange, WhereOptions } from './filter-compiler';
+import { DateRange, FilterFields } from './filters.types';
 import { SqlParameters } from './sql-parameters';
 
 /**
@@ -29,10 +30,20 @@ export interface CurrencyConversion {
   missing: Map<string, string[]>;
 }
 
-/** What decides the answer's window: the date range (or none with billing periods), and the billing periods filtered. */
+/**
+ * The dates an answer may read: its date ranges (none: any date, as with billing periods and no dateRange) and the
+ * billing periods it is filtered to (none: any). A superset is always safe (it only adds rates to the statement); a
+ * smaller one would refuse answers, so every caller gives at least what its statements read.
+ */
 export interface AnswerWindow {
-  dateRange?: DateRange;
+  dateRanges?: DateRange[];
   billingPeriods?: string[];
+}
+
+/** The window of a statement compiled by compileWhere with these inclusions and options. */
+export function windowOf(inclusions: FilterFields, options: WhereOptions): AnswerWindow {
+  const range = resolveDateRange(inclusions, options);
+  return { dateRanges: range && [range], billingPeriods: inclusions.billingPeriods };
 }
 
 /**
@@ -52,11 +63,11 @@ export function planConversion(
   const missing = new Map<string, Set<string>>();
   for (const entry of presence) {
     if (entry.currency === target || (periods && !periods.has(entry.billingPeriod))) continue;
-    const span = intersect({ start: entry.firstDay, end: entry.lastDay }, window.dateRange);
-    if (!span) continue;
+    const spans = spansIn({ start: entry.firstDay, end: entry.lastDay }, window.dateRanges);
+    if (spans.length === 0) continue;
     const byKey = rates.get(entry.currency) ?? new Map<string, EffectiveRate>();
     rates.set(entry.currency, byKey);
-    for (const key of policy === 'usage_date' ? daysOf(span) : [entry.billingPeriod]) {
+    for (const key of policy === 'usage_date' ? spans.flatMap(daysOf) : [entry.billingPeriod]) {
       const rate = byKey.has(key) ? undefined : rateFor(book, entry.currency, target, policy, key);
       if (rate) byKey.set(key, rate);
       else if (!byKey.has(key)) missing.set(entry.currency, (missing.get(entry.currency) ?? new Set()).add(key));
@@ -72,11 +83,14 @@ function rateFor(book: RateBook, from: string, to: string, policy: ConversionPol
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(key) ? book.rateOn(from, to, lastDayOfPeriod(key)) : undefined;
 }
 
-function intersect(span: DateRange, window: DateRange | undefined): DateRange | undefined {
-  if (!window) return span;
-  const start = span.start > window.start ? span.start : window.start;
-  const end = span.end < window.end ? span.end : window.end;
-  return start <= end ? { start, end } : undefined;
+/** The parts of `span` inside the ranges (all of it without ranges). */
+function spansIn(span: DateRange, ranges: DateRange[] | undefined): DateRange[] {
+  if (!ranges) return [span];
+  return ranges.flatMap((range) => {
+    const start = span.start > range.start ? span.start : range.start;
+    const end = span.end < range.end ? span.end : range.end;
+    return start <= end ? [{ start, end }] : [];
+  });
 }
 
 function daysOf(span: DateRange): string[] {

@@ -13,7 +13,7 @@ import { MAX_GROUPING_DIMENSIONS } from '../dto/grouping.dto';
 import { CostDataResult, CostsService } from './costs.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataResponseDto } from './dto/cost-data-response.dto';
-import { DATA_ANSWER_HEADERS, DataAnswer } from '../data-answers/data-answer.interceptor';
+import { DataAnswer, MONEY_ANSWER_HEADERS } from '../data-answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
 /** Swagger's CSV example: a header and one record of monthly data by service. */
@@ -30,7 +30,7 @@ export class CostsController {
   @Post('data')
   @HttpCode(200)
   @Authorized('cost:read')
-  @DataAnswer({ csv: true })
+  @DataAnswer({ csv: true, money: true })
   @ApiOperation({
     operationId: 'getCostData',
     summary: 'Get cost data: a time series per date and dimension, plus totals',
@@ -48,7 +48,7 @@ export class CostsController {
   })
   @ApiOkResponse({
     description: 'The time series and the period totals (JSON), or the items as CSV under `Accept: text/csv`.',
-    headers: DATA_ANSWER_HEADERS,
+    headers: MONEY_ANSWER_HEADERS,
     content: {
       [ANSWER_MEDIA_TYPES.json]: { schema: { $ref: getSchemaPath(CostDataResponseDto) } },
       [ANSWER_MEDIA_TYPES.csv]: {

@@ -11,8 +11,11 @@ import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { effectiveSavingsRate, finiteNumber, MetricSums, SUMMED_METRICS } from '../cost-query/cost-metrics';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { windowOf } from '../cost-query/currency-conversion';
+import { AnswerCurrencyService, AppliedRates } from '../currency/answer-currency.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
+import { AppliedRatesDto } from '../dto/currency.dto';
 
 /** CostDataDto with its items as the JSON ClickHouse wrote (spliced into the answer by serializeJson). */
 export type CostDataResult = Omit<CostDataDto, 'items'> & { items: JsonText };
@@ -21,6 +24,7 @@ export type CostDataResult = Omit<CostDataDto, 'items'> & { items: JsonText };
 export class CostsService {
   constructor(
     private readonly clickhouse: ClickhouseService,
+    private readonly currencies: AnswerCurrencyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,35 +43,59 @@ export class CostsService {
     const multi = Array.isArray(request.groupBy.dimensions);
     const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
     const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
-    const query: CostDataQuery = {
-      scope,
-      filters,
-      dateGrouping: request.groupBy.dateGrouping,
-      dimensions,
-      multiDimension: multi,
-      today: todayUtc(),
-      defaultWindowDays: this.config.defaultWindowDays,
-    };
-    const maxRows = this.config.maxResultRows;
-    const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1, format);
-    const { totals, itemCount, items } = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope), format);
-    if (itemCount > maxRows) {
-      throw new InvalidRequestException([
-        `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
-      ]);
-    }
-
-    // CSV: the items' rows under a header (the summary is the sum of the rows, so a spreadsheet has it already).
-    if (format === 'csv') return new CsvText(csvRecord(costDataCsvColumns(query)), ...items);
-    return { items: JsonText.arrayOf(items), summary: toSummary(totals) };
+    const today = todayUtc();
+    const window = windowOf(filters.inclusions ?? {}, { today, defaultWindowDays: this.config.defaultWindowDays });
+    return this.currencies.answer(scope, request.currency, window, async (money) => {
+      const query: CostDataQuery = {
+        scope,
+        filters,
+        dateGrouping: request.groupBy.dateGrouping,
+        dimensions,
+        multiDimension: multi,
+        today,
+        defaultWindowDays: this.config.defaultWindowDays,
+        conversion: money.conversion,
+      };
+      const maxRows = this.config.maxResultRows;
+      const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1, format);
+      const result = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope), format);
+      if (result.itemCount > maxRows) {
+        throw new InvalidRequestException([
+          `groupBy: the result would have ${result.itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
+        ]);
+      }
+      // CSV: the items' rows under a header (the summary is the sum of the rows, so a spreadsheet has it already).
+      if (format === 'csv') return new CsvText(csvRecord(costDataCsvColumns(query)), ...result.items);
+      const applied = this.currencies.appliedRates(money, this.currencies.currenciesOfBits(money, result.convertedBits));
+      return {
+        currency: money.currency,
+        items: JsonText.arrayOf(result.items),
+        // Only an answer that converted states its rates: on single-currency data the summary is the spec's.
+        summary: { ...toSummary(result.totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) },
+      };
+    });
   }
 }
 
+function toAppliedRatesDto(rates: AppliedRates): AppliedRatesDto {
+  return {
+    from: rates.from,
+    to: rates.to,
+    policy: rates.policy,
+    first_date: rates.firstDate,
+    last_date: rates.lastDate,
+    min_rate: rates.minRate,
+    max_rate: rates.maxRate,
+    derivations: rates.derivations,
+    sources: rates.sources,
+  };
+}
+
 /** The period totals, from the totals row (metrics under their item field names). */
-function toSummary(totals: Record<string, unknown>): CostDataSummaryDto {
+function toSummary(totals: Record<string, unknown>): Omit<CostDataSummaryDto, 'exchange_rates'> {
   const sums = Object.fromEntries(SUMMED_METRICS.map((metric) => [metric, finiteNumber(totals[metric])])) as MetricSums;
   const summary = Object.fromEntries(
     SUMMED_METRICS.map((metric) => [metric === 'total_savings' ? metric : `total_${metric}`, sums[metric]]),
   );
-  return { ...summary, effective_savings_rate: effectiveSavingsRate(sums) } as CostDataSummaryDto;
+  return { ...summary, effective_savings_rate: effectiveSavingsRate(sums) } as Omit<CostDataSummaryDto, 'exchange_rates'>;
 }

@@ -22,6 +22,7 @@ import { metrics } from '../observability/prometheus-metrics';
 import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
 import { DataFreshness, DataFreshnessService, FRESHNESS_HEADERS, freshnessHeaders } from './data-freshness.service';
 import { ResultCache, resultCacheKey } from '../infrastructure/result-cache/result-cache';
+import { AnswerCurrencyService } from '../currency/answer-currency.service';
 
 /** RFC 9211 Cache-Status values this API sends. */
 const CACHE_STATUS = {
@@ -35,6 +36,11 @@ const UNKNOWN_FRESHNESS: DataFreshness = { dataThrough: null, importedAt: null }
 
 /** Route metadata: the route answers CSV too (`Accept: text/csv`). */
 const ANSWERS_CSV = 'answersCsv';
+/** Route metadata: the answer holds money (or is ordered by it), in the currency X-Currency names. */
+const ANSWERS_MONEY = 'answersMoney';
+
+/** The response header naming the currency of a money answer (an extension of the spec). */
+export const CURRENCY_HEADER = 'X-Currency';
 
 /** The request of a data answer: its data's freshness, for a handler that also puts it in the payload. */
 export interface DataAnswerRequest extends AuthenticatedRequest {
@@ -62,6 +68,7 @@ export class DataAnswerInterceptor implements NestInterceptor {
     private readonly cache: ResultCache,
     private readonly version: CostDataVersion,
     private readonly freshness: DataFreshnessService,
+    private readonly currencies: AnswerCurrencyService,
     private readonly reflector: Reflector,
   ) {}
 
@@ -85,6 +92,9 @@ export class DataAnswerInterceptor implements NestInterceptor {
     const freshness = await this.freshness.at(principal, dataVersion);
     request.dataFreshness = freshness;
     const headers = freshnessHeaders(freshness);
+    if (this.reflector.get<boolean>(ANSWERS_MONEY, context.getHandler())) {
+      headers[CURRENCY_HEADER] = await this.currencies.currencyOf(organizationId, requestedCurrency(request.body));
+    }
     /** The handler's answer, computed now, with its freshness; under `keep`, what it is serialized to is kept with it. */
     const computed = (status?: string, keep?: string) =>
       next.handle().pipe(
@@ -146,6 +156,22 @@ export const DATA_ANSWER_HEADERS = {
   },
 };
 
+/** The body's `currency` (validated before this interceptor runs), if any. */
+function requestedCurrency(body: unknown): string | undefined {
+  const currency = (body as { currency?: unknown } | undefined)?.currency;
+  return typeof currency === 'string' ? currency : undefined;
+}
+
+/** The response headers of a money answer (`@DataAnswer({ money: true })`). */
+export const MONEY_ANSWER_HEADERS = {
+  ...DATA_ANSWER_HEADERS,
+  [CURRENCY_HEADER]: {
+    description:
+      "Extension: the ISO 4217 currency of the answer's amounts (or of the costs that order it): the request's `currency`, else the organisation's reporting currency (USD unless an admin set another). Every amount of one answer is in this currency.",
+    schema: { type: 'string' as const, example: 'USD' },
+  },
+};
+
 function cacheControlDirectives(...headers: (string | string[] | undefined)[]): Set<string> {
   return new Set(
     headers
@@ -160,10 +186,12 @@ function cacheControlDirectives(...headers: (string | string[] | undefined)[]): 
  * A read route answered from the organisation's cost data (DataAnswerInterceptor), documented in Swagger:
  * `Cache-Control: no-cache` forces a fresh answer; the route's 200 response lists DATA_ANSWER_HEADERS.
  * `{ csv: true }`: the route also answers `Accept: text/csv`, its handler takes @RequestedAnswerFormat().
+ * `{ money: true }`: the answer's amounts (or its order) are in one currency, named by X-Currency.
  */
-export function DataAnswer(options: { csv?: boolean } = {}) {
+export function DataAnswer(options: { csv?: boolean; money?: boolean } = {}) {
   return applyDecorators(
     SetMetadata(ANSWERS_CSV, options.csv === true),
+    SetMetadata(ANSWERS_MONEY, options.money === true),
     UseInterceptors(DataAnswerInterceptor),
     ApiHeader({
       name: 'Cache-Control',

@@ -1,6 +1,7 @@
 import { addDays, daysInRange } from '../common/dates/calendar-date';
 import {
   ACCOUNTS,
+  AWS_ACQUIRED_INTEGRATION,
   AWS_REGION_PREFIX,
   BUSINESS_UNIT_CATEGORY,
   CLOUDS,
@@ -137,7 +138,8 @@ function createStream(random: SeededRandom, index: number, account: DemoAccount,
     region,
     instanceType,
     usageType,
-    baseDailyCost: spec.dailyCost * (workload.scale ?? 1) * sizeSpread,
+    // In the integration's billing currency, at the cloud's own price list for it.
+    baseDailyCost: spec.dailyCost * (workload.scale ?? 1) * sizeSpread * CLOUDS[spec.cloud].priceListFactor,
     annualGrowth: Math.min(0.9, Math.max(-0.3, growth)),
     weekendFactor: steady ? 1 : weekendByEnvironment * (1 - (spec.weekendDrop ?? 0)),
     noise: steady ? random.between(0.005, 0.015) : random.between(0.04, 0.09),
@@ -589,6 +591,34 @@ function daysInMonth(firstOfMonth: string): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** The acquired company's AWS bills come from its own payer account. */
+const ACQUIRED_BILLING_ACCOUNT = '555566667777';
+
+/** FOCUS ChargeCategory of each demo cost type. */
+const CHARGE_CATEGORIES: Record<string, string> = {
+  [COST_TYPES.usage]: 'Usage',
+  [COST_TYPES.savingsPlanCovered]: 'Usage',
+  [COST_TYPES.reservationCovered]: 'Usage',
+  [COST_TYPES.savingsPlanFee]: 'Purchase',
+  [COST_TYPES.reservationFee]: 'Purchase',
+  [COST_TYPES.fee]: 'Purchase',
+  [COST_TYPES.tax]: 'Tax',
+  [COST_TYPES.credit]: 'Credit',
+};
+
+/** The row's currency and invoice: one invoice per billing account and month, in the cloud's billing currency. */
+function invoiceOf(shape: RowShape): Pick<DemoCostRow, 'billing_currency' | 'billing_account_id' | 'invoice_id' | 'invoice_issuer' | 'charge_category'> {
+  const cloud = CLOUDS[shape.spec.cloud];
+  const account = shape.account.integrationId === AWS_ACQUIRED_INTEGRATION ? ACQUIRED_BILLING_ACCOUNT : cloud.billingAccountId;
+  return {
+    billing_currency: cloud.billingCurrency,
+    billing_account_id: account,
+    invoice_id: `${cloud.invoicePrefix}${shape.date.slice(0, 4)}${shape.date.slice(5, 7)}-${account.slice(-4)}`,
+    invoice_issuer: cloud.invoiceIssuer,
+    charge_category: CHARGE_CATEGORIES[shape.costType] ?? 'Usage',
+  };
+}
+
 function toRow(organizationId: string, shape: RowShape): DemoCostRow {
   const { money } = shape;
   return {
@@ -608,6 +638,7 @@ function toRow(organizationId: string, shape: RowShape): DemoCostRow {
     integration_id: shape.account.integrationId,
     resource_tags: shape.tags,
     cost_categories: shape.categories,
+    ...invoiceOf(shape),
     amortized_cost: formatMicros(money.amortized),
     billed_cost: formatMicros(money.billed),
     cash_cost: formatMicros(money.cash),

@@ -1,6 +1,8 @@
 import { todayUtc } from '../common/dates/calendar-date';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { CurrencyRepository } from '../currency/currency.repository';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
+import { demoExchangeRates } from './demo-exchange-rates';
 
 export interface DemoDataOptions {
   organizationId: string;
@@ -13,6 +15,8 @@ export interface DemoDataOptions {
 
 export interface DemoDataResult {
   rows: number;
+  /** EUR/USD rates loaded for the estate's EUR-billed integration. */
+  rates: number;
   from: string;
   to: string;
 }
@@ -21,8 +25,8 @@ export interface DemoDataResult {
 const BATCH_ROWS = 25_000;
 
 /**
- * Generates the demo estate's cost rows for an organisation and inserts them in batches.
- * Deterministic: the same seed and `today` always load the same rows.
+ * Generates the demo estate's cost rows for an organisation and inserts them in batches, and the exchange rates
+ * that convert its EUR-billed integration. Deterministic: the same seed and `today` always load the same rows.
  */
 export async function loadDemoData(clickhouse: ClickhouseService, options: DemoDataOptions): Promise<DemoDataResult> {
   const { from, to } = demoWindow(options.days ?? DEMO_DEFAULT_DAYS, options.today ?? todayUtc());
@@ -38,7 +42,10 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
     if (batch.length >= BATCH_ROWS) await flush();
   }
   await flush();
-  return { rows, from, to };
+  const seed = options.seed ?? DEMO_DEFAULT_SEED;
+  const rates = demoExchangeRates(from, to, seed);
+  await new CurrencyRepository(clickhouse).insertRates(options.organizationId, rates);
+  return { rows, rates: rates.length, from, to };
 }
 
 const ZERO_MONEY = '0.000000';

@@ -20,28 +20,60 @@ export interface CloudProfile {
   taxRate: number;
   /** Region codes the cloud bills in. */
   regions: readonly string[];
+  /** The currency the cloud's integration bills in (ISO 4217). */
+  billingCurrency: string;
+  /**
+   * The cloud's price list in that currency, as a factor of the catalogue's USD list prices: a provider sets its
+   * local-currency prices from USD at a rate of its own and keeps them for months (Azure's EUR price sheet), so
+   * the EUR amounts are prices of their own, not converted at each day's market rate.
+   */
+  priceListFactor: number;
+  /** Who issues the cloud's invoices (FOCUS InvoiceIssuerName), its billing account, and its invoice id prefix. */
+  invoiceIssuer: string;
+  billingAccountId: string;
+  invoicePrefix: string;
 }
 
 export const CLOUDS: Record<CloudName, CloudProfile> = {
   AWS: {
+    billingCurrency: 'USD',
+    priceListFactor: 1,
+    invoiceIssuer: 'Amazon Web Services, Inc.',
+    billingAccountId: '999988887777',
+    invoicePrefix: 'EUINUS',
     enterpriseDiscountRate: 0.06,
     partnerDiscountRate: 0,
     taxRate: 0.04,
     regions: ['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-southeast-2', 'ap-northeast-1'],
   },
   Azure: {
+    billingCurrency: 'EUR',
+    priceListFactor: 0.93,
+    invoiceIssuer: 'Microsoft Ireland Operations Ltd',
+    billingAccountId: '8611537',
+    invoicePrefix: 'E0',
     enterpriseDiscountRate: 0.045,
     partnerDiscountRate: 0,
     taxRate: 0.05,
     regions: ['eastus', 'westeurope', 'northeurope', 'uksouth'],
   },
   GCP: {
+    billingCurrency: 'USD',
+    priceListFactor: 1,
+    invoiceIssuer: 'Google Cloud EMEA Limited',
+    billingAccountId: '01A2B3-C4D5E6-F7A8B9',
+    invoicePrefix: 'GC',
     enterpriseDiscountRate: 0.03,
     partnerDiscountRate: 0.025, // bought through a reseller
     taxRate: 0.03,
     regions: ['us-central1', 'europe-west1', 'asia-southeast1'],
   },
   Oracle: {
+    billingCurrency: 'USD',
+    priceListFactor: 1,
+    invoiceIssuer: 'Oracle America, Inc.',
+    billingAccountId: 'ocid1.tenancy.oc1..acme',
+    invoicePrefix: 'OCI-',
     enterpriseDiscountRate: 0.1,
     partnerDiscountRate: 0,
     taxRate: 0.03,

@@ -4,7 +4,7 @@ import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { SETTING_DEFAULTS } from '../config/settings';
-import { MAX_MAP_KEY_LENGTH, NOT_SET } from '../cost-query/dimension-registry';
+import { MAX_MAP_KEY_LENGTH, NOT_SET, OPTIONS_FIELDS } from '../cost-query/dimension-registry';
 import {
   FilterOptions,
   MAX_MAP_KEY_VALUES,
@@ -21,7 +21,7 @@ import {
 } from './dto/available-filters.dto';
 import { CostCategoryValuesRequestDto, MapKeyValuesResponseDto, TagValuesRequestDto } from './dto/map-key-values.dto';
 import { FilterOptionsService, MapKeyValues } from './filter-options.service';
-import { CurrentDataFreshness, DATA_ANSWER_HEADERS, DataAnswer } from '../data-answers/data-answer.interceptor';
+import { CurrentDataFreshness, DATA_ANSWER_HEADERS, DataAnswer, MONEY_ANSWER_HEADERS } from '../data-answers/data-answer.interceptor';
 import type { DataFreshness } from '../data-answers/data-freshness.service';
 import type { Principal } from '../common/http/principal';
 
@@ -57,7 +57,7 @@ export class FilterOptionsController {
   @Post('filters')
   @HttpCode(HttpStatus.OK)
   @Authorized('cost:read')
-  @DataAnswer()
+  @DataAnswer({ money: true })
   @ApiOperation({
     operationId: 'getAvailableFilters',
     summary: 'List the valid filter values for a filter selection (cross-filtering)',
@@ -72,9 +72,9 @@ export class FilterOptionsController {
         `DEFAULT_WINDOW_DAYS (default ${SETTING_DEFAULTS.DEFAULT_WINDOW_DAYS}) days up to today (UTC). The \`billingPeriods\` list itself, when billingPeriods ` +
         'set the window, leaves them out like any own filter and so covers the default window. A dateRange longer ' +
         'than MAX_DATE_RANGE_DAYS is 400.',
-      `- \`fields\`: any of the 13 fields; omitted, null or empty means all. An unknown value is 400 naming \`fields[i]\`; ` +
+      `- \`fields\`: any of the ${OPTIONS_FIELDS.length} fields; omitted, null or empty means all. An unknown value is 400 naming \`fields[i]\`; ` +
         `repeats are harmless (at most ${MAX_REQUESTED_FIELDS} entries).`,
-      '- **Response**: all 13 lists are always present; a field not requested is `[]`. Lists are ascending by Unicode ' +
+      `- **Response**: all ${OPTIONS_FIELDS.length} lists are always present; a field not requested is \`[]\`. Lists are ascending by Unicode ` +
         `code point. Rows without a value for a column field are listed as \`${NOT_SET}\`. \`resourceTags\` and ` +
         '`costCategories` list keys. Only options with data in the window appear.',
       `- **Bounds**: at most ${MAX_OPTIONS_PER_FIELD} options per field; \`tagValues\` covers the ${MAX_TAG_VALUE_KEYS} ` +
@@ -91,9 +91,12 @@ export class FilterOptionsController {
         'cost first, then by value.',
       '- Extensions `dataThrough` and `dataImportedAt`: how fresh the organisation’s data is, as the X-Data-Through ' +
         'and X-Data-Imported-At headers (null without data).',
+      '- Extension `currency` (also `X-Currency`): the currency of the amortized costs that rank the options and fill ' +
+        '`enriched` — the request’s `currency`, else the organisation’s reporting currency; costs billed in another ' +
+        'currency are converted as in /data (a cost without a rate refuses the request, naming the pair and dates).',
     ].join('\n'),
   })
-  @ApiOkResponse({ type: AvailableFiltersResponseDto, headers: DATA_ANSWER_HEADERS })
+  @ApiOkResponse({ type: AvailableFiltersResponseDto, headers: MONEY_ANSWER_HEADERS })
   @ApiBadRequestResponse({
     description: 'Invalid body (e.g. an unknown `fields` value, a `search` too long); the message names each offending path.',
   })
@@ -101,8 +104,8 @@ export class FilterOptionsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: AvailableFiltersRequestDto,
     @CurrentDataFreshness() freshness: DataFreshness,
-  ): Promise<SuccessEnvelope<FilterOptions & { dataThrough: string | null; dataImportedAt: string | null }>> {
-    const options = await this.filters.availableFilters(principal, body.fields, body.filters, body.search);
+  ): Promise<SuccessEnvelope<FilterOptions & { currency: string; dataThrough: string | null; dataImportedAt: string | null }>> {
+    const options = await this.filters.availableFilters(principal, body);
     return ok({ ...options, dataThrough: freshness.dataThrough, dataImportedAt: freshness.importedAt });
   }
 

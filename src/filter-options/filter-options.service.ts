@@ -19,6 +19,8 @@ import { Filters } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
+import { windowOf } from '../cost-query/currency-conversion';
+import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import type { Principal } from '../common/http/principal';
 import { decodeValueCursor, encodeValueCursor, expiredCursor, ValueCursorScope } from './value-cursor';
 
@@ -39,37 +41,53 @@ export interface MapKeyValues {
   truncated?: true;
 }
 
+/** A /filters question: the fields to list, the selection, an optional search and the answer's currency. */
+export interface AvailableFiltersRequest {
+  fields?: OptionsField[] | null;
+  filters?: Filters | null;
+  search?: string | null;
+  currency?: string | null;
+}
+
 @Injectable()
 export class FilterOptionsService {
   constructor(
     private readonly clickhouse: ClickhouseService,
+    private readonly currencies: AnswerCurrencyService,
     private readonly dataVersion: CostDataVersion,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The options of each requested field under cross-filtering, in one ClickHouse round trip. */
-  async availableFilters(
-    principal: Principal,
-    requested: OptionsField[] | null | undefined,
-    filters: Filters | null | undefined,
-    search?: string | null,
-  ): Promise<FilterOptions> {
-    const fields = requestedFields(requested);
-    const selection = filters ?? {};
+  /**
+   * The options of each requested field under cross-filtering, in one ClickHouse round trip, ranked by amortized cost
+   * in the answer's currency.
+   */
+  async availableFilters(principal: Principal, request: AvailableFiltersRequest): Promise<FilterOptions & { currency: string }> {
+    const fields = requestedFields(request.fields);
+    const selection = request.filters ?? {};
     const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', selection.inclusions?.dateRange, this.config.maxDateRangeDays);
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
 
-    const query = buildFilterOptionsQuery({
-      scope: organizationScopeOf(principal),
-      filters: selection,
-      fields,
-      table: this.clickhouse.table(COST_TABLE),
-      today: todayUtc(),
-      defaultWindowDays: this.config.defaultWindowDays,
-      search: search || undefined,
+    const scope = organizationScopeOf(principal);
+    const today = todayUtc();
+    // Each field leaves its own filter out (billingPeriods too, whose list then covers the default window): with
+    // billing periods in the selection, the branches read any of their dates.
+    const inclusions = selection.inclusions ?? {};
+    const window = inclusions.billingPeriods?.length && !inclusions.dateRange ? {} : windowOf(inclusions, { today, defaultWindowDays: this.config.defaultWindowDays });
+    return this.currencies.answer(scope, request.currency ?? undefined, window, async (money) => {
+      const query = buildFilterOptionsQuery({
+        scope,
+        filters: selection,
+        fields,
+        table: this.clickhouse.table(COST_TABLE),
+        today,
+        defaultWindowDays: this.config.defaultWindowDays,
+        search: request.search || undefined,
+        conversion: money.conversion,
+      });
+      const rows = await this.clickhouse.query<FilterOptionRow>(query.sql, query.params, { organizationId: principal.organizationId });
+      return { currency: money.currency, ...readFilterOptions(rows, fields) };
     });
-    const rows = await this.clickhouse.query<FilterOptionRow>(query.sql, query.params, { organizationId: principal.organizationId });
-    return readFilterOptions(rows, fields);
   }
 
   /**

@@ -29,6 +29,8 @@ export interface ImportParameters {
   organization_id: string;
   /** '' derives it per row from provider and billing account. */
   integration_id: string;
+  /** The ISO 4217 codes a row's BillingCurrency may be (CURRENCY_CODES). */
+  currency_codes: string[];
 }
 
 /** One file read: its rows and exact reconciliation sums (Decimal text), and what the operator should know. */

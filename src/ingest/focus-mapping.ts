@@ -36,6 +36,7 @@ export const FOCUS_STAGING_COLUMNS = [
   'ServiceProviderName',
   'HostProviderName',
   'InvoiceIssuerName',
+  'InvoiceId',
   'ServiceName',
   'ServiceCategory',
   'RegionId',
@@ -243,7 +244,8 @@ export function jsonObjectToMapSql(column: FocusStagingColumn): string {
  * The SELECT that maps one export file (focusSelectSql's source) to the cost_line_items columns (COST_COLUMNS, in
  * table order), followed by the `r_` columns of its report: the row number, per value check whether the row fails it
  * and the value checked, per required column whether the row has a value, the list cost and the currency.
- * Parameters: {organization_id:UUID}, {integration_id:String} ('' = derive from provider + billing account).
+ * Parameters: {organization_id:UUID}, {integration_id:String} ('' = derive from provider + billing account),
+ * {currency_codes:Array(String)} (the ISO 4217 codes a BillingCurrency may be).
  * A row that fails a check is still mapped (the import is then refused whole): its dates get a placeholder
  * instead of failing the statement.
  */
@@ -252,6 +254,7 @@ export function focusSelectSql(source: FocusSource): string {
     `{organization_id:UUID} AS organization_id`,
     `ifNull(toDate(t_charge_start), toDate(0)) AS usage_date`,
     `ifNull(formatDateTime(t_billing_start, '%Y-%m'), '') AS billing_period`,
+    `ifNull(${v('BillingCurrency')}, '') AS billing_currency`,
     `${COST_LAYER_SQL} AS cost_layer`,
     `p_cloud AS cloud`,
     `ifNull(${v('ServiceName')}, '') AS service`,
@@ -265,6 +268,11 @@ export function focusSelectSql(source: FocusSource): string {
     `if({integration_id:String} != '', {integration_id:String}, ${defaultIntegrationIdSql('p_cloud')}) AS integration_id`,
     `${jsonObjectToMapSql('Tags')} AS resource_tags`,
     `${jsonObjectToMapSql('x_CostCategories')} AS cost_categories`,
+    `ifNull(${v('BillingAccountId')}, '') AS billing_account_id`,
+    `ifNull(${v('InvoiceId')}, '') AS invoice_id`,
+    `ifNull(${v('InvoiceIssuerName')}, '') AS invoice_issuer`,
+    `ifNull(${v('ChargeCategory')}, '') AS charge_category`,
+    `ifNull(${v('ChargeClass')}, '') AS charge_class`,
     ...COST_COLUMNS_SQL.map(([column, sql]) => `${sql} AS ${column}`),
   ];
   const report = [
@@ -309,6 +317,7 @@ export const COST_COLUMNS = [
   'organization_id',
   'usage_date',
   'billing_period',
+  'billing_currency',
   'cost_layer',
   'cloud',
   'service',
@@ -322,6 +331,11 @@ export const COST_COLUMNS = [
   'integration_id',
   'resource_tags',
   'cost_categories',
+  'billing_account_id',
+  'invoice_id',
+  'invoice_issuer',
+  'charge_category',
+  'charge_class',
   ...COST_COLUMNS_SQL.map(([column]) => column),
 ] as const;
 
@@ -357,6 +371,11 @@ export const FOCUS_VALUE_CHECKS: readonly FocusValueCheck[] = [
   timestampCheck('ChargePeriodStart'),
   timestampCheck('BillingPeriodStart'),
   { column: 'ChargeCategory', problem: 'is missing', failsSql: `${v('ChargeCategory')} IS NULL` },
+  {
+    column: 'BillingCurrency',
+    problem: 'is missing or not an ISO 4217 currency code',
+    failsSql: `${v('BillingCurrency')} IS NULL OR NOT has({currency_codes:Array(String)}, ${v('BillingCurrency')})`,
+  },
   decimalCheck('BilledCost'),
   decimalCheck('EffectiveCost'),
   decimalCheck('ListCost'),

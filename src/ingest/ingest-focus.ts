@@ -1,3 +1,4 @@
+import { CURRENCY_CODES } from '../common/money/currency-codes';
 import { UUID_PATTERN } from '../common/validation/validators';
 import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -115,7 +116,11 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
       elapsedMs: Date.now() - started,
     });
 
-  const parameters: ImportParameters = { organization_id: options.organizationId, integration_id: options.integrationId ?? '' };
+  const parameters: ImportParameters = {
+    organization_id: options.organizationId,
+    integration_id: options.integrationId ?? '',
+    currency_codes: [...CURRENCY_CODES],
+  };
   const warnings: string[] = [];
   let published = false;
   try {

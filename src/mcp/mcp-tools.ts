@@ -178,12 +178,7 @@ export class McpTools {
         },
         run: async ({ body, controls, principal }) => {
           const request = body as AvailableFiltersRequestDto;
-          const options = await filterOptions.availableFilters(
-            principal,
-            request.fields,
-            request.filters,
-            controls.search as string | undefined,
-          );
+          const options = await filterOptions.availableFilters(principal, { ...request, search: controls.search as string | undefined });
           const fields = request.fields?.length ? OPTIONS_FIELDS.filter((field) => request.fields!.includes(field)) : [...OPTIONS_FIELDS];
           return compactFilterOptions(
             options,

@@ -22,6 +22,7 @@ export function costRow(organizationId: string, input: RowInput): CostRow {
   return {
     organization_id: organizationId,
     billing_period: input.usage_date.slice(0, 7),
+    billing_currency: 'USD',
     cost_layer: 'Infrastructure',
     cloud: 'AWS',
     service: 'Amazon EC2',
@@ -35,6 +36,9 @@ export function costRow(organizationId: string, input: RowInput): CostRow {
     integration_id: 'aws-main',
     resource_tags: {},
     cost_categories: {},
+    billing_account_id: '',
+    invoice_id: '',
+    invoice_issuer: '',
     amortized_cost: '0',
     billed_cost: '0',
     cash_cost: '0',

@@ -1,4 +1,4 @@
-import { json } from 'express';
+import { json, text } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { INVALID_REQUEST_PREFIX } from '../errors/api-errors';
 import { errorEnvelope } from './envelope';
@@ -10,7 +10,7 @@ import { errorEnvelope } from './envelope';
 export function jsonBody(limitBytes: number) {
   const parse = json({ limit: limitBytes, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!hasBody(req)) return next();
+    if (!hasBody(req) || isParsed(req)) return next();
     const type = req.headers['content-type'] ?? '';
     if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) {
       res.status(415).json(errorEnvelope('Unsupported content type: send the request body as application/json.'));
@@ -85,6 +85,27 @@ function pathOf(entry: { parent?: { parent?: unknown; key?: string | number }; k
   for (let at: typeof entry | undefined = entry; at?.key !== undefined; at = at.parent as typeof entry | undefined) keys.unshift(at.key);
   if (keys.length === 0) return 'body';
   return keys.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
+}
+
+/**
+ * A `text/csv` body read as text (req.body a string), with envelope errors like jsonBody's; any other content type is
+ * left to jsonBody. Mounted on the routes that take a file (POST /v1/admin/exchange-rates), with their own limit.
+ */
+export function csvBody(limitBytes: number) {
+  const parse = text({ limit: limitBytes, type: () => true, defaultCharset: 'utf-8' });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!hasBody(req) || !/^text\/csv\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return next();
+    parse(req, res, (error?: { type?: string; status?: number }) => {
+      if (!error) return next();
+      if (error.type === 'entity.too.large') res.status(413).json(errorEnvelope(`Request body too large: the limit is ${limitBytes} bytes.`));
+      else res.status(error.status && error.status < 500 ? error.status : 400).json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: could not be read`));
+    });
+  };
+}
+
+/** A parser earlier in the chain (csvBody) has read the body. */
+function isParsed(req: Request): boolean {
+  return (req as Request & { _body?: boolean })._body === true;
 }
 
 function hasBody(req: Request): boolean {

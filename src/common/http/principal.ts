@@ -1,8 +1,9 @@
 /**
  * What a key may do: the permissions chosen when it is created (spec: Settings > API keys).
- * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys).
+ * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys); `rates:admin` its exchange rates and
+ * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency).
  */
-export const SCOPES = ['cost:read', 'shared-filters:read', 'shared-filters:write', 'api-keys:admin'] as const;
+export const SCOPES = ['cost:read', 'shared-filters:read', 'shared-filters:write', 'api-keys:admin', 'rates:admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

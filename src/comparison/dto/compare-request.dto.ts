@@ -1,3 +1,4 @@
+import { AnswerCurrency } from '../../dto/currency.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
@@ -75,4 +76,7 @@ export class CompareRequestDto {
   })
   @NestedObject(() => CompareFiltersDto, false)
   filters?: CompareFiltersDto;
+
+  @AnswerCurrency()
+  currency?: string;
 }

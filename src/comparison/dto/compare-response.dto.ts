@@ -126,6 +126,12 @@ export class ComparisonMetadataDto {
 @ApiSchema({ name: 'Comparison' })
 export class ComparisonDto {
   @ApiProperty({
+    description:
+      "Extension: the ISO 4217 currency of every amount of this answer (also in `X-Currency`): the request's `currency`, else the organisation's reporting currency. Each day's costs in another currency are converted at that day's rate, so a comparison across a rate change compares converted amounts.",
+    example: 'USD',
+  })
+  currency: string;
+  @ApiProperty({
     type: [ComparisonRowDto],
     description:
       'One row per dimension value present in either period, ordered by |delta.absolute| descending, then dimension_value ascending. Without a dimension: exactly one row.',

@@ -10,6 +10,7 @@ import {
   MAX_GROUPING_DIMENSIONS,
 } from '../../dto/grouping.dto';
 import { FiltersDto, NestedObject } from '../../dto/filters.dto';
+import { AnswerCurrency } from '../../dto/currency.dto';
 import { EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
 import { SETTING_DEFAULTS } from '../../config/settings';
 
@@ -53,6 +54,9 @@ export class CostDataRequestDto {
   })
   @NestedObject(() => FiltersDto, false)
   filters?: FiltersDto;
+
+  @AnswerCurrency()
+  currency?: string;
 
   // Declared last so that, when it is missing, its detail ends the validation message.
   @ApiProperty({

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { NOT_SET } from '../../cost-query/dimension-registry';
+import { AppliedRatesDto } from '../../dto/currency.dto';
 
 const MONEY = 'Exact sum of Decimal amounts, returned as a JSON number (double).';
 
@@ -99,10 +100,24 @@ export class CostDataSummaryDto {
     example: 0.2479,
   })
   effective_savings_rate: number;
+
+  @ApiPropertyOptional({
+    type: [AppliedRatesDto],
+    description:
+      "Extension, only when the answer converted costs billed in another currency: per such currency, the rates applied (their range, dates, derivations and sources). Absent on an answer whose costs are all in its currency.",
+  })
+  exchange_rates?: AppliedRatesDto[];
 }
 
 @ApiSchema({ name: 'CostData' })
 export class CostDataDto {
+  @ApiProperty({
+    description:
+      "Extension: the ISO 4217 currency of every amount of this answer (also in `X-Currency`): the request's `currency`, else the organisation's reporting currency.",
+    example: 'USD',
+  })
+  currency: string;
+
   @ApiProperty({
     type: [CostDataPointDto],
     description:

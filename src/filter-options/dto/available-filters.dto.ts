@@ -1,3 +1,4 @@
+import { AnswerCurrency } from '../../dto/currency.dto';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional } from 'class-validator';
@@ -19,7 +20,7 @@ import {
 } from '../../cost-query/filter-options.query';
 import { SearchField } from './map-key-values.dto';
 
-/** Longest `fields` list accepted (there are 13 fields; repeats are harmless but bounded). */
+/** Longest `fields` list accepted (one entry per field, repeats harmless but bounded). */
 export const MAX_REQUESTED_FIELDS = 100;
 
 /** Every element is one of `allowed`; the message names the first offending element (`fields[2]: …`). */
@@ -72,6 +73,9 @@ export class AvailableFiltersRequestDto {
     null,
   )
   search?: string | null;
+
+  @AnswerCurrency()
+  currency?: string;
 }
 
 export class EnrichedOptionDto implements EnrichedOption {
@@ -93,7 +97,7 @@ const OPTION_EXAMPLES = Object.fromEntries([
   ...Object.values(MAP_DIMENSIONS).map((map) => [map.optionsField, map.optionsExample]),
 ]) as Record<OptionsField, readonly string[]>;
 
-/** The /filters payload. The 13 option lists are declared from the registry below. */
+/** The /filters payload. The option lists are declared from the registry below. */
 export interface AvailableFiltersDto extends Record<OptionsField, string[]> {}
 export class AvailableFiltersDto implements FilterOptions {
   @ApiProperty({
@@ -173,6 +177,13 @@ export class AvailableFiltersDto implements FilterOptions {
     example: '2026-11-23T06:00:12Z',
   })
   dataImportedAt: string | null;
+
+  @ApiProperty({
+    description:
+      "Extension: the ISO 4217 currency of `enriched`'s amortized costs and of the ranking that bounds the lists (as the X-Currency header): the request's `currency`, else the organisation's reporting currency.",
+    example: 'USD',
+  })
+  currency: string;
 }
 
 const MAP_OPTIONS_FIELDS = new Set<string>(Object.values(MAP_DIMENSIONS).map((map) => map.optionsField));

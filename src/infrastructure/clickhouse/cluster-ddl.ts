@@ -15,7 +15,8 @@
  *   (organisation, integration) picks, so one organisation's data spreads over every shard as soon as it has
  *   as many months (or integrations) as there are shards, while each partition lives wholly on one shard,
  *   where a re-import swaps it atomically (REPLACE PARTITION);
- * - the small tables (API keys and their last use, shared filters, the import journal) keep all their rows on
+ * - the small tables (API keys and their last use, shared filters, the import journal, exchange rates and
+ *   organisation settings) keep all their rows on
  *   the first shard (a constant sharding key): every node reads them through their Distributed tables, and
  *   the versions of one row are always on one shard, so FINAL is exact;
  * - the migrator's own record (schema_migrations) is node-local: it says what each node has applied.
@@ -45,6 +46,8 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   api_key_usage: FIRST_SHARD,
   shared_filters: FIRST_SHARD,
   import_journal: FIRST_SHARD,
+  exchange_rates: FIRST_SHARD,
+  organization_settings: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */

@@ -4,11 +4,16 @@ import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
 /** The table every cached answer is computed from. */
 const COST_TABLE = 'cost_line_items';
+/**
+ * Every table an answer depends on, each partitioned by organisation: the cost rows, and the exchange rates and
+ * currency settings that convert them (a rate loaded or a reporting currency changed moves the answers too).
+ */
+const ANSWER_TABLES = [COST_TABLE, 'exchange_rates', 'organization_settings'];
 
 /**
  * A value that changes whenever one organisation's cost data may have changed, for cache keys: answers
- * depend on that organisation's cost rows and nothing else, so a write for another organisation, or to
- * another table (a shared filter, an API key), leaves them cached.
+ * depend on that organisation's cost rows, exchange rates and currency settings (ANSWER_TABLES) and nothing
+ * else, so a write for another organisation, or to another table (a shared filter, an API key), leaves them cached.
  *
  * - Writes by this process: an insert of the organisation's cost rows, or any command (DDL, partition
  *   swaps and mutations may touch any table), change it at once.
@@ -36,7 +41,7 @@ export class CostDataVersion {
 
   async current(organizationId: string): Promise<string> {
     // Read before the parts: a write finishing meanwhile makes the next request's version differ.
-    const localWrites = this.clickhouse.writeCount(COST_TABLE, organizationId);
+    const localWrites = ANSWER_TABLES.reduce((count, table) => count + this.clickhouse.writeCount(table, organizationId), 0);
     const age = Date.now() - this.checkedAt;
     const { versionCheckMs } = this.config.resultCache;
     if (age >= versionCheckMs) {
@@ -93,15 +98,16 @@ export class CostDataVersion {
 
   private async readPartsDigests(): Promise<void> {
     const startedAt = Date.now();
-    // `partition` reads `('<organization_id>','<integration_id>','<billing_period>')`.
+    // The organisation is the first UUID of `partition`: `('<organization_id>','<integration_id>','<billing_period>')`
+    // for the cost rows, `'<organization_id>'` for the tables partitioned by it alone.
     const rows = await this.clickhouse.query<{ organization_id: string; digest: string }>(
-      `SELECT toString(toUUIDOrZero(substring(partition, 3, 36))) AS organization_id,
-              concat(toString(groupBitXor(cityHash64(name))), '-', toString(count())) AS digest
+      `SELECT toString(toUUIDOrZero(extract(partition, '${UUID_PATTERN}'))) AS organization_id,
+              concat(toString(groupBitXor(cityHash64(table, name))), '-', toString(count())) AS digest
        FROM ${this.partsTable()}
-       WHERE database = {database:String} AND table = {table:String} AND active
+       WHERE database = {database:String} AND table IN {tables:Array(String)} AND active
        GROUP BY organization_id
        ${this.partsSettings()}`,
-      { database: this.clickhouse.database, table: COST_TABLE },
+      { database: this.clickhouse.database, tables: ANSWER_TABLES },
     );
     this.partsDigests = new Map(rows.map((row) => [row.organization_id, row.digest]));
     this.checkedAt = startedAt;
@@ -123,3 +129,4 @@ export class CostDataVersion {
 }
 
 const NO_ORGANIZATION = '00000000-0000-0000-0000-000000000000';
+const UUID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

@@ -1,0 +1,99 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
+import { Authorized } from '../common/http/authorized.decorator';
+import { ok, SuccessEnvelope } from '../common/http/envelope';
+import type { Principal } from '../common/http/principal';
+import { CurrentPrincipal } from '../common/http/request-context';
+import { CurrencySettingsDto, CurrencySettingsResponseDto, RatesImportDto, RatesImportResponseDto, UpdateCurrencySettingsDto } from './dto/currency-admin.dto';
+import { ExchangeRatesService } from './exchange-rates.service';
+
+const ADMIN = 'rates:admin';
+const FORBIDDEN = `The API key lacks the \`${ADMIN}\` scope, or has a data scope.`;
+const SCOPED_ADMIN =
+  "Managing exchange rates and the reporting currency needs a key without a data scope: they change every answer of the organisation, not only the key's slice.";
+/** A source name: what the answer's exchange_rates list names. */
+const SOURCE_PATTERN = /^[\p{L}\p{N} ._:/()+-]{1,64}$/u;
+
+/**
+ * The organisation's money settings as an API (`rates:admin`): its reporting currency and conversion policy, and
+ * its exchange rates. The organisation is the key's; a data-scoped key is refused.
+ */
+@ApiTags('Currency (admin)')
+@Controller('admin')
+export class CurrencyAdminController {
+  constructor(private readonly rates: ExchangeRatesService) {}
+
+  @Get('currency')
+  @Authorized(ADMIN, FORBIDDEN)
+  @ApiOperation({
+    operationId: 'getCurrencySettings',
+    summary: "The organisation's reporting currency, conversion policy, billing currencies and loaded exchange rates",
+  })
+  @ApiOkResponse({ type: CurrencySettingsResponseDto })
+  async settings(@CurrentPrincipal() principal: Principal): Promise<SuccessEnvelope<CurrencySettingsDto>> {
+    refuseScoped(principal);
+    return ok(await this.describe(principal.organizationId));
+  }
+
+  @Put('currency')
+  @Authorized(ADMIN, FORBIDDEN)
+  @ApiOperation({
+    operationId: 'updateCurrencySettings',
+    summary: 'Set the reporting currency and/or the conversion policy',
+    description: 'Fields left out keep their value. Every answer computed afterwards (on every instance, within RESULT_CACHE_VERSION_CHECK_MS) uses them.',
+  })
+  @ApiOkResponse({ type: CurrencySettingsResponseDto })
+  @ApiBadRequestResponse({ description: 'An unknown currency code or policy (the message names the field).' })
+  async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateCurrencySettingsDto): Promise<SuccessEnvelope<CurrencySettingsDto>> {
+    refuseScoped(principal);
+    await this.rates.updateSettings(principal.organizationId, body);
+    return ok(await this.describe(principal.organizationId));
+  }
+
+  @Post('exchange-rates')
+  @HttpCode(HttpStatus.OK)
+  @Authorized(ADMIN, FORBIDDEN)
+  @ApiOperation({
+    operationId: 'importExchangeRates',
+    summary: 'Load exchange rates from a file (ECB reference rates, or date,from,to,rate)',
+    description: [
+      'The body is the file itself (`Content-Type: text/csv`, at most RATES_IMPORT_MAX_BYTES): the European Central Bank\'s reference rates as published (`eurofxref-hist.csv`, `eurofxref.csv`: `Date,USD,JPY,…`, 1 EUR = value, `N/A` where a currency had none), or a plain `date,from,to,rate` file (1 from = rate to), optionally with a `source` column.',
+      'The file is checked whole before anything is stored: a bad header, a rate that is not a positive decimal, an unknown currency, a date out of range or two different rates for one date and pair refuse it with a 400 naming each line, and nothing is stored. A rate loaded again for a date and pair replaces the earlier one.',
+      '`source` names the rates of a file without a source column (ECB files: `ECB` unless given).',
+    ].join('\n\n'),
+  })
+  @ApiConsumes('text/csv')
+  @ApiBody({ schema: { type: 'string', example: 'Date,USD,JPY,GBP,\n2026-11-24,1.0493,161.92,0.8342,\n' } })
+  @ApiQuery({ name: 'source', required: false, description: 'Source of the file\'s rates (1 to 64 letters, digits, spaces or ._:/()+-).', example: 'ECB' })
+  @ApiOkResponse({ type: RatesImportResponseDto })
+  @ApiBadRequestResponse({ description: 'Not a text/csv body, or a bad file: every problem named by line; nothing stored.' })
+  async importRates(
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: Request,
+    @Query('source') source?: unknown,
+  ): Promise<SuccessEnvelope<RatesImportDto>> {
+    refuseScoped(principal);
+    if (typeof request.body !== 'string') {
+      throw new InvalidRequestException(['body: send the rates file itself as the body, with Content-Type: text/csv']);
+    }
+    if (source !== undefined && (typeof source !== 'string' || !SOURCE_PATTERN.test(source))) {
+      throw new InvalidRequestException(['source: 1 to 64 letters, digits, spaces or ._:/()+-']);
+    }
+    return ok(await this.rates.importFile(principal.organizationId, request.body, source as string | undefined));
+  }
+
+  private async describe(organizationId: string): Promise<CurrencySettingsDto> {
+    const [settings, billingCurrencies, exchangeRates] = await Promise.all([
+      this.rates.settings(organizationId),
+      this.rates.billingCurrencies(organizationId),
+      this.rates.loadedPairs(organizationId),
+    ]);
+    return { ...settings, billingCurrencies, exchangeRates };
+  }
+}
+
+function refuseScoped(principal: Principal): void {
+  if (principal.dataScope) throw new ApiError(HttpStatus.FORBIDDEN, SCOPED_ADMIN);
+}
