@@ -4,6 +4,8 @@ import { isScope, MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../common/http/prin
 import { UUID_PATTERN } from '../common/validation/validators';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
+import { isCurrencyCode } from '../common/money/currency-codes';
+import { CONVERSION_POLICIES, ConversionPolicy } from '../common/money/exchange-rates';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =
@@ -15,7 +17,17 @@ export type CliCommand =
   | { name: 'demo-data'; organizationId: string; days: number; seed: number; replace: boolean; json: boolean }
   /** `ingest focus`; the runner recognises imports by this name (they get a longer query budget). */
   | ({ name: 'ingest' } & IngestFocusCommandOptions)
-  | { name: 'ingest recover'; json: boolean };
+  | { name: 'ingest recover'; json: boolean }
+  | { name: 'rates import'; organizationId: string; path: string; source?: string; json: boolean }
+  | { name: 'rates list'; organizationId: string; json: boolean }
+  | { name: 'currency show'; organizationId: string; json: boolean }
+  | {
+      name: 'currency set';
+      organizationId: string;
+      reportingCurrency?: string;
+      conversionPolicy?: ConversionPolicy;
+      json: boolean;
+    };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
 export class UsageError extends Error {
@@ -128,6 +140,67 @@ function cliProgram(accept: Accept): Command {
     name: 'ingest recover',
     json: options.json === true,
   })).option('--json');
+
+  const rates = group(program.command('rates'), 'rates', accept, (name) => {
+    if (name === undefined) throw new UsageError('rates needs a subcommand: import or list.');
+    throw new UsageError(`Unknown rates subcommand "${name}": use import or list.`);
+  });
+  command(rates, 'import', 'rates import', accept, (options, [path]) => {
+    if (!path) throw new UsageError('rates import needs the rates file (ECB reference rates, or date,from,to,rate).');
+    return {
+      name: 'rates import',
+      organizationId: organizationIdOption(options.org),
+      path,
+      source: stringOption('--source', options.source),
+      json: options.json === true,
+    };
+  })
+    .argument('[file]')
+    .option('--org [uuid]')
+    .option('--source [name]')
+    .option('--json');
+  command(rates, 'list', 'rates list', accept, (options) => ({
+    name: 'rates list',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+
+  const currency = group(program.command('currency'), 'currency', accept, (name) => {
+    if (name === undefined) throw new UsageError('currency needs a subcommand: show or set.');
+    throw new UsageError(`Unknown currency subcommand "${name}": use show or set.`);
+  });
+  command(currency, 'show', 'currency show', accept, (options) => ({
+    name: 'currency show',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  command(currency, 'set', 'currency set', accept, (options) => {
+    const reportingCurrency = stringOption('--reporting-currency', options.reportingCurrency);
+    const conversionPolicy = stringOption('--policy', options.policy);
+    if (reportingCurrency === undefined && conversionPolicy === undefined)
+      throw new UsageError('currency set needs --reporting-currency or --policy.');
+    if (reportingCurrency !== undefined && !isCurrencyCode(reportingCurrency)) {
+      throw new UsageError(`--reporting-currency must be an ISO 4217 code in capitals (e.g. USD, EUR), got "${reportingCurrency}".`);
+    }
+    if (conversionPolicy !== undefined && !(CONVERSION_POLICIES as readonly string[]).includes(conversionPolicy)) {
+      throw new UsageError(`--policy must be one of ${CONVERSION_POLICIES.join(', ')}, got "${conversionPolicy}".`);
+    }
+    return {
+      name: 'currency set',
+      organizationId: organizationIdOption(options.org),
+      reportingCurrency,
+      conversionPolicy: conversionPolicy as ConversionPolicy | undefined,
+      json: options.json === true,
+    };
+  })
+    .option('--org [uuid]')
+    .option('--reporting-currency [code]')
+    .option('--policy [usage_date|period_end]')
+    .option('--json');
 
   return program;
 }

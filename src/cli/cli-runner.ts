@@ -17,6 +17,8 @@ import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.comm
 import { migrateCommand } from './migrate.command';
 import { runIngestFocusCommand, ttyProgressLine } from './ingest-focus.command';
 import { runIngestRecoverCommand } from './ingest-recover.command';
+import { currencyCommand } from './currency.command';
+import { ExchangeRatesService } from '../currency/exchange-rates.service';
 
 /** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
 const INGEST_MAX_EXECUTION_SECONDS = 3600;
@@ -85,6 +87,11 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
       return runIngestFocusCommand(command, clickhouse, { ...io, progress: ttyProgressLine(process.stderr) });
     case 'ingest recover':
       return runIngestRecoverCommand(clickhouse, command, io);
+    case 'rates import':
+    case 'rates list':
+    case 'currency show':
+    case 'currency set':
+      return currencyCommand(app.get(ExchangeRatesService), command, io);
   }
 }
 

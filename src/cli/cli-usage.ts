@@ -28,6 +28,18 @@ const COMMANDS: Record<string, string> = {
       Roll back imports whose process died while publishing, so their billing periods show the data
       from before they started (every import and the API's start-up do this too). An import of
       another process still within its lease (${SWAP_LEASE_SECONDS / 60} minutes) is named and left alone.`,
+  'rates import': `  rates import <file> --org <uuid> [--source <name>] [--json]
+      Load an organisation's exchange rates from the ECB's reference-rate CSV as published (Date,USD,JPY,…;
+      1 EUR = value; N/A where none) or a date,from,to,rate[,source] file. Checked whole first: a bad
+      line refuses the file (every problem named by line) and nothing is stored. A rate loaded again for a
+      date and pair replaces the earlier one. --source names rates without a source column (ECB: "ECB").`,
+  'rates list': `  rates list --org <uuid> [--json]
+      The exchange rates loaded for an organisation, per currency pair: how many, first and last date, sources.`,
+  'currency show': `  currency show --org <uuid> [--json]
+      An organisation's reporting currency, conversion policy and the currencies its costs were billed in.`,
+  'currency set': `  currency set --org <uuid> [--reporting-currency <ISO 4217>] [--policy usage_date|period_end] [--json]
+      Set the currency answers are reported in (default USD) and which day's rate converts a cost: its usage
+      day (usage_date, default) or its billing period's last day (period_end).`,
   help: `  help [command]
       Show this text, or the usage of one command.`,
 };

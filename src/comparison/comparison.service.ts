@@ -59,7 +59,11 @@ export class ComparisonService {
       // The query returns at most 2 × points + 2 rows (bucket rows ≤ points, value totals ≤ points, two
       // period totals), so a fetch that reaches this limit already means more than maxPoints points.
       const rowLimit = 2 * maxPoints + 3;
-      const { sql, params } = buildComparisonQuery(this.clickhouse.table('cost_line_items'), { ...query, conversion: money.conversion }, rowLimit);
+      const { sql, params } = buildComparisonQuery(
+        this.clickhouse.table('cost_line_items'),
+        { ...query, conversion: money.conversion },
+        rowLimit,
+      );
       const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params, scope);
       const rows = raw.map(readComparisonRow);
       if (raw.length >= rowLimit || comparisonPointCount(comparisonValues(rows, spec).length, spec) > maxPoints) {

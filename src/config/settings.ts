@@ -355,7 +355,7 @@ export const SETTINGS = {
     min: 1024,
     max: 256 * MIB,
     unit: 'bytes',
-    doc: 'Largest exchange-rate file POST /v1/admin/exchange-rates accepts (`text/csv`; 413 above it): the ECB\'s whole history is about 1.5 MB',
+    doc: "Largest exchange-rate file POST /v1/admin/exchange-rates accepts (`text/csv`; 413 above it): the ECB's whole history is about 1.5 MB",
   }),
   MIGRATE_ON_START: boolean({
     default: true,

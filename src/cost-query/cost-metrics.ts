@@ -64,9 +64,9 @@ export function metricSumsOfPartsSql(
 ): string {
   const totalSavings = `(${SAVINGS_SOURCES.map((s) => `sum(part_${s})`).join(' + ')})`;
   const total = (sums: string) => (money ? money.total(sums) : sums);
-  return SUMMED_METRICS.map((metric) => `${total(metric === 'total_savings' ? totalSavings : `sum(part_${metric})`)} AS ${alias(metric)}`).join(
-    separator,
-  );
+  return SUMMED_METRICS.map(
+    (metric) => `${total(metric === 'total_savings' ? totalSavings : `sum(part_${metric})`)} AS ${alias(metric)}`,
+  ).join(separator);
 }
 
 const SUM_COLUMNS = SUMMED_METRICS.map((metric) => [metric, `sum_${metric}`] as const);

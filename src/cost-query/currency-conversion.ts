@@ -103,7 +103,7 @@ export const MISSING_RATE_SIGNAL = 'CI_MISSING_EXCHANGE_RATE';
 
 /** The currencies whose bits a currencyBit OR holds (bit i: the i-th currency of the conversion's rates). */
 export function convertedCurrencies(conversion: CurrencyConversion, bits: number): string[] {
-  return [...conversion.rates.keys()].filter((_, i) => (bits & 2 ** i) !== 0);
+  return [...conversion.rates.keys()].filter((_, i) => (bits & (2 ** i)) !== 0);
 }
 
 /** Most currencies one answer converts: the bits of a UInt64 (an organisation bills in a handful). */

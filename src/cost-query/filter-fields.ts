@@ -212,7 +212,7 @@ export const FILTER_FIELDS = {
     column: 'billing_currency',
     options: 'billingCurrencies',
     label:
-      'Billing currencies (ISO 4217) the costs were billed in. Filtered to one and asked in it (`currency`), an answer shows that currency\'s amounts unconverted.',
+      "Billing currencies (ISO 4217) the costs were billed in. Filtered to one and asked in it (`currency`), an answer shows that currency's amounts unconverted.",
     example: ['EUR'],
     optionsExample: ['EUR', 'USD'],
   },

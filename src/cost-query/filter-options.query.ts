@@ -138,7 +138,14 @@ interface ColumnSearch {
   notSet: string;
 }
 
-function columnOptionsSql(field: OptionsField, column: string, where: string, table: string, money: MoneySql, search?: ColumnSearch): string {
+function columnOptionsSql(
+  field: OptionsField,
+  column: string,
+  where: string,
+  table: string,
+  money: MoneySql,
+  search?: ColumnSearch,
+): string {
   // The option as listed: an empty value is NOT_SET.
   const listed = search && contains(`if(value = '', ${search.notSet}, value)`, search.search);
   if (field === 'accounts')
@@ -204,7 +211,11 @@ function optionsBranchSql(field: OptionsField, value: string, table: string, mon
   const from = [`FROM ${table}`, `WHERE ${where}`];
   const ranked = ['GROUP BY value', 'ORDER BY sum_amortized_cost DESC, value', `LIMIT ${OPTION_ROWS_FETCHED}`];
   if (!money.conversion) return [`${head}, sum(amortized_cost) AS sum_amortized_cost`, ...from, ...ranked].join('\n');
-  const perRate = [`SELECT ${value} AS value, ${money.sum('amortized_cost')} AS part`, ...from, `GROUP BY ${['value', ...money.groupKeys].join(', ')}`];
+  const perRate = [
+    `SELECT ${value} AS value, ${money.sum('amortized_cost')} AS part`,
+    ...from,
+    `GROUP BY ${['value', ...money.groupKeys].join(', ')}`,
+  ];
   return [
     `SELECT ${fieldLiteral(field)} AS field, value, '' AS name, ${money.total('sum(part)')} AS sum_amortized_cost`,
     `FROM (${perRate.join('\n')})`,

@@ -105,8 +105,8 @@ export class AnswerCurrencyService {
   appliedRates(money: AnswerMoney, currencies: string[]): AppliedRates[] {
     if (!money.conversion) return [];
     return currencies.flatMap((currency) => {
-      const rates = [...(money.conversion!.rates.get(currency)?.values() ?? [])];
-      return rates.length ? [summarise(money.conversion!, currency, rates)] : [];
+      const byKey = money.conversion!.rates.get(currency);
+      return byKey?.size ? [summarise(money.conversion!, currency, byKey)] : [];
     });
   }
 
@@ -163,7 +163,9 @@ export class AnswerCurrencyService {
       const first = presence.reduce((min, entry) => (entry.firstDay < min ? entry.firstDay : min), presence[0].firstDay);
       // By billing period, a period's rate is its last day's: at most a month past its last usage day.
       const last = presence.reduce((max, entry) => (entry.lastDay > max ? entry.lastDay : max), presence[0].lastDay);
-      book = this.repository.rates(organizationId, quotes, addDays(first, -MAX_RATE_AGE_DAYS - 31), addDays(last, 62)).then((rates) => new RateBook(rates));
+      book = this.repository
+        .rates(organizationId, quotes, addDays(first, -MAX_RATE_AGE_DAYS - 31), addDays(last, 62))
+        .then((rates) => new RateBook(rates));
       book.catch(() => context.books.delete(target));
       context.books.set(target, book);
     }
@@ -184,14 +186,18 @@ export function missingRateDetails(conversion: CurrencyConversion): string[] {
   if (pairs.length === 0) return [`currency: a cost has no exchange rate into ${conversion.target}; ${load}`];
   return pairs.map(([currency, keys]) => {
     const span = keys.length === 1 ? keys[0] : `${keys[0]} to ${keys[keys.length - 1]}`;
-    const what = byPeriod ? `billing period ${span} (the rate of the period's last day, or of up to ${MAX_RATE_AGE_DAYS} days before it)` : `${span} (a rate of that day or of up to ${MAX_RATE_AGE_DAYS} days before it)`;
+    const what = byPeriod
+      ? `billing period ${span} (the rate of the period's last day, or of up to ${MAX_RATE_AGE_DAYS} days before it)`
+      : `${span} (a rate of that day or of up to ${MAX_RATE_AGE_DAYS} days before it)`;
     return `currency: no exchange rate from ${currency} to ${conversion.target} for ${what}; ${load}`;
   });
 }
 
-function summarise(conversion: CurrencyConversion, currency: string, rates: EffectiveRate[]): AppliedRates {
+/** The rates of one currency, by day (or billing period): their range, the first and last key, how and whence. */
+function summarise(conversion: CurrencyConversion, currency: string, byKey: Map<string, EffectiveRate>): AppliedRates {
+  const rates = [...byKey.values()];
   const byValue = [...rates].sort((a, b) => compareExact(parseExactDecimal(a.rate)!, parseExactDecimal(b.rate)!));
-  const dates = rates.map((rate) => rate.date).sort();
+  const dates = [...byKey.keys()].sort();
   return {
     from: currency,
     to: conversion.target,

@@ -6,7 +6,13 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
-import { CurrencySettingsDto, CurrencySettingsResponseDto, RatesImportDto, RatesImportResponseDto, UpdateCurrencySettingsDto } from './dto/currency-admin.dto';
+import {
+  CurrencySettingsDto,
+  CurrencySettingsResponseDto,
+  RatesImportDto,
+  RatesImportResponseDto,
+  UpdateCurrencySettingsDto,
+} from './dto/currency-admin.dto';
 import { ExchangeRatesService } from './exchange-rates.service';
 
 const ADMIN = 'rates:admin';
@@ -42,11 +48,15 @@ export class CurrencyAdminController {
   @ApiOperation({
     operationId: 'updateCurrencySettings',
     summary: 'Set the reporting currency and/or the conversion policy',
-    description: 'Fields left out keep their value. Every answer computed afterwards (on every instance, within RESULT_CACHE_VERSION_CHECK_MS) uses them.',
+    description:
+      'Fields left out keep their value. Every answer computed afterwards (on every instance, within RESULT_CACHE_VERSION_CHECK_MS) uses them.',
   })
   @ApiOkResponse({ type: CurrencySettingsResponseDto })
   @ApiBadRequestResponse({ description: 'An unknown currency code or policy (the message names the field).' })
-  async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateCurrencySettingsDto): Promise<SuccessEnvelope<CurrencySettingsDto>> {
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateCurrencySettingsDto,
+  ): Promise<SuccessEnvelope<CurrencySettingsDto>> {
     refuseScoped(principal);
     await this.rates.updateSettings(principal.organizationId, body);
     return ok(await this.describe(principal.organizationId));
@@ -59,14 +69,19 @@ export class CurrencyAdminController {
     operationId: 'importExchangeRates',
     summary: 'Load exchange rates from a file (ECB reference rates, or date,from,to,rate)',
     description: [
-      'The body is the file itself (`Content-Type: text/csv`, at most RATES_IMPORT_MAX_BYTES): the European Central Bank\'s reference rates as published (`eurofxref-hist.csv`, `eurofxref.csv`: `Date,USD,JPY,…`, 1 EUR = value, `N/A` where a currency had none), or a plain `date,from,to,rate` file (1 from = rate to), optionally with a `source` column.',
+      "The body is the file itself (`Content-Type: text/csv`, at most RATES_IMPORT_MAX_BYTES): the European Central Bank's reference rates as published (`eurofxref-hist.csv`, `eurofxref.csv`: `Date,USD,JPY,…`, 1 EUR = value, `N/A` where a currency had none), or a plain `date,from,to,rate` file (1 from = rate to), optionally with a `source` column.",
       'The file is checked whole before anything is stored: a bad header, a rate that is not a positive decimal, an unknown currency, a date out of range or two different rates for one date and pair refuse it with a 400 naming each line, and nothing is stored. A rate loaded again for a date and pair replaces the earlier one.',
       '`source` names the rates of a file without a source column (ECB files: `ECB` unless given).',
     ].join('\n\n'),
   })
   @ApiConsumes('text/csv')
   @ApiBody({ schema: { type: 'string', example: 'Date,USD,JPY,GBP,\n2026-11-24,1.0493,161.92,0.8342,\n' } })
-  @ApiQuery({ name: 'source', required: false, description: 'Source of the file\'s rates (1 to 64 letters, digits, spaces or ._:/()+-).', example: 'ECB' })
+  @ApiQuery({
+    name: 'source',
+    required: false,
+    description: "Source of the file's rates (1 to 64 letters, digits, spaces or ._:/()+-).",
+    example: 'ECB',
+  })
   @ApiOkResponse({ type: RatesImportResponseDto })
   @ApiBadRequestResponse({ description: 'Not a text/csv body, or a bad file: every problem named by line; nothing stored.' })
   async importRates(

@@ -12,7 +12,8 @@ const problemsOf = (text: string, source?: string): string[] => {
 
 describe('rates files', () => {
   it('reads the ECB file as published: EUR base, trailing commas, N/A and empty cells skipped, withdrawn codes', () => {
-    const text = '\uFEFFDate,USD,JPY,CYP,\r\n2024-11-22,1.0412,161.31,N/A,\r\n2024-11-21,1.0474,161.89,,\r\n\r\n2007-12-31,1.4721,164.93,0.585274,\r\n';
+    const text =
+      '\uFEFFDate,USD,JPY,CYP,\r\n2024-11-22,1.0412,161.31,N/A,\r\n2024-11-21,1.0474,161.89,,\r\n\r\n2007-12-31,1.4721,164.93,0.585274,\r\n';
     const parsed = parseRatesFile(text);
     expect(parsed.format).toBe('ecb');
     expect(parsed.rates).toEqual([
@@ -42,7 +43,9 @@ describe('rates files', () => {
     expect(problemsOf('when,USD\n')).toEqual([
       'line 1: expected the header of an ECB reference-rate file (Date,USD,JPY,…) or of a pairs file (date,from,to,rate or date,from,to,rate,source)',
     ]);
-    expect(problemsOf('date,from,to,value\n', 'x')).toEqual(['line 1: the header must be date,from,to,rate or date,from,to,rate,source, not date,from,to,value']);
+    expect(problemsOf('date,from,to,value\n', 'x')).toEqual([
+      'line 1: the header must be date,from,to,rate or date,from,to,rate,source, not date,from,to,value',
+    ]);
     expect(problemsOf('Date,USD,EURO,\n')).toEqual(['line 1: column 3 ("EURO") is not an ISO 4217 currency code']);
     expect(problemsOf('date,from,to,rate\n2024-11-22,GBP,USD,1.25\n')).toEqual([
       'line 1: the file has no source column; name the source of its rates (--source, or `source` in the request)',

@@ -60,7 +60,8 @@ export function parseRatesFile(text: string, defaultSource?: string): ParsedRate
     ]);
   }
   if (problems.length === 0 && cells.length === 0) problems.push('the file holds no rate');
-  if (cells.length > MAX_RATES_PER_FILE) problems.push(`the file holds ${cells.length} rates; at most ${MAX_RATES_PER_FILE} load at once (split it)`);
+  if (cells.length > MAX_RATES_PER_FILE)
+    problems.push(`the file holds ${cells.length} rates; at most ${MAX_RATES_PER_FILE} load at once (split it)`);
   const rates = problems.length === 0 ? withoutDuplicates(cells, problems) : [];
   if (problems.length > 0) throw new RatesFileError(listed(problems));
   return { format, rates, pairs: pairSummary(rates) };

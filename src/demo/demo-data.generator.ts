@@ -607,7 +607,9 @@ const CHARGE_CATEGORIES: Record<string, string> = {
 };
 
 /** The row's currency and invoice: one invoice per billing account and month, in the cloud's billing currency. */
-function invoiceOf(shape: RowShape): Pick<DemoCostRow, 'billing_currency' | 'billing_account_id' | 'invoice_id' | 'invoice_issuer' | 'charge_category'> {
+function invoiceOf(
+  shape: RowShape,
+): Pick<DemoCostRow, 'billing_currency' | 'billing_account_id' | 'invoice_id' | 'invoice_issuer' | 'charge_category'> {
   const cloud = CLOUDS[shape.spec.cloud];
   const account = shape.account.integrationId === AWS_ACQUIRED_INTEGRATION ? ACQUIRED_BILLING_ACCOUNT : cloud.billingAccountId;
   return {

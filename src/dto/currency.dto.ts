@@ -8,7 +8,9 @@ import { describeReceived } from './grouping.dto';
 /** A request's currency: an ISO 4217 code, exactly (`eur` is refused), or absent. */
 export const IsCurrencyCode = () =>
   Rule('isCurrencyCode', (value) =>
-    isCurrencyCode(value) ? undefined : `Expected an ISO 4217 currency code in capitals (e.g. USD, EUR, JPY), received ${describeReceived(value)}`,
+    isCurrencyCode(value)
+      ? undefined
+      : `Expected an ISO 4217 currency code in capitals (e.g. USD, EUR, JPY), received ${describeReceived(value)}`,
   );
 
 /**
@@ -40,7 +42,11 @@ export class AppliedRatesDto {
   @ApiProperty({ description: "The answer's currency.", example: 'USD' })
   to: string;
 
-  @ApiProperty({ enum: ['usage_date', 'period_end'], description: 'Which day\'s rate converts a cost: its usage day, or its billing period\'s last day.', example: 'usage_date' })
+  @ApiProperty({
+    enum: ['usage_date', 'period_end'],
+    description: "Which day's rate converts a cost: its usage day, or its billing period's last day.",
+    example: 'usage_date',
+  })
   policy: string;
 
   @ApiProperty({ description: 'The first day (or billing period) converted.', example: '2026-10-01' })
@@ -56,7 +62,8 @@ export class AppliedRatesDto {
   max_rate: string;
 
   @ApiProperty({
-    description: 'How the rates were obtained: `direct` (loaded as from→to), `inverse` (1 ÷ a loaded to→from, 18 places), `cross via X` (to ÷ from, both loaded against X, 18 places).',
+    description:
+      'How the rates were obtained: `direct` (loaded as from→to), `inverse` (1 ÷ a loaded to→from, 18 places), `cross via X` (to ÷ from, both loaded against X, 18 places).',
     example: ['direct'],
   })
   derivations: string[];

@@ -73,7 +73,10 @@ export class FilterOptionsService {
     // Each field leaves its own filter out (billingPeriods too, whose list then covers the default window): with
     // billing periods in the selection, the branches read any of their dates.
     const inclusions = selection.inclusions ?? {};
-    const window = inclusions.billingPeriods?.length && !inclusions.dateRange ? {} : windowOf(inclusions, { today, defaultWindowDays: this.config.defaultWindowDays });
+    const window =
+      inclusions.billingPeriods?.length && !inclusions.dateRange
+        ? {}
+        : windowOf(inclusions, { today, defaultWindowDays: this.config.defaultWindowDays });
     return this.currencies.answer(scope, request.currency ?? undefined, window, async (money) => {
       const query = buildFilterOptionsQuery({
         scope,

@@ -14,6 +14,7 @@ const FIELD_COLUMNS = {
   costTypes: 'cost_type',
   accounts: 'account_id',
   integrations: 'integration_id',
+  billingCurrencies: 'billing_currency',
 } as const;
 const ALL_FIELDS = [...Object.keys(FIELD_COLUMNS), 'resourceTags', 'costCategories'];
 type Field = keyof typeof FIELD_COLUMNS | 'resourceTags' | 'costCategories';
@@ -140,7 +141,7 @@ describe('POST /v1/cost-insights/filters', () => {
     expect(response.body.success).toBe(true);
     const data = response.body.data;
     expect(Object.keys(data).sort()).toEqual(
-      [...ALL_FIELDS, 'accountIdToName', 'tagValues', 'enriched', 'dataThrough', 'dataImportedAt'].sort(),
+      [...ALL_FIELDS, 'accountIdToName', 'tagValues', 'enriched', 'dataThrough', 'dataImportedAt', 'currency'].sort(),
     );
     for (const field of ALL_FIELDS as Field[]) {
       expect({ field, options: data[field] }).toEqual({ field, options: expectedOptions(insertedA, field) });
@@ -647,7 +648,7 @@ describe('POST /v1/cost-insights/filters', () => {
     it.each([
       [
         { fields: ['services', 'nope'] },
-        'fields[1]: Expected one of costLayers, clouds, services, resourceFamilies, regions, instanceTypes, usageTypes, billingPeriods, costTypes, accounts, integrations, resourceTags, costCategories, received "nope"',
+        'fields[1]: Expected one of costLayers, clouds, services, resourceFamilies, regions, instanceTypes, usageTypes, billingPeriods, costTypes, accounts, integrations, billingCurrencies, resourceTags, costCategories, received "nope"',
       ],
       [{ fields: ['Services'] }, 'fields[0]: Expected one of'],
       [{ fields: 'services' }, 'fields: Expected array of strings, received string'],

@@ -20,6 +20,7 @@ export const UNSET_FIELDS = {
   resourceTagValues: [],
   costCategory: null,
   costCategoryValues: [],
+  billingCurrencies: [],
 };
 
 /** A configuration already in the stored (normalised) form, so what is stored is exactly its JSON. */

@@ -97,15 +97,19 @@ export function csvBody(limitBytes: number) {
     if (!hasBody(req) || !/^text\/csv\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return next();
     parse(req, res, (error?: { type?: string; status?: number }) => {
       if (!error) return next();
-      if (error.type === 'entity.too.large') res.status(413).json(errorEnvelope(`Request body too large: the limit is ${limitBytes} bytes.`));
-      else res.status(error.status && error.status < 500 ? error.status : 400).json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: could not be read`));
+      if (error.type === 'entity.too.large')
+        res.status(413).json(errorEnvelope(`Request body too large: the limit is ${limitBytes} bytes.`));
+      else
+        res
+          .status(error.status && error.status < 500 ? error.status : 400)
+          .json(errorEnvelope(`${INVALID_REQUEST_PREFIX} body: could not be read`));
     });
   };
 }
 
-/** A parser earlier in the chain (csvBody) has read the body. */
+/** A parser earlier in the chain (csvBody) has read the body (Express 5 leaves req.body undefined until one does). */
 function isParsed(req: Request): boolean {
-  return (req as Request & { _body?: boolean })._body === true;
+  return req.body !== undefined;
 }
 
 function hasBody(req: Request): boolean {

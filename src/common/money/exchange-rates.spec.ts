@@ -1,6 +1,12 @@
 import { lastDayOfPeriod, LoadedRate, RateBook } from './exchange-rates';
 
-const rate = (date: string, base: string, quote: string, value: string, source = 'ECB'): LoadedRate => ({ date, base, quote, rate: value, source });
+const rate = (date: string, base: string, quote: string, value: string, source = 'ECB'): LoadedRate => ({
+  date,
+  base,
+  quote,
+  rate: value,
+  source,
+});
 
 // Expected quotients computed with Python's decimal module (60 digits, ROUND_HALF_EVEN, 18 places), not by this code.
 describe('RateBook', () => {
@@ -33,7 +39,12 @@ describe('RateBook', () => {
   });
 
   it('crosses two rates of a common base, naming both sources when they differ', () => {
-    expect(book.rateOn('USD', 'JPY', '2024-11-22')).toMatchObject({ rate: '154.927007299270072993', derivation: 'cross', via: 'EUR', source: 'ECB' });
+    expect(book.rateOn('USD', 'JPY', '2024-11-22')).toMatchObject({
+      rate: '154.927007299270072993',
+      derivation: 'cross',
+      via: 'EUR',
+      source: 'ECB',
+    });
     expect(book.rateOn('USD', 'GBP', '2024-11-22')).toMatchObject({ rate: '0.822800614675374568', via: 'EUR', source: 'ECB+treasury' });
   });
 
@@ -57,6 +68,11 @@ describe('RateBook', () => {
 
 describe('lastDayOfPeriod', () => {
   it('is the last day of the month, leap years included', () => {
-    expect(['2024-02', '2023-02', '2024-12', '2026-04'].map(lastDayOfPeriod)).toEqual(['2024-02-29', '2023-02-28', '2024-12-31', '2026-04-30']);
+    expect(['2024-02', '2023-02', '2024-12', '2026-04'].map(lastDayOfPeriod)).toEqual([
+      '2024-02-29',
+      '2023-02-28',
+      '2024-12-31',
+      '2026-04-30',
+    ]);
   });
 });

@@ -104,7 +104,7 @@ export class CostDataSummaryDto {
   @ApiPropertyOptional({
     type: [AppliedRatesDto],
     description:
-      "Extension, only when the answer converted costs billed in another currency: per such currency, the rates applied (their range, dates, derivations and sources). Absent on an answer whose costs are all in its currency.",
+      'Extension, only when the answer converted costs billed in another currency: per such currency, the rates applied (their range, dates, derivations and sources). Absent on an answer whose costs are all in its currency.',
   })
   exchange_rates?: AppliedRatesDto[];
 }

@@ -4,7 +4,7 @@ import { CONVERSION_POLICIES, ConversionPolicy } from '../../common/money/exchan
 import { IsCurrencyCode } from '../../dto/currency.dto';
 
 const POLICY_TEXT =
-  '`usage_date`: each cost at the rate of its usage day (default); `period_end`: at the rate of its billing period\'s last day, as an invoice converts it. A day without a rate takes the latest earlier one up to 7 days back; beyond that the answer is refused, naming the dates.';
+  "`usage_date`: each cost at the rate of its usage day (default); `period_end`: at the rate of its billing period's last day, as an invoice converts it. A day without a rate takes the latest earlier one up to 7 days back; beyond that the answer is refused, naming the dates.";
 
 export class UpdateCurrencySettingsDto {
   @ApiPropertyOptional({ description: 'The currency answers are reported in (ISO 4217).', example: 'EUR' })
@@ -78,7 +78,10 @@ export class RatesImportDto {
   @ApiProperty({ enum: ['ecb', 'pairs'], description: 'The file format recognised from its header.', example: 'ecb' })
   format: string;
 
-  @ApiProperty({ description: 'Rates stored (one per date and pair; a rate loaded before for the same date and pair is replaced).', example: 7500 })
+  @ApiProperty({
+    description: 'Rates stored (one per date and pair; a rate loaded before for the same date and pair is replaced).',
+    example: 7500,
+  })
   rates: number;
 
   @ApiProperty({ type: [RatesPairLoadedDto] })
