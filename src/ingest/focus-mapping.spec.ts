@@ -12,11 +12,12 @@ import {
   sqlString,
 } from './focus-mapping';
 
-/** cost_line_items columns in table order (clickhouse/migrations/0001 and 0004). */
+/** cost_line_items columns in table order (clickhouse/migrations/0001, 0004 and 0016; imported_at of 0010 keeps its default). */
 const COST_LINE_ITEM_COLUMNS = [
   'organization_id',
   'usage_date',
   'billing_period',
+  'billing_currency',
   'cost_layer',
   'cloud',
   'service',
@@ -40,6 +41,11 @@ const COST_LINE_ITEM_COLUMNS = [
   'commitment_savings',
   'spot_savings',
   'other_savings',
+  'billing_account_id',
+  'invoice_id',
+  'invoice_issuer',
+  'charge_category',
+  'charge_class',
 ];
 
 describe('FOCUS mapping SQL', () => {
@@ -89,9 +95,13 @@ describe('FOCUS mapping SQL', () => {
   });
 
   it('defines all ten measures; savings only inside the usage scope, the residual going to other_savings', () => {
-    expect(COST_COLUMNS_SQL.map(([column]) => column)).toEqual(COST_LINE_ITEM_COLUMNS.slice(16));
+    const measures = COST_LINE_ITEM_COLUMNS.slice(
+      COST_LINE_ITEM_COLUMNS.indexOf('amortized_cost'),
+      COST_LINE_ITEM_COLUMNS.indexOf('other_savings') + 1,
+    );
+    expect(COST_COLUMNS_SQL.map(([column]) => column)).toEqual(measures);
     const savings = Object.fromEntries(COST_COLUMNS_SQL);
-    for (const column of COST_LINE_ITEM_COLUMNS.slice(20)) expect(savings[column]).toMatch(/^if\(p_usage_scope/);
+    for (const column of measures.slice(4)) expect(savings[column]).toMatch(/^if\(p_usage_scope/);
     expect(savings.on_demand_cost).toBe('if(p_usage_scope, m_list, toDecimal128(0, 10))');
     expect(savings.amortized_cost).toBe('m_effective');
     expect(savings.billed_cost).toBe('m_billed');
@@ -132,6 +142,7 @@ describe('file report', () => {
       'BillingAccountId',
       'ServiceName',
       'ProviderName or ServiceProviderName or HostProviderName',
+      'BillingCurrency',
     ]);
     const v13 = [
       'BilledCost',
@@ -142,6 +153,7 @@ describe('file report', () => {
       'BillingPeriodStart',
       'BillingAccountId',
       'ServiceName',
+      'BillingCurrency',
     ];
     expect(missingRequiredColumns([...v13, 'ServiceProviderName'])).toEqual([]);
     expect(missingRequiredColumns([...v13, 'ProviderName'])).toEqual([]);

@@ -70,6 +70,8 @@ export const FOCUS_REQUIRED_COLUMNS: readonly (readonly FocusStagingColumn[])[] 
   ['BillingAccountId'],
   ['ServiceName'],
   ['ProviderName', 'ServiceProviderName', 'HostProviderName'],
+  // Mandatory in every FOCUS version: without it no amount could be told from another currency's.
+  ['BillingCurrency'],
 ];
 
 /** Names of required columns missing from a file's header (alternatives joined with " or "). */
@@ -268,12 +270,12 @@ export function focusSelectSql(source: FocusSource): string {
     `if({integration_id:String} != '', {integration_id:String}, ${defaultIntegrationIdSql('p_cloud')}) AS integration_id`,
     `${jsonObjectToMapSql('Tags')} AS resource_tags`,
     `${jsonObjectToMapSql('x_CostCategories')} AS cost_categories`,
+    ...COST_COLUMNS_SQL.map(([column, sql]) => `${sql} AS ${column}`),
     `ifNull(${v('BillingAccountId')}, '') AS billing_account_id`,
     `ifNull(${v('InvoiceId')}, '') AS invoice_id`,
     `ifNull(${v('InvoiceIssuerName')}, '') AS invoice_issuer`,
     `ifNull(${v('ChargeCategory')}, '') AS charge_category`,
     `ifNull(${v('ChargeClass')}, '') AS charge_class`,
-    ...COST_COLUMNS_SQL.map(([column, sql]) => `${sql} AS ${column}`),
   ];
   const report = [
     'v_row AS r_row',
@@ -312,7 +314,7 @@ export const COST_COLUMNS_SQL: readonly (readonly [string, string])[] = [
   ['other_savings', `if(p_usage_scope AND NOT p_committed AND NOT p_spot, m_contracted - m_effective, ${ZERO})`],
 ];
 
-/** The cost_line_items columns focusSelectSql writes (the others, imported_at, keep their defaults). */
+/** The cost_line_items columns focusSelectSql writes, in table order (the other one, imported_at, keeps its default). */
 export const COST_COLUMNS = [
   'organization_id',
   'usage_date',
@@ -331,12 +333,12 @@ export const COST_COLUMNS = [
   'integration_id',
   'resource_tags',
   'cost_categories',
+  ...COST_COLUMNS_SQL.map(([column]) => column),
   'billing_account_id',
   'invoice_id',
   'invoice_issuer',
   'charge_category',
   'charge_class',
-  ...COST_COLUMNS_SQL.map(([column]) => column),
 ] as const;
 
 // ---------------------------------------------------------------- validation and reconciliation

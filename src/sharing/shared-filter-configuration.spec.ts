@@ -17,6 +17,7 @@ const EMPTY_FIELDS = {
   resourceTagValues: [],
   costCategory: null,
   costCategoryValues: [],
+  billingCurrencies: [],
 };
 
 describe('normalizeSharedFilterConfiguration', () => {

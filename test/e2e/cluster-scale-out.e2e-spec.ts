@@ -23,11 +23,11 @@ function focusCsv(path: string, version: number): string[] {
   const lines = PERIODS.map((period, i) => {
     const amount = `${version}${i}.${String(7 * i + version).padStart(4, '0')}`;
     amounts.push(amount);
-    return `${amount},${amount},${amount},Usage,${period}-05T00:00:00Z,${period}-01T00:00:00Z,123456789012,Amazon EC2,AWS`;
+    return `${amount},${amount},${amount},Usage,${period}-05T00:00:00Z,${period}-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD`;
   });
   writeFileSync(
     path,
-    `BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName\n${lines.join('\n')}\n`,
+    `BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency\n${lines.join('\n')}\n`,
   );
   return amounts;
 }

@@ -910,7 +910,7 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
       writeFileSync(file, 'Date,Service,Cost\n2024-09-01,EC2,1.5\n');
       await expectRefusedAndUnchanged(
         [file],
-        /not-focus\.csv: not a FOCUS cost export, missing required column\(s\): BilledCost, EffectiveCost, ListCost, ChargeCategory, ChargePeriodStart, BillingPeriodStart, BillingAccountId, ServiceName, ProviderName or ServiceProviderName or HostProviderName/,
+        /not-focus\.csv: not a FOCUS cost export, missing required column\(s\): BilledCost, EffectiveCost, ListCost, ChargeCategory, ChargePeriodStart, BillingPeriodStart, BillingAccountId, ServiceName, ProviderName or ServiceProviderName or HostProviderName, BillingCurrency/,
       );
     });
 

@@ -54,13 +54,13 @@ function focusCsv(path: string, version: number): void {
       const tags = JSON.stringify(team ? { team, env: i ? 'prod' : 'dev' } : { env: 'prod' }).replace(/"/g, '""');
       const categories = JSON.stringify({ Unit: `u-${i}` }).replace(/"/g, '""');
       lines.push(
-        `${amount},${amount},${amount},Usage,2026-${month}-1${i}T00:00:00Z,2026-${month}-01T00:00:00Z,123,Amazon EC2,AWS,"${tags}","${categories}"`,
+        `${amount},${amount},${amount},Usage,2026-${month}-1${i}T00:00:00Z,2026-${month}-01T00:00:00Z,123,Amazon EC2,AWS,USD,"${tags}","${categories}"`,
       );
     }
   }
   writeFileSync(
     path,
-    `BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,Tags,x_CostCategories\n${lines.join('\n')}\n`,
+    `BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency,Tags,x_CostCategories\n${lines.join('\n')}\n`,
   );
 }
 

@@ -164,9 +164,9 @@ describeOnCluster('ClickHouse cluster faults (a private 2 × 2 cluster)', () => 
     const file = join(process.env.E2E_TMP_DIR!, `cluster-import-${process.pid}.csv`);
     writeFileSync(
       file,
-      'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName\n' +
-        '1.5,1.25,2,Usage,2026-02-03T00:00:00Z,2026-02-01T00:00:00Z,123456789012,Amazon EC2,AWS\n' +
-        '2.5,2.25,3,Usage,2026-03-03T00:00:00Z,2026-03-01T00:00:00Z,123456789012,Amazon EC2,AWS\n',
+      'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency\n' +
+        '1.5,1.25,2,Usage,2026-02-03T00:00:00Z,2026-02-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD\n' +
+        '2.5,2.25,3,Usage,2026-03-03T00:00:00Z,2026-03-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD\n',
     );
     const importer = await startAppWithEnv({ ...cluster.settings, CLICKHOUSE_MAX_EXECUTION_SECONDS: '600' });
     const target = randomUUID();
