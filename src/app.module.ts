@@ -7,6 +7,7 @@ import { BodyValidationInterceptor } from './common/validation/body-validation.i
 import { ComparisonModule } from './comparison/comparison.module';
 import { CostsModule } from './costs/costs.module';
 import { FilterOptionsModule } from './filter-options/filter-options.module';
+import { InvoicesModule } from './invoices/invoices.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
@@ -32,6 +33,7 @@ import { SharingModule } from './sharing/sharing.module';
     CostsModule,
     ComparisonModule,
     FilterOptionsModule,
+    InvoicesModule,
     SharingModule,
     McpModule,
   ],

@@ -66,31 +66,67 @@ export function ttyProgressLine(stream: NodeJS.WriteStream): ((line: string) => 
 }
 
 export function formatSummary(s: IngestFocusSummary): string {
-  const table = [
-    ['integration', 'billing period', 'rows', 'Σ BilledCost', 'Σ EffectiveCost'],
-    ...s.partitions.map((p) => [p.integrationId, p.billingPeriod, String(p.rows), p.billedCost, p.effectiveCost]),
-  ];
-  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
-  const lines = table.map((row) => row.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  '));
+  const oneCurrency = s.currencies.length <= 1;
   return [
     `Imported ${s.rows.toLocaleString('en-US')} rows from ${s.files} file(s) (${formatBytes(s.bytes)}) for organisation ${s.organizationId} ` +
       `in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s).`,
     `Billing periods: ${s.billingPeriods.join(', ') || '(none)'}    Currency: ${s.currencies.join(', ') || '(not given)'}`,
-    `Σ BilledCost    ${s.sumBilledCost}`,
-    `Σ EffectiveCost ${s.sumEffectiveCost}`,
-    `Σ ListCost      ${s.sumListCost}`,
+    // Sums over several currencies would add them: then only per invoice, each in its own.
+    ...(oneCurrency
+      ? [`Σ BilledCost    ${s.sumBilledCost}`, `Σ EffectiveCost ${s.sumEffectiveCost}`, `Σ ListCost      ${s.sumListCost}`]
+      : []),
     '',
-    ...lines,
+    ...alignedTable(
+      ['integration', 'billing period', 'rows', 'Σ BilledCost', 'Σ EffectiveCost'],
+      s.partitions.map((p) => [p.integrationId, p.billingPeriod, String(p.rows), p.billedCost, p.effectiveCost]),
+      2,
+    ),
     '',
     'Each (integration, billing period) listed replaced the rows of any earlier import of it.',
+    '',
+    "Invoices (Σ BilledCost per invoice, in its currency: compare with the provider's):",
+    ...alignedTable(
+      ['billing account', 'period', 'invoice', 'currency', 'rows', 'Σ BilledCost', 'Σ EffectiveCost'],
+      s.invoices.map((i) => [
+        i.billingAccountId || '-',
+        i.billingPeriod,
+        i.invoiceId || '-',
+        i.currency,
+        String(i.lineItems),
+        i.billedCost,
+        i.effectiveCost,
+      ]),
+      4,
+    ),
+    ...(s.restatedInvoices.length > 0
+      ? [
+          '',
+          `Restated: ${s.restatedInvoices.length} invoice(s) of the replaced periods changed (Σ BilledCost before → after):`,
+          ...s.restatedInvoices.map(
+            (c) =>
+              `  ${c.billingPeriod}  ${c.billingAccountId || '-'}  ${c.invoiceId || '-'}  ${c.currency}  ${c.before ?? '(none)'} → ${c.after ?? '(none)'}`,
+          ),
+        ]
+      : []),
     ...(s.rolledBackImports.length > 0
       ? [
           `First rolled back ${s.rolledBackImports.length} earlier import(s) interrupted while publishing: ${s.rolledBackImports.join(', ')}`,
         ]
       : []),
-    ...(s.currencies.length > 1 ? ['WARNING: the export mixes currencies; sums add amounts of different currencies.'] : []),
     ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
   ].join('\n');
+}
+
+/** Rows under a header, columns from `firstNumeric` on right-aligned. */
+function alignedTable(header: string[], rows: string[][], firstNumeric: number): string[] {
+  const table = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...table.map((row) => row[c].length)));
+  return table.map((row) =>
+    row
+      .map((cell, c) => (c >= firstNumeric ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function formatBytes(bytes: number): string {

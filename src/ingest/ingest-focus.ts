@@ -1,4 +1,5 @@
 import { CURRENCY_CODES } from '../common/money/currency-codes';
+import { ImportedInvoice, InvoiceChange, invoiceChanges, publishedInvoices, stagedInvoices } from './import-invoices';
 import { UUID_PATTERN } from '../common/validation/validators';
 import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -56,12 +57,16 @@ export interface IngestFocusSummary {
   billingPeriods: string[];
   integrationIds: string[];
   partitions: IngestedPartition[];
+  /** Per invoice (integration × billing account × period × invoice × currency), as loaded: to reconcile with the provider's invoices. */
+  invoices: ImportedInvoice[];
+  /** The invoices a re-import of already imported periods changed (restatements): Σ BilledCost before → after. */
+  restatedInvoices: InvoiceChange[];
   /** Earlier imports that had died while publishing, rolled back before this one started. */
   rolledBackImports: string[];
   /** What the operator should know about how the files were read (e.g. a file the server had to hold whole). */
   warnings: string[];
   currencies: string[];
-  /** Σ as loaded (Decimal(38,10) text, exact), over every row of every file. */
+  /** Σ as loaded (Decimal(38,10) text, exact), over every row of every file: one currency's only when `currencies` holds one. */
   sumBilledCost: string;
   sumEffectiveCost: string;
   sumListCost: string;
@@ -157,6 +162,11 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     const mappedRows = partitions.reduce((n, p) => n + Number(p.row_count), 0);
     if (mappedRows !== rows) throw new FocusIngestError(`internal check failed: ${rows} rows parsed but ${mappedRows} mapped`);
 
+    // Its invoices, and those of the units it replaces as they are now: what a restatement changed.
+    const units = partitions.map((p) => ({ integrationId: p.integration_id, billingPeriod: p.billing_period }));
+    const invoicesBefore = await publishedInvoices(clickhouse, options.organizationId, units);
+    const invoices = await stagedInvoices(clickhouse, importTable);
+
     // Publish: every (organisation, integration, billing period) partition of the import, all or nothing.
     progress('publishing', files.length - 1, 0);
     await publishPartitions(clickhouse, {
@@ -183,6 +193,8 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
         billedCost: p.billed_cost,
         effectiveCost: p.effective_cost,
       })),
+      invoices,
+      restatedInvoices: invoiceChanges(invoicesBefore, invoices),
       rolledBackImports: recovery.rolledBack.map((interrupted) => interrupted.importId),
       warnings,
       currencies: [...currencies].sort(),

@@ -58,7 +58,7 @@ describe('OpenAPI document and Swagger UI', () => {
     }
   });
 
-  it('documents request bodies and the FilterFields schema with every spec field', () => {
+  it('documents request bodies and the FilterFields schema with every spec field and the extensions', () => {
     expect(document.paths['/v1/cost-insights/data'].post.requestBody).toBeDefined();
     const fields = Object.keys(document.components.schemas.FilterFieldsDto.properties ?? {});
     expect(fields.sort()).toEqual(
@@ -79,6 +79,8 @@ describe('OpenAPI document and Swagger UI', () => {
         'resourceTagValues',
         'costCategory',
         'costCategoryValues',
+        // Extensions.
+        'billingCurrencies',
       ].sort(),
     );
   });
