@@ -15,6 +15,7 @@ import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { canonicalDataScope, describeDataScope, organizationScopeOf } from '../cost-query/data-scope';
 import { ApiKeyRecord, ApiKeysService } from './api-keys.service';
+import { ADMIN_SCOPE, checkDataScopeRestricts, checkGrant } from './key-grants';
 import {
   ApiKeyDto,
   ApiKeyListDto,
@@ -25,7 +26,7 @@ import {
   RevokedApiKeyResponseDto,
 } from './dto/api-key-admin.dto';
 
-const ADMIN = 'api-keys:admin';
+const ADMIN = ADMIN_SCOPE;
 /** The same answer for a key that does not exist and one of another organisation. */
 const KEY_NOT_FOUND = 'API key not found.';
 const SCOPED_ADMIN = 'Managing API keys needs a key without a data scope: a scoped key must not create keys that see more than it does.';
@@ -56,19 +57,17 @@ export class ApiKeysAdminController {
     operationId: 'createApiKey',
     summary: 'Create an API key for the organisation; the full key is shown once',
     description:
-      'The answer carries the full key (`key`): store it now, it is never shown again (only its SHA-256 is kept). A `dataScope` confines the key to a slice of the organisation on every endpoint, for its whole life.',
+      'The answer carries the full key (`key`): store it now, it is never shown again (only its SHA-256 is kept). A `dataScope` confines the key to a slice of the organisation on every endpoint, for its whole life; given, it must restrict something (400 otherwise), and never with `api-keys:admin` (400). The creating key grants only permissions it holds itself (403 naming the others).',
   })
   @ApiCreatedResponse({ type: CreatedApiKeyResponseDto })
   @ApiBadRequestResponse({ description: 'Invalid body: name, scopes or dataScope (the message names each offending path).' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<SuccessEnvelope<CreatedApiKeyDto>> {
     refuseScopedAdmin(principal);
     const scopes = [...new Set(body.scopes)];
-    const { key, record } = await this.apiKeys.create(
-      principal.organizationId,
-      body.name.trim(),
-      scopes,
-      canonicalDataScope(body.dataScope ?? {}),
-    );
+    const dataScope = canonicalDataScope(body.dataScope ?? {});
+    checkDataScopeRestricts(body.dataScope, dataScope);
+    checkGrant(principal, scopes, dataScope);
+    const { key, record } = await this.apiKeys.create(principal.organizationId, body.name.trim(), scopes, dataScope);
     return ok({ ...toDto(record), key });
   }
 

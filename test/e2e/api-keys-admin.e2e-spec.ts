@@ -18,7 +18,8 @@ describe('API keys admin API', () => {
 
   beforeAll(async () => {
     t = await TestApp.start();
-    admin = await t.newOrganization(['api-keys:admin']);
+    // An admin key grants only what it holds (key-escalation.e2e-spec.ts): this one creates `cost:read` keys.
+    admin = await t.newOrganization(['api-keys:admin', 'cost:read']);
     other = await t.newOrganization(['api-keys:admin', 'cost:read']);
     await t.insertRows(admin.organizationId, [
       { usage_date: '2026-10-01', account_id: '111111111111', amortized_cost: '5' },
