@@ -1,6 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import { Principal, Scope, SCOPES } from '../common/http/principal';
+import type { Filters } from '../cost-query/filters.types';
 
 /** The permission that manages keys: never together with a data scope. */
 export const ADMIN_SCOPE: Scope = 'api-keys:admin';
@@ -36,6 +37,31 @@ export function checkDataScopeRestricts(given: unknown, canonical: string): void
   if (given !== undefined && given !== null && canonical === '') {
     throw new InvalidRequestException([
       'dataScope: restricts nothing (empty lists are ignored), which would make a whole-organisation key; give it at least one value, or leave dataScope out (or null) for a key that sees the whole organisation',
+    ]);
+  }
+}
+
+/**
+ * A data scope within DATA_SCOPE_MAX_VALUES (its values, and tag or cost-category keys, all lists
+ * together) and DATA_SCOPE_MAX_BYTES (its canonical JSON): a scope is kept in memory with every key that
+ * uses it and listed with it, so its size is bounded like any other stored configuration.
+ */
+export function checkDataScopeSize(canonical: string, limits: { maxValues: number; maxBytes: number }): void {
+  if (!canonical) return;
+  const scope = JSON.parse(canonical) as Filters;
+  let values = 0;
+  for (const fields of [scope.inclusions, scope.exclusions]) {
+    for (const value of Object.values(fields ?? {})) values += Array.isArray(value) ? value.length : typeof value === 'string' ? 1 : 0;
+  }
+  if (values > limits.maxValues) {
+    throw new InvalidRequestException([
+      `dataScope: ${values} values and keys, over the limit of ${limits.maxValues} (DATA_SCOPE_MAX_VALUES); a data scope names a slice of the organisation: use fewer, broader values`,
+    ]);
+  }
+  const bytes = Buffer.byteLength(canonical, 'utf8');
+  if (bytes > limits.maxBytes) {
+    throw new InvalidRequestException([
+      `dataScope: ${bytes} bytes as stored, over the limit of ${limits.maxBytes} bytes (DATA_SCOPE_MAX_BYTES); use fewer or shorter values`,
     ]);
   }
 }

@@ -2,6 +2,7 @@ import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { UpstreamUnavailableException } from '../common/errors/api-errors';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuthenticatedRequest, IS_PUBLIC } from '../common/http/request-context';
 import { metrics } from '../observability/prometheus-metrics';
 import { ThrottledClients } from './throttled-clients';
@@ -16,6 +17,7 @@ import { ThrottledClients } from './throttled-clients';
 export class RateLimitGuard extends ThrottlerGuard {
   private readonly failureLogger = new Logger(RateLimitGuard.name);
   @Inject(ThrottledClients) private readonly throttledClients!: ThrottledClients;
+  @Inject(APP_CONFIG) private readonly config!: AppConfig;
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) ?? false;
@@ -55,6 +57,35 @@ export class RateLimitGuard extends ThrottlerGuard {
     }
     res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));
     res.setHeader('X-RateLimit-Reset', Math.max(0, Math.ceil(timeToExpire)));
+    const { principal } = req as unknown as AuthenticatedRequest;
+    if (principal) await this.countOrganization(principal.organizationId, ttl, blockDuration, res);
     return true;
+  }
+
+  /**
+   * The organisation's budget beside the key's (ORGANIZATION_RATE_LIMIT_PER_MINUTE): every request of any
+   * of its keys counts once more in one counter of the organisation, so creating keys does not multiply
+   * what an organisation may ask. Its own headers, so the key's stay as they are.
+   */
+  private async countOrganization(organizationId: string, ttl: number, blockDuration: number, res: Response): Promise<void> {
+    const limit = this.config.organizationRateLimitPerMinute;
+    const { totalHits, isBlocked, timeToBlockExpire } = await this.storageService
+      .increment(`rate:organization:${organizationId.toLowerCase()}`, ttl, limit, blockDuration, 'organization')
+      .catch((error: unknown) => {
+        this.failureLogger.error(`Rate-limit counter unavailable: ${error instanceof Error ? error.message : String(error)}`);
+        throw new UpstreamUnavailableException('Rate limiting');
+      });
+    res.setHeader('X-RateLimit-Organization-Limit', limit);
+    if (isBlocked) {
+      const retryAfter = Math.max(1, Math.ceil(timeToBlockExpire));
+      res.setHeader('X-RateLimit-Organization-Remaining', 0);
+      res.setHeader('X-RateLimit-Remaining', 0);
+      res.setHeader('Retry-After', retryAfter);
+      metrics.rateLimitRejections.inc({ tracker: 'organization' });
+      throw new ThrottlerException(
+        `Rate limit exceeded: the organization's keys together used its ${limit} requests per minute (ORGANIZATION_RATE_LIMIT_PER_MINUTE). Please retry after ${retryAfter} seconds.`,
+      );
+    }
+    res.setHeader('X-RateLimit-Organization-Remaining', Math.max(0, limit - totalHits));
   }
 }

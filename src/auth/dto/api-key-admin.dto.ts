@@ -92,8 +92,20 @@ export class CreatedApiKeyResponseDto {
 }
 
 export class ApiKeyListDto {
-  @ApiProperty({ type: [ApiKeyDto], description: 'Every key of the organisation, oldest first, revoked ones included.' })
+  @ApiProperty({
+    type: [ApiKeyDto],
+    description:
+      'A page of the organisation’s keys, oldest first, revoked ones included (`limit`, default and at most API_KEY_LIST_PAGE_SIZE).',
+  })
   keys: ApiKeyDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Set when more keys follow: send the same request with `cursor` set to it. Null on the last page.',
+    example: null,
+  })
+  nextCursor: string | null;
 }
 
 export class ApiKeyListResponseDto {
