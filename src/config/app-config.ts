@@ -53,6 +53,8 @@ export interface AppConfig {
   /** Requests per organisation per minute, all its keys together. */
   organizationRateLimitPerMinute: number;
   unauthenticatedRateLimitPerMinute: number;
+  /** Messages in one JSON-RPC batch to /v1/mcp. */
+  mcpMaxBatchCalls: number;
   /** Caps of the admin API: unrevoked keys per organisation, a data scope's values and bytes, a list page. */
   apiKeys: { maxActivePerOrganization: number; dataScopeMaxValues: number; dataScopeMaxBytes: number; listPageSize: number };
   apiKeyCacheTtlSeconds: number;
@@ -153,6 +155,7 @@ export function loadConfig(env: Environment): AppConfig {
     sharedFilterQuotaCount: settings.SHARED_FILTER_QUOTA_COUNT,
     sharedFilterQuotaBytes,
     rateLimitPerMinute: settings.RATE_LIMIT_PER_MINUTE,
+    mcpMaxBatchCalls: settings.MCP_MAX_BATCH_CALLS,
     organizationRateLimitPerMinute:
       settings.ORGANIZATION_RATE_LIMIT_PER_MINUTE || ORGANIZATION_RATE_LIMIT_KEYS * settings.RATE_LIMIT_PER_MINUTE,
     apiKeys: {

@@ -277,6 +277,13 @@ export const SETTINGS = {
     unit: 'count',
     doc: 'Keys per page of `GET /v1/admin/api-keys`: the default and the largest `limit` (more is a 400; `nextCursor` pages on)',
   }),
+  MCP_MAX_BATCH_CALLS: integer({
+    default: 20,
+    min: 1,
+    max: 1000,
+    unit: 'count',
+    doc: 'Messages in one JSON-RPC batch POSTed to `/v1/mcp` (each `tools/call` costs one request of the rate limits); more is a 400',
+  }),
   API_KEY_CACHE_TTL_SECONDS: integer({
     default: 10,
     min: 0,

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request as HttpRequest } from 'express';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -26,13 +28,24 @@ export interface McpHttpAnswer {
  */
 @Injectable()
 export class McpEndpoint {
-  constructor(private readonly tools: McpTools) {}
+  constructor(
+    private readonly tools: McpTools,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async handle(
     message: unknown,
     headers: { accept?: string; contentType?: string; protocolVersion?: string },
     principal: Principal,
   ): Promise<McpHttpAnswer> {
+    const cap = this.config.mcpMaxBatchCalls;
+    if (Array.isArray(message) && message.length > cap) {
+      return jsonRpcHttpError(
+        400,
+        INVALID_REQUEST,
+        `Invalid Request: a batch holds at most ${cap} messages (MCP_MAX_BATCH_CALLS); this one holds ${message.length}. Send fewer per POST.`,
+      );
+    }
     const { forSdk, calls } = readToolCalls(message);
     if (!calls) return jsonRpcHttpError(400, INVALID_REQUEST, DUPLICATE_IDS);
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -133,4 +146,15 @@ function jsonRpcHttpError(status: number, code: number, message: string): McpHtt
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })),
   };
+}
+
+/**
+ * The units of work of a POST to /v1/mcp (WorkUnits): each tools/call of the message or batch is one
+ * request of the rate limits, the POST at least one. A batch over MCP_MAX_BATCH_CALLS costs one: it is
+ * refused (400) without running anything.
+ */
+export function mcpWorkUnits(request: HttpRequest, config: AppConfig): number {
+  const body: unknown = request.body;
+  if (Array.isArray(body) && body.length > config.mcpMaxBatchCalls) return 1;
+  return Math.max(1, readToolCalls(body).count);
 }

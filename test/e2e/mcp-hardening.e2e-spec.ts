@@ -150,3 +150,79 @@ describe('MCP tool arguments and names', () => {
     }
   });
 });
+
+/**
+ * Issue 35 §1: every tools/call is a unit of work. A batch of N costs N requests of the key's rate limit
+ * (a 60-call batch once counted as one request), is refused whole with the 429 when they do not fit, and
+ * holds at most MCP_MAX_BATCH_CALLS messages (a larger one is a 400 saying so).
+ */
+describe('MCP batches and the rate limit', () => {
+  const LIMIT = 30;
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startAppWithEnv({ RATE_LIMIT_PER_MINUTE: String(LIMIT), MCP_MAX_BATCH_CALLS: '20' });
+    base = await listen(t);
+  });
+  afterAll(() => t.close());
+
+  const batch = (n: number) =>
+    `[${Array.from({ length: n }, (_, i) => toolCall(i + 1, 'get_cost_data', '{"groupBy":{"dateGrouping":"monthly"},"limit":1}')).join(',')}]`;
+  const post = (org: TestOrganization, body: string) =>
+    send(`${base}/v1/mcp`, { method: 'POST', headers: { ...org.auth, 'Content-Type': 'application/json', Accept: ACCEPT }, body });
+  const remaining = (answer: HttpAnswer) => Number(answer.headers.get('x-ratelimit-remaining'));
+
+  it('counts each tools/call of a batch against the key’s limit and refuses a batch that does not fit, whole', async () => {
+    const org = await t.newOrganization();
+    const ten = await post(org, batch(10));
+    expect(ten.status).toBe(200);
+    expect(JSON.parse(ten.text)).toHaveLength(10);
+    expect(remaining(ten)).toBe(LIMIT - 10);
+    const fifteen = await post(org, batch(15));
+    expect([fifteen.status, remaining(fifteen)]).toEqual([200, LIMIT - 25]);
+    // 5 left: a batch of 10 is refused whole (its first unit counted, like any refused request), nothing runs.
+    const refused = await post(org, batch(10));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
+    expect(remaining(refused)).toBe(4);
+    expect(JSON.parse(refused.text)).toEqual({
+      success: false,
+      error: {
+        message: `Rate limit exceeded: this request carries 10 tool calls, each one request of the key's ${LIMIT} per minute, and 4 are left. Please retry after ${refused.headers.get('retry-after')} seconds.`,
+      },
+    });
+    // What is left is still usable: a batch of exactly 4, then nothing.
+    const four = await post(org, batch(4));
+    expect([four.status, remaining(four)]).toEqual([200, 0]);
+    const after = await post(org, batch(1));
+    expect([after.status, remaining(after)]).toEqual([429, 0]);
+    console.log(`MCP batch cost: 10 + 15 + 4 tool calls answered of a ${LIMIT}-request budget; a 10-call batch with 5 left refused whole`);
+  });
+
+  it('refuses a batch over MCP_MAX_BATCH_CALLS with a 400 that says the cap, at the cost of one request', async () => {
+    const org = await t.newOrganization();
+    const atCap = await post(org, batch(20));
+    expect([atCap.status, remaining(atCap)]).toEqual([200, LIMIT - 20]);
+    const over = await post(org, batch(21));
+    expect([over.status, remaining(over)]).toEqual([400, LIMIT - 21]);
+    expect(JSON.parse(over.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: 'Invalid Request: a batch holds at most 20 messages (MCP_MAX_BATCH_CALLS); this one holds 21. Send fewer per POST.',
+      },
+    });
+    const sixty = await post(org, batch(60));
+    expect([sixty.status, remaining(sixty)]).toEqual([400, LIMIT - 22]);
+  });
+
+  it('counts a batch against the organisation’s budget too, one request per tools/call', async () => {
+    const org = await t.newOrganization();
+    const answer = await post(org, batch(12));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-ratelimit-organization-remaining')).toBe(String(4 * LIMIT - 12));
+  });
+});
