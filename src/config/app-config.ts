@@ -72,6 +72,8 @@ export interface AppConfig {
   organizationLimits: {
     concurrentStatements: number;
     queuedStatements: number;
+    /** Of those waiting, at most this many of one API key. */
+    queuedStatementsPerKey: number;
   };
   /** How answers leave: a response with no progress for sendTimeoutMs is dropped; per organisation, bytes still being sent. */
   answerDelivery: {
@@ -175,6 +177,7 @@ export function loadConfig(env: Environment): AppConfig {
     organizationLimits: {
       concurrentStatements: settings.MAX_CONCURRENT_STATEMENTS_PER_ORGANIZATION,
       queuedStatements: settings.MAX_QUEUED_STATEMENTS_PER_ORGANIZATION,
+      queuedStatementsPerKey: settings.MAX_QUEUED_STATEMENTS_PER_KEY,
     },
     answerDelivery: {
       sendTimeoutMs: settings.RESPONSE_SEND_TIMEOUT_SECONDS * 1000,

@@ -305,6 +305,15 @@ export const SETTINGS = {
     unit: 'count',
     doc: 'Statements of one organisation waiting for their turn on an instance; one more is a 429 with `Retry-After: 1`',
   }),
+  MAX_QUEUED_STATEMENTS_PER_KEY: integer({
+    default: 16,
+    min: 0,
+    max: 100_000,
+    unit: 'count',
+    doc:
+      "Statements of one API key waiting for their turn on an instance, within its organisation's queue (one more is a 429): " +
+      "one key's flood leaves the rest of the queue to the organisation's other keys, whose statements also take turns with it",
+  }),
   RESPONSE_SEND_TIMEOUT_SECONDS: integer({
     default: 30,
     min: 1,
