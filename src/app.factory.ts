@@ -1,5 +1,6 @@
 import { SETTINGS_PAGE_PATH, settingsPage } from './settings-page/settings-page.middleware';
 import { INestApplication, Type } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -50,6 +51,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   app.use(`/${API_PREFIX}/admin/exchange-rates`, csvBody(config.ratesImportMaxBytes));
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(SETTINGS_PAGE_PATH, settingsPage());
+  app.use(SWAGGER_PATH, swaggerUiHeaders);
   app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });
   const document = setupSwagger(app);
   // The MCP tools take their input schemas from the same document (the request DTOs').
@@ -70,11 +72,40 @@ export function setupSwagger(app: INestApplication): OpenAPIObject {
       .addSecurityRequirements('bearer')
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, {
+  SwaggerModule.setup(SWAGGER_PATH.slice(1), app, document, {
     jsonDocumentUrl: 'docs-json',
-    swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
+    // Not persisted: the UI shares its origin with the Settings page, and a key in localStorage outlives the tab.
+    swaggerOptions: { persistAuthorization: false, displayRequestDuration: true },
   });
   return document;
+}
+
+const SWAGGER_PATH = '/docs';
+
+/**
+ * Swagger UI's page and files load only from this origin and are never framed (clickjacking the Authorize
+ * dialog). Its page and the UI itself set inline styles, hence `style-src 'unsafe-inline'`; scripts only from
+ * its own files (no inline script); `img-src data:` for the icons in its CSS; requests ("Try it out") to this
+ * origin only.
+ */
+export const SWAGGER_UI_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function swaggerUiHeaders(_request: Request, response: Response, next: NextFunction): void {
+  response.setHeader('Content-Security-Policy', SWAGGER_UI_CSP);
+  response.setHeader('X-Frame-Options', 'DENY');
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  next();
 }
 
 const SWAGGER_DESCRIPTION = `

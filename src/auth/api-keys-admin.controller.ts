@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiCreatedResponse,
@@ -6,6 +6,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-errors';
@@ -14,7 +15,11 @@ import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { canonicalDataScope, describeDataScope, organizationScopeOf } from '../cost-query/data-scope';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { SETTING_DEFAULTS } from '../config/settings';
+import { encodeKeyListCursor, readKeyListPage } from './api-key-list-page';
 import { ApiKeyRecord, ApiKeysService } from './api-keys.service';
+import { ADMIN_SCOPE, checkDataScopeRestricts, checkDataScopeSize, checkGrant } from './key-grants';
 import {
   ApiKeyDto,
   ApiKeyListDto,
@@ -25,7 +30,7 @@ import {
   RevokedApiKeyResponseDto,
 } from './dto/api-key-admin.dto';
 
-const ADMIN = 'api-keys:admin';
+const ADMIN = ADMIN_SCOPE;
 /** The same answer for a key that does not exist and one of another organisation. */
 const KEY_NOT_FOUND = 'API key not found.';
 const SCOPED_ADMIN = 'Managing API keys needs a key without a data scope: a scoped key must not create keys that see more than it does.';
@@ -37,16 +42,31 @@ const SCOPED_ADMIN = 'Managing API keys needs a key without a data scope: a scop
 @ApiTags('API keys (admin)')
 @Controller('admin/api-keys')
 export class ApiKeysAdminController {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get()
   @Authorized(ADMIN, `The API key lacks the \`${ADMIN}\` scope, or has a data scope.`)
   @ApiOperation({ operationId: 'listApiKeys', summary: "List the organisation's API keys (never the keys themselves)" })
   @ApiOkResponse({ type: ApiKeyListResponseDto })
-  async list(@CurrentPrincipal() principal: Principal): Promise<SuccessEnvelope<ApiKeyListDto>> {
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    type: 'integer',
+    description: `Keys per page, 1 to API_KEY_LIST_PAGE_SIZE (default ${SETTING_DEFAULTS.API_KEY_LIST_PAGE_SIZE}, also the default page).`,
+  })
+  @ApiQuery({ name: 'cursor', required: false, type: String, description: 'The `nextCursor` of the previous page.' })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<SuccessEnvelope<ApiKeyListDto>> {
     refuseScopedAdmin(principal);
-    const records = await this.apiKeys.list(principal.organizationId);
-    return ok({ keys: records.map(toDto) });
+    const page = readKeyListPage(query, this.config.apiKeys.listPageSize);
+    const records = await this.apiKeys.list(principal.organizationId, { ...page, limit: page.limit + 1 });
+    const keys = records.slice(0, page.limit);
+    const last = keys.at(-1);
+    const more = records.length > page.limit && last !== undefined;
+    const nextCursor = more ? encodeKeyListCursor({ createdAtMs: Date.parse(last.createdAt), keyId: last.keyId }) : null;
+    return ok({ keys: keys.map(toDto), nextCursor });
   }
 
   @Post()
@@ -56,20 +76,27 @@ export class ApiKeysAdminController {
     operationId: 'createApiKey',
     summary: 'Create an API key for the organisation; the full key is shown once',
     description:
-      'The answer carries the full key (`key`): store it now, it is never shown again (only its SHA-256 is kept). A `dataScope` confines the key to a slice of the organisation on every endpoint, for its whole life.',
+      'The answer carries the full key (`key`): store it now, it is never shown again (only its SHA-256 is kept). A `dataScope` confines the key to a slice of the organisation on every endpoint, for its whole life; given, it must restrict something (400 otherwise), and never with `api-keys:admin` (400). The creating key grants only permissions it holds itself (403 naming the others).',
   })
   @ApiCreatedResponse({ type: CreatedApiKeyResponseDto })
   @ApiBadRequestResponse({ description: 'Invalid body: name, scopes or dataScope (the message names each offending path).' })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<SuccessEnvelope<CreatedApiKeyDto>> {
     refuseScopedAdmin(principal);
     const scopes = [...new Set(body.scopes)];
-    const { key, record } = await this.apiKeys.create(
+    const dataScope = canonicalDataScope(body.dataScope ?? {});
+    checkDataScopeRestricts(body.dataScope, dataScope);
+    const limits = this.config.apiKeys;
+    checkDataScopeSize(dataScope, { maxValues: limits.dataScopeMaxValues, maxBytes: limits.dataScopeMaxBytes });
+    checkGrant(principal, scopes, dataScope);
+    const created = await this.apiKeys.createWithinCap(
       principal.organizationId,
       body.name.trim(),
       scopes,
-      canonicalDataScope(body.dataScope ?? {}),
+      dataScope,
+      limits.maxActivePerOrganization,
     );
-    return ok({ ...toDto(record), key });
+    if ('active' in created) throw keyLimitReached(created.active, limits.maxActivePerOrganization);
+    return ok({ ...toDto(created.record), key: created.key });
   }
 
   @Delete(':id')
@@ -89,6 +116,14 @@ export class ApiKeysAdminController {
     if (!revoked) throw new ApiError(HttpStatus.NOT_FOUND, KEY_NOT_FOUND);
     return ok(toDto(revoked));
   }
+}
+
+/** 403, not 429: waiting does not free a place, revoking a key does. */
+function keyLimitReached(active: number, limit: number): ApiError {
+  return new ApiError(
+    HttpStatus.FORBIDDEN,
+    `API key limit reached: this organization has ${active} active keys and the limit is ${limit} (MAX_ACTIVE_API_KEYS_PER_ORGANIZATION). Revoke a key it no longer needs first.`,
+  );
 }
 
 function refuseScopedAdmin(principal: Principal): void {

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
 import type { Principal, Scope } from '../common/http/principal';
+import type { KeyListPage } from './api-key-list-page';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -107,19 +108,68 @@ export class ApiKeysService implements OnModuleDestroy {
     return { key, record };
   }
 
-  async list(organizationId: string): Promise<ApiKeyRecord[]> {
+  /**
+   * The organisation's keys, oldest first (then by id), revoked ones included: all of them, or one page
+   * (`limit` keys after `after`, read as one more to tell whether more follow).
+   */
+  async list(organizationId: string, page?: KeyListPage): Promise<ApiKeyRecord[]> {
+    const params: Record<string, unknown> = { organization_id: organizationId };
+    let pageSql = '';
+    if (page) {
+      if (page.after) {
+        pageSql += ' AND (toUnixTimestamp64Milli(created_at), key_id) > ({after_ms:Int64}, {after_key:String})';
+        Object.assign(params, { after_ms: page.after.createdAtMs, after_key: page.after.keyId });
+      }
+      pageSql += ' ORDER BY created_at, key_id LIMIT {limit:UInt64}';
+      params.limit = page.limit;
+    }
     const rows = await this.clickhouse.query<StoredKeyRow & { last_used_at: string | null }>(
       `SELECT keys.*, usage.last_used_at AS last_used_at
-       FROM (SELECT * FROM ${this.clickhouse.table('api_keys')} FINAL WHERE organization_id = {organization_id:UUID}) AS keys
+       FROM (SELECT * FROM ${this.clickhouse.table('api_keys')} FINAL WHERE organization_id = {organization_id:UUID}${pageSql}) AS keys
        LEFT JOIN (
          SELECT key_id, max(last_used_at) AS last_used_at FROM ${this.clickhouse.table('api_key_usage')} GROUP BY key_id
        ) AS usage ON usage.key_id = keys.key_id
        ORDER BY keys.created_at, keys.key_id
        SETTINGS join_use_nulls = 1`,
-      { organization_id: organizationId },
+      params,
     );
     return rows.map((row) => ({ ...toRecord(row), lastUsedAt: row.last_used_at ? isoUtc(row.last_used_at) : null }));
   }
+
+  /** How many unrevoked keys an organisation has. */
+  async countActive(organizationId: string): Promise<number> {
+    const [row] = await this.clickhouse.query<{ active: string }>(
+      `SELECT count() AS active FROM ${this.clickhouse.table('api_keys')} FINAL
+       WHERE organization_id = {organization_id:UUID} AND revoked_at IS NULL`,
+      { organization_id: organizationId },
+    );
+    return Number(row?.active ?? 0);
+  }
+
+  /**
+   * Creates a key unless the organisation already has `maxActive` unrevoked keys; then returns how many
+   * it has. One such creation per organisation at a time on this instance (the count and the insert are
+   * not one statement), so only instances creating at the same moment can overshoot, by one each.
+   */
+  async createWithinCap(
+    organizationId: string,
+    name: string,
+    scopes: Scope[],
+    dataScope: string,
+    maxActive: number,
+  ): Promise<{ key: string; record: ApiKeyRecord } | { active: number }> {
+    const id = organizationId.toLowerCase();
+    const previous = this.creating.get(id) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const active = await this.countActive(organizationId);
+      return active >= maxActive ? { active } : this.create(organizationId, name, scopes, dataScope);
+    });
+    const settled = run.catch(() => undefined);
+    this.creating.set(id, settled);
+    void settled.then(() => this.creating.get(id) === settled && this.creating.delete(id));
+    return run;
+  }
+  private readonly creating = new Map<string, Promise<unknown>>();
 
   /** Marks a key revoked; returns false when no such key exists. Idempotent. */
   async revoke(keyId: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule, ThrottlerStorageService } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
@@ -12,6 +12,7 @@ import { ApiKeysService } from './api-keys.service';
 import { RateLimitGuard } from './rate-limit.guard';
 import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';
+import { StatementOwnerInterceptor } from './statement-owner.interceptor';
 import { ThrottledClients } from './throttled-clients';
 
 /**
@@ -44,6 +45,7 @@ import { ThrottledClients } from './throttled-clients';
     { provide: APP_GUARD, useClass: ApiKeyAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: ScopesGuard },
+    { provide: APP_INTERCEPTOR, useClass: StatementOwnerInterceptor },
   ],
   exports: [ApiKeysService],
 })

@@ -6,6 +6,7 @@ import {
   HEADERS_TIMEOUT_MARGIN_MS,
   LogFormatSetting,
   MIB,
+  ORGANIZATION_RATE_LIMIT_KEYS,
   readSettings,
 } from './settings';
 
@@ -49,7 +50,13 @@ export interface AppConfig {
   /** Most bytes of live shared filter configurations per organisation. */
   sharedFilterQuotaBytes: number;
   rateLimitPerMinute: number;
+  /** Requests per organisation per minute, all its keys together. */
+  organizationRateLimitPerMinute: number;
   unauthenticatedRateLimitPerMinute: number;
+  /** Messages in one JSON-RPC batch to /v1/mcp. */
+  mcpMaxBatchCalls: number;
+  /** Caps of the admin API: unrevoked keys per organisation, a data scope's values and bytes, a list page. */
+  apiKeys: { maxActivePerOrganization: number; dataScopeMaxValues: number; dataScopeMaxBytes: number; listPageSize: number };
   apiKeyCacheTtlSeconds: number;
   /** Server mode: how often an instance rolls back imports that died mid-publish (0: only at start). */
   importRecoveryIntervalSeconds: number;
@@ -65,6 +72,8 @@ export interface AppConfig {
   organizationLimits: {
     concurrentStatements: number;
     queuedStatements: number;
+    /** Of those waiting, at most this many of one API key. */
+    queuedStatementsPerKey: number;
   };
   /** How answers leave: a response with no progress for sendTimeoutMs is dropped; per organisation, bytes still being sent. */
   answerDelivery: {
@@ -150,6 +159,15 @@ export function loadConfig(env: Environment): AppConfig {
     sharedFilterQuotaCount: settings.SHARED_FILTER_QUOTA_COUNT,
     sharedFilterQuotaBytes,
     rateLimitPerMinute: settings.RATE_LIMIT_PER_MINUTE,
+    mcpMaxBatchCalls: settings.MCP_MAX_BATCH_CALLS,
+    organizationRateLimitPerMinute:
+      settings.ORGANIZATION_RATE_LIMIT_PER_MINUTE || ORGANIZATION_RATE_LIMIT_KEYS * settings.RATE_LIMIT_PER_MINUTE,
+    apiKeys: {
+      maxActivePerOrganization: settings.MAX_ACTIVE_API_KEYS_PER_ORGANIZATION,
+      dataScopeMaxValues: settings.DATA_SCOPE_MAX_VALUES,
+      dataScopeMaxBytes: settings.DATA_SCOPE_MAX_BYTES,
+      listPageSize: settings.API_KEY_LIST_PAGE_SIZE,
+    },
     unauthenticatedRateLimitPerMinute: settings.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
     apiKeyCacheTtlSeconds: settings.API_KEY_CACHE_TTL_SECONDS,
     importRecoveryIntervalSeconds: settings.IMPORT_RECOVERY_INTERVAL_SECONDS,
@@ -161,6 +179,7 @@ export function loadConfig(env: Environment): AppConfig {
     organizationLimits: {
       concurrentStatements: settings.MAX_CONCURRENT_STATEMENTS_PER_ORGANIZATION,
       queuedStatements: settings.MAX_QUEUED_STATEMENTS_PER_ORGANIZATION,
+      queuedStatementsPerKey: settings.MAX_QUEUED_STATEMENTS_PER_KEY,
     },
     answerDelivery: {
       sendTimeoutMs: settings.RESPONSE_SEND_TIMEOUT_SECONDS * 1000,

@@ -153,6 +153,9 @@ export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 const code = (value: string) => `\`${value}\``;
 
+/** ORGANIZATION_RATE_LIMIT_PER_MINUTE's default, in keys' worth of RATE_LIMIT_PER_MINUTE. */
+export const ORGANIZATION_RATE_LIMIT_KEYS = 4;
+
 /** In the README's order (which is this table's). */
 export const SETTINGS = {
   PORT: integer({
@@ -230,12 +233,56 @@ export const SETTINGS = {
     unit: 'count',
     doc: 'Requests per API key per minute (one counter across all endpoints)',
   }),
+  ORGANIZATION_RATE_LIMIT_PER_MINUTE: integer({
+    default: 0,
+    min: 0,
+    max: 10_000_000,
+    unit: 'count',
+    doc:
+      "Requests per organisation per minute, all its keys together (beside each key's own limit), so more keys do not multiply the limit; " +
+      `\`0\`: ${ORGANIZATION_RATE_LIMIT_KEYS} × \`RATE_LIMIT_PER_MINUTE\` (${ORGANIZATION_RATE_LIMIT_KEYS * 300} with the defaults)`,
+  }),
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: integer({
     default: 60,
     min: 1,
     max: 1_000_000,
     unit: 'count',
     doc: 'Requests per client IP per minute without a valid key',
+  }),
+  MAX_ACTIVE_API_KEYS_PER_ORGANIZATION: integer({
+    default: 1000,
+    min: 1,
+    max: 1_000_000,
+    unit: 'count',
+    doc: 'Unrevoked API keys per organisation; creating one more through the admin API is a 403 (the operator CLI is not limited)',
+  }),
+  DATA_SCOPE_MAX_VALUES: integer({
+    default: 1000,
+    min: 1,
+    max: 100_000,
+    unit: 'count',
+    doc: "Values (and tag or cost-category keys) in one key's data scope, all lists together; more is a 400",
+  }),
+  DATA_SCOPE_MAX_BYTES: integer({
+    default: 65_536,
+    min: 256,
+    max: 64 * MIB,
+    unit: 'bytes',
+    doc: 'Largest data scope of a key as stored (its canonical JSON, UTF-8 bytes); larger is a 400',
+  }),
+  API_KEY_LIST_PAGE_SIZE: integer({
+    default: 200,
+    min: 1,
+    max: 10_000,
+    unit: 'count',
+    doc: 'Keys per page of `GET /v1/admin/api-keys`: the default and the largest `limit` (more is a 400; `nextCursor` pages on)',
+  }),
+  MCP_MAX_BATCH_CALLS: integer({
+    default: 20,
+    min: 1,
+    max: 1000,
+    unit: 'count',
+    doc: 'Messages in one JSON-RPC batch POSTed to `/v1/mcp` (each `tools/call` costs one request of the rate limits); more is a 400',
   }),
   API_KEY_CACHE_TTL_SECONDS: integer({
     default: 10,
@@ -257,6 +304,15 @@ export const SETTINGS = {
     max: 100_000,
     unit: 'count',
     doc: 'Statements of one organisation waiting for their turn on an instance; one more is a 429 with `Retry-After: 1`',
+  }),
+  MAX_QUEUED_STATEMENTS_PER_KEY: integer({
+    default: 16,
+    min: 0,
+    max: 100_000,
+    unit: 'count',
+    doc:
+      "Statements of one API key waiting for their turn on an instance, within its organisation's queue (one more is a 429): " +
+      "one key's flood leaves the rest of the queue to the organisation's other keys, whose statements also take turns with it",
   }),
   RESPONSE_SEND_TIMEOUT_SECONDS: integer({
     default: 30,

@@ -203,10 +203,20 @@ describe('buildCostDataQuery for CSV', () => {
   it('writes each item as a CSV record (CRLF) with one field per dimension, after the same JSON totals line', () => {
     const lines = buildCostDataQuery(TABLE, csvQuery, 11, 'csv').sql.split('\n');
     const json = buildCostDataQuery(TABLE, csvQuery, 11, 'json').sql.split('\n');
-    expect(lines[3]).toBe(`    concat(formatRowNoNewline('CSV', bucket_start, dim_0, dim_1, ${FIELDS}), '\\r')) AS line`);
+    const safe = (column: string) =>
+      `if(has({csv_formula_prefixes:Array(String)}, substring(${column}, 1, 1)), concat({csv_formula_guard:String}, ${column}), ${column})`;
+    expect(lines[3]).toBe(
+      `    concat(formatRowNoNewline('CSV', bucket_start, ${safe('dim_0')}, ${safe('dim_1')}, ${FIELDS}), '\\r')) AS line`,
+    );
     // Everything else is the JSON answer's statement (whose dimension names take two parameters more).
     expect([...lines.slice(0, 3), ...lines.slice(4, -1)]).toEqual([...json.slice(0, 3), ...json.slice(4, -1)]);
     expect([lines.at(-1), json.at(-1)]).toEqual(['LIMIT {p3:UInt64}', 'LIMIT {p5:UInt64}']);
+  });
+
+  it('neutralises spreadsheet formulas in the dimension cells with the shared writer’s prefixes, as parameters', () => {
+    const { params } = buildCostDataQuery(TABLE, csvQuery, 11, 'csv');
+    expect(params.csv_formula_prefixes).toEqual(['=', '+', '-', '@', '\t', '\r']);
+    expect(params.csv_formula_guard).toBe("'");
   });
 
   it('names the CSV columns: the bucket, each dimension as in groupBy, the item metrics', () => {

@@ -5,6 +5,7 @@ import { Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
+import { csvSafeTextSql } from './csv-safe-text';
 
 /** What /data asks of the store, after validation. */
 export interface CostDataQuery {
@@ -77,11 +78,13 @@ export function buildCostDataQuery(
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
-  // A CSV record ends with CRLF: its CR here, the LF as every result line's end.
+  // A CSV record ends with CRLF: its CR here, the LF as every result line's end. Dimension values are
+  // tenants' text: never a spreadsheet formula (the bucket is a Date, the metrics are numbers).
+  const csvCells = () => [BUCKET_COLUMN, ...query.dimensions.map((_, i) => csvSafeTextSql(dimensionColumn(i), params)), sums];
   const item =
     itemFormat === 'json'
       ? `concat(',', formatRowNoNewline('JSONEachRow', ${[`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), sums].join(', ')}))`
-      : `concat(formatRowNoNewline('CSV', ${[...keys, sums].join(', ')}), '\\r')`;
+      : `concat(formatRowNoNewline('CSV', ${csvCells().join(', ')}), '\\r')`;
   const sql = [
     'SELECT',
     `  if(${isTotal},`,

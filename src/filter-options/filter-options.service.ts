@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import type { OrganizationScope } from '../cost-query/filters.types';
 import { Inject, Injectable } from '@nestjs/common';
@@ -17,6 +18,7 @@ import {
 } from '../cost-query/filter-options.query';
 import { Filters } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
+import { buildScopeDataVersionQuery } from '../cost-query/scope-data-version.query';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
 import { windowOf } from '../cost-query/currency-conversion';
@@ -108,8 +110,12 @@ export class FilterOptionsService {
       return more ? { values, truncated: true } : { values };
     }
 
-    const scope: ValueCursorScope = { organizationId, kind, key: request.key, search: search ?? '' };
+    const dataScope = principal.dataScope ?? '';
+    const scope: ValueCursorScope = { organizationId, dataScope, kind, key: request.key, search: search ?? '' };
     const page: MapKeyValuesPage = { limit: request.limit ?? MAX_MAP_KEY_VALUES };
+    // A scoped key's pages are pinned to the rows inside its scope: changes outside it neither expire its
+    // cursor nor, through that, tell it they happened.
+    const readVersion = () => (dataScope ? this.scopeDataVersion(question.scope) : this.dataVersion.readNow(organizationId));
     let dataVersion: string;
     if (request.cursor != null) {
       const position = decodeValueCursor(request.cursor, scope);
@@ -117,13 +123,21 @@ export class FilterOptionsService {
       dataVersion = position.dataVersion;
     } else {
       // Read before the first page: a change landing while it runs makes the next page's check fail.
-      dataVersion = await this.dataVersion.readNow(organizationId);
+      dataVersion = await readVersion();
     }
     const { values, more } = await this.readValues(question, page);
     // Read after this page: unchanged since before the first one, so every page so far saw the same data.
-    if (request.cursor != null && (await this.dataVersion.readNow(organizationId)) !== dataVersion) throw expiredCursor();
+    if (request.cursor != null && (await readVersion()) !== dataVersion) throw expiredCursor(dataScope !== '');
     if (!more) return { values };
     return { values, nextCursor: encodeValueCursor(scope, { after: values[values.length - 1], dataVersion }) };
+  }
+
+  /** The version of the rows inside a key's data scope (buildScopeDataVersionQuery), as a short digest. */
+  private async scopeDataVersion(scope: OrganizationScope): Promise<string> {
+    const { sql, params } = buildScopeDataVersionQuery(this.clickhouse.table(COST_TABLE), scope);
+    const [row] = await this.clickhouse.query<Record<string, string>>(sql, params, scope);
+    const text = `${row?.row_count ?? 0}:${row?.latest ?? 0}:${row?.written ?? 0}`;
+    return `scope:${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
   }
 
   private async readValues(

@@ -2,6 +2,7 @@ import { decodeValueCursor, encodeValueCursor, expiredCursor, ValueCursorScope }
 
 const SCOPE: ValueCursorScope = {
   organizationId: '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11',
+  dataScope: '',
   kind: 'tag',
   key: 'env',
   search: 'pro',
@@ -30,6 +31,7 @@ describe('value cursors', () => {
 
   it.each([
     ['another organisation', { organizationId: '0b0e1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11' }, 'cursor: was issued to another organisation'],
+    ['a key with a data scope', { dataScope: '{"inclusions":{"clouds":["AWS"]}}' }, 'cursor: was issued to a key with another data scope'],
     ['the other route', { kind: 'costCategory' as const }, 'cursor: was issued by /tag-values, not /cost-category-values'],
     ['another key', { key: 'Env' }, 'cursor: was issued for another tagKey'],
     ['another search', { search: 'prod' }, 'cursor: was issued for another search'],
@@ -56,7 +58,8 @@ describe('value cursors', () => {
     ['not JSON', Buffer.from('garbage').toString('base64url')],
     ['a JSON array', json([1])],
     ['JSON null', json(null)],
-    ['another format version', json({ ...valid, v: 2 })],
+    ['another format version', json({ ...valid, v: 1 })],
+    ['no data scope digest (format 1)', json({ ...valid, c: undefined })],
     ['a field missing', json({ ...valid, a: undefined })],
     ['a field of another type', json({ ...valid, d: 5 })],
     ['an unknown kind', json({ ...valid, k: 'region' })],

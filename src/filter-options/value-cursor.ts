@@ -4,9 +4,10 @@ import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/dimension-regist
 
 /**
  * The paging cursor of POST /tag-values and /cost-category-values: opaque to clients, base64url of a
- * small JSON. It names what it pages (digests of the organisation, the key and the search, and the key
- * kind), where the next page starts (the last value returned) and the organisation's data version the
- * first page was computed from (CostDataVersion.readNow). It is not a secret and needs no signature: the
+ * small JSON. It names what it pages (digests of the organisation, the data scope of the key that got it,
+ * the key and the search, and the key kind), where the next page starts (the last value returned) and the
+ * data version the first page was computed from (the organisation's, CostDataVersion.readNow, or for a
+ * scoped key that of the rows inside its scope). It is not a secret and needs no signature: the
  * organisation always comes from the API key, so a forged cursor can only start a page of the caller's
  * own values somewhere else.
  */
@@ -14,6 +15,8 @@ import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/dimension-regist
 /** What a cursor pages: the request it continues. */
 export interface ValueCursorScope {
   organizationId: string;
+  /** The canonical data scope of the asking key; '' for a key that sees its whole organisation. */
+  dataScope: string;
   kind: MapDimensionKind;
   key: string;
   /** '' when there is no search. */
@@ -35,13 +38,14 @@ const ROUTES: Record<MapDimensionKind, string> = { tag: '/tag-values', costCateg
 /** Longest cursor accepted: about 48,000 characters of last value, far beyond any tag or category value. */
 export const MAX_CURSOR_LENGTH = 65_536;
 
-const VERSION = 1;
+const VERSION = 2;
 
 interface CursorJson {
   /** Format version. */
   v: number;
-  /** Digests of the organisation, key and search. */
+  /** Digests of the organisation, the asking key's data scope, key and search. */
   o: string;
+  c: string;
   n: string;
   s: string;
   /** Key kind. */
@@ -61,6 +65,7 @@ export function encodeValueCursor(scope: ValueCursorScope, position: ValueCursor
   const json: CursorJson = {
     v: VERSION,
     o: digest('organization', scope.organizationId.toLowerCase()),
+    c: digest('data scope', scope.dataScope),
     k: scope.kind,
     n: digest('key', scope.key),
     s: digest('search', scope.search),
@@ -80,6 +85,7 @@ export function decodeValueCursor(cursor: string, scope: ValueCursorScope): Valu
   if (json.o !== digest('organization', scope.organizationId.toLowerCase())) {
     throw invalidCursor('was issued to another organisation');
   }
+  if (json.c !== digest('data scope', scope.dataScope)) throw invalidCursor('was issued to a key with another data scope');
   if (json.k !== scope.kind) throw invalidCursor(`was issued by ${ROUTES[json.k as MapDimensionKind]}, not ${ROUTES[scope.kind]}`);
   if (json.n !== digest('key', scope.key)) throw invalidCursor(`was issued for another ${KEY_FIELDS[scope.kind]}`);
   if (json.s !== digest('search', scope.search)) throw invalidCursor('was issued for another search');
@@ -87,10 +93,12 @@ export function decodeValueCursor(cursor: string, scope: ValueCursorScope): Valu
 }
 
 /** The 400 of a cursor whose data version is no longer the organisation's. */
-export function expiredCursor(): InvalidRequestException {
+export function expiredCursor(scoped = false): InvalidRequestException {
   return invalidCursor(
-    "has expired: the organisation's cost data changed since the first page (an import, or a merge of its stored parts); " +
-      'start again without a cursor',
+    scoped
+      ? 'has expired: the cost data inside your key’s data scope changed since the first page (an import); start again without a cursor'
+      : "has expired: the organisation's cost data changed since the first page (an import, or a merge of its stored parts); " +
+          'start again without a cursor',
   );
 }
 
@@ -112,7 +120,7 @@ function parse(cursor: string): CursorJson | undefined {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const fields = json as Record<string, unknown>;
-  const strings = ['o', 'n', 's', 'k', 'a', 'd'].every((name) => typeof fields[name] === 'string');
+  const strings = ['o', 'c', 'n', 's', 'k', 'a', 'd'].every((name) => typeof fields[name] === 'string');
   if (fields.v !== VERSION || !strings || !Object.hasOwn(MAP_DIMENSIONS, fields.k as string)) return undefined;
   return fields as unknown as CursorJson;
 }

@@ -264,7 +264,7 @@ export class McpTools {
   /** Runs one tool for the key's principal: its answer as compact JSON text, or a tool error with the API's message. */
   async call(name: string, args: Record<string, unknown>, principal: Principal): Promise<CallToolResult> {
     const tool = this.definitions.find((definition) => definition.name === name);
-    if (!tool) return toolError(`Unknown tool "${name}". Tools: ${MCP_TOOL_NAMES.join(', ')}.`);
+    if (!tool) return toolError(`Unknown tool ${quotedName(name)}. Tools: ${MCP_TOOL_NAMES.join(', ')}.`);
     const started = Date.now();
     try {
       if (!principal.scopes.includes(tool.scope)) {
@@ -305,6 +305,14 @@ export class McpTools {
     if (problems.length) throw new InvalidRequestException(problems);
     return { body, controls };
   }
+}
+
+/** The longest part of an unknown tool's name an answer repeats: enough to spot a typo, never a reflection of the request. */
+const ECHOED_NAME_LENGTH = 64;
+
+function quotedName(name: string): string {
+  if (name.length <= ECHOED_NAME_LENGTH) return `"${name}"`;
+  return `"${name.slice(0, ECHOED_NAME_LENGTH)}…" (${name.length} characters)`;
 }
 
 function toolError(message: string): CallToolResult {

@@ -6,7 +6,8 @@ import { AnswerDelivery } from '../common/http/answer-delivery';
 import { Authorized } from '../common/http/authorized.decorator';
 import type { Principal } from '../common/http/principal';
 import { AuthenticatedRequest, CurrentPrincipal } from '../common/http/request-context';
-import { McpEndpoint } from './mcp-endpoint';
+import { WorkUnits } from '../common/http/work-units';
+import { McpEndpoint, mcpWorkUnits } from './mcp-endpoint';
 import { MCP_TOOL_NAMES } from './mcp-tools';
 
 const METHOD_NOT_ALLOWED = Buffer.from(
@@ -19,7 +20,7 @@ const METHOD_NOT_ALLOWED = Buffer.from(
 
 /**
  * POST /v1/mcp: the Model Context Protocol over Streamable HTTP, behind the same guards as every route (API
- * key, rate limit: one request of the key's budget per POST). Any valid key reaches it; each tool checks the
+ * key, rate limit: one request of the key's budget per tools/call, at least one per POST). Any valid key reaches it; each tool checks the
  * scope its endpoint needs. Answers leave through AnswerDelivery like every other answer.
  */
 @ApiTags('MCP')
@@ -43,9 +44,11 @@ export class McpController {
       'JSON-RPC 2.0 messages of the [Model Context Protocol](https://modelcontextprotocol.io), one message or batch per POST, answered as `application/json` ',
       '(send `Accept: application/json, text/event-stream` and `Content-Type: application/json`). No session: GET and DELETE answer 405. ',
       `Tools: ${MCP_TOOL_NAMES.map((name) => `\`${name}\``).join(', ')}; their input schemas are this document's request schemas, plus paging and search controls. `,
-      'Every POST counts once against the key’s rate limit. Set up an MCP client: README, *AI assistants (MCP)*.',
+      'Every `tools/call` counts once against the key’s (and the organisation’s) rate limit: a batch of N calls costs N and is refused whole (429) when they do not fit; ',
+      'a batch holds at most MCP_MAX_BATCH_CALLS messages (400 past it). Set up an MCP client: README, *AI assistants (MCP)*.',
     ].join(''),
   })
+  @WorkUnits(mcpWorkUnits)
   @ApiProduces('application/json')
   @ApiBody({
     description: 'A JSON-RPC request, notification or batch (MCP).',

@@ -60,7 +60,7 @@ export const metrics = {
   }),
   rateLimitRejections: new Counter({
     name: 'cost_insights_rate_limit_rejections_total',
-    help: 'Requests answered 429, by tracker kind (key or ip)',
+    help: 'Requests answered 429, by tracker kind (key, ip or organization)',
     labelNames: ['tracker'] as const,
     registers: [metricsRegistry],
   }),

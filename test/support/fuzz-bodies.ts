@@ -170,6 +170,10 @@ function clampRange(range: { start: string; end: string }) {
   return { start: range.start, end: range.end < maxEnd ? range.end : maxEnd };
 }
 
+/** What a key name must not hold (the API's rule, written again here): controls, bidi, zero-width, line separators. */
+// eslint-disable-next-line no-control-regex -- control characters are among those a valid name lacks
+const REFUSED_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
 export const validBodies = {
   data: fc.record(
     {
@@ -207,8 +211,8 @@ export const validBodies = {
   /** POST /v1/admin/api-keys: hostile names and data scopes (Filters without dates) in every slot. */
   apiKey: fc.record(
     {
-      // eslint-disable-next-line no-control-regex -- a valid name has none; near-valid bodies bring them back
-      name: valueString.map((s) => s.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'key'),
+      // A valid name has no control, bidi, zero-width or line-separator characters and is not blank; near-valid bodies bring them back.
+      name: valueString.map((s) => s.replace(REFUSED_IN_NAMES, '').slice(0, 200).trim() || 'key'),
       scopes: fc.subarray(['cost:read', 'shared-filters:read', 'shared-filters:write'], { minLength: 1 }),
       dataScope: filters(false),
     },

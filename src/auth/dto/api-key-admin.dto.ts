@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../../common/http/principal';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsString, MaxLength } from 'class-validator';
+import { keyNameProblem, MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../../common/http/principal';
+import { Rule } from '../../common/validation/validators';
 import { expected } from '../../common/validation/messages';
 import { DataScopeDto, NestedObject } from '../../dto/filters.dto';
 
@@ -8,15 +9,13 @@ const DATA_SCOPE_EXAMPLE = { inclusions: { resourceTag: 'team', resourceTagValue
 
 export class CreateApiKeyDto {
   @ApiProperty({
-    description: `Who or what uses the key, 1 to ${MAX_KEY_NAME_LENGTH} characters.`,
+    description: `Who or what uses the key, 1 to ${MAX_KEY_NAME_LENGTH} characters, stored trimmed; not blank, and without control, bidirectional, zero-width or line-separator characters.`,
     example: 'Payments team dashboards',
     maxLength: MAX_KEY_NAME_LENGTH,
   })
   // Rules run from the bottom up and the first failure is reported: the type before the content.
-  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'must not contain control characters' })
+  @Rule('keyName', (value) => (typeof value === 'string' ? keyNameProblem(value) : undefined))
   @MaxLength(MAX_KEY_NAME_LENGTH, { message: `at most ${MAX_KEY_NAME_LENGTH} characters` })
-  @MinLength(1, { message: 'must not be empty' })
   @IsString({ message: expected('string') })
   @IsDefined({ message: expected('string') })
   name: string;
@@ -93,8 +92,20 @@ export class CreatedApiKeyResponseDto {
 }
 
 export class ApiKeyListDto {
-  @ApiProperty({ type: [ApiKeyDto], description: 'Every key of the organisation, oldest first, revoked ones included.' })
+  @ApiProperty({
+    type: [ApiKeyDto],
+    description:
+      'A page of the organisation’s keys, oldest first, revoked ones included (`limit`, default and at most API_KEY_LIST_PAGE_SIZE).',
+  })
   keys: ApiKeyDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Set when more keys follow: send the same request with `cursor` set to it. Null on the last page.',
+    example: null,
+  })
+  nextCursor: string | null;
 }
 
 export class ApiKeyListResponseDto {

@@ -75,8 +75,9 @@ export class RetryLaterException extends ApiError {
  * (MAX_CONCURRENT_STATEMENTS_PER_ORGANIZATION + MAX_QUEUED_STATEMENTS_PER_ORGANIZATION).
  */
 export class ConcurrencyLimitExceededException extends RetryLaterException {
-  constructor() {
-    super(1, 'too many queries of this organisation are in progress');
+  /** `byKey`: the asking API key holds its share of the organisation's queue (MAX_QUEUED_STATEMENTS_PER_KEY). */
+  constructor(byKey = false) {
+    super(1, byKey ? 'too many queries of this API key are in progress' : 'too many queries of this organisation are in progress');
   }
 }
 

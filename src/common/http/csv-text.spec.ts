@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { csvRecord } from './csv-text';
+import { csvRecord, csvSafeText } from './csv-text';
 
 describe('csvRecord', () => {
   it('quotes every text field, doubles its quotes, leaves numbers bare and ends with CRLF', () => {
@@ -13,7 +13,15 @@ describe('csvRecord', () => {
   });
 
   it('reads back with a CSV parser as the same fields', () => {
-    const fields = ['Storage, "cold" tier', 'multi\nline', 'Zürich €', '=1+1', '007'];
+    const fields = ['Storage, "cold" tier', 'multi\nline', 'Zürich €', '1=1', '007'];
     expect(parse(csvRecord(fields) + csvRecord(fields))).toEqual([fields, fields]);
+  });
+
+  it('puts a quote mark in front of text a spreadsheet would evaluate (=, +, -, @, TAB, CR), never in front of numbers', () => {
+    expect(csvRecord(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', -1.5, 'a=b', ''])).toBe(
+      `"'=1+1","'+1","'-1","'@SUM(A1)","'\tx","'\rx",-1.5,"a=b",""\r\n`,
+    );
+    expect(csvSafeText("=cmd|' /C calc'!A0")).toBe("'=cmd|' /C calc'!A0");
+    expect(csvSafeText('\n=1')).toBe('\n=1');
   });
 });

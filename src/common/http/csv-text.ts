@@ -5,6 +5,19 @@
  */
 export type CsvField = string | number;
 
+/**
+ * Spreadsheets evaluate a cell whose text begins with one of these as a formula, quoted or not (OWASP
+ * "CSV injection"): every CSV text cell that begins with one gets CSV_FORMULA_GUARD in front. The one
+ * definition, also for the cells ClickHouse writes (src/cost-query/csv-safe-text.ts).
+ */
+export const CSV_FORMULA_PREFIXES: readonly string[] = ['=', '+', '-', '@', '\t', '\r'];
+export const CSV_FORMULA_GUARD = "'";
+
+/** `text` as a spreadsheet shows it as text: with CSV_FORMULA_GUARD in front when it begins with a formula prefix. */
+export function csvSafeText(text: string): string {
+  return CSV_FORMULA_PREFIXES.includes(text.charAt(0)) ? CSV_FORMULA_GUARD + text : text;
+}
+
 export const CSV_RECORD_END = '\r\n';
 
 /** One record, with its CRLF. */
@@ -13,8 +26,8 @@ export function csvRecord(fields: readonly CsvField[]): string {
 }
 
 function csvField(field: CsvField): string {
-  // Numbers as JSON writes them, so a CSV value has the same digits as the JSON answer's.
-  return typeof field === 'number' ? JSON.stringify(field) : `"${field.replace(/"/g, '""')}"`;
+  // Numbers as JSON writes them, so a CSV value has the same digits as the JSON answer's; text never a formula.
+  return typeof field === 'number' ? JSON.stringify(field) : `"${csvSafeText(field).replace(/"/g, '""')}"`;
 }
 
 /** A CSV answer: its records as chunks (some may be the bytes ClickHouse wrote), in order. */

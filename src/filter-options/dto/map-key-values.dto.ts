@@ -116,7 +116,7 @@ export class CostCategoryValuesRequestDto {
 
 /** What a nextCursor looks like (a real one, of the demo organisation; its data version is made up). */
 const EXAMPLE_CURSOR = encodeValueCursor(
-  { organizationId: DEMO_ORGANIZATION_ID, kind: 'tag', key: 'env', search: 'prod' },
+  { organizationId: DEMO_ORGANIZATION_ID, dataScope: '', kind: 'tag', key: 'env', search: 'prod' },
   { after: 'prod', dataVersion: '7261939123431029911/' },
 );
 

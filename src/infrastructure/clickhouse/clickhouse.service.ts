@@ -9,6 +9,7 @@ import { createClickhouseClient } from './clickhouse.client-factory';
 import { servingTableName } from './cluster-ddl';
 import { ClickhouseCluster } from './cluster-nodes';
 import { FairScheduler, TenantQueueFullError } from './fair-scheduler';
+import { currentStatementOwner } from './statement-owner';
 
 export type StatementParameters = Record<string, unknown>;
 
@@ -44,6 +45,7 @@ export class ClickhouseService implements OnModuleDestroy {
       capacity: this.embedded ? 1 : config.clickhouse.maxOpenConnections,
       perTenant: config.organizationLimits.concurrentStatements,
       queuedPerTenant: config.organizationLimits.queuedStatements,
+      queuedPerKey: config.organizationLimits.queuedStatementsPerKey,
     });
     const { indexAnalysisThreads } = config.clickhouse;
     this.wantedReadSettings = {
@@ -170,9 +172,9 @@ export class ClickhouseService implements OnModuleDestroy {
   private async scheduled<R>({ organizationId }: ReadOptions, read: () => Promise<R>): Promise<R> {
     const attempt = this.cluster ? () => retriedOnReplicaFailure(read) : read;
     try {
-      return organizationId === undefined ? await attempt() : await this.scheduler.run(organizationId, attempt);
+      return organizationId === undefined ? await attempt() : await this.scheduler.run(organizationId, attempt, currentStatementOwner());
     } catch (error) {
-      if (error instanceof TenantQueueFullError) throw new ConcurrencyLimitExceededException();
+      if (error instanceof TenantQueueFullError) throw new ConcurrencyLimitExceededException(error.byKey);
       throw asApiError(error);
     }
   }

@@ -84,4 +84,50 @@ describe('FairScheduler', () => {
     await expect(Promise.all(runs)).resolves.toEqual(['a0', 'a1', 'a2']);
     expect(scheduler.load).toEqual({ running: 0, waiting: 0 });
   });
+
+  it('shares a tenant between its keys: another key’s statement runs next, not after one key’s flood (counted)', async () => {
+    const scheduler = new FairScheduler({ capacity: 1, perTenant: 1, queuedPerTenant: 100, queuedPerKey: 100 });
+    const log: string[] = [];
+    const flood = Array.from({ length: 30 }, (_, i) => controllable(log, `a${i}`));
+    const floodRuns = flood.map((item) => scheduler.run('org', item.task, 'key-a'));
+    const other = controllable(log, 'b0');
+    const otherRun = scheduler.run('org', other.task, 'key-b');
+    await flush();
+    await flood[0].finish();
+    await other.finish();
+    await otherRun;
+    // Statements of the flooding key that started before the other key's one: the one already running.
+    expect(log.indexOf('b0')).toBe(1);
+    for (const item of flood.slice(1)) await item.finish();
+    await Promise.all(floodRuns);
+    expect(scheduler.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('keeps a share of the tenant’s queue for its other keys: one key holds at most queuedPerKey', async () => {
+    const scheduler = new FairScheduler({ capacity: 1, perTenant: 1, queuedPerTenant: 8, queuedPerKey: 4 });
+    const log: string[] = [];
+    const flood = Array.from({ length: 12 }, (_, i) => controllable(log, `a${i}`));
+    const outcomes = flood.map((item) =>
+      scheduler.run('org', item.task, 'key-a').then(
+        () => 'ran',
+        (error: unknown) => (error instanceof TenantQueueFullError && error.byKey ? 'refused' : 'other'),
+      ),
+    );
+    await flush();
+    // One running and four waiting: the flooding key's share; the other seven refused at once.
+    expect(scheduler.load).toEqual({ running: 1, waiting: 4 });
+    const others = Array.from({ length: 3 }, (_, i) => controllable(log, `b${i}`));
+    const otherRuns = others.map((item) => scheduler.run('org', item.task, 'key-b'));
+    await flush();
+    expect(scheduler.load).toEqual({ running: 1, waiting: 7 });
+    for (const item of [...flood, ...others]) await item.finish();
+    await Promise.all(otherRuns);
+    const counts = (await Promise.all(outcomes)).reduce<Record<string, number>>(
+      (acc, outcome) => ({ ...acc, [outcome]: (acc[outcome] ?? 0) + 1 }),
+      {},
+    );
+    expect(counts).toEqual({ ran: 5, refused: 7 });
+    // The tenant's own bound still holds for all its keys together.
+    expect(log.slice(0, 3)).toEqual(['a0', 'b0', 'a1']);
+  });
 });
