@@ -37,7 +37,8 @@ describe('MCP answers: paging and notes', () => {
 
   it('cost data: summary, top values, a page of items and a note when cut', () => {
     const items = Array.from({ length: 5 }, (_, i) => ({ usage_date: `2026-01-0${i + 1}`, amortized_cost: i, billed_cost: i }));
-    const answer = compactCostData({ items, summary: { total_amortized_cost: 10 } }, 0, 2);
+    const answer = compactCostData({ currency: 'EUR', items, summary: { total_amortized_cost: 10 } }, 0, 2);
+    expect(answer.currency).toBe('EUR');
     expect(answer.items).toEqual(items.slice(0, 2));
     expect(answer.page.remaining).toBe(3);
     expect(answer.note).toContain('offset=2');

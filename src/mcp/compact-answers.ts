@@ -80,7 +80,7 @@ export function round10(value: number): number {
   return Number(value.toFixed(10));
 }
 
-export function compactCostData(result: { items: CostItem[]; summary: Record<string, number> }, offset: number, limit: number) {
+export function compactCostData(result: { currency: string; items: CostItem[]; summary: Record<string, number> }, offset: number, limit: number) {
   const { elements, page } = pageOf(result.items, offset, limit);
   const top = topValues(result.items);
   const note = pageNote(
@@ -89,6 +89,7 @@ export function compactCostData(result: { items: CostItem[]; summary: Record<str
     'narrow the question: a coarser groupBy.dateGrouping (weekly, monthly), fewer groupBy.dimensions, or filters. topValues already ranks the dimension values over the whole window.',
   );
   return {
+    currency: result.currency,
     summary: result.summary,
     ...(top.distinct ? { topValues: top.values, distinctValues: top.distinct } : {}),
     page,
@@ -107,7 +108,7 @@ interface ComparisonRowLike {
 }
 
 export function compactComparison<R extends ComparisonRowLike>(
-  result: { comparisons: R[]; totals: unknown; metric_totals: unknown; metadata: unknown },
+  result: { currency: string; comparisons: R[]; totals: unknown; metric_totals: unknown; metadata: unknown },
   offset: number,
   limit: number,
   includeByDate: boolean,
@@ -124,7 +125,7 @@ export function compactComparison<R extends ComparisonRowLike>(
   ]
     .filter(Boolean)
     .join(' ');
-  return { metadata: result.metadata, totals: result.totals, metric_totals: result.metric_totals, page, rows, note };
+  return { currency: result.currency, metadata: result.metadata, totals: result.totals, metric_totals: result.metric_totals, page, rows, note };
 }
 
 // ---- get_filter_values ----------------------------------------------------------------------------------
@@ -144,7 +145,12 @@ export interface FieldValues {
 
 export const TAG_VALUES_PER_KEY = 20;
 
-export function compactFilterOptions(options: FilterOptions, fields: OptionsField[], search: string | undefined, limitPerField: number) {
+export function compactFilterOptions(
+  options: FilterOptions & { currency: string },
+  fields: OptionsField[],
+  search: string | undefined,
+  limitPerField: number,
+) {
   const result: Partial<Record<OptionsField, FieldValues>> = {};
   for (const field of fields) {
     // enriched lists every option of a requested field, ranked by cost (the plain list is the same set, sorted by name).
@@ -160,6 +166,7 @@ export function compactFilterOptions(options: FilterOptions, fields: OptionsFiel
   );
   const cut = Object.values(result).some((values) => values.remaining > 0);
   return {
+    currency: options.currency,
     fields: result,
     ...(Object.keys(tagValues).length ? { tagValues } : {}),
     ...(cut

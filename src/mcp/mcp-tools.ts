@@ -6,7 +6,7 @@ import type { Principal, Scope } from '../common/http/principal';
 import { ApiValidationPipe } from '../common/validation/api-validation.pipe';
 import { describeType } from '../common/validation/messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { OPTIONS_FIELDS, OptionsField } from '../cost-query/dimension-registry';
+import { DIMENSIONS, OPTIONS_FIELDS, OptionsField } from '../cost-query/dimension-registry';
 import { ComparisonService } from '../comparison/comparison.service';
 import { CompareRequestDto } from '../comparison/dto/compare-request.dto';
 import { CostsService } from '../costs/costs.service';
@@ -77,12 +77,13 @@ export const MCP_TOOL_NAMES = [
 ] as const;
 
 const MONEY =
-  'Money amounts are in the currency of the imported billing data, summed exactly; effective_savings_rate is a fraction (0.25 = 25 %).';
+  'Money amounts are summed exactly, all in one currency, stated as `currency` in the answer: the `currency` argument (ISO 4217, e.g. EUR) or else the ' +
+  "organisation's reporting currency; costs billed in another currency are converted at their day's exchange rate (a day without one is an error naming " +
+  'the currency pair and the dates, never a 1:1 sum). effective_savings_rate is a fraction (0.25 = 25 %).';
 const windowText = (config: AppConfig) =>
   `Dates are YYYY-MM-DD (UTC), ranges include both ends and span at most ${config.maxDateRangeDays} days; without filters.inclusions.dateRange ` +
   `(or billingPeriods) the window is the last ${config.defaultWindowDays} days up to today. Weeks start on Monday.`;
-const DIMENSIONS_TEXT =
-  'Dimensions: costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, tag:<key>, costCategory:<key>; "(not set)" groups rows without a value.';
+const DIMENSIONS_TEXT = `Dimensions: ${[...DIMENSIONS, 'tag:<key>', 'costCategory:<key>'].join(', ')}; "(not set)" groups rows without a value.`;
 
 /**
  * The MCP tools: each calls the same service as its HTTP endpoint, after the same scope check (a missing
@@ -126,7 +127,7 @@ export class McpTools {
           const result = await costs.getCostData(scope(principal), body as CostDataRequestDto);
           const items = JSON.parse(Buffer.concat(result.items.chunks).toString('utf8')) as CostItem[];
           return compactCostData(
-            { items, summary: result.summary as unknown as Record<string, number> },
+            { currency: result.currency, items, summary: result.summary as unknown as Record<string, number> },
             (controls.offset as number | undefined) ?? 0,
             (controls.limit as number | undefined) ?? 100,
           );

@@ -1,4 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { listen } from '../support/app-with-env';
 import { asNumber, dividedBy, Exact, exact, rounded, sum, text, times } from '../support/money';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -334,6 +337,41 @@ describe('currencies: no answer adds two currencies', () => {
       expect(response.body.error.message).toMatch(
         /currency: Expected an ISO 4217 currency code in capitals \(e\.g\. USD, EUR, JPY\), received "/,
       );
+    }
+  });
+
+  it('states and honours the currency in the MCP tools, and refuses an unknown code as a tool error', async () => {
+    const base = await listen(t);
+    const client = new Client({ name: 'currency-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/v1/mcp`), { requestInit: { headers: org.auth } }));
+    try {
+      type Result = { isError?: boolean; content: { text: string }[] };
+      const call = async (name: string, args: object) =>
+        (await client.callTool({ name, arguments: args as Record<string, unknown> })) as Result;
+      const data = await call('get_cost_data', monthly({ currency: 'USD' }));
+      expect(data.isError ?? false).toBe(false);
+      const answer = JSON.parse(data.content[0].text);
+      expect(answer.currency).toBe('USD');
+      expect(answer.summary.total_amortized_cost).toBe(asNumber(inUsd(ROWS)));
+      const compare = JSON.parse(
+        (await call('compare_costs', { baselinePeriod: OCTOBER, comparisonPeriod: OCTOBER, metric: 'amortized_cost', currency: 'EUR' }))
+          .content[0].text,
+      );
+      expect(compare.currency).toBe('EUR');
+      const values = JSON.parse(
+        (await call('get_filter_values', { filters: { inclusions: { dateRange: OCTOBER } }, fields: ['clouds'] })).content[0].text,
+      );
+      expect(values.currency).toBe('USD');
+      const unknown = await call('get_cost_data', monthly({ currency: 'EURO' }));
+      expect(unknown.isError).toBe(true);
+      expect(unknown.content[0].text).toContain('currency: Expected an ISO 4217 currency code');
+      const late = await call('get_cost_data', {
+        ...monthly(),
+        filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-11-30' } } },
+      });
+      expect(late.isError ?? false).toBe(false); // no EUR cost after 9 October: nothing lacks a rate
+    } finally {
+      await client.close();
     }
   });
 
