@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { listen } from '../support/app-with-env';
+import { CostInsightsApiClient } from '../../clients/backstage-cost-insights/src';
 import { asNumber, dividedBy, Exact, exact, rounded, sum, text, times } from '../support/money';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -373,6 +374,35 @@ describe('currencies: no answer adds two currencies', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("passes the Backstage app's currency: the client's daily costs are in it", async () => {
+    const base = await listen(t);
+    const client = (currency?: string) =>
+      new CostInsightsApiClient({
+        baseUrl: `${base}/v1`,
+        fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...org.auth } }),
+        groups: { tag: 'team' },
+        today: () => '2026-10-10',
+        ...(currency ? { currency } : {}),
+      });
+    const daily = async (currency?: string) =>
+      Object.fromEntries(
+        (await client(currency).getDailyMetricData('amortized_cost', 'R2/P5D/2026-10-10')).aggregation.map((day) => [day.date, day.amount]),
+      );
+    const inEur = await daily('EUR');
+    const euros = (day: string) =>
+      rounded(
+        sum(
+          ROWS.filter((row) => row.usage_date === day).map((row) =>
+            row.billing_currency === 'EUR'
+              ? exact(row.amortized_cost!)
+              : times(exact(row.amortized_cost!), dividedBy(exact('1'), exact(rateOn(EUR_USD, day)))),
+          ),
+        ),
+      );
+    expect(inEur['2026-10-09']).toBe(asNumber(euros('2026-10-09')));
+    expect((await daily())['2026-10-09']).toBe(asNumber(inUsd(ROWS.filter((row) => row.usage_date === '2026-10-09'))));
   });
 
   describe('the admin routes', () => {

@@ -10,9 +10,9 @@ export async function startAppWithEnv(env: SettingOverrides, options: { logs?: b
   return TestApp.start({ ...options, settings: env });
 }
 
-/** Makes the app listen on a free loopback port (for fetch/autocannon); returns its base URL. */
+/** Makes the app listen on a free loopback port (for fetch/autocannon), once; returns its base URL. */
 export async function listen(t: TestApp): Promise<string> {
-  await t.app.listen(0, '127.0.0.1');
+  if (!t.app.getHttpServer().listening) await t.app.listen(0, '127.0.0.1');
   const { port } = t.app.getHttpServer().address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
 }

@@ -59,11 +59,20 @@ export interface CostInsightsClientOptions {
   products?: Record<string, ProductConfiguration>;
   /** The money metric shown as cost. Default `amortized_cost`. */
   metric?: CostMetric;
+  /**
+   * The currency (ISO 4217) the plugin shows costs in — the code of app-config's `costInsights.currencies` entry the
+   * app formats with, e.g. `EUR`: every cost request asks for it, so costs billed in other currencies arrive
+   * converted by the API at each day's rate. Default: the organisation's reporting currency (USD unless set).
+   */
+  currency?: string;
   /** getGroupProjects: the days of cost looked at for a group's accounts. Default 180. */
   projectWindowDays?: number;
   /** Today's date, YYYY-MM-DD (UTC); for tests. */
   today?: () => string;
 }
+
+/** The API routes whose answers are money in one currency (they take `currency`). */
+const MONEY_ROUTES = new Set(['data', 'compare', 'filters']);
 
 /** Rows without a value for a dimension come back under this label; the plugin's entities call them `null`. */
 const NOT_SET = '(not set)';
@@ -289,12 +298,14 @@ export class CostInsightsApiClient {
     return this.options.today?.() ?? isoDate(new Date());
   }
 
-  private async post<T>(path: string, body: unknown): Promise<{ body: T; headers: Headers }> {
+  private async post<T>(path: string, body: object): Promise<{ body: T; headers: Headers }> {
     const base = typeof this.options.baseUrl === 'string' ? this.options.baseUrl : await this.options.baseUrl();
+    // The money routes take the currency; the value lists (tag-values, cost-category-values) have none to take.
+    const currency = this.options.currency && MONEY_ROUTES.has(path) ? { currency: this.options.currency } : {};
     const response = await this.fetch(`${base.replace(/\/+$/, '')}/cost-insights/${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
+      body: JSON.stringify({ ...body, ...currency }),
     });
     const text = await response.text();
     let parsed: { success?: boolean; data?: T; error?: { message?: string }; message?: string } | undefined;
