@@ -80,7 +80,11 @@ export function round10(value: number): number {
   return Number(value.toFixed(10));
 }
 
-export function compactCostData(result: { currency: string; items: CostItem[]; summary: Record<string, number> }, offset: number, limit: number) {
+export function compactCostData(
+  result: { currency: string; items: CostItem[]; summary: Record<string, number> },
+  offset: number,
+  limit: number,
+) {
   const { elements, page } = pageOf(result.items, offset, limit);
   const top = topValues(result.items);
   const note = pageNote(
@@ -125,7 +129,15 @@ export function compactComparison<R extends ComparisonRowLike>(
   ]
     .filter(Boolean)
     .join(' ');
-  return { currency: result.currency, metadata: result.metadata, totals: result.totals, metric_totals: result.metric_totals, page, rows, note };
+  return {
+    currency: result.currency,
+    metadata: result.metadata,
+    totals: result.totals,
+    metric_totals: result.metric_totals,
+    page,
+    rows,
+    note,
+  };
 }
 
 // ---- get_filter_values ----------------------------------------------------------------------------------
