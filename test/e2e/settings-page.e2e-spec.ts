@@ -136,6 +136,35 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
   }, 120_000);
 
+  it('shows the reporting currency, and sets it with rates:admin', async () => {
+    const treasurer = await t.keyFor(admin.organizationId, ['api-keys:admin', 'rates:admin']);
+    // A tab of its own: the other tests' tab keeps its signed-in key.
+    const tab = await browser.newPage();
+    tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    try {
+      await tab.goto(`${base}/settings/api-keys`);
+      await tab.getByLabel('Admin API key').fill(treasurer.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByText('Answers are in USD').waitFor();
+      await expect(tab.locator('#currency-summary').textContent()).resolves.toBe(
+        'Answers are in USD; each cost is converted at the rate of its usage day. Costs are billed in: USD.',
+      );
+      await tab.getByLabel('Reporting currency (ISO 4217)').fill('EUR');
+      await tab.getByLabel('Convert each cost at the rate of').selectOption('period_end');
+      await tab.getByRole('button', { name: 'Save' }).click();
+      await tab.getByText('Answers are in EUR').waitFor();
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await tab.screenshot({ path: join(SCREENSHOTS, 'currency.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await tab.close();
+    }
+    const settings = await fetch(`${base}/v1/admin/currency`, { headers: { Authorization: `Bearer ${treasurer.key}` } });
+    expect(((await settings.json()) as { data: object }).data).toMatchObject({ reportingCurrency: 'EUR', conversionPolicy: 'period_end' });
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 120_000);
+
   it('keeps the admin key in the tab only, and signing out forgets it', async () => {
     // Page-side expressions as text: this file is compiled without the DOM's types.
     const stored = await page.evaluate('[sessionStorage.length, localStorage.length, document.cookie]');

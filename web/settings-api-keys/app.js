@@ -89,6 +89,13 @@ async function loadKeys() {
     }
     rows.append(row);
   }
+  return data.keys;
+}
+
+/** The permissions of the signed-in key, from its row of the list (its id is the part after `cik_`). */
+function ownScopes(keys) {
+  const id = /^cik_([0-9A-Za-z]+)_/.exec(adminKey ?? '')?.[1];
+  return keys.find((key) => key.id === id)?.scopes ?? [];
 }
 
 async function revokeKey(key) {
@@ -229,9 +236,50 @@ async function signIn(event) {
   }
 }
 
+/** The organisation's reporting currency and loaded rates: read and set with rates:admin; without it, said so. */
+async function loadCurrency(scopes) {
+  if (!scopes.includes('rates:admin')) {
+    $('currency-summary').textContent = 'Answers are in the organisation\'s reporting currency (USD unless an admin sets another).';
+    $('currency-locked').hidden = false;
+    $('currency-form').hidden = true;
+    $('rates-table').hidden = true;
+    $('currency').hidden = false;
+    return;
+  }
+  const settings = (await call('GET', '/admin/currency')).data;
+  const policy = settings.conversionPolicy === 'usage_date' ? 'its usage day' : "its billing period's last day";
+  const billed = settings.billingCurrencies.length ? settings.billingCurrencies.join(', ') : 'no costs yet';
+  $('currency-summary').textContent = `Answers are in ${settings.reportingCurrency}; each cost is converted at the rate of ${policy}. Costs are billed in: ${billed}.`;
+  $('reporting-currency').value = settings.reportingCurrency;
+  $('conversion-policy').value = settings.conversionPolicy;
+  $('currency-locked').hidden = true;
+  $('currency-form').hidden = false;
+  const rows = $('rate-rows');
+  rows.replaceChildren();
+  for (const pair of settings.exchangeRates) {
+    const row = document.createElement('tr');
+    cell(row, `${pair.base}/${pair.quote}`);
+    cell(row, String(pair.rates));
+    cell(row, pair.firstDate);
+    cell(row, pair.lastDate);
+    cell(row, pair.sources.join(', '));
+    rows.append(row);
+  }
+  $('rates-table').hidden = settings.exchangeRates.length === 0;
+  $('currency').hidden = false;
+}
+
+async function saveCurrency(event) {
+  event.preventDefault();
+  clearError();
+  await call('PUT', '/admin/currency', { reportingCurrency: $('reporting-currency').value.trim(), conversionPolicy: $('conversion-policy').value });
+  await loadCurrency(['rates:admin']);
+}
+
 async function showKeys() {
-  await loadKeys();
+  const keys = await loadKeys();
   await loadPermissions();
+  await loadCurrency(ownScopes(keys));
   $('sign-in').hidden = true;
   $('keys').hidden = false;
   $('sign-out').hidden = false;
@@ -245,6 +293,7 @@ function signOut() {
   $('new-key-value').value = '';
   $('new-key').hidden = true;
   $('keys').hidden = true;
+  $('currency').hidden = true;
   $('sign-out').hidden = true;
   $('sign-in').hidden = false;
   $('admin-key').focus();
@@ -260,6 +309,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('sign-in-form').addEventListener('submit', signIn);
   $('sign-out').addEventListener('click', signOut);
   $('create-form').addEventListener('submit', (event) => createKey(event).catch(showError));
+  $('currency-form').addEventListener('submit', (event) => saveCurrency(event).catch(showError));
   $('scope-field').addEventListener('change', () => scopeFieldChanged().catch(showError));
   $('scope-key').addEventListener('change', () => scopeKeyChanged().catch(showError));
   $('copy-key').addEventListener('click', () => copyKey());
