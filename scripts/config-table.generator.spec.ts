@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { configTable, END_MARKER, README_PATH, START_MARKER, withConfigTable } from './config-table.generator';
+import { configTable, CONFIGURATION_DOC_PATH, END_MARKER, START_MARKER, withConfigTable } from './config-table.generator';
 
-describe('README configuration table', () => {
+describe('docs/configuration.md table', () => {
   it('is what `npm run docs:config` writes from src/config/settings.ts (run it after changing a setting)', () => {
-    const readme = readFileSync(README_PATH, 'utf8');
-    const documented = readme.slice(readme.indexOf(START_MARKER) + START_MARKER.length, readme.indexOf(END_MARKER)).trim();
+    const page = readFileSync(CONFIGURATION_DOC_PATH, 'utf8');
+    const documented = page.slice(page.indexOf(START_MARKER) + START_MARKER.length, page.indexOf(END_MARKER)).trim();
     expect(documented).toBe(configTable()); // row by row, for a readable difference
-    expect(withConfigTable(readme)).toBe(readme); // and the layout around it
+    expect(withConfigTable(page)).toBe(page); // and the layout around it
   });
 
   it('shows unset, empty and large defaults readably', () => {
@@ -20,7 +20,7 @@ describe('README configuration table', () => {
     expect(row('MIGRATE_ON_START')).toBe('`true`');
   });
 
-  it('refuses a README without the markers', () => {
+  it('refuses a page without the markers', () => {
     expect(() => withConfigTable('# README\n')).toThrow(/config:start/);
   });
 });

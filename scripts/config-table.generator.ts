@@ -1,13 +1,13 @@
 /**
- * `npm run docs:config`: writes the README's configuration table, between its config markers, from the
- * settings table (src/config/settings.ts). config-table.generator.spec.ts fails when the README holds
+ * `npm run docs:config`: writes docs/configuration.md's table, between its config markers, from the
+ * settings table (src/config/settings.ts). config-table.generator.spec.ts fails when the page holds
  * anything else, so the documented defaults are always the ones the code applies.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Setting, SETTINGS } from '../src/config/settings';
 
-export const README_PATH = resolve(__dirname, '../README.md');
+export const CONFIGURATION_DOC_PATH = resolve(__dirname, '../docs/configuration.md');
 export const START_MARKER = '<!-- config:start -->';
 export const END_MARKER = '<!-- config:end -->';
 
@@ -22,13 +22,13 @@ export function configTable(): string {
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** `readme` with the text between its config markers replaced by the table. */
-export function withConfigTable(readme: string): string {
-  const start = readme.indexOf(START_MARKER);
-  const end = readme.indexOf(END_MARKER);
+/** `page` with the text between its config markers replaced by the table. */
+export function withConfigTable(page: string): string {
+  const start = page.indexOf(START_MARKER);
+  const end = page.indexOf(END_MARKER);
   if (start < 0 || end < start)
-    throw new Error(`README.md needs ${START_MARKER} and, after it, ${END_MARKER} around the configuration table`);
-  return `${readme.slice(0, start)}${START_MARKER}\n\n${configTable()}\n\n${readme.slice(end)}`;
+    throw new Error(`docs/configuration.md needs ${START_MARKER} and, after it, ${END_MARKER} around the configuration table`);
+  return `${page.slice(0, start)}${START_MARKER}\n\n${configTable()}\n\n${page.slice(end)}`;
 }
 
 function defaultCell(setting: Setting<unknown>): string {
@@ -56,5 +56,5 @@ function cell(markdown: string): string {
 }
 
 if (require.main === module) {
-  writeFileSync(README_PATH, withConfigTable(readFileSync(README_PATH, 'utf8')));
+  writeFileSync(CONFIGURATION_DOC_PATH, withConfigTable(readFileSync(CONFIGURATION_DOC_PATH, 'utf8')));
 }

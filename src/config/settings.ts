@@ -1,7 +1,7 @@
 /**
  * Every setting the service reads from its environment, each defined once: the variable, its default, how
  * its text is parsed and bounded, its unit and its documentation. loadConfig (app-config.ts) builds AppConfig
- * from these values; the README's configuration table is generated from this table (`npm run docs:config`),
+ * from these values; docs/configuration.md's table is generated from this table (`npm run docs:config`),
  * and Swagger texts quote SETTING_DEFAULTS, so no default is written down twice.
  */
 
