@@ -232,3 +232,10 @@ export const TAG_PROJECTION_CASE = {
   path: DATA,
   body: byDimension('monthly', TWELVE_MONTHS, 'tag:team'),
 };
+
+/**
+ * Issue 29: the same question of an organisation whose Azure costs are billed in EUR (converted at each day's rate
+ * into USD) and of its twin whose rows are all USD (nothing to convert): converted ÷ unconverted (API p50, target
+ * ≤ 1.15). The twin is a copy of the measured organisation (run.ts), so both read the same rows.
+ */
+export const CONVERSION_CASES = [CASES[0], CASES[1]];

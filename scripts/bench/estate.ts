@@ -29,6 +29,8 @@ export const ORGANIZATIONS = [
 ];
 /** The organisation every case queries. */
 export const MEASURED_ORGANIZATION = ORGANIZATIONS[0];
+/** A copy of the measured organisation whose Azure rows are billed in EUR: what the converted cases query. */
+export const CONVERTED_TWIN_ORGANIZATION = '0b3f5a52-0000-4000-8000-00000000e001';
 export const FIRST_DAY = '2025-10-01';
 export const DAYS = 416;
 
@@ -54,6 +56,7 @@ SELECT
   ${arrayLiteral(ORGANIZATIONS)}[o + 1] AS organization_id,
   d AS usage_date,
   formatDateTime(d, '%Y-%m') AS billing_period,
+  'USD' AS billing_currency,
   ${arrayLiteral(COST_LAYERS)}[(hr % 6) + 1] AS cost_layer,
   ${arrayLiteral(CLOUDS)}[c + 1] AS cloud,
   concat(${arrayLiteral(CLOUDS)}[c + 1], ' Service ', leftPad(toString(s), 2, '0')) AS service,
@@ -71,6 +74,11 @@ SELECT
       'resource_id', concat('r-', hex(r))) AS resource_tags,
   map('BusinessUnit', concat('bu-', toString((bitShiftRight(hr, 16) % 80) % 12)),
       'Project', concat('project-', toString((bitShiftRight(hr, 24) % 600) % 150))) AS cost_categories,
+  concat('payer-', toString(o), '-', toString(c)) AS billing_account_id,
+  concat('inv-', toString(o), '-', toString(c), '-', formatDateTime(d, '%Y%m')) AS invoice_id,
+  concat(${arrayLiteral(CLOUDS)}[c + 1], ' billing') AS invoice_issuer,
+  if(cost_type IN ('Usage', 'SavingsPlanCoveredUsage'), 'Usage', if(cost_type = 'Fee', 'Purchase', cost_type)) AS charge_category,
+  '' AS charge_class,
   base AS billed_cost,
   base * toDecimal32(0.95, 2) AS amortized_cost,
   base AS cash_cost,
@@ -190,4 +198,31 @@ export async function loadPostgres(
   spawnSync('sync');
   log(`  CHECKPOINT + sync in ${((Date.now() - began) / 1000).toFixed(1)} s`);
   return psql(database, '\\pset tuples_only on\nSHOW server_version;').trim();
+}
+
+/**
+ * The converted twin: the measured organisation's rows again, its Azure integration's labelled EUR, and EUR/USD
+ * rates for every business day of the estate (so every Azure day converts, a weekend at Friday's rate).
+ */
+export async function generateConvertedTwin(clickhouse: ClickhouseService): Promise<void> {
+  const table = clickhouse.table('cost_line_items');
+  await clickhouse.client.command({
+    query: `INSERT INTO ${table} (${COLUMNS})
+      SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
+      SELECT ${COST_COLUMNS.map((column) =>
+        column === 'organization_id'
+          ? `toUUID('${CONVERTED_TWIN_ORGANIZATION}') AS organization_id`
+          : column === 'billing_currency'
+            ? "if(cloud = 'Azure', 'EUR', 'USD') AS billing_currency"
+            : column,
+      ).join(', ')}
+      FROM ${table} WHERE organization_id = toUUID('${MEASURED_ORGANIZATION}')`,
+    clickhouse_settings: { max_execution_time: 0 },
+  });
+  await clickhouse.client.command({
+    query: `INSERT INTO ${clickhouse.table('exchange_rates')} (organization_id, rate_date, base_currency, quote_currency, rate, source, loaded_at)
+      SELECT toUUID('${CONVERTED_TWIN_ORGANIZATION}'), toDate('${FIRST_DAY}') - 7 + number, 'EUR', 'USD',
+             toDecimal128(1.05 + (cityHash64(number) % 1000) / 10000, 18), 'bench', now64(6)
+      FROM numbers(${DAYS + 7}) WHERE toDayOfWeek(toDate('${FIRST_DAY}') - 7 + number) <= 5`,
+  });
 }

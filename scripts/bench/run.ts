@@ -41,9 +41,16 @@ import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { answerStatementFilter } from './answer-statements';
-import { CASES, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE } from './cases';
+import { CASES, CONVERSION_CASES, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE } from './cases';
 import { judgeTargets } from './targets';
-import { generateEstate, loadPostgres, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
+import {
+  CONVERTED_TWIN_ORGANIZATION,
+  generateConvertedTwin,
+  generateEstate,
+  loadPostgres,
+  MEASURED_ORGANIZATION,
+  PG_TABLE,
+} from './estate';
 import { startBareRelay } from './bare-relay';
 import { startMeasuringClient, Statement, Task } from './measuring-client';
 import { round, Stats, stats } from './stats';
@@ -125,6 +132,8 @@ async function main(): Promise<void> {
   log(`generating ${rows.toLocaleString('en-US')} rows in ClickHouse…`);
   let began = Date.now();
   await generateEstate(clickhouse, rows, log);
+  // Before the merges below, so the twin's partitions are merged alike.
+  await generateConvertedTwin(clickhouse);
   const generateSeconds = (Date.now() - began) / 1000;
   began = Date.now();
   // One partition at a time: each statement stays well inside the client's request timeout at any --rows.
@@ -168,13 +177,14 @@ async function main(): Promise<void> {
   process.on('exit', () => client.stop());
 
   const { key } = await app.get(ApiKeysService).create(MEASURED_ORGANIZATION, 'bench', ['cost:read']);
+  const { key: twinKey } = await app.get(ApiKeysService).create(CONVERTED_TWIN_ORGANIZATION, 'bench', ['cost:read']);
   // Latency cases ask for freshly computed answers (Cache-Control: no-cache): the API's answer cache would
   // otherwise answer every repetition from memory. Cached latency is measured separately.
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-  const apiRequest = (path: string, body: unknown, cached = false): Task => ({
+  const apiRequest = (path: string, body: unknown, cached = false, as = key): Task => ({
     kind: 'http',
     url: `${base}${path}`,
-    headers: cached ? headers : { ...headers, 'Cache-Control': 'no-cache' },
+    headers: { ...headers, Authorization: `Bearer ${as}`, ...(cached ? {} : { 'Cache-Control': 'no-cache' }) },
     body: JSON.stringify(body),
   });
 
@@ -317,6 +327,27 @@ async function main(): Promise<void> {
     );
   }
 
+  // Issue 29: the same question converted (the twin's Azure rows are EUR) and not (the measured organisation's are USD).
+  const conversions = [];
+  for (const question of CONVERSION_CASES) {
+    const converted = (await client.once(apiRequest(question.path, question.body, false, twinKey))).bytes;
+    const pair = await client.alternated(warmup, runs, [
+      apiRequest(question.path, question.body),
+      apiRequest(question.path, question.body, false, twinKey),
+    ]);
+    const [unconvertedApi, convertedApi] = pair.samples.map(stats);
+    const entry = {
+      case: question.name,
+      unconverted: unconvertedApi,
+      converted: convertedApi,
+      convertedOverUnconvertedApiP50: round(convertedApi.p50 / unconvertedApi.p50),
+    };
+    conversions.push(entry);
+    log(
+      `conversion: ${question.name}: API ${unconvertedApi.p50} → ${convertedApi.p50} ms (×${entry.convertedOverUnconvertedApiP50}), converted answer ${converted} bytes`,
+    );
+  }
+
   // One question from the line items (projections off) against the same statements from a projection, alternated.
   // Each run's statements get query ids, so the engine's own time (system.query_log) is known too: the
   // client-observed time adds transfer and parsing of the answer, the same for both paths.
@@ -448,6 +479,7 @@ async function main(): Promise<void> {
     projection,
     tagPairs,
     tagProjection,
+    conversions,
     disk,
     throughput,
     heavyLoad: { case: heavy.name, ...heavyLoad },
@@ -569,6 +601,15 @@ function markdown(report: any): string {
     ),
     '',
     `Tag pre-aggregation (${report.tagProjection.case}): raw line items p50 ${report.tagProjection.rawScan.p50} ms reading ${report.tagProjection.rawScan.readRows.toLocaleString('en-US')} rows; tag projection p50 ${report.tagProjection.projection.p50} ms reading ${report.tagProjection.projection.readRows.toLocaleString('en-US')} rows → **×${report.tagProjection.speedupP50}** (engine ×${report.tagProjection.engine.speedupP50}).`,
+    '',
+    "Money in one currency (issue 29): the same question of the measured organisation (USD) and of its twin whose Azure rows are billed in EUR, converted at each day's rate, alternated.",
+    '',
+    '| case | unconverted API p50 | converted API p50 | converted ÷ unconverted |',
+    '|---|---:|---:|---:|',
+    ...report.conversions.map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (c: any) => `| ${c.case} | ${c.unconverted.p50} | ${c.converted.p50} | ${c.convertedOverUnconvertedApiP50} |`,
+    ),
     '',
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     `Disk per million line items: ${report.disk.map((d: any) => `${d.name} ${d.mbPerMillionLineItems} MB (${d.rows.toLocaleString('en-US')} rows)`).join('; ')}.`,

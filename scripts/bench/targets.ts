@@ -11,6 +11,8 @@ export const TARGETS = {
   tagOverColumnMax: 1.5,
   /** Issue 23: the 12-month monthly tag question from the tag projection, against the raw line items (judged at 30M). */
   tagPreAggregationMin: 10,
+  /** Issue 29: a question whose costs are converted at each day's rate, against the same question with nothing to convert. */
+  convertedOverUnconvertedMax: 1.15,
 } as const;
 
 export interface MeasuredRun {
@@ -19,6 +21,7 @@ export interface MeasuredRun {
   throughput: { probe: { requestsPerSecond: number }; tinyData: { requestsPerSecond: number } };
   tagPairs?: Array<{ pair: string; column: { api: { p50: number } }; tag: { api: { p50: number } } }>;
   tagProjection?: { rawScan: { p50: number }; projection: { p50: number } };
+  conversions?: Array<{ case: string; unconverted: { p50: number }; converted: { p50: number } }>;
 }
 
 export interface TargetVerdict {
@@ -75,6 +78,23 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
       detail: `${(share * 100).toFixed(1)} %`,
     },
     ...judgeTagTargets(run),
+    ...judgeConversionTarget(run),
+  ];
+}
+
+/** Issue 29's target, when the run measured it. */
+function judgeConversionTarget(run: MeasuredRun): TargetVerdict[] {
+  if (!run.conversions?.length) return [];
+  const cases = run.conversions.map((c) => ({ name: c.case, value: c.converted.p50 / c.unconverted.p50 }));
+  const missed = cases.filter((c) => c.value > TARGETS.convertedOverUnconvertedMax);
+  return [
+    {
+      target: `a converted question ≤ ${TARGETS.convertedOverUnconvertedMax}× the same question with nothing to convert (API p50)`,
+      met: missed.length === 0,
+      detail:
+        cases.map((c) => `${c.name} ${ratio(c.value)}`).join('; ') +
+        (missed.length ? `; missed by ${missed.map((c) => c.name).join(', ')}` : ''),
+    },
   ];
 }
 
