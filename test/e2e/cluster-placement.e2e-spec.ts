@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { demoWindow, generateDemoRows } from '../../src/demo/demo-data.generator';
+import { demoExchangeRates } from '../../src/demo/demo-exchange-rates';
+import { CurrencyRepository } from '../../src/currency/currency.repository';
 import { withoutDefaults } from '../../src/demo/demo-data.loader';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { HttpAnswer, listen, send, startAppWithEnv } from '../support/app-with-env';
@@ -32,6 +34,8 @@ async function loadDemo(t: TestApp, organizationId: string): Promise<number> {
     }
   }
   await t.clickhouse.insert('cost_line_items', rows);
+  // The demo's Azure enrollment bills in EUR: its rates, as the demo loader stores them.
+  await new CurrencyRepository(t.clickhouse).insertRates(organizationId, demoExchangeRates(TODAY_WINDOW.from, TODAY_WINDOW.to, 7));
   return count + rows.length;
 }
 
