@@ -1,4 +1,5 @@
 // ESLint (flat config): typescript-eslint with type information, and the folder layering as import rules.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -35,8 +36,17 @@ const LAYERS = {
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', ...FEATURES],
   'settings-page': ['common', 'config'],
+  // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
+  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest'],
 };
-const FOLDERS = [...Object.keys(LAYERS), 'cli'];
+const FOLDERS = Object.keys(LAYERS);
+
+// Fails closed: a folder of src/ that LAYERS does not place would get no rule at all, so the lint refuses to run.
+const unplaced = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !FOLDERS.includes(entry.name))
+  .map((entry) => `src/${entry.name}`);
+if (unplaced.length)
+  throw new Error(`eslint.config.mjs: LAYERS does not place ${unplaced.join(', ')}; add each folder with what it may import.`);
 
 /** A relative import that enters one of `folders` (by a path segment of that name). */
 const entering = (folders) => `^\\.{1,2}/(?:.*/)?(?:${folders.join('|')})(?:/|$)`;
@@ -61,6 +71,10 @@ const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
                   {
                     regex: '^(@nestjs/|class-validator|class-transformer)',
                     message: 'The query kernel is pure: no Nest, no validation decorators (those are in src/dto).',
+                  },
+                  {
+                    regex: '^\\.{1,2}/(?:.*/)?common/http(?:/|$)',
+                    message: 'The query kernel knows nothing of HTTP: src/common/http is for the layers that answer requests.',
                   },
                 ]
               : []),

@@ -6,7 +6,7 @@ import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.servic
 import { migrate } from './infrastructure/clickhouse/migrator';
 import { recoverInterruptedImports } from './ingest/import-journal';
 import { SCOPES } from './common/http/principal';
-import { DEMO_ORGANIZATION_ID } from './common/http/swagger-examples';
+import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
 
 const logger = new Logger('Startup');
 

@@ -1,9 +1,9 @@
-import { CSV_FORMULA_GUARD, CSV_FORMULA_PREFIXES } from '../common/http/csv-text';
+import { CSV_FORMULA_GUARD, CSV_FORMULA_PREFIXES } from '../common/csv/spreadsheet-formulas';
 import { SqlParameters } from './sql-parameters';
 
 /**
  * SQL for a String expression as a CSV text cell a spreadsheet will not evaluate: csvSafeText's rule
- * (src/common/http/csv-text.ts) for the cells ClickHouse writes itself. The prefixes are single ASCII
+ * (src/common/csv/spreadsheet-formulas.ts) for the cells ClickHouse writes itself. The prefixes are single ASCII
  * bytes, so the first byte decides; prefixes and guard are typed parameters.
  */
 export function csvSafeTextSql(expression: string, params: SqlParameters): string {

@@ -1,4 +1,4 @@
-import { EXAMPLE_LAST_MONTH } from '../common/http/swagger-examples';
+import { EXAMPLE_LAST_MONTH } from '../common/examples/examples';
 
 /**
  * The field table: every FilterFields field of the spec, in its order, defined once. The request and

@@ -1,7 +1,7 @@
 import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { TestApp, TestOrganization } from '../support/test-app';
 import { SCOPES } from '../../src/common/http/principal';
-import { DEMO_ORGANIZATION_ID } from '../../src/common/http/swagger-examples';
+import { DEMO_ORGANIZATION_ID } from '../../src/common/examples/examples';
 
 type Schema = {
   $ref?: string;

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
-import { csvRecord, csvSafeText } from './csv-text';
+import { csvSafeText } from '../csv/spreadsheet-formulas';
+import { csvRecord } from './csv-text';
 
 describe('csvRecord', () => {
   it('quotes every text field, doubles its quotes, leaves numbers bare and ends with CRLF', () => {

@@ -5,7 +5,7 @@ import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
 import { CompareFiltersDto, DateRangeDto, NestedObject } from '../../dto/filters.dto';
 import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsDateGrouping, IsGroupingDimension } from '../../dto/grouping.dto';
 import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
-import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/http/swagger-examples';
+import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/examples/examples';
 import { TOTAL_DIMENSION_VALUE } from '../comparison-result';
 
 export const DEFAULT_COMPARE_DATE_GROUPING: DateGrouping = 'daily';

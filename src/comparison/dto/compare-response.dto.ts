@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
-import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/http/swagger-examples';
+import { EXAMPLE_LAST_MONTH, EXAMPLE_MONTH_BEFORE } from '../../common/examples/examples';
 import { DeltaDirection } from '../comparison-delta';
 import { periodLabel } from '../period-label';
 import { TOTAL_DIMENSION_VALUE } from '../comparison-result';

@@ -11,7 +11,7 @@ import {
 } from '../../dto/grouping.dto';
 import { FiltersDto, NestedObject } from '../../dto/filters.dto';
 import { AnswerCurrency } from '../../dto/currency.dto';
-import { EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
+import { EXAMPLE_LAST_MONTH } from '../../common/examples/examples';
 import { SETTING_DEFAULTS } from '../../config/settings';
 
 export class CostDataGroupByDto {

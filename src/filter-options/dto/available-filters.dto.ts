@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger
 import { ArrayMaxSize, IsArray, IsOptional } from 'class-validator';
 import { Rule } from '../../common/validation/validators';
 import { describeType, expected } from '../../common/validation/messages';
-import { EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
+import { EXAMPLE_LAST_MONTH } from '../../common/examples/examples';
 import { LIST_FIELDS, MAP_DIMENSIONS } from '../../cost-query/filter-fields';
 import { NOT_SET, OPTIONS_FIELDS, OptionsField } from '../../cost-query/dimension-registry';
 import { FiltersDto, NestedObject } from '../../dto/filters.dto';

@@ -5,7 +5,7 @@ import { describeType, expected } from '../../common/validation/messages';
 import { Rule } from '../../common/validation/validators';
 import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
 import { MAX_MAP_KEY_VALUES, MAX_SEARCH_LENGTH } from '../../cost-query/filter-options.query';
-import { DEMO_ORGANIZATION_ID } from '../../common/http/swagger-examples';
+import { DEMO_ORGANIZATION_ID } from '../../common/examples/examples';
 import { encodeValueCursor, MAX_CURSOR_LENGTH } from '../value-cursor';
 import type { MapKeyValues } from '../filter-options.service';
 

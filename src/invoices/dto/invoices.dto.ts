@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { CHARGE_CATEGORIES } from '../../cost-query/invoices.query';
-import { EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
+import { EXAMPLE_LAST_MONTH } from '../../common/examples/examples';
 import { FiltersDto, NestedObject } from '../../dto/filters.dto';
 
 const EXACT = "Exact decimal text (a string, so no digit is lost to a double), in the invoice's billing currency.";

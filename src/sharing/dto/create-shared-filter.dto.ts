@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DEMO_ORGANIZATION_ID, EXAMPLE_LAST_MONTH } from '../../common/http/swagger-examples';
+import { DEMO_ORGANIZATION_ID, EXAMPLE_LAST_MONTH } from '../../common/examples/examples';
 import { expected } from '../../common/validation/messages';
 import { Rule, UUID_PATTERN } from '../../common/validation/validators';
 import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
