@@ -48,7 +48,9 @@ export type CompareMetric = (typeof COMPARE_METRICS)[number];
  * its keys too) and the re-added sums rounded once (currency-conversion.ts).
  */
 export function metricPartSumsSql(money?: MoneySql, separator = ', '): string {
-  return [...COST_MEASURES, ...SAVINGS_SOURCES].map((m) => `${money ? money.sum(m) : `sum(${m})`} AS part_${m}`).join(separator);
+  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES];
+  const sums = money ? money.sums(measures) : measures.map((m) => `sum(${m})`);
+  return measures.map((m, i) => `${sums[i]} AS part_${m}`).join(separator);
 }
 
 /**

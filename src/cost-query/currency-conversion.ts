@@ -129,9 +129,13 @@ export class MoneySql {
     this.groupKeys = conversion ? ['billing_currency', conversion.policy === 'usage_date' ? 'usage_date' : 'billing_period'] : [];
   }
 
-  /** A partial sum of `column` in the answer's currency (in a statement grouped by groupKeys too). */
-  sum(column: string): string {
-    return this.conversion ? `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${this.rateSql()}` : `sum(${column})`;
+  /**
+   * Partial sums of `columns` in the answer's currency, for one SELECT grouped by groupKeys too: the group's rate is
+   * written once, as the alias `group_rate` of the first, and multiplied into the others.
+   */
+  sums(columns: readonly string[]): string[] {
+    if (!this.conversion) return columns.map((column) => `sum(${column})`);
+    return columns.map((column, i) => `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${i === 0 ? `(${this.rateSql()} AS group_rate)` : 'group_rate'}`);
   }
 
   /** Partial sums re-added, in the answer's numbers (Decimal(38, 10)). */

@@ -162,7 +162,7 @@ function accountOptionsSql(column: string, where: string, table: string, money: 
   return [
     `SELECT ${fieldLiteral('accounts')} AS field, toString(account_part) AS value, argMaxIf(name_part, day_part, name_part != '') AS name,`,
     `  ${money.total('sum(day_cost)')} AS sum_amortized_cost`,
-    `FROM (SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, ${money.sum('amortized_cost')} AS day_cost`,
+    `FROM (SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, ${money.sums(['amortized_cost'])[0]} AS day_cost`,
     `  FROM ${table} WHERE ${where} GROUP BY ${['account_part', 'day_part', 'name_part', ...money.groupKeys].join(', ')})`,
     'GROUP BY value',
     ...(searched ? [`HAVING ${searched}`] : []),
@@ -193,7 +193,7 @@ function mapKeyOptionsSql(field: OptionsField, column: string, where: string, ta
  */
 function costPerMapSql(column: string, where: string, table: string, money: MoneySql): string {
   const keys = [column, ...money.groupKeys].join(', ');
-  return `SELECT ${column} AS map_part, ${money.sum('amortized_cost')} AS map_cost FROM ${table} WHERE ${where} GROUP BY ${keys}`;
+  return `SELECT ${column} AS map_part, ${money.sums(['amortized_cost'])[0]} AS map_cost FROM ${table} WHERE ${where} GROUP BY ${keys}`;
 }
 
 /** The non-empty keys of a map (that contain the search, if any). */
@@ -212,7 +212,7 @@ function optionsBranchSql(field: OptionsField, value: string, table: string, mon
   const ranked = ['GROUP BY value', 'ORDER BY sum_amortized_cost DESC, value', `LIMIT ${OPTION_ROWS_FETCHED}`];
   if (!money.conversion) return [`${head}, sum(amortized_cost) AS sum_amortized_cost`, ...from, ...ranked].join('\n');
   const perRate = [
-    `SELECT ${value} AS value, ${money.sum('amortized_cost')} AS part`,
+    `SELECT ${value} AS value, ${money.sums(['amortized_cost'])[0]} AS part`,
     ...from,
     `GROUP BY ${['value', ...money.groupKeys].join(', ')}`,
   ];

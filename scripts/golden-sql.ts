@@ -1,0 +1,153 @@
+/**
+ * Golden SQL (`npm run queries:golden`): the statements the query kernel writes for a representative set of
+ * requests — every endpoint, tags, scopes, a conversion into another currency, cluster mode — formatted by
+ * ClickHouse's own formatter (formatQuery, run by the embedded engine) and committed as src/queries/*.sql. A change
+ * to the kernel's SQL shows as a diff of these files in review; golden-sql.spec.ts fails while they are out of date.
+ */
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { RateBook } from '../src/common/money/exchange-rates';
+import { buildComparisonQuery, buildComparisonValuesProbe, ComparisonQuery } from '../src/cost-query/comparison.query';
+import { buildCostDataQuery, CostDataQuery } from '../src/cost-query/cost-data.query';
+import { planConversion } from '../src/cost-query/currency-conversion';
+import { buildDataFreshnessQuery } from '../src/cost-query/data-freshness.query';
+import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-query/filter-options.query';
+import { OrganizationScope } from '../src/cost-query/filters.types';
+import { buildInvoicesQuery } from '../src/cost-query/invoices.query';
+import { CompiledSql } from '../src/cost-query/sql-parameters';
+
+export const QUERIES_DIR = resolve(__dirname, '../src/queries');
+
+const TABLE = 'cost_insights.cost_line_items';
+/** Cluster mode reads through the Distributed table; the kernel writes the same SQL on it. */
+const CLUSTER_TABLE = 'cost_insights.cost_line_items_distributed';
+const TODAY = '2026-11-25';
+const WINDOW = 30;
+const ORG: OrganizationScope = { organizationId: '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d' };
+const SCOPED: OrganizationScope = {
+  ...ORG,
+  dataScope: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] }, exclusions: { clouds: ['Oracle'] } },
+};
+const OCTOBER = { start: '2026-10-01', end: '2026-10-31' };
+const SEPTEMBER = { start: '2026-09-01', end: '2026-09-30' };
+
+/** A conversion of EUR costs into USD for two days of October (rates loaded for them; the plan is the kernel's). */
+const CONVERSION = planConversion(
+  'USD',
+  'usage_date',
+  [
+    { currency: 'USD', billingPeriod: '2026-10', firstDay: '2026-10-01', lastDay: '2026-10-31' },
+    { currency: 'EUR', billingPeriod: '2026-10', firstDay: '2026-10-01', lastDay: '2026-10-02' },
+  ],
+  { dateRanges: [OCTOBER] },
+  new RateBook([
+    { date: '2026-10-01', base: 'EUR', quote: 'USD', rate: '1.0823', source: 'ECB' },
+    { date: '2026-10-02', base: 'EUR', quote: 'USD', rate: '1.085', source: 'ECB' },
+  ]),
+);
+
+const data = (overrides: Partial<CostDataQuery>): CostDataQuery => ({
+  scope: ORG,
+  filters: { inclusions: { dateRange: OCTOBER } },
+  dateGrouping: 'monthly',
+  dimensions: [],
+  multiDimension: false,
+  today: TODAY,
+  defaultWindowDays: WINDOW,
+  ...overrides,
+});
+const comparison = (overrides: Partial<ComparisonQuery>): ComparisonQuery => ({
+  scope: ORG,
+  filters: {},
+  baselinePeriod: SEPTEMBER,
+  comparisonPeriod: OCTOBER,
+  dateGrouping: 'monthly',
+  dimension: { kind: 'column', name: 'service' },
+  totalLabel: 'Total',
+  ...overrides,
+});
+const options = { table: TABLE, today: TODAY, defaultWindowDays: WINDOW };
+
+/** The representative requests, by file name. */
+export function goldenStatements(): Record<string, CompiledSql> {
+  return {
+    'data-daily-by-service': buildCostDataQuery(TABLE, data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'service' }] }), 50001),
+    'data-monthly-by-account-default-window': buildCostDataQuery(
+      TABLE,
+      data({ filters: {}, dimensions: [{ kind: 'column', name: 'account' }] }),
+      50001,
+    ),
+    'data-three-dimensions-with-tag': buildCostDataQuery(
+      TABLE,
+      data({
+        multiDimension: true,
+        dimensions: [
+          { kind: 'column', name: 'cloud' },
+          { kind: 'column', name: 'service' },
+          { kind: 'tag', key: 'team' },
+        ],
+        filters: { inclusions: { dateRange: OCTOBER, resourceTag: 'env', resourceTagValues: ['production'] }, exclusions: { regions: ['eu-west-1'] } },
+      }),
+      50001,
+    ),
+    'data-scoped-key-billing-periods': buildCostDataQuery(TABLE, data({ scope: SCOPED, filters: { inclusions: { billingPeriods: ['2026-10'] } } }), 50001),
+    'data-csv-by-cost-category': buildCostDataQuery(TABLE, data({ dimensions: [{ kind: 'costCategory', key: 'Business Unit' }] }), 50001, 'csv'),
+    'data-converted-daily-by-billing-currency': buildCostDataQuery(
+      TABLE,
+      data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'billingCurrency' }], conversion: CONVERSION }),
+      50001,
+    ),
+    'data-cluster-monthly-by-service': buildCostDataQuery(CLUSTER_TABLE, data({ dimensions: [{ kind: 'column', name: 'service' }] }), 50001),
+    'compare-by-service': buildComparisonQuery(TABLE, comparison({}), 100003),
+    'compare-converted-by-tag': buildComparisonQuery(TABLE, comparison({ dimension: { kind: 'tag', key: 'team' }, conversion: CONVERSION }), 100003),
+    'compare-values-probe': buildComparisonValuesProbe(TABLE, comparison({ dateGrouping: 'daily' }) as ComparisonQuery & { dimension: never }, 46),
+    'filters-all-fields': buildFilterOptionsQuery({
+      ...options,
+      scope: ORG,
+      filters: { inclusions: { dateRange: OCTOBER, services: ['Amazon EC2'] } },
+      fields: ['services', 'accounts', 'resourceTags', 'billingCurrencies'],
+    }),
+    'filters-search-scoped-converted': buildFilterOptionsQuery({
+      ...options,
+      scope: SCOPED,
+      filters: { inclusions: { dateRange: OCTOBER } },
+      fields: ['services', 'costCategories'],
+      search: 'ec2',
+      conversion: CONVERSION,
+    }),
+    'tag-values-unpaged': buildMapKeyValuesQuery({ scope: ORG, kind: 'tag', key: 'team', table: TABLE }),
+    'cost-category-values-page-scoped': buildMapKeyValuesQuery({
+      scope: SCOPED,
+      kind: 'costCategory',
+      key: 'Business Unit',
+      table: TABLE,
+      search: 'pay',
+      page: { limit: 100, after: 'Payments' },
+    }),
+    invoices: buildInvoicesQuery(TABLE, { scope: SCOPED, filters: { inclusions: { dateRange: OCTOBER } }, today: TODAY, defaultWindowDays: WINDOW }, 50001),
+    'data-freshness-scoped': buildDataFreshnessQuery(TABLE, SCOPED),
+  };
+}
+
+/** A statement as ClickHouse formats it, under a header naming its parameters. */
+export function goldenText(name: string, compiled: CompiledSql, format: (sql: string) => string): string {
+  const parameters = Object.entries(compiled.params).map(([key, value]) => `--   ${key} = ${JSON.stringify(value)}`);
+  return [`-- ${name}: written by npm run queries:golden (scripts/golden-sql.ts); do not edit.`, '-- parameters:', ...parameters, format(compiled.sql).trimEnd(), ''].join(
+    '\n',
+  );
+}
+
+/** ClickHouse's formatQuery, run by the embedded engine in this process. */
+export function clickhouseFormat(sql: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an optional dependency, loaded only here
+  const { query } = require('chdb') as { query: (sql: string, format: string) => string };
+  const literal = `'${sql.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return query(`SELECT formatQuery(${literal})`, 'TSVRaw');
+}
+
+if (require.main === module) {
+  for (const file of readdirSync(QUERIES_DIR).filter((name) => name.endsWith('.sql'))) rmSync(join(QUERIES_DIR, file));
+  for (const [name, compiled] of Object.entries(goldenStatements())) {
+    writeFileSync(join(QUERIES_DIR, `${name}.sql`), goldenText(name, compiled, clickhouseFormat));
+  }
+}
