@@ -463,4 +463,70 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     expect(tagged).not.toMatch(/dimension_sums/);
     // Whole months of a tag question: the monthly tag projection can answer (proven above, forced).
   });
+
+  describe('converted answers (Azure billed in EUR, asked in USD and in EUR)', () => {
+    let converted: TestOrganization;
+    const CONVERTED: Question[] = [
+      ...['service', 'billingCurrency', 'tag:team'].map((dimension) => ({
+        name: `/data monthly by ${dimension}, converted`,
+        path: '/v1/cost-insights/data',
+        body: { ...data({ dateGrouping: 'monthly', dimension }, { inclusions: { dateRange: QUARTER } }) },
+        tags: dimension.startsWith('tag:'),
+      })),
+      {
+        name: '/data daily by cloud in EUR',
+        path: '/v1/cost-insights/data',
+        body: { ...data({ dateGrouping: 'daily', dimension: 'cloud' }, { inclusions: { dateRange: QUARTER } }), currency: 'EUR' },
+      },
+      {
+        name: '/compare by service across the quarter, converted',
+        path: '/v1/cost-insights/compare',
+        body: { baselinePeriod: SEPTEMBER, comparisonPeriod: OCTOBER, metric: 'amortized_cost', groupBy: { dimension: 'service' } },
+      },
+      {
+        name: '/filters ranked by converted cost',
+        path: '/v1/cost-insights/filters',
+        body: { filters: { inclusions: { dateRange: QUARTER } }, fields: ['services', 'accounts', 'resourceTags'] },
+        tags: true,
+      },
+    ];
+
+    beforeAll(async () => {
+      converted = await t.newOrganization();
+      await t.insertRows(
+        converted.organizationId,
+        estate(9000).map((row) => (row.cloud === 'Azure' ? { ...row, billing_currency: 'EUR' } : row)),
+      );
+      const rates = [
+        'Date,USD,',
+        ...['2026-08-28', '2026-08-31', '2026-09-01', '2026-09-15', '2026-09-30', '2026-10-01', '2026-10-02', '2026-10-30'].map(
+          (date, i) => `${date},1.0${80 + i}3,`,
+        ),
+      ].join('\n');
+      const loaded = await t.http.post('/v1/admin/exchange-rates').set(converted.auth).set('Content-Type', 'text/csv').send(rates);
+      expect(loaded.status).toBe(200);
+    });
+
+    it.each(CONVERTED.map((q) => [q.name, q] as const))('%s', async (_name, question) => {
+      const askAs = async (as: Mode) => {
+        mode = as;
+        asked = question;
+        try {
+          return await t.http
+            .post(question.path)
+            .set(converted.auth)
+            .set('Cache-Control', 'no-store')
+            .send(question.body as object);
+        } finally {
+          mode = undefined;
+        }
+      };
+      const raw = await askAs('raw');
+      expect(raw.status).toBe(200);
+      expect(raw.headers['x-currency']).toBe((question.body as { currency?: string }).currency ?? 'USD');
+      const rolledUp = await askAs(FORCING ? 'projection-required' : 'projection-allowed');
+      expect(rolledUp.status).toBe(200);
+      expect(rolledUp.body).toEqual(raw.body);
+    });
+  });
 });
