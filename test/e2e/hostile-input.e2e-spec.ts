@@ -26,7 +26,7 @@ describe('hostile input', () => {
     await t?.close();
   });
 
-  const post = (path: string, body: unknown, timeoutMs = 10_000) =>
+  const post = (path: string, body: unknown, timeoutMs?: number) =>
     send(
       `${base}/v1/cost-insights/${path}`,
       {
@@ -68,7 +68,8 @@ describe('hostile input', () => {
         },
       ];
       for (const { body, details } of cases) {
-        const [answer, health] = await Promise.all([post('compare', body, 5_000), send(`${base}${HEALTH}`, {}, 5_000)]);
+        // A hang (as these bodies once caused) would be status 0 here: no answer within send's bound.
+        const [answer, health] = await Promise.all([post('compare', body), send(`${base}${HEALTH}`, {})]);
         expect(answer.status).toBe(400);
         expect(messageOf(answer.text)).toBe(`${INVALID} ${details.join('; ')}`);
         expect(health.status).toBe(200);

@@ -41,10 +41,14 @@ export interface HttpAnswer {
 }
 
 /** One request with a hard timeout: a hang is reported as status 0 (never waits forever). */
+/**
+ * No answer within `timeoutMs` is status 0: a hang detector, not a speed check. 45 s by default, far above what any
+ * answer takes even while the other suites load the cores (the fuzz's /filters took up to 15 s), below jest's 60 s.
+ */
 export async function send(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
-  timeoutMs = 15_000,
+  timeoutMs = 45_000,
 ): Promise<HttpAnswer> {
   const started = Date.now();
   try {
