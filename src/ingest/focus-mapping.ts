@@ -450,3 +450,21 @@ export function sqlString(value: string): string {
       .replace(/\u0000/g, '\\0')
   );
 }
+
+/** One partition of an import's staging table: its rows and exact sums. */
+export interface StagedPartition {
+  partition_id: string;
+  integration_id: string;
+  billing_period: string;
+  row_count: string;
+  billed_cost: string;
+  effective_cost: string;
+}
+
+/** The staged rows per partition (the import units it will swap in), checked against the files' reports. */
+export function stagedPartitionsSql(stagingTable: string): string {
+  return `SELECT _partition_id AS partition_id, integration_id, billing_period, toString(count()) AS row_count,
+       toString(sum(billed_cost)) AS billed_cost, toString(sum(amortized_cost)) AS effective_cost
+FROM ${stagingTable} GROUP BY partition_id, integration_id, billing_period ORDER BY billing_period, integration_id
+${IMPORT_STATEMENT_SETTINGS}`;
+}

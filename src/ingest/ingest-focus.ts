@@ -6,7 +6,7 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { addDecimalStrings } from './decimal-text';
 import { discoverFocusFiles, FocusFile, FocusIngestError, readCsvHeader } from './focus-files';
 import { createImportInput, dropImportInput, ImportParameters, loadFile } from './focus-load';
-import { IMPORT_STATEMENT_SETTINGS, missingRequiredColumns } from './focus-mapping';
+import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
 import { DEPENDENTS_FIRST, dropImportTables, readImportStates, recoverInterruptedImports } from './import-journal';
 import { distributedStagingTableName, IMPORT_TABLE_PREFIX, newImportId, parseImportTableName } from './import-tables';
 import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } from './partition-hosts';
@@ -81,9 +81,43 @@ export interface IngestFocusSummary {
  * does the import replace, per (organisation, integration, billing period) partition, the visible rows with
  * `ALTER TABLE … REPLACE PARTITION … FROM`, all or nothing even across a crash (partition-publish.ts,
  * import-journal.ts). A failure changes nothing visible; the import's tables are always dropped.
+ *
+ * In five phases: prepare (what to read, where, after recovering what a dead import left), load (every file into
+ * the staging table), verify (the staged rows per partition and invoice, against the files' reports), publish (the
+ * partition swaps, after reading the invoices they replace) and summarise.
  */
 export async function ingestFocus(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<IngestFocusSummary> {
   const started = Date.now();
+  const prepared = await prepare(clickhouse, options);
+  let published = false;
+  try {
+    const loaded = await load(clickhouse, prepared, started, options.onProgress);
+    const staged = await verify(clickhouse, prepared, loaded);
+    const replaced = await publish(clickhouse, prepared, staged, () =>
+      progressOf(prepared, loaded, started, options.onProgress)('publishing', prepared.files.length - 1, 0),
+    );
+    published = true;
+    return summarise(prepared, loaded, staged, replaced, Date.now() - started);
+  } finally {
+    // A publish that failed and could not be rolled back keeps its backup for recovery.
+    await dropImportTables(clickhouse, prepared.importId, { keepBackup: !published }).catch(() => undefined);
+  }
+}
+
+/** What an import reads and where it writes, decided before anything is written. */
+interface PreparedImport {
+  importId: string;
+  organizationId: string;
+  files: FocusFile[];
+  skipped: string[];
+  bytesTotal: number;
+  hosts: PartitionHost[];
+  parameters: ImportParameters;
+  rolledBackImports: string[];
+}
+
+/** Checks the options and every CSV header, reaches every host, and first rolls back what a dead import left. */
+async function prepare(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<PreparedImport> {
   if (!UUID_PATTERN.test(options.organizationId)) throw new FocusIngestError(`--org must be a UUID, got "${options.organizationId}"`);
   if (options.integrationId !== undefined && !/^[\w.:\-/@]{1,200}$/.test(options.integrationId)) {
     throw new FocusIngestError(`--integration must be 1-200 characters of letters, digits and . : - / @ _`);
@@ -94,120 +128,167 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
   for (const file of files.filter((f) => f.format === 'CSVWithNames')) {
     assertRequiredColumns(file, await readCsvHeader(file));
   }
-
   // Every host must answer before anything is written: a node that is down could not take its share.
   const hosts = await partitionHosts(clickhouse, 'FOCUS import refused, nothing was imported: every node of the cluster must answer');
   // First put back what an import killed while publishing left half-replaced.
   const recovery = await recoverInterruptedImports(clickhouse);
   await dropAbandonedImportTables(clickhouse);
-  const importId = newImportId();
-  const bytesTotal = files.reduce((n, f) => n + f.bytes, 0);
-  const sums = { billed: '0', effective: '0', list: '0' };
-  const currencies = new Set<string>();
-  let rows = 0;
-  let bytesDone = 0;
-  const progress = (phase: IngestProgress['phase'], index: number, fileBytesRead: number) =>
-    options.onProgress?.({
-      importId,
+  return {
+    importId: newImportId(),
+    organizationId: options.organizationId,
+    files,
+    skipped,
+    bytesTotal: files.reduce((n, f) => n + f.bytes, 0),
+    hosts,
+    parameters: {
+      organization_id: options.organizationId,
+      integration_id: options.integrationId ?? '',
+      currency_codes: [...CURRENCY_CODES],
+    },
+    rolledBackImports: recovery.rolledBack.map((interrupted) => interrupted.importId),
+  };
+}
+
+/** What the files held, as their reports add it up (exact Decimal text). */
+interface LoadedImport {
+  importTable: string;
+  rows: number;
+  bytesDone: number;
+  sums: { billed: string; effective: string; list: string };
+  currencies: Set<string>;
+  warnings: string[];
+}
+
+function progressOf(
+  prepared: PreparedImport,
+  loaded: Pick<LoadedImport, 'rows' | 'bytesDone'>,
+  started: number,
+  onProgress?: IngestFocusOptions['onProgress'],
+) {
+  return (phase: IngestProgress['phase'], index: number, fileBytesRead: number) => {
+    const file = prepared.files[Math.min(index, prepared.files.length - 1)];
+    onProgress?.({
+      importId: prepared.importId,
       phase,
-      file: files[Math.min(index, files.length - 1)].path,
+      file: file.path,
       fileIndex: index,
-      files: files.length,
+      files: prepared.files.length,
       fileBytesRead,
-      fileBytes: files[Math.min(index, files.length - 1)].bytes,
-      bytesRead: bytesDone + fileBytesRead,
-      bytesTotal,
-      rows,
+      fileBytes: file.bytes,
+      bytesRead: loaded.bytesDone + fileBytesRead,
+      bytesTotal: prepared.bytesTotal,
+      rows: loaded.rows,
       elapsedMs: Date.now() - started,
     });
-
-  const parameters: ImportParameters = {
-    organization_id: options.organizationId,
-    integration_id: options.integrationId ?? '',
-    currency_codes: [...CURRENCY_CODES],
   };
-  const warnings: string[] = [];
-  let published = false;
-  try {
-    const importTable = await createStagingTables(clickhouse, hosts, importId);
-    const input = await createImportInput(clickhouse, importId, importTable, parameters);
-    for (const [index, file] of files.entries()) {
-      progress('loading', index, 0);
-      const loaded = await loadFile(clickhouse, input, file, parameters, (read) => progress('loading', index, read));
-      sums.billed = addDecimalStrings(sums.billed, loaded.billedCost);
-      sums.effective = addDecimalStrings(sums.effective, loaded.effectiveCost);
-      sums.list = addDecimalStrings(sums.list, loaded.listCost);
-      loaded.currencies.forEach((currency) => currencies.add(currency));
-      warnings.push(...loaded.warnings);
-      rows += loaded.rows;
-      bytesDone += file.bytes;
-      progress('loaded', index, 0);
-    }
-    // Read: what stays until publishing ends (and, should it die, for recovery) is the staging table alone.
-    await dropImportInput(clickhouse, importId);
+}
 
-    const partitions = await clickhouse.query<{
-      partition_id: string;
-      integration_id: string;
-      billing_period: string;
-      row_count: string;
-      billed_cost: string;
-      effective_cost: string;
-    }>(
-      `SELECT _partition_id AS partition_id, integration_id, billing_period, toString(count()) AS row_count,
-              toString(sum(billed_cost)) AS billed_cost, toString(sum(amortized_cost)) AS effective_cost
-       FROM ${importTable} GROUP BY partition_id, integration_id, billing_period ORDER BY billing_period, integration_id
-       ${IMPORT_STATEMENT_SETTINGS}`,
-    );
-    const mappedRows = partitions.reduce((n, p) => n + Number(p.row_count), 0);
-    if (mappedRows !== rows) throw new FocusIngestError(`internal check failed: ${rows} rows parsed but ${mappedRows} mapped`);
-
-    // Its invoices, and those of the units it replaces as they are now: what a restatement changed.
-    const units = partitions.map((p) => ({ integrationId: p.integration_id, billingPeriod: p.billing_period }));
-    const invoicesBefore = await publishedInvoices(clickhouse, options.organizationId, units);
-    const invoices = await stagedInvoices(clickhouse, importTable);
-
-    // Publish: every (organisation, integration, billing period) partition of the import, all or nothing.
-    progress('publishing', files.length - 1, 0);
-    await publishPartitions(clickhouse, {
-      importId,
-      organizationId: options.organizationId,
-      integrationIds: [...new Set(partitions.map((p) => p.integration_id))],
-      partitions: await stagedPlacements(clickhouse, hosts, importId, partitions),
-    });
-    published = true;
-
-    const elapsedMs = Date.now() - started;
-    return {
-      organizationId: options.organizationId,
-      files: files.length,
-      skippedFiles: skipped,
-      bytes: bytesTotal,
-      rows,
-      billingPeriods: [...new Set(partitions.map((p) => p.billing_period))].sort(),
-      integrationIds: [...new Set(partitions.map((p) => p.integration_id))].sort(),
-      partitions: partitions.map((p) => ({
-        integrationId: p.integration_id,
-        billingPeriod: p.billing_period,
-        rows: Number(p.row_count),
-        billedCost: p.billed_cost,
-        effectiveCost: p.effective_cost,
-      })),
-      invoices,
-      restatedInvoices: invoiceChanges(invoicesBefore, invoices),
-      rolledBackImports: recovery.rolledBack.map((interrupted) => interrupted.importId),
-      warnings,
-      currencies: [...currencies].sort(),
-      sumBilledCost: sums.billed,
-      sumEffectiveCost: sums.effective,
-      sumListCost: sums.list,
-      elapsedMs,
-      rowsPerSecond: elapsedMs > 0 ? Math.round((rows * 1000) / elapsedMs) : rows,
+/** Reads every file once into the staging table (a file's report refuses it whole); leaves the staging table alone. */
+async function load(
+  clickhouse: ClickhouseService,
+  prepared: PreparedImport,
+  started: number,
+  onProgress?: IngestFocusOptions['onProgress'],
+): Promise<LoadedImport> {
+  const importTable = await createStagingTables(clickhouse, prepared.hosts, prepared.importId);
+  const loaded: LoadedImport = {
+    importTable,
+    rows: 0,
+    bytesDone: 0,
+    sums: { billed: '0', effective: '0', list: '0' },
+    currencies: new Set(),
+    warnings: [],
+  };
+  const progress = progressOf(prepared, loaded, started, onProgress);
+  const input = await createImportInput(clickhouse, prepared.importId, importTable, prepared.parameters);
+  for (const [index, file] of prepared.files.entries()) {
+    progress('loading', index, 0);
+    const read = await loadFile(clickhouse, input, file, prepared.parameters, (bytes) => progress('loading', index, bytes));
+    loaded.sums = {
+      billed: addDecimalStrings(loaded.sums.billed, read.billedCost),
+      effective: addDecimalStrings(loaded.sums.effective, read.effectiveCost),
+      list: addDecimalStrings(loaded.sums.list, read.listCost),
     };
-  } finally {
-    // A publish that failed and could not be rolled back keeps its backup for recovery.
-    await dropImportTables(clickhouse, importId, { keepBackup: !published }).catch(() => undefined);
+    read.currencies.forEach((currency) => loaded.currencies.add(currency));
+    loaded.warnings.push(...read.warnings);
+    loaded.rows += read.rows;
+    loaded.bytesDone += file.bytes;
+    progress('loaded', index, 0);
   }
+  // Read: what stays until publishing ends (and, should it die, for recovery) is the staging table alone.
+  await dropImportInput(clickhouse, prepared.importId);
+  return loaded;
+}
+
+/** The staged rows per partition and per invoice; every row the files held must be staged. */
+interface StagedImport {
+  partitions: StagedPartition[];
+  invoices: ImportedInvoice[];
+}
+
+async function verify(clickhouse: ClickhouseService, prepared: PreparedImport, loaded: LoadedImport): Promise<StagedImport> {
+  const partitions = await clickhouse.query<StagedPartition>(stagedPartitionsSql(loaded.importTable));
+  const mappedRows = partitions.reduce((n, p) => n + Number(p.row_count), 0);
+  if (mappedRows !== loaded.rows) throw new FocusIngestError(`internal check failed: ${loaded.rows} rows parsed but ${mappedRows} mapped`);
+  return { partitions, invoices: await stagedInvoices(clickhouse, loaded.importTable) };
+}
+
+/**
+ * Swaps every (organisation, integration, billing period) partition of the import in, all or nothing, after reading
+ * the invoices of the partitions it replaces (what a restatement changed). Returns those.
+ */
+async function publish(
+  clickhouse: ClickhouseService,
+  prepared: PreparedImport,
+  staged: StagedImport,
+  onPublishing: () => void,
+): Promise<ImportedInvoice[]> {
+  const units = staged.partitions.map((p) => ({ integrationId: p.integration_id, billingPeriod: p.billing_period }));
+  const replacedInvoices = await publishedInvoices(clickhouse, prepared.organizationId, units);
+  onPublishing();
+  await publishPartitions(clickhouse, {
+    importId: prepared.importId,
+    organizationId: prepared.organizationId,
+    integrationIds: [...new Set(staged.partitions.map((p) => p.integration_id))],
+    partitions: await stagedPlacements(clickhouse, prepared.hosts, prepared.importId, staged.partitions),
+  });
+  return replacedInvoices;
+}
+
+function summarise(
+  prepared: PreparedImport,
+  loaded: LoadedImport,
+  staged: StagedImport,
+  replacedInvoices: ImportedInvoice[],
+  elapsedMs: number,
+): IngestFocusSummary {
+  const { partitions } = staged;
+  return {
+    organizationId: prepared.organizationId,
+    files: prepared.files.length,
+    skippedFiles: prepared.skipped,
+    bytes: prepared.bytesTotal,
+    rows: loaded.rows,
+    billingPeriods: [...new Set(partitions.map((p) => p.billing_period))].sort(),
+    integrationIds: [...new Set(partitions.map((p) => p.integration_id))].sort(),
+    partitions: partitions.map((p) => ({
+      integrationId: p.integration_id,
+      billingPeriod: p.billing_period,
+      rows: Number(p.row_count),
+      billedCost: p.billed_cost,
+      effectiveCost: p.effective_cost,
+    })),
+    invoices: staged.invoices,
+    restatedInvoices: invoiceChanges(replacedInvoices, staged.invoices),
+    rolledBackImports: prepared.rolledBackImports,
+    warnings: loaded.warnings,
+    currencies: [...loaded.currencies].sort(),
+    sumBilledCost: loaded.sums.billed,
+    sumEffectiveCost: loaded.sums.effective,
+    sumListCost: loaded.sums.list,
+    elapsedMs,
+    rowsPerSecond: elapsedMs > 0 ? Math.round((loaded.rows * 1000) / elapsedMs) : loaded.rows,
+  };
 }
 
 /**
