@@ -49,6 +49,8 @@ export interface AppConfig {
   sharedFilterQuotaCount: number;
   /** Most bytes of live shared filter configurations per organisation. */
   sharedFilterQuotaBytes: number;
+  /** Percent of both organisation quotas one key (one data scope, for scoped keys) may hold (sharedFilterKeyQuota). */
+  sharedFilterKeyQuotaPercent: number;
   rateLimitPerMinute: number;
   /** Requests per organisation per minute, all its keys together. */
   organizationRateLimitPerMinute: number;
@@ -158,6 +160,7 @@ export function loadConfig(env: Environment): AppConfig {
     sharedFilterMaxBytes: settings.SHARED_FILTER_MAX_BYTES,
     sharedFilterQuotaCount: settings.SHARED_FILTER_QUOTA_COUNT,
     sharedFilterQuotaBytes,
+    sharedFilterKeyQuotaPercent: settings.SHARED_FILTER_KEY_QUOTA_PERCENT,
     rateLimitPerMinute: settings.RATE_LIMIT_PER_MINUTE,
     mcpMaxBatchCalls: settings.MCP_MAX_BATCH_CALLS,
     organizationRateLimitPerMinute:

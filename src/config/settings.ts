@@ -226,6 +226,17 @@ export const SETTINGS = {
     unit: 'MiB',
     doc: 'MiB of live shared filter configurations per organisation (at least `SHARED_FILTER_MAX_BYTES`); more is a 403',
   }),
+  // A share, not an absolute number, so it follows the organisation's quota: 25 % takes four keys (or data scopes) to fill it.
+  SHARED_FILTER_KEY_QUOTA_PERCENT: integer({
+    default: 25,
+    min: 1,
+    max: 100,
+    unit: 'percent',
+    doc:
+      "Share of the organisation's `SHARED_FILTER_QUOTA_COUNT` and `SHARED_FILTER_QUOTA_MB` that the live filters created by one API key may hold " +
+      '(by all unrevoked keys of one data scope together, for data-scoped keys; at least one filter of `SHARED_FILTER_MAX_BYTES`); ' +
+      "more is a 403, so one key cannot lock its organisation's other keys out. `100`: only the organisation's quota",
+  }),
   RATE_LIMIT_PER_MINUTE: integer({
     default: 300,
     min: 1,

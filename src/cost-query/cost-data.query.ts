@@ -160,7 +160,7 @@ export function readCostDataResult(chunks: Buffer[], itemFormat: CostDataItemFor
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */
-function dimensionFields(query: CostDataQuery, params: SqlParameters): string[] {
+export function dimensionFields(query: CostDataQuery, params: SqlParameters): string[] {
   if (query.multiDimension) {
     const pairs = query.dimensions.map((ref, i) => `${params.add('String', dimensionName(ref))}, ${dimensionColumn(i)}`);
     return [`map(${pairs.join(', ')}) AS dimension_values`];
@@ -168,6 +168,6 @@ function dimensionFields(query: CostDataQuery, params: SqlParameters): string[] 
   return query.dimensions.length === 1 ? [`${dimensionColumn(0)} AS dimension_value`] : [];
 }
 
-function whereOptions(query: CostDataQuery) {
+export function whereOptions(query: CostDataQuery) {
   return { today: query.today, defaultWindowDays: query.defaultWindowDays };
 }

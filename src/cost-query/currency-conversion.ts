@@ -135,7 +135,9 @@ export class MoneySql {
    */
   sums(columns: readonly string[]): string[] {
     if (!this.conversion) return columns.map((column) => `sum(${column})`);
-    return columns.map((column, i) => `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${i === 0 ? `(${this.rateSql()} AS group_rate)` : 'group_rate'}`);
+    return columns.map(
+      (column, i) => `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${i === 0 ? `(${this.rateSql()} AS group_rate)` : 'group_rate'}`,
+    );
   }
 
   /** Partial sums re-added, in the answer's numbers (Decimal(38, 10)). */

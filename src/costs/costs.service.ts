@@ -5,6 +5,7 @@ import { AnswerFormat } from '../common/http/answer-format';
 import { CsvText, csvRecord } from '../common/http/csv-text';
 import { JsonText } from '../common/http/json-text';
 import { buildCostDataQuery, costDataCsvColumns, CostDataQuery, readCostDataResult } from '../cost-query/cost-data.query';
+import { buildCostDataPageQuery, CostDataPage, CostDataPageRow, PAGE_LINE } from '../cost-query/cost-data-page.query';
 import { todayUtc } from '../common/dates/calendar-date';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
@@ -19,6 +20,17 @@ import { AppliedRatesDto } from '../dto/currency.dto';
 
 /** CostDataDto with its items as the JSON ClickHouse wrote (spliced into the answer by serializeJson). */
 export type CostDataResult = Omit<CostDataDto, 'items'> & { items: JsonText };
+
+/** A page of /data (getCostDataPage): the whole answer's currency and summary, a page of its items, its top values. */
+export interface CostDataPageResult extends Omit<CostDataDto, 'items'> {
+  items: Array<Record<string, unknown>>;
+  /** Items of the whole answer. */
+  itemCount: number;
+  /** Dimension values ranked by amortized cost over the whole window (`{dimension_value(s), amortized_cost, billed_cost}`). */
+  topValues: Array<Record<string, unknown>>;
+  /** Distinct dimension values of the whole answer (0 without a dimension). */
+  distinctValues: number;
+}
 
 @Injectable()
 export class CostsService {
@@ -72,6 +84,55 @@ export class CostsService {
         items: JsonText.arrayOf(result.items),
         // Only an answer that converted states its rates: on single-currency data the summary is the spec's.
         summary: { ...toSummary(result.totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) },
+      };
+    });
+  }
+
+  /**
+   * /data as one page (the MCP tool get_cost_data): the same validation, currency and summary as getCostData, but the
+   * statement returns only the page's items and the top values (buildCostDataPageQuery), so a page of 1 reads back a
+   * few rows, not every item of the window. A whole answer over MAX_RESULT_ROWS items is refused as /data refuses it.
+   */
+  async getCostDataPage(scope: OrganizationScope, request: CostDataRequestDto, page: CostDataPage): Promise<CostDataPageResult> {
+    const filters = request.filters ?? {};
+    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', filters.inclusions?.dateRange, this.config.maxDateRangeDays);
+    if (spanProblem) throw new InvalidRequestException([spanProblem]);
+    const multi = Array.isArray(request.groupBy.dimensions);
+    const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
+    const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
+    const today = todayUtc();
+    const window = windowOf(filters.inclusions ?? {}, { today, defaultWindowDays: this.config.defaultWindowDays });
+    return this.currencies.answer(scope, request.currency, window, async (money) => {
+      const query: CostDataQuery = {
+        scope,
+        filters,
+        dateGrouping: request.groupBy.dateGrouping,
+        dimensions,
+        multiDimension: multi,
+        today,
+        defaultWindowDays: this.config.defaultWindowDays,
+        conversion: money.conversion,
+      };
+      const { sql, params } = buildCostDataPageQuery(this.clickhouse.table('cost_line_items'), query, page);
+      const rows = await this.clickhouse.query<CostDataPageRow>(sql, params, scope);
+      const itemCount = Number(rows[0]?.item_count ?? 0);
+      const maxRows = this.config.maxResultRows;
+      if (itemCount > maxRows) {
+        throw new InvalidRequestException([
+          `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
+        ]);
+      }
+      const lines = (kind: number) =>
+        rows.filter((row) => Number(row.kind) === kind).map((row) => JSON.parse(row.line) as Record<string, unknown>);
+      const { converted_currencies: convertedBits, ...totals } = lines(PAGE_LINE.totals)[0] ?? {};
+      const applied = this.currencies.appliedRates(money, this.currencies.currenciesOfBits(money, Number(convertedBits ?? 0)));
+      return {
+        currency: money.currency,
+        items: lines(PAGE_LINE.item),
+        summary: { ...toSummary(totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) },
+        itemCount,
+        topValues: lines(PAGE_LINE.topValue),
+        distinctValues: Number(rows[0]?.value_count ?? 0),
       };
     });
   }

@@ -1,4 +1,4 @@
-import { compactCostData, compactKeyValues, matches, pageNote, pageOf, topValues } from './compact-answers';
+import { compactCostData, compactKeyValues, matches, pageNote, pageOf } from './compact-answers';
 import { inlineSchema, operationInputSchema } from './tool-schemas';
 import { mcpEndpointOf } from './stdio';
 
@@ -17,32 +17,45 @@ describe('MCP answers: paging and notes', () => {
     expect(pageNote(pageOf([1, 2, 3], 3, 2).page, 'values', 'search.')).toBe('Showing no values (offset is past the end) of 3. Search.');
   });
 
-  it('ranks dimension values by amortized cost over all buckets', () => {
-    const items = [
-      { usage_date: '2026-01-01', dimension_value: 'a', amortized_cost: 1, billed_cost: 2 },
-      { usage_date: '2026-01-01', dimension_value: 'b', amortized_cost: 3, billed_cost: 1 },
-      { usage_date: '2026-02-01', dimension_value: 'a', amortized_cost: 2.5, billed_cost: 2 },
-    ];
-    expect(topValues(items)).toEqual({
-      values: [
-        { dimension_value: 'a', amortized_cost: 3.5, billed_cost: 4 },
-        { dimension_value: 'b', amortized_cost: 3, billed_cost: 1 },
-      ],
-      distinct: 2,
-    });
-    expect(topValues([{ usage_date: '2026-01-01', amortized_cost: 1 }])).toEqual({ values: [], distinct: 0 });
-    const multi = topValues([{ usage_date: 'x', dimension_values: { service: 's', region: 'r' }, amortized_cost: 0.1, billed_cost: 0.2 }]);
-    expect(multi.values).toEqual([{ dimension_values: { service: 's', region: 'r' }, amortized_cost: 0.1, billed_cost: 0.2 }]);
+  it('cost data: summary, top values, the page the statement returned and a note when cut', () => {
+    const items = Array.from({ length: 2 }, (_, i) => ({ usage_date: `2026-01-0${i + 3}`, amortized_cost: i, billed_cost: i }));
+    const answer = compactCostData(
+      { currency: 'EUR', items, summary: { total_amortized_cost: 10 }, itemCount: 7, topValues: [], distinctValues: 0 },
+      2,
+      2,
+    );
+    expect(answer.currency).toBe('EUR');
+    expect(answer.items).toEqual(items);
+    expect(answer.page).toEqual({ offset: 2, limit: 2, returned: 2, total: 7, remaining: 3 });
+    expect(answer.note).toContain('offset=4');
+    expect(answer).not.toHaveProperty('topValues');
   });
 
-  it('cost data: summary, top values, a page of items and a note when cut', () => {
-    const items = Array.from({ length: 5 }, (_, i) => ({ usage_date: `2026-01-0${i + 1}`, amortized_cost: i, billed_cost: i }));
-    const answer = compactCostData({ currency: 'EUR', items, summary: { total_amortized_cost: 10 } }, 0, 2);
-    expect(answer.currency).toBe('EUR');
-    expect(answer.items).toEqual(items.slice(0, 2));
-    expect(answer.page.remaining).toBe(3);
-    expect(answer.note).toContain('offset=2');
-    expect(answer).not.toHaveProperty('topValues');
+  it('cost data: top values and their count when grouped, nothing left to say on the last page', () => {
+    const topValues = [{ dimension_value: 'a', amortized_cost: 3.5, billed_cost: 4 }];
+    const answer = compactCostData(
+      {
+        currency: 'EUR',
+        items: [{ usage_date: '2026-01-01', dimension_value: 'a', amortized_cost: 3.5 }],
+        summary: {},
+        itemCount: 1,
+        topValues,
+        distinctValues: 1,
+      },
+      0,
+      100,
+    );
+    expect(answer).toEqual({
+      currency: 'EUR',
+      summary: {},
+      topValues,
+      distinctValues: 1,
+      page: { offset: 0, limit: 100, returned: 1, total: 1, remaining: 0 },
+      items: [{ usage_date: '2026-01-01', dimension_value: 'a', amortized_cost: 3.5 }],
+    });
+    expect(compactCostData({ currency: 'USD', items: [], summary: {}, itemCount: 3, topValues, distinctValues: 1 }, 5, 2).note).toBe(
+      'Showing no items (offset is past the end) of 3. Narrow the question: a coarser groupBy.dateGrouping (weekly, monthly), fewer groupBy.dimensions, or filters. topValues already ranks the dimension values over the whole window.',
+    );
   });
 
   it('key values: search (case-insensitive) then paging', () => {

@@ -52,50 +52,47 @@ export interface TopValue {
 
 export const TOP_VALUES = 10;
 
-/** The dimension value(s) of the items ranked by amortized cost over the whole window (all buckets together). */
-export function topValues(items: readonly CostItem[], count = TOP_VALUES): { values: TopValue[]; distinct: number } {
-  const totals = new Map<string, TopValue>();
-  for (const item of items) {
-    if (item.dimension_value === undefined && item.dimension_values === undefined) continue;
-    const key = JSON.stringify(item.dimension_value ?? item.dimension_values);
-    const entry =
-      totals.get(key) ??
-      (item.dimension_value !== undefined
-        ? { dimension_value: item.dimension_value, amortized_cost: 0, billed_cost: 0 }
-        : { dimension_values: item.dimension_values, amortized_cost: 0, billed_cost: 0 });
-    entry.amortized_cost += Number(item.amortized_cost ?? 0);
-    entry.billed_cost += Number(item.billed_cost ?? 0);
-    totals.set(key, entry);
-  }
-  const ranked = [...totals.values()].sort((a, b) => b.amortized_cost - a.amortized_cost);
-  return { values: ranked.slice(0, count).map((value) => ({ ...value, ...rounded(value) })), distinct: ranked.length };
-}
-
-/** Sums of many doubles carry float noise in the last digits; 10 decimals is the store's precision. */
-function rounded(value: TopValue): Pick<TopValue, 'amortized_cost' | 'billed_cost'> {
-  return { amortized_cost: round10(value.amortized_cost), billed_cost: round10(value.billed_cost) };
-}
-
 export function round10(value: number): number {
   return Number(value.toFixed(10));
 }
 
-export function compactCostData(
-  result: { currency: string; items: CostItem[]; summary: Record<string, number> },
-  offset: number,
-  limit: number,
-) {
-  const { elements, page } = pageOf(result.items, offset, limit);
-  const top = topValues(result.items);
+/**
+ * A page of /data as the statement returned it (CostsService.getCostDataPage): the paging is in the statement, so
+ * `items` is the page already, `itemCount` the whole answer's, and the top values are ranked over the whole window
+ * by ClickHouse (exact sums; ties: the value seen first, by date then value).
+ */
+export interface CostDataPageLike {
+  currency: string;
+  summary: object;
+  items: CostItem[];
+  itemCount: number;
+  topValues: TopValue[];
+  distinctValues: number;
+}
+
+export function compactCostData(result: CostDataPageLike, offset: number, limit: number) {
+  const elements = result.items.slice(0, limit);
+  const page: Page = {
+    offset,
+    limit,
+    returned: elements.length,
+    total: result.itemCount,
+    remaining: Math.max(0, result.itemCount - offset - elements.length),
+  };
   const note = pageNote(
     page,
     'items',
     'narrow the question: a coarser groupBy.dateGrouping (weekly, monthly), fewer groupBy.dimensions, or filters. topValues already ranks the dimension values over the whole window.',
   );
+  const top = result.topValues.map((value) => ({
+    ...value,
+    amortized_cost: round10(value.amortized_cost),
+    billed_cost: round10(value.billed_cost),
+  }));
   return {
     currency: result.currency,
     summary: result.summary,
-    ...(top.distinct ? { topValues: top.values, distinctValues: top.distinct } : {}),
+    ...(result.distinctValues ? { topValues: top, distinctValues: result.distinctValues } : {}),
     page,
     items: elements,
     ...(note ? { note } : {}),

@@ -23,6 +23,7 @@ import {
   CostItem,
   TAG_VALUES_PER_KEY,
   TOP_VALUES,
+  TopValue,
 } from './compact-answers';
 import { JsonSchema, OpenApiDocumentLike, operationInputSchema } from './tool-schemas';
 
@@ -123,13 +124,19 @@ export class McpTools {
           limit: integer(1, 500, 100, 'Items to return (a page), at most 500.'),
           offset: integer(0, Number.MAX_SAFE_INTEGER, 0, 'Index of the first item to return, for the next page.'),
         },
+        // The page is cut in the statement (issue 35 §1): a limit of 1 reads back one item and the top values, not the window.
         run: async ({ body, controls, principal }) => {
-          const result = await costs.getCostData(scope(principal), body as CostDataRequestDto);
-          const items = JSON.parse(Buffer.concat(result.items.chunks).toString('utf8')) as CostItem[];
+          const offset = (controls.offset as number | undefined) ?? 0;
+          const limit = (controls.limit as number | undefined) ?? 100;
+          const result = await costs.getCostDataPage(scope(principal), body as CostDataRequestDto, {
+            offset,
+            limit,
+            topValues: TOP_VALUES,
+          });
           return compactCostData(
-            { currency: result.currency, items, summary: result.summary as unknown as Record<string, number> },
-            (controls.offset as number | undefined) ?? 0,
-            (controls.limit as number | undefined) ?? 100,
+            { ...result, items: result.items as CostItem[], topValues: result.topValues as unknown as TopValue[] },
+            offset,
+            limit,
           );
         },
       },

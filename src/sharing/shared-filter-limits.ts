@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-errors';
 import type { AppConfig } from '../config/app-config';
-import type { SharedFilterUsage } from './storage/shared-filter.store';
+import type { SharedFilterLimit, SharedFilterUsage } from './storage/shared-filter.store';
 
 /** The 400 detail for a configuration over SHARED_FILTER_MAX_BYTES. */
 export function configurationTooLargeDetail(bytes: number, maxBytes: number): string {
@@ -18,13 +18,49 @@ export class SharedFilterQuotaExceededException extends ApiError {
   }
 }
 
+type QuotaSettings = Pick<
+  AppConfig,
+  'sharedFilterQuotaCount' | 'sharedFilterQuotaBytes' | 'sharedFilterTtlSeconds' | 'sharedFilterMaxBytes' | 'sharedFilterKeyQuotaPercent'
+>;
+
+/**
+ * The share of the organisation's quota that one key's live filters may hold (one data scope's, for scoped keys):
+ * SHARED_FILTER_KEY_QUOTA_PERCENT of each limit, rounded down, but at least one filter of the largest size.
+ */
+export function keyQuotaShare(config: QuotaSettings): { count: number; bytes: number } {
+  const percent = config.sharedFilterKeyQuotaPercent;
+  return {
+    count: Math.max(1, Math.floor((config.sharedFilterQuotaCount * percent) / 100)),
+    bytes: Math.min(
+      config.sharedFilterQuotaBytes,
+      Math.max(config.sharedFilterMaxBytes, Math.floor((config.sharedFilterQuotaBytes * percent) / 100)),
+    ),
+  };
+}
+
+export const DELETE_HINT = 'DELETE /v1/cost-insights/shared-filters/{filterId}';
+
 export function quotaExceededMessage(
-  exceeded: 'count' | 'bytes',
+  exceeded: SharedFilterLimit,
   usage: SharedFilterUsage,
   configurationBytes: number,
-  config: Pick<AppConfig, 'sharedFilterQuotaCount' | 'sharedFilterQuotaBytes' | 'sharedFilterTtlSeconds'>,
+  config: QuotaSettings,
+  share: SharedFilterUsage = { count: 0, bytes: 0 },
+  scoped = false,
 ): string {
   const freedBy = `Filters free up as they expire, ${lifetimeInWords(config.sharedFilterTtlSeconds)} after creation (SHARED_FILTER_TTL_SECONDS).`;
+  if (exceeded === 'shareCount' || exceeded === 'shareBytes') {
+    const [owner, has, its] = scoped ? ['the API keys of this data scope', 'have', 'their'] : ['this API key', 'has', 'its'];
+    const limit = keyQuotaShare(config);
+    const percent = `SHARED_FILTER_KEY_QUOTA_PERCENT = ${config.sharedFilterKeyQuotaPercent}`;
+    const used =
+      exceeded === 'shareCount'
+        ? `${owner} ${has} ${share.count} live shared filters and ${its} share of the organization's quota is ${limit.count} ` +
+          `(${percent} of SHARED_FILTER_QUOTA_COUNT).`
+        : `the live shared filters of ${owner} hold ${share.bytes} bytes, and this one (${configurationBytes} bytes) would exceed ` +
+          `${its} share of the organization's quota, ${limit.bytes} bytes (${percent} of SHARED_FILTER_QUOTA_MB).`;
+    return `Shared filter quota exceeded: ${used} Delete filters that are no longer needed (${DELETE_HINT}) or wait: ${freedBy.charAt(0).toLowerCase()}${freedBy.slice(1)}`;
+  }
   if (exceeded === 'count') {
     return (
       `Shared filter quota exceeded: this organization has ${usage.count} live shared filters ` +

@@ -6,6 +6,7 @@ import { SharingController } from './sharing.controller';
 import { SharingService } from './sharing.service';
 import { ClickhouseSharedFilterStore } from './storage/clickhouse-shared-filter.store';
 import { RedisSharedFilterStore } from './storage/redis-shared-filter.store';
+import { ScopeKeys } from './storage/scope-keys';
 import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.store';
 
 /** Shared filters: Redis-backed when REDIS_URL is set (every instance sees them), else ClickHouse. */
@@ -13,6 +14,7 @@ import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.
   controllers: [SharingController],
   providers: [
     SharingService,
+    { provide: ScopeKeys, inject: [ClickhouseService], useFactory: (clickhouse: ClickhouseService) => new ScopeKeys(clickhouse) },
     {
       provide: SHARED_FILTER_STORE,
       inject: [REDIS, ClickhouseService],

@@ -284,7 +284,13 @@ describe('shared filters (create and read)', () => {
 
   describe('size bound and per-organisation quota', () => {
     /** Small limits so they can be reached: 3 filters, 1 MB, configurations up to 400,000 bytes. */
-    const QUOTA_ENV = { SHARED_FILTER_QUOTA_COUNT: '3', SHARED_FILTER_QUOTA_MB: '1', SHARED_FILTER_MAX_BYTES: '400000' };
+    // One key creates them all: the organisation's quota is under test here, each key's share in shared-filter-ownership.
+    const QUOTA_ENV = {
+      SHARED_FILTER_QUOTA_COUNT: '3',
+      SHARED_FILTER_QUOTA_MB: '1',
+      SHARED_FILTER_MAX_BYTES: '400000',
+      SHARED_FILTER_KEY_QUOTA_PERCENT: '100',
+    };
     const BIG = 400_000;
     let quota: TestApp;
     let shortLived: TestApp;

@@ -59,6 +59,21 @@ export const bytesQuotaMessage = (live: number, size: number, megabytes: number,
   `(${size} bytes) would exceed the limit of ${megabytes * 1024 * 1024} bytes (SHARED_FILTER_QUOTA_MB = ${megabytes}). ` +
   `Filters free up as they expire, ${lifetime} after creation (SHARED_FILTER_TTL_SECONDS).`;
 
+/** The 403 of a key (`scoped`: of the keys of one data scope) over its share of the organisation's count quota. */
+export const shareCountMessage = (live: number, share: number, percent: number, lifetime: string, scoped = false) =>
+  `Shared filter quota exceeded: ${scoped ? 'the API keys of this data scope have' : 'this API key has'} ${live} live shared filters ` +
+  `and ${scoped ? 'their' : 'its'} share of the organization's quota is ${share} (SHARED_FILTER_KEY_QUOTA_PERCENT = ${percent} of ` +
+  'SHARED_FILTER_QUOTA_COUNT). Delete filters that are no longer needed (DELETE /v1/cost-insights/shared-filters/{filterId}) ' +
+  `or wait: filters free up as they expire, ${lifetime} after creation (SHARED_FILTER_TTL_SECONDS).`;
+
+/** The 403 of a key over its share of the organisation's byte quota. */
+export const shareBytesMessage = (live: number, size: number, share: number, percent: number, lifetime: string, scoped = false) =>
+  `Shared filter quota exceeded: the live shared filters of ${scoped ? 'the API keys of this data scope' : 'this API key'} hold ` +
+  `${live} bytes, and this one (${size} bytes) would exceed ${scoped ? 'their' : 'its'} share of the organization's quota, ` +
+  `${share} bytes (SHARED_FILTER_KEY_QUOTA_PERCENT = ${percent} of SHARED_FILTER_QUOTA_MB). Delete filters that are no longer ` +
+  `needed (DELETE /v1/cost-insights/shared-filters/{filterId}) or wait: filters free up as they expire, ${lifetime} after ` +
+  'creation (SHARED_FILTER_TTL_SECONDS).';
+
 /** Redis mode: an organisation's quota accounting (ids and byte sizes of the members, the byte total, their TTLs). */
 export async function quotaAccounting(redis: Redis, organizationId: string) {
   const filtersKey = `cost-insights:shared-filter-quota:${organizationId}:filters`;
@@ -70,4 +85,10 @@ export async function quotaAccounting(redis: Redis, organizationId: string) {
     total: Number((await redis.get(bytesKey)) ?? 0),
     ttlsMs: [await redis.pttl(filtersKey), await redis.pttl(bytesKey)],
   };
+}
+
+/** Redis mode: the filter ids in one key's accounting set (the members its share counts). */
+export async function keyAccounting(redis: Redis, organizationId: string, keyId: string): Promise<string[]> {
+  const members = await redis.zrange(`cost-insights:shared-filter-quota:${organizationId}:key:${keyId}`, '0', '-1');
+  return members.map((member) => member.split(':')[0]).sort();
 }

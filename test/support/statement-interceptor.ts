@@ -15,3 +15,31 @@ export function interceptStatements(
   clickhouse.queryRaw = (async (sql: string, params: StatementParameters = {}, options?: ReadOptions) =>
     queryRaw(onStatement(sql, params), params, options)) as typeof clickhouse.queryRaw;
 }
+
+/** What one read statement sent back to the application: its rows (lines) and bytes. */
+export interface StatementResult {
+  sql: string;
+  rows: number;
+  /** queryRaw: the bytes received; query: the bytes of its rows as JSON lines (JSONEachRow, as received). */
+  bytes: number;
+}
+
+/**
+ * Test-only: reports the size of every read's result (query and queryRaw) to `onResult`, after it arrived, so a test
+ * can count what ClickHouse returned for a request (rows and bytes, never time).
+ */
+export function measureResults(clickhouse: ClickhouseService, onResult: (result: StatementResult) => void): void {
+  const query = clickhouse.query.bind(clickhouse);
+  const queryRaw = clickhouse.queryRaw.bind(clickhouse);
+  clickhouse.query = (async (sql: string, params: StatementParameters = {}, options?: ReadOptions) => {
+    const rows = await query<unknown>(sql, params, options);
+    onResult({ sql, rows: rows.length, bytes: rows.reduce<number>((sum, row) => sum + Buffer.byteLength(JSON.stringify(row)) + 1, 0) });
+    return rows;
+  }) as typeof clickhouse.query;
+  clickhouse.queryRaw = (async (sql: string, params: StatementParameters = {}, options?: ReadOptions) => {
+    const chunks = await queryRaw(sql, params, options);
+    const newlines = chunks.reduce((sum, chunk) => sum + chunk.toString('latin1').split('\n').length - 1, 0);
+    onResult({ sql, rows: newlines, bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) });
+    return chunks;
+  }) as typeof clickhouse.queryRaw;
+}

@@ -28,6 +28,8 @@ describe('shared filters against the clock', () => {
       SHARED_FILTER_QUOTA_MB: '1',
       SHARED_FILTER_MAX_BYTES: '400000',
       SHARED_FILTER_TTL_SECONDS: '3',
+      // One key creates them all: the organisation's quota is under test, not the key's share (shared-filters e2e).
+      SHARED_FILTER_KEY_QUOTA_PERCENT: '100',
     });
     redis = shortLived.app.get<Redis | null>(REDIS);
   });
@@ -102,10 +104,17 @@ describe('shared filters against the clock', () => {
         configurationBytes: storedBytes(configuration),
         createdAt: new Date().toISOString(),
         creatorDataScope: '',
+        creatorKeyId: 'AAAAAAAAAAAA',
       };
-      await expect(store.save(filter, { ttlSeconds: 60, quotaCount: 3, quotaBytes: 1024 ** 2 })).rejects.toBeInstanceOf(
-        UpstreamUnavailableException,
-      );
+      const limits = {
+        ttlSeconds: 60,
+        quotaCount: 3,
+        quotaBytes: 1024 ** 2,
+        shareCount: 3,
+        shareBytes: 1024 ** 2,
+        holderKeyIds: ['AAAAAAAAAAAA'],
+      };
+      await expect(store.save(filter, limits)).rejects.toBeInstanceOf(UpstreamUnavailableException);
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       client.disconnect();

@@ -94,3 +94,11 @@ export class CreateSharedFilterResponseDto {
   @ApiProperty({ type: () => SharedFilterCreatedDto })
   data: SharedFilterCreatedDto;
 }
+
+export class DeleteSharedFilterResponseDto {
+  @ApiProperty({ enum: [true], example: true })
+  success: true;
+
+  @ApiProperty({ type: () => SharedFilterCreatedDto, description: 'The deleted filter.' })
+  data: SharedFilterCreatedDto;
+}
