@@ -78,6 +78,8 @@ export function buildCostDataQuery(
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
+  // The inner groups are the items; converting, they are finer (per currency and day or period): count the items.
+  const itemCount = money.conversion ? `uniqExact(${keys.join(', ')})` : 'count()';
   // A CSV record ends with CRLF: its CR here, the LF as every result line's end. Dimension values are
   // tenants' text: never a spreadsheet formula (the bucket is a Date, the metrics are numbers).
   const csvCells = () => [BUCKET_COLUMN, ...query.dimensions.map((_, i) => csvSafeTextSql(dimensionColumn(i), params)), sums];
@@ -88,7 +90,7 @@ export function buildCostDataQuery(
   const sql = [
     'SELECT',
     `  if(${isTotal},`,
-    `    formatRowNoNewline('JSONEachRow', ${[`count() AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`groupBitOr(currency_bit) AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
+    `    formatRowNoNewline('JSONEachRow', ${[`${itemCount} AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`groupBitOr(currency_bit) AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
     `    ${item}) AS line`,
     'FROM (',
     `  SELECT ${[

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { listen } from '../support/app-with-env';
+import { listen, startAppWithEnv } from '../support/app-with-env';
 import { CostInsightsApiClient } from '../../clients/backstage-cost-insights/src';
 import { asNumber, dividedBy, Exact, exact, rounded, sum, text, times } from '../support/money';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
@@ -176,6 +176,27 @@ describe('currencies: no answer adds two currencies', () => {
     const expected = sum(ROWS.filter((row) => row.billing_currency === 'EUR').map((row) => exact(row.amortized_cost!)));
     expect(response.text).toContain(`"amortized_cost":${text(expected)}`);
     expect(response.body.data.summary).not.toHaveProperty('exchange_rates');
+  });
+
+  it('counts the items, not the days converted, against MAX_RESULT_ROWS', async () => {
+    const limited = await startAppWithEnv({ MAX_RESULT_ROWS: '2' });
+    try {
+      // One item per currency for the month: 2 items, though the EUR rows span 4 days (4 converted groups).
+      const byCurrency = await limited.http
+        .post(DATA)
+        .set(org.auth)
+        .send(monthly({ groupBy: { dateGrouping: 'monthly', dimension: 'billingCurrency' } }));
+      expect(byCurrency.status).toBe(200);
+      expect(byCurrency.body.data.items).toHaveLength(2);
+      const daily = await limited.http
+        .post(DATA)
+        .set(org.auth)
+        .send(monthly({ groupBy: { dateGrouping: 'daily' } }));
+      expect(daily.status).toBe(400);
+      expect(daily.body.error.message).toContain('the result would have 5 items, more than 2 (MAX_RESULT_ROWS)');
+    } finally {
+      await limited.close();
+    }
   });
 
   it('grouped by billingCurrency: what each currency contributes to the converted total', async () => {
