@@ -54,13 +54,19 @@ export class CurrencyRepository {
     ]);
   }
 
-  /** Per billing currency and billing period, the first and last usage day with costs (from the aggregate projections). */
+  /**
+   * Per billing currency and billing period, the first and last usage day with costs. The days are grouped first —
+   * keys of the daily aggregate projections, so ClickHouse reads a projection, not the line items — then spanned.
+   */
   async presence(organizationId: string): Promise<CurrencyPresence[]> {
     return this.clickhouse.query<CurrencyPresence>(
-      `SELECT billing_currency AS currency, billing_period AS billingPeriod,
-              toString(min(usage_date)) AS firstDay, toString(max(usage_date)) AS lastDay
-       FROM ${this.clickhouse.table('cost_line_items')}
-       WHERE organization_id = {organization_id:UUID}
+      `SELECT currency, billingPeriod, toString(min(day)) AS firstDay, toString(max(day)) AS lastDay
+       FROM (
+         SELECT billing_currency AS currency, billing_period AS billingPeriod, usage_date AS day, count() AS line_items
+         FROM ${this.clickhouse.table('cost_line_items')}
+         WHERE organization_id = {organization_id:UUID}
+         GROUP BY currency, billingPeriod, day
+       )
        GROUP BY currency, billingPeriod
        ORDER BY currency, billingPeriod`,
       { organization_id: organizationId },
