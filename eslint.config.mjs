@@ -24,17 +24,18 @@ const LAYERS = {
   health: ['common', 'config', 'observability', 'infrastructure'],
   // Money in one currency: settings, exchange rates, the conversion of every money answer (kernel SQL); its admin API.
   currency: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
-  // Answers from cost data: their cache, their freshness within the key's data scope (kernel SQL), their currency.
-  'data-answers': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency'],
+  // An answer from the handler to the wire: serialization, CSV, delivery, and for cost data the answer cache, the
+  // freshness within the key's data scope (kernel SQL) and the currency header.
+  answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency'],
   ...Object.fromEntries(
     FEATURES.map((feature) => [
       feature,
-      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'data-answers', 'currency'],
+      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'answers', 'currency'],
     ]),
   ),
   demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
-  mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', ...FEATURES],
+  mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
   cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest'],

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
-import { AnswerModule } from './common/http/answer.module';
+import { AnswersModule } from './answers/answers.module';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { BodyValidationInterceptor } from './common/validation/body-validation.interceptor';
 import { ComparisonModule } from './comparison/comparison.module';
@@ -12,8 +12,7 @@ import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
-import { ResultCacheModule } from './infrastructure/result-cache/result-cache.module';
-import { DataAnswersModule } from './data-answers/data-answers.module';
+import { DataVersionModule } from './infrastructure/data-version/data-version.module';
 import { CurrencyModule } from './currency/currency.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
@@ -24,10 +23,9 @@ import { SharingModule } from './sharing/sharing.module';
     ObservabilityModule,
     ClickhouseModule,
     RedisModule,
-    ResultCacheModule,
+    DataVersionModule,
     CurrencyModule,
-    DataAnswersModule,
-    AnswerModule,
+    AnswersModule,
     AuthModule,
     HealthModule,
     CostsModule,

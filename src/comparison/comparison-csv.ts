@@ -1,4 +1,4 @@
-import { CsvText, csvRecord } from '../common/http/csv-text';
+import { CsvText, csvRecord } from '../answers/csv-text';
 import type { ComparisonResult } from './comparison-result';
 
 /** The columns of a /compare CSV answer: one record per comparison row, period and bucket. */

@@ -1,8 +1,8 @@
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../common/http/answer-format';
-import { CsvText, csvRecord } from '../common/http/csv-text';
+import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../answers/answer-format';
+import { CsvText, csvRecord } from '../answers/csv-text';
 import { COMPARISON_CSV_COLUMNS, comparisonCsv } from './comparison-csv';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
@@ -13,7 +13,7 @@ import { ComparisonResult, TOTAL_DIMENSION_VALUE } from './comparison-result';
 import { ComparisonService } from './comparison.service';
 import { CompareRequestDto, DEFAULT_COMPARE_DATE_GROUPING } from './dto/compare-request.dto';
 import { ComparisonResponseDto } from './dto/compare-response.dto';
-import { DataAnswer, MONEY_ANSWER_HEADERS } from '../data-answers/data-answer.interceptor';
+import { DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
 /** Swagger's CSV example: a header and the first records of a comparison by service. */

@@ -1,8 +1,8 @@
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../common/http/answer-format';
-import { CsvText, csvRecord } from '../common/http/csv-text';
+import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../answers/answer-format';
+import { CsvText, csvRecord } from '../answers/csv-text';
 import { SUMMED_METRICS } from '../cost-query/cost-metrics';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
@@ -13,7 +13,7 @@ import { MAX_GROUPING_DIMENSIONS } from '../dto/grouping.dto';
 import { CostDataResult, CostsService } from './costs.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataResponseDto } from './dto/cost-data-response.dto';
-import { DataAnswer, MONEY_ANSWER_HEADERS } from '../data-answers/data-answer.interceptor';
+import { DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
 /** Swagger's CSV example: a header and one record of monthly data by service. */

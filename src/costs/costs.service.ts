@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { AnswerFormat } from '../common/http/answer-format';
-import { CsvText, csvRecord } from '../common/http/csv-text';
-import { JsonText } from '../common/http/json-text';
+import { AnswerFormat } from '../answers/answer-format';
+import { CsvText, csvRecord } from '../answers/csv-text';
+import { JsonText } from '../answers/json-text';
 import { buildCostDataQuery, costDataCsvColumns, CostDataQuery, readCostDataResult } from '../cost-query/cost-data.query';
 import { buildCostDataPageQuery, CostDataPage, CostDataPageRow, PAGE_LINE } from '../cost-query/cost-data-page.query';
 import { todayUtc } from '../common/dates/calendar-date';

@@ -13,7 +13,7 @@ import {
   planConversion,
 } from '../cost-query/currency-conversion';
 import type { OrganizationScope } from '../cost-query/filters.types';
-import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
+import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
 import { CurrencyRepository, CurrencySettings } from './currency.repository';
 
 /** An answer's money: its currency, and how rows in other currencies are converted into it (absent: none are). */

@@ -21,8 +21,8 @@ import {
 } from './dto/available-filters.dto';
 import { CostCategoryValuesRequestDto, MapKeyValuesResponseDto, TagValuesRequestDto } from './dto/map-key-values.dto';
 import { FilterOptionsService, MapKeyValues } from './filter-options.service';
-import { CurrentDataFreshness, DATA_ANSWER_HEADERS, DataAnswer, MONEY_ANSWER_HEADERS } from '../data-answers/data-answer.interceptor';
-import type { DataFreshness } from '../data-answers/data-freshness.service';
+import { CurrentDataFreshness, DATA_ANSWER_HEADERS, DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
+import type { DataFreshness } from '../answers/data-freshness.service';
 import type { Principal } from '../common/http/principal';
 
 const MAP_KEY_VALUES_RULES = [

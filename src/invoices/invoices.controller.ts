@@ -5,7 +5,7 @@ import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { organizationScopeOf } from '../cost-query/data-scope';
-import { DATA_ANSWER_HEADERS, DataAnswer } from '../data-answers/data-answer.interceptor';
+import { DATA_ANSWER_HEADERS, DataAnswer } from '../answers/data-answer.interceptor';
 import { InvoicesDto, InvoicesRequestDto, InvoicesResponseDto } from './dto/invoices.dto';
 import { InvoicesService } from './invoices.service';
 

@@ -1,8 +1,8 @@
-import { ANSWER_MEDIA_TYPES } from '../common/http/answer-format';
+import { ANSWER_MEDIA_TYPES } from '../answers/answer-format';
 import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AnswerDelivery } from '../common/http/answer-delivery';
+import { AnswerDelivery } from '../answers/answer-delivery';
 import { Authorized } from '../common/http/authorized.decorator';
 import type { Principal } from '../common/http/principal';
 import { AuthenticatedRequest, CurrentPrincipal } from '../common/http/request-context';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { AnswerDelivery } from '../../src/common/http/answer-delivery';
+import { AnswerDelivery } from '../../src/answers/answer-delivery';
 import { listen, send, startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 

@@ -1,7 +1,7 @@
 import { StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
-import { AnswersUndeliveredException } from '../errors/api-errors';
+import { AnswersUndeliveredException } from '../common/errors/api-errors';
 import type { AnswerMediaType } from './answer-format';
 
 export interface AnswerDeliveryLimits {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SerializedAnswer } from '../../common/http/serialized-answer';
+import { SerializedAnswer } from './serialized-answer';
 
 interface Entry {
   /** The serialized answer, sent as it is on a hit. */

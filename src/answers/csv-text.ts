@@ -3,7 +3,7 @@
  * (a quote doubled inside), numbers bare: the same style as ClickHouse's own CSV output, so rows written
  * by ClickHouse and rows written here read alike.
  */
-import { csvSafeText } from '../csv/spreadsheet-formulas';
+import { csvSafeText } from '../common/csv/spreadsheet-formulas';
 
 export type CsvField = string | number;
 

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { csvSafeText } from '../csv/spreadsheet-formulas';
+import { csvSafeText } from '../common/csv/spreadsheet-formulas';
 import { csvRecord } from './csv-text';
 
 describe('csvRecord', () => {

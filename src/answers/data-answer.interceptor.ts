@@ -13,15 +13,15 @@ import { ApiHeader, ApiInternalServerErrorResponse } from '@nestjs/swagger';
 import { DataPartlyUnreachableException } from '../common/errors/api-errors';
 import type { Response } from 'express';
 import { map, Observable, of } from 'rxjs';
-import { AnswerFormat, requestedAnswerFormat } from '../common/http/answer-format';
-import type { CsvText } from '../common/http/csv-text';
+import { AnswerFormat, requestedAnswerFormat } from './answer-format';
+import type { CsvText } from './csv-text';
 import type { AuthenticatedRequest } from '../common/http/request-context';
-import { AnswerToKeep, SerializedAnswer } from '../common/http/serialized-answer';
+import { AnswerToKeep, SerializedAnswer } from './serialized-answer';
 import type { SuccessEnvelope } from '../common/http/envelope';
 import { metrics } from '../observability/prometheus-metrics';
-import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
+import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
 import { DataFreshness, DataFreshnessService, FRESHNESS_HEADERS, freshnessHeaders } from './data-freshness.service';
-import { ResultCache, resultCacheKey } from '../infrastructure/result-cache/result-cache';
+import { ResultCache, resultCacheKey } from './result-cache';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 
 /** RFC 9211 Cache-Status values this API sends. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { SerializedAnswer } from '../../common/http/serialized-answer';
+import { SerializedAnswer } from './serialized-answer';
 import { canonicalJson, ENTRY_OVERHEAD_BYTES, ResultCache, resultCacheKey } from './result-cache';
 
 const b = (text: string) => new SerializedAnswer(Buffer.from(text));

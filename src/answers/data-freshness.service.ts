@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { buildDataFreshnessQuery } from '../cost-query/data-freshness.query';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { CostDataVersion } from '../infrastructure/result-cache/cost-data-version.service';
+import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
 
 /** How fresh the cost data a key sees is: what every dashboard shows as "data through …". */
 export interface DataFreshness {

@@ -4,9 +4,9 @@ import { map, Observable } from 'rxjs';
 import { ANSWER_MEDIA_TYPES } from './answer-format';
 import { AnswerDelivery } from './answer-delivery';
 import { CsvText } from './csv-text';
-import { SuccessEnvelope } from './envelope';
+import { SuccessEnvelope } from '../common/http/envelope';
 import { serializeJson } from './json-text';
-import type { AuthenticatedRequest } from './request-context';
+import type { AuthenticatedRequest } from '../common/http/request-context';
 import { AnswerToKeep, SerializedAnswer } from './serialized-answer';
 
 /**

@@ -1,6 +1,6 @@
 import { ANSWER_MEDIA_TYPES, AnswerMediaType } from './answer-format';
 import type { CsvText } from './csv-text';
-import type { SuccessEnvelope } from './envelope';
+import type { SuccessEnvelope } from '../common/http/envelope';
 
 /**
  * An answer already serialized: the exact bytes of a response body, its media type, and the response
