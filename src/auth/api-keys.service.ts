@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
+import { ApiKeysRepository, StoredKeyRow } from './api-keys.repository';
 import type { Principal, Scope } from '../common/http/principal';
 import type { KeyListPage } from './api-key-list-page';
 
@@ -21,18 +21,6 @@ export interface ApiKeyRecord {
 /** How often an instance writes the times its keys were last used: the precision of "last used". */
 export const LAST_USED_FLUSH_MS = 60_000;
 
-interface StoredKeyRow {
-  key_id: string;
-  organization_id: string;
-  name: string;
-  key_hash: string;
-  scopes: string[];
-  data_scope: string;
-  created_at: string;
-  revoked_at: string | null;
-  version: string;
-}
-
 /**
  * API keys in ClickHouse, stored only as SHA-256 hashes. Lookups go by the key's public id and
  * the hash is then compared in constant time. Verified keys are cached for API_KEY_CACHE_TTL_SECONDS,
@@ -47,7 +35,7 @@ export class ApiKeysService implements OnModuleDestroy {
   private readonly usageWriter: NodeJS.Timeout;
 
   constructor(
-    private readonly clickhouse: ClickhouseService,
+    private readonly repository: ApiKeysRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.usageWriter = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
@@ -68,7 +56,7 @@ export class ApiKeysService implements OnModuleDestroy {
     const batch = [...this.usedSince].map(([key_id, time]) => ({ key_id, last_used_at: time }));
     this.usedSince.clear();
     try {
-      await this.clickhouse.insert('api_key_usage', batch);
+      await this.repository.writeLastUsed(batch);
     } catch (error) {
       for (const { key_id, last_used_at } of batch) {
         if ((this.usedSince.get(key_id) ?? 0) < last_used_at) this.usedSince.set(key_id, last_used_at);
@@ -82,19 +70,17 @@ export class ApiKeysService implements OnModuleDestroy {
   async create(organizationId: string, name: string, scopes: Scope[], dataScope = ''): Promise<{ key: string; record: ApiKeyRecord }> {
     const { keyId, key } = generateApiKey();
     const createdAt = Date.now();
-    await this.clickhouse.insert('api_keys', [
-      {
-        key_id: keyId,
-        organization_id: organizationId,
-        name,
-        key_hash: hashApiKey(key),
-        scopes,
-        data_scope: dataScope,
-        created_at: createdAt,
-        revoked_at: null,
-        version: createdAt,
-      },
-    ]);
+    await this.repository.write({
+      key_id: keyId,
+      organization_id: organizationId,
+      name,
+      key_hash: hashApiKey(key),
+      scopes,
+      data_scope: dataScope,
+      created_at: createdAt,
+      revoked_at: null,
+      version: createdAt,
+    });
     this.keyIds?.ids.add(keyId);
     const record: ApiKeyRecord = {
       keyId,
@@ -113,37 +99,13 @@ export class ApiKeysService implements OnModuleDestroy {
    * (`limit` keys after `after`, read as one more to tell whether more follow).
    */
   async list(organizationId: string, page?: KeyListPage): Promise<ApiKeyRecord[]> {
-    const params: Record<string, unknown> = { organization_id: organizationId };
-    let pageSql = '';
-    if (page) {
-      if (page.after) {
-        pageSql += ' AND (toUnixTimestamp64Milli(created_at), key_id) > ({after_ms:Int64}, {after_key:String})';
-        Object.assign(params, { after_ms: page.after.createdAtMs, after_key: page.after.keyId });
-      }
-      pageSql += ' ORDER BY created_at, key_id LIMIT {limit:UInt64}';
-      params.limit = page.limit;
-    }
-    const rows = await this.clickhouse.query<StoredKeyRow & { last_used_at: string | null }>(
-      `SELECT keys.*, usage.last_used_at AS last_used_at
-       FROM (SELECT * FROM ${this.clickhouse.table('api_keys')} FINAL WHERE organization_id = {organization_id:UUID}${pageSql}) AS keys
-       LEFT JOIN (
-         SELECT key_id, max(last_used_at) AS last_used_at FROM ${this.clickhouse.table('api_key_usage')} GROUP BY key_id
-       ) AS usage ON usage.key_id = keys.key_id
-       ORDER BY keys.created_at, keys.key_id
-       SETTINGS join_use_nulls = 1`,
-      params,
-    );
+    const rows = await this.repository.list(organizationId, page);
     return rows.map((row) => ({ ...toRecord(row), lastUsedAt: row.last_used_at ? isoUtc(row.last_used_at) : null }));
   }
 
   /** How many unrevoked keys an organisation has. */
-  async countActive(organizationId: string): Promise<number> {
-    const [row] = await this.clickhouse.query<{ active: string }>(
-      `SELECT count() AS active FROM ${this.clickhouse.table('api_keys')} FINAL
-       WHERE organization_id = {organization_id:UUID} AND revoked_at IS NULL`,
-      { organization_id: organizationId },
-    );
-    return Number(row?.active ?? 0);
+  countActive(organizationId: string): Promise<number> {
+    return this.repository.countActive(organizationId);
   }
 
   /**
@@ -173,7 +135,7 @@ export class ApiKeysService implements OnModuleDestroy {
 
   /** Marks a key revoked; returns false when no such key exists. Idempotent. */
   async revoke(keyId: string): Promise<boolean> {
-    const row = await this.findById(keyId);
+    const row = await this.repository.findById(keyId);
     if (!row) return false;
     await this.markRevoked(row);
     return true;
@@ -184,7 +146,7 @@ export class ApiKeysService implements OnModuleDestroy {
    * organisation has no such key (another organisation's key is the same: missing).
    */
   async revokeInOrganization(organizationId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.findById(keyId);
+    const row = await this.repository.findById(keyId);
     if (!row || row.organization_id.toLowerCase() !== organizationId.toLowerCase()) return undefined;
     return toRecord({ ...row, revoked_at: await this.markRevoked(row) });
   }
@@ -193,14 +155,12 @@ export class ApiKeysService implements OnModuleDestroy {
   private async markRevoked(row: StoredKeyRow): Promise<string> {
     if (row.revoked_at) return row.revoked_at;
     const now = Date.now();
-    await this.clickhouse.insert('api_keys', [
-      {
-        ...row,
-        created_at: Date.parse(row.created_at + 'Z'),
-        revoked_at: now,
-        version: Math.max(now, Number(row.version) + 1),
-      },
-    ]);
+    await this.repository.write({
+      ...row,
+      created_at: Date.parse(row.created_at + 'Z'),
+      revoked_at: now,
+      version: Math.max(now, Number(row.version) + 1),
+    });
     this.cache.delete(row.key_id);
     return new Date(now).toISOString().replace('T', ' ').replace('Z', '');
   }
@@ -232,9 +192,9 @@ export class ApiKeysService implements OnModuleDestroy {
   private async existingKeyIds(): Promise<Set<string>> {
     const ttlMs = this.config.apiKeyCacheTtlSeconds * 1000;
     if (!this.keyIds || Date.now() - this.keyIds.readAt >= ttlMs) {
-      this.keyIdsRead ??= this.clickhouse
-        .query<{ key_id: string }>(`SELECT key_id FROM ${this.clickhouse.table('api_keys')} FINAL WHERE revoked_at IS NULL`)
-        .then((rows) => (this.keyIds = { ids: new Set(rows.map((row) => row.key_id)), readAt: Date.now() }))
+      this.keyIdsRead ??= this.repository
+        .activeKeyIds()
+        .then((ids) => (this.keyIds = { ids: new Set(ids), readAt: Date.now() }))
         .finally(() => (this.keyIdsRead = undefined));
       await this.keyIdsRead;
     }
@@ -244,21 +204,13 @@ export class ApiKeysService implements OnModuleDestroy {
   private keyIdsRead?: Promise<unknown>;
 
   private async lookUp(keyId: string): Promise<StoredKeyRow | null> {
-    const row = await this.findById(keyId);
+    const row = await this.repository.findById(keyId);
     const ttlMs = this.config.apiKeyCacheTtlSeconds * 1000;
     if (ttlMs > 0) {
       if (this.cache.size > 10_000) this.cache.clear(); // bounded: ids of random garbage keys must not grow it
       this.cache.set(keyId, { row, expiresAt: Date.now() + ttlMs });
     }
     return row;
-  }
-
-  private async findById(keyId: string): Promise<StoredKeyRow | null> {
-    const rows = await this.clickhouse.query<StoredKeyRow>(
-      `SELECT * FROM ${this.clickhouse.table('api_keys')} FINAL WHERE key_id = {key_id:String} LIMIT 1`,
-      { key_id: keyId },
-    );
-    return rows[0] ?? null;
   }
 }
 

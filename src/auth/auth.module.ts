@@ -9,6 +9,7 @@ import { REDIS } from '../infrastructure/redis/redis.module';
 import { ApiKeyAuthGuard } from './api-key-auth.guard';
 import { ApiKeysAdminController } from './api-keys-admin.controller';
 import { ApiKeysService } from './api-keys.service';
+import { ApiKeysRepository } from './api-keys.repository';
 import { RateLimitGuard } from './rate-limit.guard';
 import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';
@@ -41,6 +42,7 @@ import { ThrottledClients } from './throttled-clients';
   ],
   providers: [
     ApiKeysService,
+    ApiKeysRepository,
     ThrottledClients,
     { provide: APP_GUARD, useClass: ApiKeyAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

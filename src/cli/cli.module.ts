@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module';
 import { CurrencyRepository } from '../currency/currency.repository';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
@@ -11,6 +12,6 @@ import { ExchangeRatesService } from '../currency/exchange-rates.service';
  */
 @Module({
   imports: [ClickhouseModule],
-  providers: [ApiKeysService, CurrencyRepository, ExchangeRatesService],
+  providers: [ApiKeysService, ApiKeysRepository, CurrencyRepository, ExchangeRatesService],
 })
 export class CliModule {}

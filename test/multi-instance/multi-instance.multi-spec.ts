@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
@@ -92,7 +93,7 @@ beforeAll(async () => {
   });
   const config = loadConfig({ CLICKHOUSE_URL: cluster.clickhouse.url, CLICKHOUSE_DATABASE: DATABASE, API_KEY_CACHE_TTL_SECONDS: '0' });
   clickhouse = new ClickhouseService(config);
-  apiKeys = new ApiKeysService(clickhouse, config);
+  apiKeys = new ApiKeysService(new ApiKeysRepository(clickhouse), config);
 
   // Cost rows for one organisation, and another organisation's rows that must never show up.
   dataOrg = await newOrganization();
