@@ -14,6 +14,10 @@ describe('golden SQL', () => {
 
   it('holds no statement the generator no longer writes', () => {
     const files = readdirSync(QUERIES_DIR).filter((file) => file.endsWith('.sql'));
-    expect(files.sort()).toEqual(Object.keys(statements).map((name) => `${name}.sql`).sort());
+    expect(files.sort()).toEqual(
+      Object.keys(statements)
+        .map((name) => `${name}.sql`)
+        .sort(),
+    );
   });
 });

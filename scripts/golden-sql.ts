@@ -71,7 +71,11 @@ const options = { table: TABLE, today: TODAY, defaultWindowDays: WINDOW };
 /** The representative requests, by file name. */
 export function goldenStatements(): Record<string, CompiledSql> {
   return {
-    'data-daily-by-service': buildCostDataQuery(TABLE, data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'service' }] }), 50001),
+    'data-daily-by-service': buildCostDataQuery(
+      TABLE,
+      data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'service' }] }),
+      50001,
+    ),
     'data-monthly-by-account-default-window': buildCostDataQuery(
       TABLE,
       data({ filters: {}, dimensions: [{ kind: 'column', name: 'account' }] }),
@@ -86,21 +90,45 @@ export function goldenStatements(): Record<string, CompiledSql> {
           { kind: 'column', name: 'service' },
           { kind: 'tag', key: 'team' },
         ],
-        filters: { inclusions: { dateRange: OCTOBER, resourceTag: 'env', resourceTagValues: ['production'] }, exclusions: { regions: ['eu-west-1'] } },
+        filters: {
+          inclusions: { dateRange: OCTOBER, resourceTag: 'env', resourceTagValues: ['production'] },
+          exclusions: { regions: ['eu-west-1'] },
+        },
       }),
       50001,
     ),
-    'data-scoped-key-billing-periods': buildCostDataQuery(TABLE, data({ scope: SCOPED, filters: { inclusions: { billingPeriods: ['2026-10'] } } }), 50001),
-    'data-csv-by-cost-category': buildCostDataQuery(TABLE, data({ dimensions: [{ kind: 'costCategory', key: 'Business Unit' }] }), 50001, 'csv'),
+    'data-scoped-key-billing-periods': buildCostDataQuery(
+      TABLE,
+      data({ scope: SCOPED, filters: { inclusions: { billingPeriods: ['2026-10'] } } }),
+      50001,
+    ),
+    'data-csv-by-cost-category': buildCostDataQuery(
+      TABLE,
+      data({ dimensions: [{ kind: 'costCategory', key: 'Business Unit' }] }),
+      50001,
+      'csv',
+    ),
     'data-converted-daily-by-billing-currency': buildCostDataQuery(
       TABLE,
       data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'billingCurrency' }], conversion: CONVERSION }),
       50001,
     ),
-    'data-cluster-monthly-by-service': buildCostDataQuery(CLUSTER_TABLE, data({ dimensions: [{ kind: 'column', name: 'service' }] }), 50001),
+    'data-cluster-monthly-by-service': buildCostDataQuery(
+      CLUSTER_TABLE,
+      data({ dimensions: [{ kind: 'column', name: 'service' }] }),
+      50001,
+    ),
     'compare-by-service': buildComparisonQuery(TABLE, comparison({}), 100003),
-    'compare-converted-by-tag': buildComparisonQuery(TABLE, comparison({ dimension: { kind: 'tag', key: 'team' }, conversion: CONVERSION }), 100003),
-    'compare-values-probe': buildComparisonValuesProbe(TABLE, comparison({ dateGrouping: 'daily' }) as ComparisonQuery & { dimension: never }, 46),
+    'compare-converted-by-tag': buildComparisonQuery(
+      TABLE,
+      comparison({ dimension: { kind: 'tag', key: 'team' }, conversion: CONVERSION }),
+      100003,
+    ),
+    'compare-values-probe': buildComparisonValuesProbe(
+      TABLE,
+      comparison({ dateGrouping: 'daily' }) as ComparisonQuery & { dimension: never },
+      46,
+    ),
     'filters-all-fields': buildFilterOptionsQuery({
       ...options,
       scope: ORG,
@@ -124,7 +152,11 @@ export function goldenStatements(): Record<string, CompiledSql> {
       search: 'pay',
       page: { limit: 100, after: 'Payments' },
     }),
-    invoices: buildInvoicesQuery(TABLE, { scope: SCOPED, filters: { inclusions: { dateRange: OCTOBER } }, today: TODAY, defaultWindowDays: WINDOW }, 50001),
+    invoices: buildInvoicesQuery(
+      TABLE,
+      { scope: SCOPED, filters: { inclusions: { dateRange: OCTOBER } }, today: TODAY, defaultWindowDays: WINDOW },
+      50001,
+    ),
     'data-freshness-scoped': buildDataFreshnessQuery(TABLE, SCOPED),
   };
 }
@@ -132,9 +164,13 @@ export function goldenStatements(): Record<string, CompiledSql> {
 /** A statement as ClickHouse formats it, under a header naming its parameters. */
 export function goldenText(name: string, compiled: CompiledSql, format: (sql: string) => string): string {
   const parameters = Object.entries(compiled.params).map(([key, value]) => `--   ${key} = ${JSON.stringify(value)}`);
-  return [`-- ${name}: written by npm run queries:golden (scripts/golden-sql.ts); do not edit.`, '-- parameters:', ...parameters, format(compiled.sql).trimEnd(), ''].join(
-    '\n',
-  );
+  return [
+    `-- ${name}: written by npm run queries:golden (scripts/golden-sql.ts); do not edit.`,
+    '-- parameters:',
+    ...parameters,
+    format(compiled.sql).trimEnd(),
+    '',
+  ].join('\n');
 }
 
 /** ClickHouse's formatQuery, run by the embedded engine in this process. */

@@ -44,13 +44,17 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
   // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projections
   // (migrations 0005 daily, 0006 monthly) hold, so ClickHouse can answer it from one of them. The
   // outer GROUPING SETS re-adds those exact Decimal partial sums (`part_` prefix: never alias a column name).
-  const side = (index: ComparisonSide, period: DateRange) =>
-    [
-      `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${metricPartSumsSql(money)}`,
-      `  FROM ${table}`,
-      `  WHERE ${periodWhere(query, period, params).replace(/\n/g, '\n  ')}`,
-      `  GROUP BY ${['bucket_start', 'dim_0', ...money.groupKeys].join(', ')}`,
-    ].join('\n');
+  const side = (index: ComparisonSide, period: DateRange) => {
+    const where = periodWhere(query, period, params).replace(/\n/g, '\n  ');
+    return money.select((branch, and) =>
+      [
+        `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${metricPartSumsSql(branch)}`,
+        `  FROM ${table}`,
+        `  WHERE ${and(where)}`,
+        `  GROUP BY ${['bucket_start', 'dim_0', ...branch.groupKeys].join(', ')}`,
+      ].join('\n'),
+    );
+  };
   const sql = [
     'SELECT',
     '  side,',

@@ -51,6 +51,7 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
   const money = new MoneySql(query.conversion, params);
   const dims = query.dimensions.map((_, i) => dim(i));
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
+  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dim(i)}`);
   // grouping(x) = 1: x is not a key of the row's grouping set.
   const kind = dims.length
     ? `multiIf(grouping(${BUCKET}) = 0, ${PAGE_LINE.item}, grouping(${dims[0]}) = 0, ${PAGE_LINE.topValue}, ${PAGE_LINE.totals})`
@@ -67,15 +68,19 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
       `min(${BUCKET}) AS first_bucket`,
     ].join(', ')}`,
     'FROM (',
-    `  SELECT ${[
-      `${bucketStartSql(query.dateGrouping)} AS ${BUCKET}`,
-      ...query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dim(i)}`),
-      ...(money.conversion ? [`${money.currencyBit()} AS currency_bit`] : []),
-      metricPartSumsSql(money),
-    ].join(', ')}`,
-    `  FROM ${table}`,
-    `  WHERE ${where.replace(/\n/g, '\n  ')}`,
-    `  GROUP BY ${[BUCKET, ...dims, ...money.groupKeys].join(', ')}`,
+    money.select((branch, and) =>
+      [
+        `  SELECT ${[
+          `${bucketStartSql(query.dateGrouping)} AS ${BUCKET}`,
+          ...dimensionSelects,
+          ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
+          metricPartSumsSql(branch),
+        ].join(', ')}`,
+        `  FROM ${table}`,
+        `  WHERE ${and(where).replace(/\n/g, '\n  ')}`,
+        `  GROUP BY ${[BUCKET, ...dims, ...branch.groupKeys].join(', ')}`,
+      ].join('\n'),
+    ),
     ')',
     `GROUP BY GROUPING SETS (${[[BUCKET, ...dims], ...(dims.length ? [dims] : []), []].map((keys) => `(${keys.join(', ')})`).join(', ')})`,
   ];

@@ -74,7 +74,7 @@ export function buildCostDataQuery(
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params);
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
-  const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
+  const whereSql = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
@@ -93,15 +93,19 @@ export function buildCostDataQuery(
     `    formatRowNoNewline('JSONEachRow', ${[`${itemCount} AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`groupBitOr(currency_bit) AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
     `    ${item}) AS line`,
     'FROM (',
-    `  SELECT ${[
-      `${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`,
-      ...dimensionSelects,
-      ...(money.conversion ? [`${money.currencyBit()} AS currency_bit`] : []),
-      metricPartSumsSql(money),
-    ].join(', ')}`,
-    `  FROM ${table}`,
-    `  WHERE ${where.replace(/\n/g, '\n  ')}`,
-    `  GROUP BY ${[...keys, ...money.groupKeys].join(', ')}`,
+    money.select((branch, where) =>
+      [
+        `  SELECT ${[
+          `${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`,
+          ...dimensionSelects,
+          ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
+          metricPartSumsSql(branch),
+        ].join(', ')}`,
+        `  FROM ${table}`,
+        `  WHERE ${where(whereSql).replace(/\n/g, '\n  ')}`,
+        `  GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
+      ].join('\n'),
+    ),
     ')',
     `GROUP BY GROUPING SETS ((${keys.join(', ')}), ())`,
     `ORDER BY ${[`${isTotal} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,

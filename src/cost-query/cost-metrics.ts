@@ -1,4 +1,4 @@
-import type { MoneySql } from './currency-conversion';
+import type { MoneyBranch, MoneySql } from './currency-conversion';
 
 /** The four cost measures and six savings sources stored per line item (Decimal columns). */
 export const COST_MEASURES = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost'] as const;
@@ -44,12 +44,12 @@ export type CompareMetric = (typeof COMPARE_METRICS)[number];
  * re-add those partial sums (per item and in GROUPING SETS totals) into `sum_<metric>` columns;
  * total_savings is the sum of the six savings sources. Re-adding exact Decimal sums changes no digit.
  * The `part_`/`sum_` prefixes avoid aliases that shadow column names, which ClickHouse would resolve
- * inside the aggregates. With a MoneySql that converts, the partial sums are in the answer's currency (grouped by
- * its keys too) and the re-added sums rounded once (currency-conversion.ts).
+ * inside the aggregates. With a MoneyBranch of a converting MoneySql, the partial sums are in the answer's currency
+ * (grouped by its keys too) and the re-added sums rounded once (currency-conversion.ts).
  */
-export function metricPartSumsSql(money?: MoneySql, separator = ', '): string {
+export function metricPartSumsSql(branch?: MoneyBranch, separator = ', '): string {
   const measures = [...COST_MEASURES, ...SAVINGS_SOURCES];
-  const sums = money ? money.sums(measures) : measures.map((m) => `sum(${m})`);
+  const sums = branch ? branch.sums(measures) : measures.map((m) => `sum(${m})`);
   return measures.map((m, i) => `${sums[i]} AS part_${m}`).join(separator);
 }
 

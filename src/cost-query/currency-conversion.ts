@@ -113,31 +113,65 @@ export const MAX_CONVERTED_CURRENCIES = 52;
 const ANSWER_SCALE = 10;
 
 /**
- * The SQL of money in one statement: `sum(column)` as a partial sum of the answer's currency, the keys the partial
- * sums must be grouped by for that, and the re-addition of partial sums. Without a conversion, exactly the plain
- * `sum(column)` and nothing more.
+ * One SELECT's share of a converting statement: the rows it reads (`condition`, ANDed to the statement's WHERE), the
+ * GROUP BY keys its partial sums need beside the statement's own, the partial sums and each group's currency bit.
+ */
+export interface MoneyBranch {
+  condition?: string;
+  groupKeys: string[];
+  /** Partial sums of `columns` in the answer's currency, the rate written once (as the alias `group_rate`). */
+  sums(columns: readonly string[]): string[];
+  /** The group's bit among the converted currencies (bit i: the i-th currency of `conversion.rates`; 0 for the answer's own). */
+  currencyBit: string;
+}
+
+/**
+ * The SQL of money in one statement. Without a conversion, one SELECT of plain `sum(column)`s. With one, two SELECTs
+ * whose rows are UNION ALL-ed: the rows already in the answer's currency, summed as they are (so a monthly question
+ * still reads the monthly projection), and the rows in other currencies, summed per (currency, day or period) and
+ * multiplied by that group's rate.
  */
 export class MoneySql {
-  /** The GROUP BY keys a converted partial sum needs beside the statement's own. */
-  readonly groupKeys: string[];
   private rate?: string;
 
   constructor(
     readonly conversion: CurrencyConversion | undefined,
     private readonly params: SqlParameters,
-  ) {
-    this.groupKeys = conversion ? ['billing_currency', conversion.policy === 'usage_date' ? 'usage_date' : 'billing_period'] : [];
+  ) {}
+
+  /** The branches of one aggregation: one without a conversion, the answer's own currency and the others with one. */
+  branches(): MoneyBranch[] {
+    const plain = (columns: readonly string[]) => columns.map((column) => `sum(${column})`);
+    if (!this.conversion) return [{ groupKeys: [], sums: plain, currencyBit: 'toUInt64(0)' }];
+    const target = this.params.named('currency', 'String', this.conversion.target);
+    return [
+      {
+        condition: `billing_currency = ${target}`,
+        groupKeys: [],
+        sums: (columns) => columns.map((column) => `toDecimal256(sum(${column}), ${ANSWER_SCALE})`),
+        currencyBit: 'toUInt64(0)',
+      },
+      {
+        condition: `billing_currency != ${target}`,
+        groupKeys: ['billing_currency', this.conversion.policy === 'usage_date' ? 'usage_date' : 'billing_period'],
+        sums: (columns) =>
+          columns.map(
+            (column, i) =>
+              `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${i === 0 ? `(${this.rateSql()} AS group_rate)` : 'group_rate'}`,
+          ),
+        currencyBit: this.currencyBit(),
+      },
+    ];
   }
 
   /**
-   * Partial sums of `columns` in the answer's currency, for one SELECT grouped by groupKeys too: the group's rate is
-   * written once, as the alias `group_rate` of the first, and multiplied into the others.
+   * One aggregation as the SQL of its rows: `build` writes a branch's SELECT (its WHERE gains `where(branch)`), and
+   * the branches are UNION ALL-ed.
    */
-  sums(columns: readonly string[]): string[] {
-    if (!this.conversion) return columns.map((column) => `sum(${column})`);
-    return columns.map(
-      (column, i) => `toDecimal256(sum(${column}), ${ANSWER_SCALE}) * ${i === 0 ? `(${this.rateSql()} AS group_rate)` : 'group_rate'}`,
-    );
+  select(build: (branch: MoneyBranch, where: (base: string) => string) => string): string {
+    return this.branches()
+      .map((branch) => build(branch, (base) => (branch.condition ? `${base}\n  AND ${branch.condition}` : base)))
+      .join('\nUNION ALL\n');
   }
 
   /** Partial sums re-added, in the answer's numbers (Decimal(38, 10)). */
@@ -145,39 +179,33 @@ export class MoneySql {
     return this.conversion ? `toDecimal128(round(${partialSums}, ${ANSWER_SCALE}), ${ANSWER_SCALE})` : partialSums;
   }
 
-  /**
-   * In a statement grouped by groupKeys: a bit per converted currency of the group (bit i: the i-th currency of
-   * `conversion.rates`, 0 for the answer's own). OR-ed over an answer, it tells which currencies it converted.
-   */
-  currencyBit(): string {
+  private currencyBit(): string {
     const codes = [...this.conversion!.rates.keys()];
     return `transform(billing_currency, ${this.params.named('converted_codes', 'Array(String)', codes)}, ${this.params.named(
       'converted_bits',
       'Array(UInt64)',
       codes.map((_, i) => 2 ** i),
-    )}, 0)`;
+    )}, toUInt64(0))`;
   }
 
   /**
-   * The rate of a group: 1 for the answer's currency, else looked up by `<currency>|<day or period>` in the
-   * statement's rate parameters (a hash lookup per group, after the aggregation). A group without one stops the
-   * statement with MISSING_RATE_SIGNAL: never a silent 1:1.
+   * The rate of a group of another currency, looked up by `<currency>|<day or period>` in the statement's rate
+   * parameters (a hash lookup per group, after the aggregation). A group without one stops the statement with
+   * MISSING_RATE_SIGNAL: never a silent 1:1.
    */
   private rateSql(): string {
     if (this.rate) return this.rate;
     const conversion = this.conversion!;
-    const keys = [''];
-    const values = ['1'];
+    const keys: string[] = [];
+    const values: string[] = [];
     for (const [currency, byKey] of conversion.rates) {
       for (const [key, rate] of byKey) {
         keys.push(`${currency}|${key}`);
         values.push(rate.rate);
       }
     }
-    const target = this.params.named('currency', 'String', conversion.target);
     const keyColumn = conversion.policy === 'usage_date' ? 'toString(usage_date)' : 'billing_period';
-    const key = `if(billing_currency = ${target}, '', concat(billing_currency, '|', ${keyColumn}))`;
-    const index = `transform(${key}, ${this.params.named('rate_keys', 'Array(String)', keys)}, ${this.params.named(
+    const index = `transform(concat(billing_currency, '|', ${keyColumn}), ${this.params.named('rate_keys', 'Array(String)', keys)}, ${this.params.named(
       'rate_indexes',
       'Array(UInt32)',
       keys.map((_, i) => i + 1),

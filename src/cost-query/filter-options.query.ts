@@ -159,11 +159,16 @@ function columnOptionsSql(
  * taking the name of its latest day. An account matches a search by its ID or that name, known once grouped.
  */
 function accountOptionsSql(column: string, where: string, table: string, money: MoneySql, searched?: string): string {
+  const perDay = money.select((branch, and) =>
+    [
+      `SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, ${branch.sums(['amortized_cost'])[0]} AS day_cost`,
+      `  FROM ${table} WHERE ${and(where)} GROUP BY ${['account_part', 'day_part', 'name_part', ...branch.groupKeys].join(', ')}`,
+    ].join('\n'),
+  );
   return [
     `SELECT ${fieldLiteral('accounts')} AS field, toString(account_part) AS value, argMaxIf(name_part, day_part, name_part != '') AS name,`,
     `  ${money.total('sum(day_cost)')} AS sum_amortized_cost`,
-    `FROM (SELECT ${column} AS account_part, usage_date AS day_part, account_name AS name_part, ${money.sums(['amortized_cost'])[0]} AS day_cost`,
-    `  FROM ${table} WHERE ${where} GROUP BY ${['account_part', 'day_part', 'name_part', ...money.groupKeys].join(', ')})`,
+    `FROM (${perDay})`,
     'GROUP BY value',
     ...(searched ? [`HAVING ${searched}`] : []),
     'ORDER BY sum_amortized_cost DESC, value',
@@ -192,8 +197,10 @@ function mapKeyOptionsSql(field: OptionsField, column: string, where: string, ta
  * per map and (currency, day or period), each in the answer's currency.
  */
 function costPerMapSql(column: string, where: string, table: string, money: MoneySql): string {
-  const keys = [column, ...money.groupKeys].join(', ');
-  return `SELECT ${column} AS map_part, ${money.sums(['amortized_cost'])[0]} AS map_cost FROM ${table} WHERE ${where} GROUP BY ${keys}`;
+  return money.select((branch, and) => {
+    const keys = [column, ...branch.groupKeys].join(', ');
+    return `SELECT ${column} AS map_part, ${branch.sums(['amortized_cost'])[0]} AS map_cost FROM ${table} WHERE ${and(where)} GROUP BY ${keys}`;
+  });
 }
 
 /** The non-empty keys of a map (that contain the search, if any). */
@@ -211,14 +218,17 @@ function optionsBranchSql(field: OptionsField, value: string, table: string, mon
   const from = [`FROM ${table}`, `WHERE ${where}`];
   const ranked = ['GROUP BY value', 'ORDER BY sum_amortized_cost DESC, value', `LIMIT ${OPTION_ROWS_FETCHED}`];
   if (!money.conversion) return [`${head}, sum(amortized_cost) AS sum_amortized_cost`, ...from, ...ranked].join('\n');
-  const perRate = [
-    `SELECT ${value} AS value, ${money.sums(['amortized_cost'])[0]} AS part`,
-    ...from,
-    `GROUP BY ${['value', ...money.groupKeys].join(', ')}`,
-  ];
+  const perRate = money.select((branch, and) =>
+    [
+      `SELECT ${value} AS value, ${branch.sums(['amortized_cost'])[0]} AS part`,
+      `FROM ${table}`,
+      `WHERE ${and(where)}`,
+      `GROUP BY ${['value', ...branch.groupKeys].join(', ')}`,
+    ].join('\n'),
+  );
   return [
     `SELECT ${fieldLiteral(field)} AS field, value, '' AS name, ${money.total('sum(part)')} AS sum_amortized_cost`,
-    `FROM (${perRate.join('\n')})`,
+    `FROM (${perRate})`,
     ...ranked,
   ].join('\n');
 }
