@@ -13,7 +13,7 @@ import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { effectiveSavingsRate, finiteNumber, MetricSums, SUMMED_METRICS } from '../cost-query/cost-metrics';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { windowOf } from '../cost-query/currency-conversion';
-import { AnswerCurrencyService, AppliedRates } from '../currency/answer-currency.service';
+import { AnswerCurrencyService, AnswerMoney, AppliedRates } from '../currency/answer-currency.service';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
 import { AppliedRatesDto } from '../dto/currency.dto';
@@ -47,43 +47,16 @@ export class CostsService {
     request: CostDataRequestDto,
     format: AnswerFormat = 'json',
   ): Promise<CostDataResult | CsvText> {
-    const filters = request.filters ?? {};
-    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', filters.inclusions?.dateRange, this.config.maxDateRangeDays);
-    if (spanProblem) throw new InvalidRequestException([spanProblem]);
-
-    // `dimensions` wins over `dimension`; an explicit null counts as absent (as IsOptional treats it).
-    const multi = Array.isArray(request.groupBy.dimensions);
-    const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
-    const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
-    const today = todayUtc();
-    const window = windowOf(filters.inclusions ?? {}, { today, defaultWindowDays: this.config.defaultWindowDays });
-    return this.currencies.answer(scope, request.currency, window, async (money) => {
-      const query: CostDataQuery = {
-        scope,
-        filters,
-        dateGrouping: request.groupBy.dateGrouping,
-        dimensions,
-        multiDimension: multi,
-        today,
-        defaultWindowDays: this.config.defaultWindowDays,
-        conversion: money.conversion,
-      };
-      const maxRows = this.config.maxResultRows;
-      const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1, format);
+    return this.answer(scope, request, async (query, money) => {
+      const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, this.config.maxResultRows + 1, format);
       const result = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope), format);
-      if (result.itemCount > maxRows) {
-        throw new InvalidRequestException([
-          `groupBy: the result would have ${result.itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
-        ]);
-      }
+      this.refuseTooManyItems(result.itemCount);
       // CSV: the items' rows under a header (the summary is the sum of the rows, so a spreadsheet has it already).
       if (format === 'csv') return new CsvText(csvRecord(costDataCsvColumns(query)), ...result.items);
-      const applied = this.currencies.appliedRates(money, this.currencies.currenciesOfBits(money, result.convertedBits));
       return {
         currency: money.currency,
         items: JsonText.arrayOf(result.items),
-        // Only an answer that converted states its rates: on single-currency data the summary is the spec's.
-        summary: { ...toSummary(result.totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) },
+        summary: this.summary(money, result.totals, result.convertedBits),
       };
     });
   }
@@ -94,47 +67,64 @@ export class CostsService {
    * few rows, not every item of the window. A whole answer over MAX_RESULT_ROWS items is refused as /data refuses it.
    */
   async getCostDataPage(scope: OrganizationScope, request: CostDataRequestDto, page: CostDataPage): Promise<CostDataPageResult> {
-    const filters = request.filters ?? {};
-    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', filters.inclusions?.dateRange, this.config.maxDateRangeDays);
-    if (spanProblem) throw new InvalidRequestException([spanProblem]);
-    const multi = Array.isArray(request.groupBy.dimensions);
-    const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
-    const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
-    const today = todayUtc();
-    const window = windowOf(filters.inclusions ?? {}, { today, defaultWindowDays: this.config.defaultWindowDays });
-    return this.currencies.answer(scope, request.currency, window, async (money) => {
-      const query: CostDataQuery = {
-        scope,
-        filters,
-        dateGrouping: request.groupBy.dateGrouping,
-        dimensions,
-        multiDimension: multi,
-        today,
-        defaultWindowDays: this.config.defaultWindowDays,
-        conversion: money.conversion,
-      };
+    return this.answer(scope, request, async (query, money) => {
       const { sql, params } = buildCostDataPageQuery(this.clickhouse.table('cost_line_items'), query, page);
       const rows = await this.clickhouse.query<CostDataPageRow>(sql, params, scope);
       const itemCount = Number(rows[0]?.item_count ?? 0);
-      const maxRows = this.config.maxResultRows;
-      if (itemCount > maxRows) {
-        throw new InvalidRequestException([
-          `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
-        ]);
-      }
+      this.refuseTooManyItems(itemCount);
       const lines = (kind: number) =>
         rows.filter((row) => Number(row.kind) === kind).map((row) => JSON.parse(row.line) as Record<string, unknown>);
       const { converted_currencies: convertedBits, ...totals } = lines(PAGE_LINE.totals)[0] ?? {};
-      const applied = this.currencies.appliedRates(money, this.currencies.currenciesOfBits(money, Number(convertedBits ?? 0)));
       return {
         currency: money.currency,
         items: lines(PAGE_LINE.item),
-        summary: { ...toSummary(totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) },
+        summary: this.summary(money, totals, Number(convertedBits ?? 0)),
         itemCount,
         topValues: lines(PAGE_LINE.topValue),
         distinctValues: Number(rows[0]?.value_count ?? 0),
       };
     });
+  }
+
+  /** The request validated into the kernel's question, answered in its currency by `compute`. */
+  private answer<T>(
+    scope: OrganizationScope,
+    request: CostDataRequestDto,
+    compute: (query: CostDataQuery, money: AnswerMoney) => Promise<T>,
+  ): Promise<T> {
+    const filters = request.filters ?? {};
+    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', filters.inclusions?.dateRange, this.config.maxDateRangeDays);
+    if (spanProblem) throw new InvalidRequestException([spanProblem]);
+    // `dimensions` wins over `dimension`; an explicit null counts as absent (as IsOptional treats it).
+    const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
+    const today = todayUtc();
+    const question: Omit<CostDataQuery, 'conversion'> = {
+      scope,
+      filters,
+      dateGrouping: request.groupBy.dateGrouping,
+      dimensions: names.map((name) => parseDimension(name) as DimensionRef), // validated by the DTO
+      multiDimension: Array.isArray(request.groupBy.dimensions),
+      today,
+      defaultWindowDays: this.config.defaultWindowDays,
+    };
+    const window = windowOf(filters.inclusions ?? {}, { today, defaultWindowDays: this.config.defaultWindowDays });
+    return this.currencies.answer(scope, request.currency, window, (money) =>
+      compute({ ...question, conversion: money.conversion }, money),
+    );
+  }
+
+  private refuseTooManyItems(itemCount: number): void {
+    const maxRows = this.config.maxResultRows;
+    if (itemCount <= maxRows) return;
+    throw new InvalidRequestException([
+      `groupBy: the result would have ${itemCount} items, more than ${maxRows} (MAX_RESULT_ROWS); narrow it with a coarser groupBy.dateGrouping, fewer groupBy.dimensions, or filters (e.g. a shorter filters.inclusions.dateRange)`,
+    ]);
+  }
+
+  /** The period totals, and (only when the answer converted: on single-currency data the summary is the spec's) the rates applied. */
+  private summary(money: AnswerMoney, totals: Record<string, unknown>, convertedBits: number): CostDataSummaryDto {
+    const applied = this.currencies.appliedRates(money, this.currencies.currenciesOfBits(money, convertedBits));
+    return { ...toSummary(totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) };
   }
 }
 
