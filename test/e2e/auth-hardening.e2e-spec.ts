@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { withChecksum } from '../support/key-format';
 import { startAppWithEnv } from '../support/app-with-env';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
 import { TestApp, TestOrganization } from '../support/test-app';
@@ -11,16 +11,6 @@ import { TestApp, TestOrganization } from '../support/test-app';
  *    the spelling (percent-encoded in a path or query string: log text is decoded before the scan);
  * The coarse timing check of key verification is test/timing/key-verification.timing-spec.ts (it runs alone).
  */
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-function withChecksum(body: string): string {
-  let value = crc32(body);
-  let checksum = '';
-  for (let i = 0; i < 6; i++) {
-    checksum = BASE62[value % 62] + checksum;
-    value = Math.floor(value / 62);
-  }
-  return body + checksum;
-}
 
 describe('authentication hardening', () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { withChecksum } from '../support/key-format';
 import type { Response } from 'supertest';
 import { generateApiKey } from '../../src/auth/api-key-format';
 import { TestApp, TestOrganization } from '../support/test-app';
@@ -10,16 +10,6 @@ const UNAUTHORIZED = { message: 'Unauthorized' };
  * The documented key format, re-implemented here so the test does not trust the code under test:
  * `cik_<12 base62 id>_<43 base62 secret><6 base62 CRC-32 of everything before>`.
  */
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-function withChecksum(body: string): string {
-  let value = crc32(body);
-  let checksum = '';
-  for (let i = 0; i < 6; i++) {
-    checksum = BASE62[value % 62] + checksum;
-    value = Math.floor(value / 62);
-  }
-  return body + checksum;
-}
 
 /** One character of `key` at `index` replaced by a different base62 character. */
 function flipCharacter(key: string, index: number): string {

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { withChecksum } from '../support/key-format';
 import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -7,16 +7,6 @@ import { TestApp, TestOrganization } from '../support/test-app';
  * one is accepted, whatever its shared prefix (the constant-time comparison itself is asserted in
  * src/auth/key-comparison.spec.ts). Timed, so it runs alone (the timing project, in band).
  */
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-function withChecksum(body: string): string {
-  let value = crc32(body);
-  let checksum = '';
-  for (let i = 0; i < 6; i++) {
-    checksum = BASE62[value % 62] + checksum;
-    value = Math.floor(value / 62);
-  }
-  return body + checksum;
-}
 
 describe('key verification timing', () => {
   let t: TestApp;
