@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { listen, pool, send, startAppWithEnv, startClickhouseWithQueryLog } from '../support/app-with-env';
-import { encodedKeyPlacement, HOSTILE_MARKER, hostileRaw, hostileString, nearValid, RawBody, validBodies } from '../support/fuzz-bodies';
+import {
+  encodedKeyPlacement,
+  HOSTILE_MARKER,
+  hostileRaw,
+  hostileString,
+  nearValid,
+  ratesFile,
+  RawBody,
+  validBodies,
+} from '../support/fuzz-bodies';
 import { LocalServer } from '../support/local-servers';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -34,6 +43,8 @@ const serverMode = process.env.E2E_MODE === 'server';
 const NOT_FOUND_FILTER = JSON.stringify({ success: false, error: { message: 'Shared filter not found or has expired.' } });
 /** Internals that must never reach a client (generated input echoed in a 400 may contain anything else). */
 const LEAK = /DB::Exception|\(version \d+\.\d+|ClickHouseError|node_modules|ECONNREFUSED|ETIMEDOUT|\bat \S+ \(\/|\.ts:\d+|\.js:\d+/;
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 interface Case {
   endpoint: string;
@@ -79,7 +90,19 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
         resource_tags: { 'nul\u0000key': '\u0000' },
       },
       { usage_date: '2026-09-03', service: '(not set)', amortized_cost: '3' },
+      { usage_date: '2026-10-20', service: 'Virtual Machines', cloud: 'Azure', billing_currency: 'EUR', amortized_cost: '4.75' },
     ]);
+    // EUR and USD both convert (a rate every day the rows need); JPY has no rates: a valid body asking for it is a 400.
+    const rates = [
+      'date,from,to,rate',
+      ...Array.from({ length: 70 }, (_, n) => `${day(Date.UTC(2026, 7, 25) + n * 86_400_000)},EUR,USD,1.08`),
+    ];
+    const loaded = await send(`${base}/v1/admin/exchange-rates?source=fuzz`, {
+      method: 'POST',
+      headers: { ...org.auth, 'Content-Type': 'text/csv' },
+      body: rates.join('\n'),
+    });
+    expect(loaded.status).toBe(200);
     // Observe (not replace) every SQL text the application's client sends to ClickHouse.
     const client = t.clickhouse.client as unknown as Record<
       'query' | 'command',
@@ -150,11 +173,25 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/cost-category-values', '/v1/cost-insights/cost-category-values', validBodies.costCategoryValues, [60, 1000, 300], 40),
       ...post('/shared-filters', '/v1/cost-insights/shared-filters', validBodies.sharedFilter(org.organizationId), [60, 1000, 300], 50),
       ...post('/admin/api-keys', '/v1/admin/api-keys', validBodies.apiKey, [200, 600, 200], 60),
+      ...post('/invoices', '/v1/cost-insights/invoices', validBodies.invoices, [60, 600, 200], 80),
+      ...sample(ratesFile, Math.ceil(300 * SCALE), 90).map(({ text, valid }) => ({
+        endpoint: '/admin/exchange-rates',
+        kind: valid ? ('valid' as const) : ('hostile' as const),
+        method: 'POST' as const,
+        path: '/v1/admin/exchange-rates',
+        body: { text, contentType: 'text/csv' },
+      })),
       ...ids.map((id) => ({
         endpoint: 'DELETE /admin/api-keys/{id}',
         kind: 'id' as const,
         method: 'DELETE' as const,
         path: `/v1/admin/api-keys/${id}`,
+      })),
+      ...ids.map((id) => ({
+        endpoint: 'DELETE /shared-filters/{id}',
+        kind: 'id' as const,
+        method: 'DELETE' as const,
+        path: `/v1/cost-insights/shared-filters/${id}`,
       })),
       ...ids.map((id) => ({
         endpoint: 'GET /shared-filters/{id}',

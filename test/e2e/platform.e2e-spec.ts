@@ -64,7 +64,7 @@ describe('platform: envelope, authentication, body handling', () => {
   it('answers unknown routes and methods with a 404 envelope, with or without a key', async () => {
     const cases: Array<[string, () => Promise<Response>]> = [
       ['POST /v1/cost-insights/nope', () => t.http.post('/v1/cost-insights/nope').set(org.auth).send({})],
-      ['DELETE /v1/cost-insights/shared-filters/sf_x', () => t.http.delete(`${SHARED_FILTERS}/sf_x`).set(org.auth)],
+      ['PATCH /v1/cost-insights/shared-filters/sf_x', () => t.http.patch(`${SHARED_FILTERS}/sf_x`).set(org.auth).send({})],
       ['GET /v1/cost-insights/data', () => t.http.get('/v1/cost-insights/data').set(org.auth)],
       ['POST /cost-insights/data', () => t.http.post('/cost-insights/data').set(org.auth).send({})],
       ['GET /v2/cost-insights/shared-filters', () => t.http.get('/v2/cost-insights/shared-filters')],

@@ -124,6 +124,8 @@ const dimension = fc.oneof(
 );
 const metric = fc.constantFrom('amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost', 'total_savings');
 const grouping = fc.constantFrom('daily', 'weekly', 'monthly');
+/** An answer's currency: the fuzz organisation's two billing currencies (rates loaded), or one it has no rates for. */
+const currency = fc.oneof(fc.constant(null), fc.constantFrom('USD', 'EUR', 'USD', 'EUR', 'JPY'));
 const list = (item: fc.Arbitrary<string>) => fc.array(item, { maxLength: 5 });
 
 const LIST_FIELDS = [
@@ -182,6 +184,7 @@ export const validBodies = {
         { dateGrouping: grouping, dimension: dimension, dimensions: fc.uniqueArray(dimension, { minLength: 1, maxLength: 3 }) },
         { requiredKeys: ['dateGrouping'] },
       ),
+      currency,
     },
     { requiredKeys: ['groupBy', 'filters'] },
   ),
@@ -192,6 +195,7 @@ export const validBodies = {
       metric,
       groupBy: fc.record({ dateGrouping: grouping, dimension }, { requiredKeys: [] }),
       filters: filters(false),
+      currency,
     },
     { requiredKeys: ['baselinePeriod', 'comparisonPeriod', 'metric'] },
   ),
@@ -203,9 +207,12 @@ export const validBodies = {
       ),
       filters: filters(true),
       search,
+      currency,
     },
     { requiredKeys: ['filters'] },
   ),
+  /** POST /v1/cost-insights/invoices: Filters with or without dates. */
+  invoices: fc.record({ filters: fc.oneof(filters(true), filters(false)) }, { requiredKeys: [] }),
   tagValues: fc.record({ tagKey: mapKey, search, limit: pageLimit }, { requiredKeys: ['tagKey'] }),
   costCategoryValues: fc.record({ categoryKey: mapKey, search, limit: pageLimit }, { requiredKeys: ['categoryKey'] }),
   /** POST /v1/admin/api-keys: hostile names and data scopes (Filters without dates) in every slot. */
@@ -475,3 +482,34 @@ export const encodedKeyPlacement: fc.Arbitrary<{ query: string; authorization?: 
       authorization: where === 'query' ? undefined : `Bearer%20${encoded}`,
     };
   });
+
+const rateDay = fc.integer({ min: 0, max: 70 }).map((n) => new Date(Date.UTC(2026, 7, 25) + n * 86_400_000).toISOString().slice(0, 10));
+const rateLine = fc
+  .tuple(rateDay, fc.constantFrom(['EUR', 'USD'], ['GBP', 'USD'], ['EUR', 'JPY']), fc.integer({ min: 1, max: 99_999_999 }))
+  .map(([day, [from, to], micro]) => `${day},${from},${to},${(micro / 1_000_000).toString()}`);
+/** A line the parser must refuse (with the file) as a 400 listing its problems: hostile cells anywhere, impossible numbers. */
+const badRateLine = fc.oneof(
+  fc
+    .tuple(rateDay, hostileString, fc.constantFrom('1.1', '-1', '0', '1e308', 'NaN', '1'.repeat(40)))
+    .map(([d, h, r]) => `${d},${h},USD,${r}`),
+  fc.tuple(hostileString, rateLine).map(([h, line]) => `${line},${h},${h}`),
+  hostileString,
+);
+
+/**
+ * POST /v1/admin/exchange-rates bodies (text/csv): a pairs file of plausible rates (valid) or one with hostile lines;
+ * an ECB header with hostile currencies; or hostile text with no header at all.
+ */
+export const ratesFile: fc.Arbitrary<{ text: string; valid: boolean }> = fc.oneof(
+  fc
+    .uniqueArray(rateLine, { minLength: 1, maxLength: 40, selector: (line) => line.split(',').slice(0, 3).join(',') })
+    .map((lines) => ({ text: ['date,from,to,rate,source', ...lines.map((line) => `${line},fuzz`)].join('\n'), valid: true })),
+  fc
+    .tuple(fc.array(rateLine, { maxLength: 10 }), fc.array(badRateLine, { minLength: 1, maxLength: 5 }))
+    .map(([good, bad]) => ({ text: ['date,from,to,rate,source', ...good, ...bad].join('\r\n'), valid: false })),
+  fc.tuple(fc.array(hostileString, { minLength: 1, maxLength: 4 }), rateDay).map(([currencies, day]) => ({
+    text: `Date,${currencies.join(',')},\n${day},${currencies.map(() => '1.5').join(',')},`,
+    valid: false,
+  })),
+  hostileString.map((text) => ({ text, valid: false })),
+);
