@@ -59,6 +59,10 @@ describe('tenant isolation (BOLA matrix)', () => {
         account_id: `${MARK}-account`,
         account_name: `${MARK}-account-name`,
         integration_id: `${MARK}-integration`,
+        billing_currency: 'CHF',
+        billing_account_id: `${MARK}-billing-account`,
+        invoice_id: `${MARK}-invoice`,
+        invoice_issuer: `${MARK}-issuer`,
         resource_tags: { [B_TAG]: `${MARK}-tagvalue`, env: `${MARK}-env` },
         cost_categories: { [B_CATEGORY]: `${MARK}-catvalue`, 'Business Unit': `${MARK}-bu` },
         amortized_cost: B_AMOUNT,
@@ -82,6 +86,12 @@ describe('tenant isolation (BOLA matrix)', () => {
       });
     expect(created.status).toBe(201);
     bFilterId = created.body.data.filterId;
+    const rates = await t.http
+      .post(`/v1/admin/exchange-rates?source=${MARK}-source`)
+      .set(b.auth)
+      .set('Content-Type', 'text/csv')
+      .send('date,from,to,rate\n2026-10-02,CHF,USD,1.13\n2026-10-02,CHF,SEK,12.25\n');
+    expect(rates.status).toBe(200);
   });
   afterAll(async () => {
     await t.close();
@@ -145,6 +155,10 @@ describe('tenant isolation (BOLA matrix)', () => {
     requests.push(post('filters', { organizationId: b.organizationId }));
     requests.push(post('shared-filters', { organizationId: b.organizationId, filterConfiguration: { metadata: { name: 'x' } } }));
     requests.push(() => t.http.get(`/v1/cost-insights/shared-filters/${bFilterId}`).set(org.auth));
+    // Invoices, under every filter; the currency settings (billing currencies, loaded rates and their sources).
+    for (const filters of filterSets) requests.push(post('invoices', { filters }));
+    requests.push(post('invoices', {}));
+    requests.push(() => t.http.get('/v1/admin/currency').set(org.auth));
     return requests;
   }
 
@@ -165,7 +179,7 @@ describe('tenant isolation (BOLA matrix)', () => {
         .join('')
         .split(JSON.stringify(`costCategory:${B_CATEGORY}`))
         .join('');
-      for (const needle of [MARK, b.organizationId, '987654', bFilterId.slice(3)]) {
+      for (const needle of [MARK, b.organizationId, '987654', bFilterId.slice(3), 'CHF']) {
         if (text.includes(needle)) leaks.push(`${response.status} ${needle}: ${text.slice(0, 300)}`);
       }
     }
@@ -212,6 +226,11 @@ describe('tenant isolation (BOLA matrix)', () => {
         .sort();
     expect(stable(forB)).toEqual(stable(forRandom));
     // B reads it.
+    // Deleting answers as reading does, and B's filter stays.
+    const deleteB = await t.http.delete(`/v1/cost-insights/shared-filters/${bFilterId}`).set(a.auth);
+    const deleteRandom = await t.http.delete(`/v1/cost-insights/shared-filters/${randomId}`).set(a.auth);
+    expect({ status: deleteB.status, body: deleteB.body }).toEqual({ status: deleteRandom.status, body: deleteRandom.body });
+    expect(deleteB.body).toEqual(forB.body);
     const own = await t.http.get(`/v1/cost-insights/shared-filters/${bFilterId}`).set(b.auth);
     expect(own.status).toBe(200);
     expect(own.body.data.filterConfiguration.metadata.name).toBe(`${MARK}-filter-name`);
