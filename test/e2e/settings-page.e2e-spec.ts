@@ -13,6 +13,7 @@ import { TestApp, TestOrganization } from '../support/test-app';
  */
 const SCREENSHOTS = join(process.env.E2E_TMP_DIR ?? '.test-tmp', 'screenshots');
 const DATA = '/v1/cost-insights/data';
+const KEY_LIST_PAGE = 2;
 const question = {
   groupBy: { dateGrouping: 'monthly' },
   filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
@@ -27,7 +28,8 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    t = await TestApp.start();
+    // Two keys per page of GET /v1/admin/api-keys: the page must follow nextCursor to show every key.
+    t = await TestApp.start({ settings: { API_KEY_LIST_PAGE_SIZE: String(KEY_LIST_PAGE) } });
     base = await listen(t);
     admin = await t.newOrganization(['api-keys:admin', 'cost:read']);
     await t.insertRows(admin.organizationId, [
@@ -163,6 +165,28 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     const settings = await fetch(`${base}/v1/admin/currency`, { headers: { Authorization: `Bearer ${treasurer.key}` } });
     expect(((await settings.json()) as { data: object }).data).toMatchObject({ reportingCurrency: 'EUR', conversionPolicy: 'period_end' });
     expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 120_000);
+
+  it('lists every key of the organisation across the pages of the key list', async () => {
+    const organizationId = (await t.newOrganization(['cost:read'])).organizationId;
+    const others = [];
+    for (let i = 0; i < 2 * KEY_LIST_PAGE + 1; i++) others.push(await t.keyFor(organizationId, ['cost:read']));
+    const signedIn = await t.keyFor(organizationId, ['api-keys:admin', 'cost:read']);
+    const created = await t.keyFor(organizationId, ['api-keys:admin']);
+    const expected = [...others, signedIn, created].map((key) => key.keyId);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${base}/settings/api-keys`);
+      await tab.getByLabel('Admin API key').fill(signedIn.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.locator(`#key-rows tr[data-key-id="${created.keyId}"]`).waitFor();
+      const shown = await Promise.all((await tab.locator('#key-rows tr').all()).map((row) => row.getAttribute('data-key-id')));
+      // The organisation's first key (newOrganization's) is listed too.
+      expect(shown.length).toBe(expected.length + 1);
+      expect(shown).toEqual(expect.arrayContaining(expected));
+    } finally {
+      await tab.close();
+    }
   }, 120_000);
 
   it('keeps the admin key in the tab only, and signing out forgets it', async () => {

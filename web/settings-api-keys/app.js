@@ -12,8 +12,22 @@ const SCOPE_FIELDS = [
   { id: 'services', label: 'Services', options: 'services' },
   { id: 'regions', label: 'Regions', options: 'regions' },
   { id: 'integrationIds', label: 'Integrations', options: 'integrations' },
-  { id: 'resourceTag', label: 'A resource tag', keys: 'resourceTags', valuesField: 'resourceTagValues', values: 'tag-values', keyName: 'tagKey' },
-  { id: 'costCategory', label: 'A cost category', keys: 'costCategories', valuesField: 'costCategoryValues', values: 'cost-category-values', keyName: 'categoryKey' },
+  {
+    id: 'resourceTag',
+    label: 'A resource tag',
+    keys: 'resourceTags',
+    valuesField: 'resourceTagValues',
+    values: 'tag-values',
+    keyName: 'tagKey',
+  },
+  {
+    id: 'costCategory',
+    label: 'A cost category',
+    keys: 'costCategories',
+    valuesField: 'costCategoryValues',
+    values: 'cost-category-values',
+    keyName: 'categoryKey',
+  },
 ];
 
 const $ = (id) => document.getElementById(id);
@@ -60,11 +74,23 @@ function cell(row, text, className) {
   return td;
 }
 
+/** Every key of the organisation: the list is paged, so follow nextCursor to its end (the signed-in key may be on any page). */
+async function listAllKeys() {
+  const keys = [];
+  let cursor = null;
+  do {
+    const { data } = await call('GET', `/admin/api-keys${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
+    keys.push(...data.keys);
+    cursor = data.nextCursor;
+  } while (cursor);
+  return keys;
+}
+
 async function loadKeys() {
-  const { data } = await call('GET', '/admin/api-keys');
+  const keys = await listAllKeys();
   const rows = $('key-rows');
   rows.replaceChildren();
-  for (const key of data.keys) {
+  for (const key of keys) {
     const row = document.createElement('tr');
     row.dataset.keyId = key.id;
     if (key.revokedAt) row.className = 'revoked';
@@ -89,7 +115,7 @@ async function loadKeys() {
     }
     rows.append(row);
   }
-  return data.keys;
+  return keys;
 }
 
 /** The permissions of the signed-in key, from its row of the list (its id is the part after `cik_`). */
@@ -156,7 +182,10 @@ async function scopeFieldChanged() {
     const options = await liveOptions();
     if ($('scope-field').value !== field.id) return; // another choice meanwhile: its own call fills the lists
     if (field.keys) {
-      fillSelect($('scope-key'), options[field.keys].map((key) => ({ value: key, label: key })));
+      fillSelect(
+        $('scope-key'),
+        options[field.keys].map((key) => ({ value: key, label: key })),
+      );
       await scopeKeyChanged();
     } else {
       const names = options.accountIdToName ?? {};
@@ -166,7 +195,11 @@ async function scopeFieldChanged() {
       );
     }
   } catch (error) {
-    showError(error instanceof ApiProblem ? new ApiProblem(`Live values could not be read: ${error.message} (the admin key needs cost:read for them).`) : error);
+    showError(
+      error instanceof ApiProblem
+        ? new ApiProblem(`Live values could not be read: ${error.message} (the admin key needs cost:read for them).`)
+        : error,
+    );
   }
 }
 
@@ -177,7 +210,10 @@ async function scopeKeyChanged() {
   const { data } = await call('POST', `/cost-insights/${field.values}`, { [field.keyName]: key });
   // Another key (or field) chosen meanwhile: its own answer fills the list, not this late one.
   if ($('scope-key').value !== key || $('scope-field').value !== field.id) return;
-  fillSelect($('scope-values'), data.values.map((value) => ({ value, label: value })));
+  fillSelect(
+    $('scope-values'),
+    data.values.map((value) => ({ value, label: value })),
+  );
 }
 
 function chosenDataScope() {
@@ -239,7 +275,7 @@ async function signIn(event) {
 /** The organisation's reporting currency and loaded rates: read and set with rates:admin; without it, said so. */
 async function loadCurrency(scopes) {
   if (!scopes.includes('rates:admin')) {
-    $('currency-summary').textContent = 'Answers are in the organisation\'s reporting currency (USD unless an admin sets another).';
+    $('currency-summary').textContent = "Answers are in the organisation's reporting currency (USD unless an admin sets another).";
     $('currency-locked').hidden = false;
     $('currency-form').hidden = true;
     $('rates-table').hidden = true;
@@ -249,7 +285,8 @@ async function loadCurrency(scopes) {
   const settings = (await call('GET', '/admin/currency')).data;
   const policy = settings.conversionPolicy === 'usage_date' ? 'its usage day' : "its billing period's last day";
   const billed = settings.billingCurrencies.length ? settings.billingCurrencies.join(', ') : 'no costs yet';
-  $('currency-summary').textContent = `Answers are in ${settings.reportingCurrency}; each cost is converted at the rate of ${policy}. Costs are billed in: ${billed}.`;
+  $('currency-summary').textContent =
+    `Answers are in ${settings.reportingCurrency}; each cost is converted at the rate of ${policy}. Costs are billed in: ${billed}.`;
   $('reporting-currency').value = settings.reportingCurrency;
   $('conversion-policy').value = settings.conversionPolicy;
   $('currency-locked').hidden = true;
@@ -272,7 +309,10 @@ async function loadCurrency(scopes) {
 async function saveCurrency(event) {
   event.preventDefault();
   clearError();
-  await call('PUT', '/admin/currency', { reportingCurrency: $('reporting-currency').value.trim(), conversionPolicy: $('conversion-policy').value });
+  await call('PUT', '/admin/currency', {
+    reportingCurrency: $('reporting-currency').value.trim(),
+    conversionPolicy: $('conversion-policy').value,
+  });
   await loadCurrency(['rates:admin']);
 }
 
