@@ -130,9 +130,15 @@ describeOnCluster('ClickHouse cluster: placement and answers', () => {
       for (const row of rows) readBy.set(node.shard, [...(readBy.get(node.shard) ?? []), row.projections]);
     }
     expect([...readBy.keys()].sort()).toEqual([1, 2]);
+    // The demo bills Azure in EUR, so the USD answer has two branches (USD rows as they are, EUR rows per day at their
+    // rate): a shard reached remotely runs one query per branch, the entry's own shard both inside the initial query.
     for (const [shard, reads] of readBy) {
       const fromProjections = reads.every((projections) => projections.some((name) => /\.(daily|monthly)_dimension_sums$/.test(name)));
-      expect({ shard, reads: reads.length, fromProjections }).toEqual({ shard, reads: 1, fromProjections: true });
+      expect({ shard, atMostOneReadPerBranch: reads.length <= 2, fromProjections }).toEqual({
+        shard,
+        atMostOneReadPerBranch: true,
+        fromProjections: true,
+      });
     }
     console.log(
       `cluster-placement: a question of whole months read ${[...readBy].map(([shard, reads]) => `shard ${shard}: ${reads[0].join(', ')}`).join('; ')}`,
