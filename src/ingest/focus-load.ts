@@ -1,3 +1,4 @@
+import { exceededQueryBudget } from '../infrastructure/clickhouse/clickhouse-errors';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { serveFile } from './file-server';
 import { FocusFile, FocusIngestError, openFocusFile, withGlobFreePath } from './focus-files';
@@ -119,10 +120,7 @@ export async function loadFile(
     }
     onBytes(file.bytes);
   } catch (error) {
-    if (error instanceof FocusIngestError) throw error;
-    throw new FocusIngestError(
-      `${file.path}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`,
-    );
+    throw loadFailure(error, file);
   }
   return { ...(await checkReport(clickhouse, target, file)), warnings };
 }
@@ -258,6 +256,23 @@ async function checkReport(clickhouse: ClickhouseService, target: ImportInput, f
     listCost: report?.file_list_cost ?? '0',
     currencies: (report?.file_currencies ?? []).filter((currency) => currency !== ''),
   };
+}
+
+/**
+ * Why a file could not be read, for the operator: a budget the server enforces (memory, time) says so and which
+ * setting to raise; anything else is the file's own parse error.
+ */
+export function loadFailure(error: unknown, file: FocusFile): FocusIngestError {
+  if (error instanceof FocusIngestError) return error;
+  const budget = exceededQueryBudget(error);
+  if (budget) {
+    return new FocusIngestError(
+      `${file.path}: reading it exceeded the ${budget}; nothing was imported (raise the limit and import it again)`,
+    );
+  }
+  return new FocusIngestError(
+    `${file.path}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`,
+  );
 }
 
 /** ClickHouse's parse error in one line, its data row turned into the file's line number. */

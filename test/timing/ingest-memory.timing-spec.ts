@@ -9,18 +9,17 @@ import { E2E_MODE } from '../support/e2e-mode';
 import { TestApp } from '../support/test-app';
 
 const GIB = 1024 ** 3;
-// Measured on the 2-core hosts (embedded, max_memory_usage per statement): the plain load of this file is refused
-// at 2 GiB and passes at 2.5; the importer passes at 1.5 GiB (a 2M-row file also at 1 GiB). With 1M-row groups the plain load
-// passed at 1.5 GiB in one CI run and failed in others: too close to the budget to prove anything.
+// ClickHouse's plain load of this file (every column as text, then mapped) was refused at 1.5 GiB in most runs and
+// passed in one CI run: its memory varies too much to be the control. The file's decoded size is a fact of the file.
+// The importer (8 MiB insert blocks) passed at 1 GiB and 1.25 GiB too, measured embedded: a third below the budget.
 const BUDGET = 1.5 * GIB;
 const ROWS = 3_000_000;
 const ROWS_PER_GROUP = 3_000_000;
 
 /**
  * The import holds bounded memory whatever the export's row groups: a Parquet file of 3M line items in one row group
- * (as a writer with a large row-group size makes them), imported under CLICKHOUSE_MAX_MEMORY_BYTES = 1.5 GiB, where
- * ClickHouse's plain load of the same file (what the importer did before: every column as text, then mapped) is
- * refused for memory under the same budget. Cluster mode reads files the way server mode does (one node reads,
+ * (as a writer with a large row-group size makes them), whose values decode to more than the budget, imported under
+ * CLICKHOUSE_MAX_MEMORY_BYTES = 1.5 GiB. Cluster mode reads files the way server mode does (one node reads,
  * the views write through Distributed tables), so embedded and server are the two ways a file is read.
  */
 const describeReadingFiles = E2E_MODE === 'cluster' ? describe.skip : describe;
@@ -44,15 +43,17 @@ describeReadingFiles('FOCUS import in bounded memory', () => {
 
   afterAll(() => t?.close());
 
-  it("ClickHouse's plain load of the file is refused for memory under the budget", async () => {
-    const table = `${t.clickhouse.database}.plain_load_${randomUUID().replace(/-/g, '')}`;
-    const load = t.clickhouse.command(
-      `CREATE TABLE ${table} ENGINE = MergeTree ORDER BY tuple()
-       AS SELECT * FROM file({path:String}, Parquet, {structure:String})`,
+  it('the file is one row group whose values take more memory than the budget', async () => {
+    // Decoded as the importer reads it (every column as text): a reader holding the row group whole would not fit,
+    // so an import under the budget proves the rows stream through it.
+    const [file] = await t.clickhouse.query<{ groups: string; decoded: string }>(
+      `SELECT toString(num_row_groups) AS groups,
+              (SELECT toString(sum(byteSize(*))) FROM file({path:String}, Parquet, {structure:String})) AS decoded
+       FROM file({path:String}, ParquetMetadata)`,
       { path: parquet, structure: FOCUS_SOURCE_STRUCTURE },
     );
-    await expect(load).rejects.toThrow(/memory/i);
-    await t.clickhouse.command(`DROP TABLE IF EXISTS ${table}`);
+    expect(file.groups).toBe('1');
+    expect(Number(file.decoded)).toBeGreaterThan(BUDGET);
   }, 300_000);
 
   it('imports every row of the file under the same budget, with the sums of the file', async () => {
