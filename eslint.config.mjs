@@ -35,10 +35,12 @@ const LAYERS = {
   ),
   demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
+  // Data sources: where exports are delivered, the worker that imports each complete delivery through the importer.
+  sources: ['common', 'config', 'observability', 'infrastructure', 'ingest'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
-  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest'],
+  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest', 'sources'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

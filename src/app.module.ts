@@ -16,6 +16,7 @@ import { DataVersionModule } from './infrastructure/data-version/data-version.mo
 import { CurrencyModule } from './currency/currency.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
+import { SourcesModule } from './sources/sources.module';
 
 /** Configuration (APP_CONFIG) is not imported here: createApp roots this module with it (config.module.ts). */
 @Module({
@@ -33,6 +34,7 @@ import { SharingModule } from './sharing/sharing.module';
     FilterOptionsModule,
     InvoicesModule,
     SharingModule,
+    SourcesModule,
     McpModule,
   ],
   providers: [

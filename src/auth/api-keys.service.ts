@@ -4,6 +4,7 @@ import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-
 import { ApiKeysRepository, StoredKeyRow } from './api-keys.repository';
 import type { Principal, Scope } from '../common/http/principal';
 import type { KeyListPage } from './api-key-list-page';
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -162,7 +163,7 @@ export class ApiKeysService implements OnModuleDestroy {
       version: Math.max(now, Number(row.version) + 1),
     });
     this.cache.delete(row.key_id);
-    return new Date(now).toISOString().replace('T', ' ').replace('Z', '');
+    return clickhouseTimestamp(now);
   }
 
   /**

@@ -6,6 +6,7 @@ import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generato
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
 import { CONVERSION_POLICIES, ConversionPolicy } from '../common/money/exchange-rates';
+import { isSourceKind, SOURCE_KINDS, SourceKind } from '../sources/source-location';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =
@@ -27,7 +28,10 @@ export type CliCommand =
       reportingCurrency?: string;
       conversionPolicy?: ConversionPolicy;
       json: boolean;
-    };
+    }
+  | { name: 'sources add'; organizationId: string; integrationId: string; kind: SourceKind; url: string; json: boolean }
+  | { name: 'sources list'; organizationId: string; json: boolean }
+  | { name: 'sources remove' | 'sources run'; organizationId: string; sourceId: string; json: boolean };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
 export class UsageError extends Error {
@@ -201,6 +205,51 @@ function cliProgram(accept: Accept): Command {
     .option('--reporting-currency [code]')
     .option('--policy [usage_date|period_end]')
     .option('--json');
+
+  const sources = group(program.command('sources'), 'sources', accept, (name) => {
+    if (name === undefined) throw new UsageError('sources needs a subcommand: add, list, remove or run.');
+    throw new UsageError(`Unknown sources subcommand "${name}": use add, list, remove or run.`);
+  });
+  command(sources, 'add', 'sources add', accept, (options) => {
+    const integrationId = stringOption('--integration', options.integration);
+    if (!integrationId || !/^[A-Za-z0-9._:-]{1,128}$/.test(integrationId)) {
+      throw new UsageError('--integration <id> is required: 1 to 128 letters, digits or ._:-');
+    }
+    const kind = stringOption('--kind', options.kind);
+    if (!isSourceKind(kind)) throw new UsageError(`--kind must be one of ${SOURCE_KINDS.join(', ')}.`);
+    const url = stringOption('--url', options.url);
+    if (!url) throw new UsageError('--url <file:///directory> is required.');
+    return {
+      name: 'sources add',
+      organizationId: organizationIdOption(options.org),
+      integrationId,
+      kind,
+      url,
+      json: options.json === true,
+    };
+  })
+    .option('--org [uuid]')
+    .option('--integration [id]')
+    .option('--kind [kind]')
+    .option('--url [url]')
+    .option('--json');
+  command(sources, 'list', 'sources list', accept, (options) => ({
+    name: 'sources list',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  for (const verb of ['remove', 'run'] as const) {
+    command(sources, verb, `sources ${verb}`, accept, (options, [sourceId]) => {
+      if (!sourceId || !UUID_PATTERN.test(sourceId))
+        throw new UsageError(`sources ${verb} needs the id of the source (see \`sources list\`).`);
+      return { name: `sources ${verb}`, organizationId: organizationIdOption(options.org), sourceId, json: options.json === true };
+    })
+      .argument('[id]')
+      .option('--org [uuid]')
+      .option('--json');
+  }
 
   return program;
 }

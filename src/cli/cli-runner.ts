@@ -18,6 +18,7 @@ import { migrateCommand } from './migrate.command';
 import { runIngestFocusCommand, ttyProgressLine } from './ingest-focus.command';
 import { runIngestRecoverCommand } from './ingest-recover.command';
 import { currencyCommand } from './currency.command';
+import { sourcesCommand } from './sources.command';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
 
 /** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
@@ -92,6 +93,11 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
     case 'currency show':
     case 'currency set':
       return currencyCommand(app.get(ExchangeRatesService), command, io);
+    case 'sources add':
+    case 'sources list':
+    case 'sources remove':
+    case 'sources run':
+      return sourcesCommand(app, command, io);
   }
 }
 

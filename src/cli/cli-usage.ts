@@ -2,6 +2,7 @@ import { SETTING_DEFAULTS } from '../config/settings';
 import { SWAP_LEASE_SECONDS } from '../ingest/import-journal';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import { SCOPES } from '../common/http/principal';
+import { SOURCE_KINDS } from '../sources/source-location';
 
 const COMMANDS: Record<string, string> = {
   migrate: `  migrate
@@ -40,6 +41,16 @@ const COMMANDS: Record<string, string> = {
   'currency set': `  currency set --org <uuid> [--reporting-currency <ISO 4217>] [--policy usage_date|period_end] [--json]
       Set the currency answers are reported in (default USD) and which day's rate converts a cost: its usage
       day (usage_date, default) or its billing period's last day (period_end).`,
+  'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}> --url <file:///dir> [--json]
+      Add a data source: a directory the organisation's FOCUS exports are delivered (or synced) to, laid out
+      as the kind says. The worker (in the API, or npm run worker) checks it every INGEST_POLL_SECONDS and
+      imports each complete delivery once; a newer delivery of a billing period replaces it atomically.`,
+  'sources list': `  sources list --org <uuid> [--json]
+      An organisation's data sources with their last check, last import, lag and last problem.`,
+  'sources remove': `  sources remove <id> --org <uuid> [--json]
+      Remove a data source (the data it imported stays).`,
+  'sources run': `  sources run <id> --org <uuid> [--json]
+      Check a data source now, in this process, and import what is new (prints what it found and did).`,
   help: `  help [command]
       Show this text, or the usage of one command.`,
 };

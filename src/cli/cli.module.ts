@@ -4,14 +4,27 @@ import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module';
 import { CurrencyRepository } from '../currency/currency.repository';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
+import { RedisModule } from '../infrastructure/redis/redis.module';
+import { SourceCheckService } from '../sources/source-check.service';
+import { SourcesRepository } from '../sources/sources.repository';
+import { SourcesService } from '../sources/sources.service';
 
 /**
- * What the operator CLI needs and nothing more: configuration, the ClickHouse store, API keys
- * and exchange rates. No HTTP, Redis or feature modules, so a command opens the store and nothing else. The
+ * What the operator CLI needs and nothing more: configuration, the ClickHouse store, API keys, exchange rates and
+ * data sources (Redis, when configured, only for a source's lock while `sources run` checks it). No HTTP or feature
+ * modules. The
  * configuration comes from runCli, which roots this module with it (config.module.ts).
  */
 @Module({
-  imports: [ClickhouseModule],
-  providers: [ApiKeysService, ApiKeysRepository, CurrencyRepository, ExchangeRatesService],
+  imports: [ClickhouseModule, RedisModule],
+  providers: [
+    ApiKeysService,
+    ApiKeysRepository,
+    CurrencyRepository,
+    ExchangeRatesService,
+    SourcesRepository,
+    SourceCheckService,
+    SourcesService,
+  ],
 })
 export class CliModule {}

@@ -88,6 +88,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Largest rates file POST /v1/admin/exchange-rates accepts. */
   ratesImportMaxBytes: number;
+  /** The data-source worker (src/sources): whether this process runs it, how often, and its completeness rules. */
+  ingestSources: { worker: boolean; pollSeconds: number; settleSeconds: number; incompleteAfterSeconds: number; fileRoot: string };
   migrateOnStart: boolean;
   /** Load the demo organisation, data and key when the store is empty at start. */
   demoOnEmptyStore: boolean;
@@ -193,6 +195,13 @@ export function loadConfig(env: Environment): AppConfig {
     maxResultRows: settings.MAX_RESULT_ROWS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     ratesImportMaxBytes: settings.RATES_IMPORT_MAX_BYTES,
+    ingestSources: {
+      worker: settings.INGEST_WORKER,
+      pollSeconds: settings.INGEST_POLL_SECONDS,
+      settleSeconds: settings.INGEST_SETTLE_SECONDS,
+      incompleteAfterSeconds: settings.INGEST_INCOMPLETE_AFTER_SECONDS,
+      fileRoot: settings.INGEST_FILE_ROOT,
+    },
     migrateOnStart: settings.MIGRATE_ON_START,
     demoOnEmptyStore: settings.DEMO_ON_EMPTY_STORE,
     trustProxyHops: settings.TRUST_PROXY_HOPS,

@@ -424,6 +424,32 @@ export const SETTINGS = {
     unit: 'bytes',
     doc: "Largest exchange-rate file POST /v1/admin/exchange-rates accepts (`text/csv`; 413 above it): the ECB's whole history is about 1.5 MB",
   }),
+  INGEST_WORKER: boolean({
+    default: true,
+    doc: 'Run the data-source worker in this API process (one instance polls at a time: a Redis lease); `false` leaves it to `npm run worker` or another instance',
+  }),
+  INGEST_FILE_ROOT: text({
+    default: '',
+    doc: 'The directory under which a `file:///…` data source added through the admin API must lie (its real path, symlinks resolved); unset: the admin API refuses file sources (the CLI, run by the operator, is not restricted)',
+  }),
+  INGEST_POLL_SECONDS: seconds({
+    default: 300,
+    min: 1,
+    max: DAY_SECONDS,
+    doc: 'How often the worker checks every data source for new deliveries (a check of a source with nothing new is one listing, no reads)',
+  }),
+  INGEST_SETTLE_SECONDS: seconds({
+    default: 120,
+    min: 0,
+    max: DAY_SECONDS,
+    doc: 'A layout without a manifest (`focus-files`, `oci-focus`): a delivery is complete once none of its files changed for this long',
+  }),
+  INGEST_INCOMPLETE_AFTER_SECONDS: seconds({
+    default: 6 * 3600,
+    min: 0,
+    max: 7 * DAY_SECONDS,
+    doc: 'A delivery whose manifest names parts that are still missing after this long is reported as an incomplete delivery (it is imported if they arrive later)',
+  }),
   MIGRATE_ON_START: boolean({
     default: true,
     doc: 'Apply pending migrations at start (set `false` when a separate migrate step runs)',

@@ -3,6 +3,7 @@ import { DEFAULT_REPORTING_CURRENCY } from '../common/money/currency-codes';
 import { ConversionPolicy, DEFAULT_CONVERSION_POLICY, LoadedRate } from '../common/money/exchange-rates';
 import type { CurrencyPresence } from '../cost-query/currency-conversion';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 
 /** How an organisation's answers are reported: in which currency, converted at which day's rate. */
 export interface CurrencySettings {
@@ -49,7 +50,7 @@ export class CurrencyRepository {
         organization_id: organizationId,
         reporting_currency: settings.reportingCurrency,
         conversion_policy: settings.conversionPolicy,
-        updated_at: timestamp(new Date()),
+        updated_at: clickhouseTimestamp(new Date()),
       },
     ]);
   }
@@ -91,7 +92,7 @@ export class CurrencyRepository {
    * already loaded for the date and pair is replaced.
    */
   async insertRates(organizationId: string, rates: LoadedRate[]): Promise<void> {
-    const loadedAt = timestamp(new Date());
+    const loadedAt = clickhouseTimestamp(new Date());
     await this.clickhouse.insert(
       'exchange_rates',
       rates.map((rate) => ({
@@ -118,9 +119,4 @@ export class CurrencyRepository {
       { organizationId },
     );
   }
-}
-
-/** DateTime64(6, 'UTC') text of an instant. */
-function timestamp(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace('Z', '');
 }

@@ -27,6 +27,8 @@ const DIMENSIONS = [
   'integration',
 ];
 const B_TAG = `${MARK}-tagkey`;
+/** A bound against a hang, not a speed: the matrix's ~100 requests took over 60 s on a loaded cluster. */
+const MATRIX_TIMEOUT_MS = 180_000;
 const B_CATEGORY = `${MARK}-category`;
 
 describe('tenant isolation (BOLA matrix)', () => {
@@ -162,34 +164,38 @@ describe('tenant isolation (BOLA matrix)', () => {
     return requests;
   }
 
-  it("never shows anything of B in A's answers, on every endpoint", async () => {
-    let requests = 0;
-    let bytes = 0;
-    const leaks: string[] = [];
-    const statuses = new Map<number, number>();
-    for (const request of matrix(a)) {
-      const response = await request();
-      requests += 1;
-      bytes += response.text.length;
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      expect(response.status).not.toBe(401);
-      // A's own request echoed back (the dimension names A grouped by) is not B's data.
-      const text = response.text
-        .split(JSON.stringify(`tag:${B_TAG}`))
-        .join('')
-        .split(JSON.stringify(`costCategory:${B_CATEGORY}`))
-        .join('');
-      for (const needle of [MARK, b.organizationId, '987654', bFilterId.slice(3), 'CHF']) {
-        if (text.includes(needle)) leaks.push(`${response.status} ${needle}: ${text.slice(0, 300)}`);
+  it(
+    "never shows anything of B in A's answers, on every endpoint",
+    async () => {
+      let requests = 0;
+      let bytes = 0;
+      const leaks: string[] = [];
+      const statuses = new Map<number, number>();
+      for (const request of matrix(a)) {
+        const response = await request();
+        requests += 1;
+        bytes += response.text.length;
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expect(response.status).not.toBe(401);
+        // A's own request echoed back (the dimension names A grouped by) is not B's data.
+        const text = response.text
+          .split(JSON.stringify(`tag:${B_TAG}`))
+          .join('')
+          .split(JSON.stringify(`costCategory:${B_CATEGORY}`))
+          .join('');
+        for (const needle of [MARK, b.organizationId, '987654', bFilterId.slice(3), 'CHF']) {
+          if (text.includes(needle)) leaks.push(`${response.status} ${needle}: ${text.slice(0, 300)}`);
+        }
       }
-    }
-    console.log(
-      `tenant-isolation[${process.env.E2E_MODE}]: ${requests} requests by A aimed at B (${bytes} bytes of answers scanned), ` +
-        `statuses ${JSON.stringify(Object.fromEntries(statuses))}, leaks ${leaks.length}`,
-    );
-    expect(leaks).toEqual([]);
-    expect(statuses.get(200)).toBeGreaterThan(50);
-  });
+      console.log(
+        `tenant-isolation[${process.env.E2E_MODE}]: ${requests} requests by A aimed at B (${bytes} bytes of answers scanned), ` +
+          `statuses ${JSON.stringify(Object.fromEntries(statuses))}, leaks ${leaks.length}`,
+      );
+      expect(leaks).toEqual([]);
+      expect(statuses.get(200)).toBeGreaterThan(50);
+    },
+    MATRIX_TIMEOUT_MS,
+  );
 
   it("answers A's queries from A's rows only (totals exact)", async () => {
     const response = await t.http
@@ -204,14 +210,18 @@ describe('tenant isolation (BOLA matrix)', () => {
     expect(foreignTag.body).toEqual({ success: true, data: { values: [] } });
   });
 
-  it('shows the markers to B itself (the scan would see a leak)', async () => {
-    let seen = 0;
-    for (const request of matrix(b)) {
-      const response = await request();
-      if (response.text.includes(MARK)) seen += 1;
-    }
-    expect(seen).toBeGreaterThan(30);
-  });
+  it(
+    'shows the markers to B itself (the scan would see a leak)',
+    async () => {
+      let seen = 0;
+      for (const request of matrix(b)) {
+        const response = await request();
+        if (response.text.includes(MARK)) seen += 1;
+      }
+      expect(seen).toBeGreaterThan(30);
+    },
+    MATRIX_TIMEOUT_MS,
+  );
 
   it("does not let A tell B's shared filter from a missing one", async () => {
     const randomId = `sf_${randomBytes(18).toString('base64url')}`;

@@ -36,6 +36,8 @@ export default async function globalSetup(): Promise<void> {
   // JSON lines whether or not the run's stdout is a terminal (tests that read logs parse them).
   process.env.LOG_FORMAT ??= 'json';
   process.env.RATE_LIMIT_PER_MINUTE ??= '1000';
+  // The data-source worker checks every organisation's sources: only the suites that test it turn it on.
+  process.env.INGEST_WORKER ??= 'false';
   // In server mode every test file's unauthenticated requests share one per-IP counter in Redis
   // (127.0.0.1): a low default limit would make other files' 401 tests flaky.
   process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ??= '1000';

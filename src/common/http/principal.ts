@@ -1,9 +1,16 @@
 /**
  * What a key may do: the permissions chosen when it is created (spec: Settings > API keys).
  * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys); `rates:admin` its exchange rates and
- * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency).
+ * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency); `sources:admin` its data sources (/v1/admin/sources).
  */
-export const SCOPES = ['cost:read', 'shared-filters:read', 'shared-filters:write', 'api-keys:admin', 'rates:admin'] as const;
+export const SCOPES = [
+  'cost:read',
+  'shared-filters:read',
+  'shared-filters:write',
+  'api-keys:admin',
+  'rates:admin',
+  'sources:admin',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

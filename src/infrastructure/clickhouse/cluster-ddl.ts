@@ -48,6 +48,8 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   import_journal: FIRST_SHARD,
   exchange_rates: FIRST_SHARD,
   organization_settings: FIRST_SHARD,
+  ingest_sources: FIRST_SHARD,
+  ingest_source_checks: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */

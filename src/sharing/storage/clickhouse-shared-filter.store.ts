@@ -11,6 +11,7 @@ import {
   SharedFilterSaveOutcome,
   SharedFilterStore,
 } from './shared-filter.store';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
 
 export const SHARED_FILTERS_TABLE = 'shared_filters';
 
@@ -83,8 +84,8 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
           filter_id: filter.filterId,
           organization_id: filter.organizationId,
           configuration: serializeSharedFilterConfiguration(filter.configuration),
-          created_at: clickhouseDateTime(createdAt),
-          expires_at: clickhouseDateTime(createdAt + limits.ttlSeconds * 1000),
+          created_at: clickhouseTimestamp(createdAt),
+          expires_at: clickhouseTimestamp(createdAt + limits.ttlSeconds * 1000),
           creator_data_scope: filter.creatorDataScope,
           creator_key_id: filter.creatorKeyId,
         },
@@ -102,9 +103,9 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
             filter_id: record.filterId,
             organization_id: record.organizationId,
             configuration: '',
-            created_at: clickhouseDateTime(Date.parse(record.createdAt)),
+            created_at: clickhouseTimestamp(Date.parse(record.createdAt)),
             // The tombstone lives as long as the filter it hides (the row TTL drops both).
-            expires_at: record.expiresAt ?? clickhouseDateTime(Date.now() + 10 * 365 * 86_400_000),
+            expires_at: record.expiresAt ?? clickhouseTimestamp(Date.now() + 10 * 365 * 86_400_000),
             creator_data_scope: record.creatorDataScope,
             creator_key_id: record.creatorKeyId,
             deleted: 1,
@@ -162,9 +163,4 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
       throw new UpstreamUnavailableException(SHARED_FILTER_STORAGE_NAME);
     }
   }
-}
-
-/** `YYYY-MM-DD hh:mm:ss.sss`, which a DateTime64(3, 'UTC') column reads as UTC. */
-function clickhouseDateTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace('T', ' ').replace('Z', '');
 }

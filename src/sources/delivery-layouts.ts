@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import type { SourceKind } from './source-location';
+
+/** One object of a source's listing: its key relative to the source's root ('/'-separated), size and last change. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  modifiedMs: number;
+}
+
+/**
+ * A delivery: the files one export run wrote, imported together or not at all. `scope` is what it replaces (a
+ * billing period, an Azure export's date range, an OCI month, a whole folder): of two deliveries of one scope the
+ * one with the greater `order` is the newer.
+ */
+export interface Delivery {
+  id: string;
+  scope: string;
+  order: string;
+  parts: ListedObject[];
+  /** Parts its manifest names that are absent, or present with another size, each in words. */
+  missing: string[];
+  /** When it arrived: its manifest's last change, or its newest part's. */
+  deliveredMs: number;
+  /** Not readable as its layout says (a manifest that is not JSON): reported, never imported. */
+  problem?: string;
+  fingerprint: string;
+}
+
+export interface LayoutRules {
+  nowMs: number;
+  /** Manifest-free layouts: complete once no file of the delivery changed for this long. */
+  settleMs: number;
+}
+
+/** FOCUS data files (plain or gzip CSV, Parquet): everything else of a listing (manifests, checksums) is not data. */
+const DATA_FILE = /\.(csv|csv\.gz|parquet)$/i;
+const AWS_MANIFEST = /(^|\/)metadata\/BILLING_PERIOD=(\d{4}-\d{2})\/(?:[^/]+\/)?[^/]+-Manifest\.json$/;
+const AZURE_MANIFEST = /(^|\/)(\d{8}-\d{8})\/([^/]+)\/manifest\.json$/;
+const OCI_DAY_FILE = /(^|\/)(\d{4})\/(\d{2})\/\d{2}\/[^/]+\.csv(\.gz)?$/i;
+
+/** The manifests a layout reads (the only objects read while checking a source). */
+export function manifestKeys(kind: SourceKind, listing: ListedObject[]): string[] {
+  const pattern = kind === 'aws-data-exports' ? AWS_MANIFEST : kind === 'azure-exports' ? AZURE_MANIFEST : undefined;
+  return pattern ? listing.filter((o) => pattern.test(o.key)).map((o) => o.key) : [];
+}
+
+/** The deliveries of a listing by its layout's rule; `manifests` holds the text of each of manifestKeys. */
+export function findDeliveries(kind: SourceKind, listing: ListedObject[], manifests: Map<string, string>, rules: LayoutRules): Delivery[] {
+  switch (kind) {
+    case 'aws-data-exports':
+      return manifestKeys(kind, listing).map((key) => awsDelivery(key, listing, manifests.get(key)));
+    case 'azure-exports':
+      return manifestKeys(kind, listing).map((key) => azureDelivery(key, listing, manifests.get(key)));
+    case 'oci-focus':
+      return settledGroups(listing, rules, (key) => {
+        const match = OCI_DAY_FILE.exec(key);
+        return match ? `${match[2]}-${match[3]}` : undefined;
+      });
+    case 'focus-files':
+      return settledGroups(listing, rules, (key) => (DATA_FILE.test(key) ? '*' : undefined));
+  }
+}
+
+/** Whether a delivery may be imported: every named part present (and, for manifest-free layouts, settled). */
+export function isComplete(delivery: Delivery): boolean {
+  return delivery.problem === undefined && delivery.missing.length === 0 && delivery.parts.length > 0;
+}
+
+/**
+ * AWS Data Exports: `<export>/metadata/BILLING_PERIOD=YYYY-MM/[<execution>/]<export>-Manifest.json`, written after
+ * every data file of the delivery landed, listing them as `dataFiles` (s3:// URIs; matched to the listing by path
+ * suffix, so a bucket synced to a share matches). Newer: its `exportTime`, else the manifest's last change.
+ */
+function awsDelivery(key: string, listing: ListedObject[], text: string | undefined): Delivery {
+  const period = AWS_MANIFEST.exec(key)![2];
+  const manifest = parseJson(text);
+  const base = { id: key, scope: `BILLING_PERIOD=${period}`, deliveredMs: modifiedOf(listing, key) };
+  const files = manifest?.dataFiles;
+  if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) {
+    return {
+      ...base,
+      order: '',
+      parts: [],
+      missing: [],
+      problem: `${key}: not an AWS Data Exports manifest (no dataFiles list)`,
+      fingerprint: '',
+    };
+  }
+  const named = (files as string[]).map((uri) => ({ path: uri.replace(/^s3:\/\/[^/]+\//, '') }));
+  const order = typeof manifest?.exportTime === 'string' ? manifest.exportTime : new Date(base.deliveredMs).toISOString();
+  return manifestDelivery({ ...base, order }, text ?? '', matchParts(listing, named));
+}
+
+/**
+ * Azure Cost Management exports: `<export>/<YYYYMMDD-YYYYMMDD>/<run id>/manifest.json` listing its parts as `blobs`
+ * (`blobName`, `byteCount`); a part of another size is not there yet. Newer: `runInfo.submittedTime`.
+ */
+function azureDelivery(key: string, listing: ListedObject[], text: string | undefined): Delivery {
+  const match = AZURE_MANIFEST.exec(key)!;
+  const manifest = parseJson(text);
+  const exportFolder = key.slice(0, match.index + match[1].length);
+  const base = { id: key, scope: `${exportFolder}${match[2]}`, deliveredMs: modifiedOf(listing, key) };
+  const blobs = manifest?.blobs;
+  if (!Array.isArray(blobs) || blobs.some((b) => typeof b?.blobName !== 'string')) {
+    return { ...base, order: '', parts: [], missing: [], problem: `${key}: not an Azure export manifest (no blobs list)`, fingerprint: '' };
+  }
+  const named = (blobs as Array<{ blobName: string; byteCount?: unknown }>).map((b) => ({
+    path: b.blobName,
+    size: typeof b.byteCount === 'number' ? b.byteCount : undefined,
+  }));
+  const submitted = (manifest?.runInfo as Record<string, unknown> | undefined)?.submittedTime;
+  const order = typeof submitted === 'string' ? submitted : new Date(base.deliveredMs).toISOString();
+  return manifestDelivery({ ...base, order }, text ?? '', matchParts(listing, named));
+}
+
+/** Fingerprinted by the manifest and its parts' sizes and changes: a part rewritten in place is a new delivery. */
+function manifestDelivery(
+  base: Pick<Delivery, 'id' | 'scope' | 'order' | 'deliveredMs'>,
+  manifest: string,
+  matched: Pick<Delivery, 'parts' | 'missing'>,
+): Delivery {
+  const parts = matched.parts.map((p) => `${p.key}\u0000${p.size}\u0000${p.modifiedMs}`).join('\n');
+  return { ...base, ...matched, fingerprint: fingerprint(base.id, `${manifest}\u0000${parts}`) };
+}
+
+/** The listing's objects a manifest names (by path suffix), and those it names that are absent or of another size. */
+function matchParts(listing: ListedObject[], named: Array<{ path: string; size?: number }>): Pick<Delivery, 'parts' | 'missing'> {
+  const parts: ListedObject[] = [];
+  const missing: string[] = [];
+  for (const { path, size } of named) {
+    const found = listing.find((o) => path === o.key || path.endsWith(`/${o.key}`));
+    if (!found) missing.push(`${path} is missing`);
+    else if (size !== undefined && found.size !== size) missing.push(`${found.key} has ${found.size} of ${size} bytes`);
+    else parts.push(found);
+  }
+  return { parts, missing };
+}
+
+/** Manifest-free layouts: the data files grouped into deliveries, each complete once none changed for the settle time. */
+function settledGroups(listing: ListedObject[], rules: LayoutRules, scopeOf: (key: string) => string | undefined): Delivery[] {
+  const groups = new Map<string, ListedObject[]>();
+  for (const object of listing) {
+    const scope = DATA_FILE.test(object.key) ? scopeOf(object.key) : undefined;
+    if (scope !== undefined) groups.set(scope, [...(groups.get(scope) ?? []), object]);
+  }
+  return [...groups].map(([scope, parts]) => {
+    const newest = Math.max(...parts.map((p) => p.modifiedMs));
+    const settling = rules.nowMs - newest < rules.settleMs;
+    const sorted = [...parts].sort((a, b) => a.key.localeCompare(b.key));
+    return {
+      id: scope === '*' ? 'all files' : scope,
+      scope,
+      order: new Date(newest).toISOString(),
+      parts: sorted,
+      missing: settling ? [`files changed less than ${Math.round(rules.settleMs / 1000)} s ago`] : [],
+      deliveredMs: newest,
+      fingerprint: fingerprint(scope, sorted.map((p) => `${p.key}\u0000${p.size}\u0000${p.modifiedMs}`).join('\n')),
+    };
+  });
+}
+
+function parseJson(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function modifiedOf(listing: ListedObject[], key: string): number {
+  return listing.find((o) => o.key === key)?.modifiedMs ?? 0;
+}
+
+function fingerprint(id: string, content: string): string {
+  return createHash('sha256').update(id).update('\u0000').update(content).digest('hex');
+}

@@ -1,0 +1,120 @@
+import { Delivery, findDeliveries, ListedObject, manifestKeys } from './delivery-layouts';
+import { planSource } from './delivery-plan';
+import { parseSourceLocation } from './source-location';
+
+const at = (iso: string) => Date.parse(iso);
+const object = (key: string, size = 10, modified = '2026-11-01T00:00:00Z'): ListedObject => ({ key, size, modifiedMs: at(modified) });
+const rules = { nowMs: at('2026-11-25T00:00:00Z'), settleMs: 120_000 };
+
+function awsManifest(execution: string, exportTime: string, files: string[]): [string, string] {
+  return [
+    `focus/metadata/BILLING_PERIOD=2026-10/${execution}/focus-Manifest.json`,
+    JSON.stringify({ executionId: execution, exportTime, dataFiles: files.map((f) => `s3://bucket/prefix/${f}`) }),
+  ];
+}
+
+describe('findDeliveries', () => {
+  it('AWS: a delivery per manifest, its parts matched by path suffix, missing ones named', () => {
+    const [key, text] = awsManifest('e1', '2026-11-02T00:00:00Z', [
+      'focus/data/BILLING_PERIOD=2026-10/e1/a.parquet',
+      'focus/data/BILLING_PERIOD=2026-10/e1/b.parquet',
+    ]);
+    const listing = [object(key), object('focus/data/BILLING_PERIOD=2026-10/e1/a.parquet'), object('unrelated/x.csv')];
+    expect(manifestKeys('aws-data-exports', listing)).toEqual([key]);
+    const [delivery] = findDeliveries('aws-data-exports', listing, new Map([[key, text]]), rules);
+    expect(delivery).toMatchObject({
+      scope: 'BILLING_PERIOD=2026-10',
+      order: '2026-11-02T00:00:00Z',
+      parts: [listing[1]],
+      missing: ['prefix/focus/data/BILLING_PERIOD=2026-10/e1/b.parquet is missing'],
+    });
+  });
+
+  it('AWS: a manifest that is not one is unreadable, not imported', () => {
+    const key = 'focus/metadata/BILLING_PERIOD=2026-10/focus-Manifest.json';
+    const [delivery] = findDeliveries('aws-data-exports', [object(key)], new Map([[key, '{"no":"files"}']]), rules);
+    expect(delivery.problem).toBe(`${key}: not an AWS Data Exports manifest (no dataFiles list)`);
+  });
+
+  it('Azure: a part of another size than its manifest lists is not there yet', () => {
+    const key = 'exp/20261001-20261031/run-1/manifest.json';
+    const text = JSON.stringify({
+      runInfo: { submittedTime: '2026-11-01T00:00:00Z' },
+      blobs: [{ blobName: 'root/exp/20261001-20261031/run-1/part_0.csv.gz', byteCount: 99 }],
+    });
+    const [delivery] = findDeliveries(
+      'azure-exports',
+      [object(key), object('exp/20261001-20261031/run-1/part_0.csv.gz', 98)],
+      new Map([[key, text]]),
+      rules,
+    );
+    expect(delivery).toMatchObject({
+      scope: 'exp/20261001-20261031',
+      missing: ['exp/20261001-20261031/run-1/part_0.csv.gz has 98 of 99 bytes'],
+    });
+  });
+
+  it('OCI: a month of daily reports is one delivery, settled or not', () => {
+    const listing = [
+      object('2026/10/01/a.csv.gz'),
+      object('2026/10/02/b.csv.gz', 10, '2026-11-24T23:59:00Z'),
+      object('2026/09/30/c.csv.gz'),
+    ];
+    const deliveries = findDeliveries('oci-focus', listing, new Map(), rules);
+    expect(deliveries.map((d) => [d.scope, d.parts.length, d.missing.length])).toEqual([
+      ['2026-10', 2, 1],
+      ['2026-09', 1, 0],
+    ]);
+  });
+
+  it('a changed file changes the fingerprint', () => {
+    const before = findDeliveries('focus-files', [object('a.csv')], new Map(), rules)[0];
+    const after = findDeliveries('focus-files', [object('a.csv', 11)], new Map(), rules)[0];
+    expect(before.fingerprint).not.toBe(after.fingerprint);
+  });
+});
+
+describe('planSource', () => {
+  const delivery = (order: string, fingerprint: string, missing: string[] = []): Delivery => ({
+    id: fingerprint,
+    scope: 'BILLING_PERIOD=2026-10',
+    order,
+    parts: [object('a.csv')],
+    missing,
+    deliveredMs: at('2026-11-01T00:00:00Z'),
+    fingerprint,
+  });
+  const now = at('2026-11-25T00:00:00Z');
+
+  it('imports the newest complete delivery of a scope once', () => {
+    const deliveries = [delivery('2026-11-01', 'old'), delivery('2026-11-02', 'new')];
+    expect(planSource(deliveries, [], new Set(), now, 0).toImport.map((d) => d.id)).toEqual(['new']);
+    const imported = [{ scope: 'BILLING_PERIOD=2026-10', order: '2026-11-02', fingerprint: 'new' }];
+    expect(planSource(deliveries, imported, new Set(), now, 0).toImport).toEqual([]);
+  });
+
+  it('never lets an older delivery replace a newer one, nor retries a refused one', () => {
+    const imported = [{ scope: 'BILLING_PERIOD=2026-10', order: '2026-11-02', fingerprint: 'new' }];
+    expect(planSource([delivery('2026-11-01', 'late')], imported, new Set(), now, 0).toImport).toEqual([]);
+    expect(planSource([delivery('2026-11-03', 'bad')], imported, new Set(['bad']), now, 0).toImport).toEqual([]);
+  });
+
+  it('reports an incomplete delivery only past the deadline', () => {
+    const waiting = [delivery('2026-11-03', 'partial', ['b.csv is missing'])];
+    expect(planSource(waiting, [], new Set(), now, 30 * 86_400_000).incomplete).toEqual([]);
+    expect(planSource(waiting, [], new Set(), now, 0).incomplete.map((d) => d.id)).toEqual(['partial']);
+  });
+});
+
+describe('parseSourceLocation', () => {
+  it.each([
+    ['file:///srv/exports/aws/', { scheme: 'file', path: '/srv/exports/aws' }],
+    ['file:///srv/a/../b', { scheme: 'file', path: '/srv/b' }],
+    ['s3://bucket/prefix', { problem: expect.stringContaining('not supported yet') }],
+    ['file://host/srv', { problem: expect.stringContaining('no host') }],
+    ['relative/path', { problem: expect.stringContaining('not a URL') }],
+    ['http://example.com/x', { problem: 'url: use file:///absolute/path/of/the/exports' }],
+  ])('%s', (url, expected) => {
+    expect(parseSourceLocation(url)).toEqual(expected);
+  });
+});

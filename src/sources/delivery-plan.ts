@@ -1,0 +1,52 @@
+import { Delivery, isComplete } from './delivery-layouts';
+
+/** What was last imported for one scope of a source. */
+export interface ImportedDelivery {
+  scope: string;
+  order: string;
+  fingerprint: string;
+}
+
+export interface SourcePlan {
+  /** The newest complete delivery of each scope that is not imported yet and not older than what was. */
+  toImport: Delivery[];
+  /** The newest delivery of a scope, still incomplete past the deadline (its missing parts are reported). */
+  incomplete: Delivery[];
+  /** Deliveries whose manifest cannot be read as their layout says. */
+  unreadable: Delivery[];
+}
+
+/**
+ * Decides what a check of a source does, per scope: a delivery is imported once (by fingerprint; a refused one is
+ * not tried again until it changes), a newer one
+ * replaces an older one, and an older one never replaces a newer one. An incomplete delivery waits; past
+ * `incompleteAfterMs` it is reported (and still imported should its parts arrive).
+ */
+export function planSource(
+  deliveries: Delivery[],
+  imported: ImportedDelivery[],
+  refused: ReadonlySet<string>,
+  nowMs: number,
+  incompleteAfterMs: number,
+): SourcePlan {
+  const last = new Map(imported.map((i) => [i.scope, i]));
+  const done = new Set([...imported.map((i) => i.fingerprint), ...refused]);
+  const plan: SourcePlan = { toImport: [], incomplete: [], unreadable: deliveries.filter((d) => d.problem !== undefined) };
+  const byScope = new Map<string, Delivery[]>();
+  for (const delivery of deliveries) {
+    if (delivery.problem === undefined) byScope.set(delivery.scope, [...(byScope.get(delivery.scope) ?? []), delivery]);
+  }
+  for (const [scope, candidates] of byScope) {
+    const previous = last.get(scope);
+    const newer = candidates
+      .filter((d) => !done.has(d.fingerprint) && (previous === undefined || d.order >= previous.order))
+      .sort((a, b) => (a.order < b.order ? 1 : a.order > b.order ? -1 : 0));
+    const newest = newer[0];
+    if (!newest) continue;
+    const complete = newer.find(isComplete);
+    if (complete) plan.toImport.push(complete);
+    if (!isComplete(newest) && nowMs - newest.deliveredMs >= incompleteAfterMs && newest !== complete) plan.incomplete.push(newest);
+  }
+  plan.toImport.sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
+  return plan;
+}

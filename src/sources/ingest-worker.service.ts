@@ -1,0 +1,80 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { REDIS } from '../infrastructure/redis/redis.module';
+import { RedisLease } from './redis-lease';
+import { SourceCheckService } from './source-check.service';
+import { SourcesRepository } from './sources.repository';
+
+/** The worker's lease: a crashed holder's is taken over by another instance within this long. */
+export const WORKER_LEASE_TTL_MS = 30_000;
+/** How often the worker renews its lease (or tries to take it) and looks whether a check is due. */
+const TICK_MS = 5_000;
+
+/**
+ * Checks every organisation's data sources every INGEST_POLL_SECONDS. Runs in each API process with
+ * INGEST_WORKER=true (and in `npm run worker`), but only the holder of one Redis lease checks: exactly one active
+ * across all instances, another taking over within WORKER_LEASE_TTL_MS of its holder's crash. Resumable: what
+ * was imported is recorded per delivery, so a restarted worker goes on where the last one stopped.
+ */
+@Injectable()
+export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DataSourceWorker');
+  private readonly lease: RedisLease;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private nextCheckMs = 0;
+  private holding = false;
+
+  constructor(
+    private readonly sources: SourcesRepository,
+    private readonly checker: SourceCheckService,
+    @Inject(REDIS) redis: Redis | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.lease = new RedisLease(redis, 'cost-insights:ingest-worker', WORKER_LEASE_TTL_MS);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.ingestSources.worker) return;
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  /** Hands the lease over at once (before the Redis connection closes), after the check in progress. */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+    if (this.holding) await this.lease.release().catch(() => undefined);
+  }
+
+  /** Whether this process holds the worker's lease now (the status page and tests ask). */
+  get active(): boolean {
+    return this.holding;
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const held = await this.lease.acquire();
+      if (held !== this.holding)
+        this.logger.log(held ? 'this instance checks the data sources' : 'another instance checks the data sources');
+      this.holding = held;
+    } catch {
+      this.holding = false; // Redis unreachable: nobody can prove to hold the lease, so nobody checks.
+    }
+    if (!this.holding || this.running || Date.now() < this.nextCheckMs) return;
+    this.nextCheckMs = Date.now() + this.config.ingestSources.pollSeconds * 1000;
+    this.running = this.checkAll().finally(() => (this.running = undefined));
+  }
+
+  private async checkAll(): Promise<void> {
+    for (const source of await this.sources.all().catch(() => [])) {
+      if (!this.timer || !(await this.lease.renew().catch(() => false))) return;
+      await this.checker.check(source).catch((error: unknown) => {
+        this.logger.warn(`source ${source.source_id}: check failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { REDIS } from '../infrastructure/redis/redis.module';
+import { FocusIngestError } from '../ingest/focus-files';
+import { ingestFocus } from '../ingest/ingest-focus';
+import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
+import { planSource } from './delivery-plan';
+import { FileStore } from './file-store';
+import { RedisLease } from './redis-lease';
+import { parseSourceLocation } from './source-location';
+import { CheckOutcome, CheckRow, PeriodTotal, SourceRow, SourcesRepository } from './sources.repository';
+
+/** A source's lock while it is checked: held by one process at a time; renewed while an import runs. */
+const SOURCE_LOCK_TTL_MS = 60_000;
+
+/** Per billing period and currency, a restatement's Σ before → after (exact Decimal text; '0' where there was none). */
+export interface PeriodChange {
+  billingPeriod: string;
+  currency: string;
+  billedBefore: string;
+  billedAfter: string;
+  amortizedBefore: string;
+  amortizedAfter: string;
+}
+
+/** What one check did: the rows it recorded (none when another process was checking the same source). */
+export interface CheckResult {
+  busy: boolean;
+  checks: CheckRow[];
+}
+
+/**
+ * One check of one source: list its objects (one listing; only manifests are read), find its deliveries by its
+ * layout's rule, import each new complete delivery through the importer (all or nothing, per billing period), and
+ * record what it found and did, with each imported period's totals before → after.
+ */
+@Injectable()
+export class SourceCheckService {
+  private readonly logger = new Logger('DataSources');
+
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    private readonly sources: SourcesRepository,
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async check(source: SourceRow): Promise<CheckResult> {
+    const lock = new RedisLease(this.redis, `cost-insights:ingest-source:${source.source_id}`, SOURCE_LOCK_TTL_MS);
+    if (!(await lock.acquire())) return { busy: true, checks: [] };
+    const renewal = setInterval(() => void lock.renew().catch(() => undefined), SOURCE_LOCK_TTL_MS / 3);
+    try {
+      const checks = await this.checkHeld(source);
+      for (const check of checks) await this.sources.recordCheck(check);
+      return { busy: false, checks };
+    } finally {
+      clearInterval(renewal);
+      await lock.release().catch(() => undefined);
+    }
+  }
+
+  private async checkHeld(source: SourceRow): Promise<CheckRow[]> {
+    const location = parseSourceLocation(source.location);
+    if ('problem' in location) return [this.row(source, 'unreachable', { message: location.problem })];
+    const store = new FileStore(location.path);
+    const now = Date.now();
+    let deliveries: Delivery[];
+    try {
+      const listing = await store.list();
+      const manifests = new Map<string, string>();
+      for (const key of manifestKeys(source.kind, listing)) manifests.set(key, await store.readText(key));
+      deliveries = findDeliveries(source.kind, listing, manifests, {
+        nowMs: now,
+        settleMs: this.config.ingestSources.settleSeconds * 1000,
+      });
+    } catch (error) {
+      return [this.row(source, 'unreachable', { message: `${source.location}: ${describe(error)}` })];
+    }
+    const [imported, reported] = await Promise.all([
+      this.sources.imported(source.organization_id, source.source_id),
+      this.sources.reported(source.organization_id, source.source_id),
+    ]);
+    const refused = new Set([...reported].filter((key) => key.startsWith('refused:')).map((key) => key.slice('refused:'.length)));
+    const plan = planSource(deliveries, imported, refused, now, this.config.ingestSources.incompleteAfterSeconds * 1000);
+    const fresh = (outcome: CheckOutcome, d: Delivery) => !reported.has(`${outcome}:${d.fingerprint}`);
+    const rows = [
+      ...plan.unreadable.filter((d) => fresh('unreadable', d)).map((d) => this.row(source, 'unreadable', deliveryFields(d, d.problem!))),
+      ...plan.incomplete
+        .filter((d) => fresh('incomplete', d))
+        .map((d) => this.row(source, 'incomplete', deliveryFields(d, `incomplete delivery: ${d.missing.join('; ')}`))),
+    ];
+    for (const delivery of plan.toImport) {
+      rows.push(await this.importDelivery(source, store, delivery));
+    }
+    return rows.length > 0 ? rows : [this.row(source, 'unchanged', {})];
+  }
+
+  private async importDelivery(source: SourceRow, store: FileStore, delivery: Delivery): Promise<CheckRow> {
+    const periods = await this.sources.integrationPeriods(source.organization_id, source.integration_id);
+    const before = await this.sources.periodTotals(source.organization_id, source.integration_id, periods);
+    try {
+      const summary = await ingestFocus(this.clickhouse, {
+        paths: delivery.parts.map((part) => store.pathOf(part.key)),
+        organizationId: source.organization_id,
+        integrationId: source.integration_id,
+      });
+      const after = await this.sources.periodTotals(source.organization_id, source.integration_id, summary.billingPeriods);
+      this.logger.log(`source ${source.source_id}: imported ${delivery.id} (${summary.rows} rows, ${summary.billingPeriods.join(', ')})`);
+      return this.row(source, 'imported', {
+        ...deliveryFields(delivery, summary.warnings.join('\n')),
+        billing_periods: summary.billingPeriods,
+        rows: summary.rows,
+        changes: JSON.stringify(periodChanges(before, after, summary.billingPeriods)),
+      });
+    } catch (error) {
+      if (error instanceof FocusIngestError) {
+        return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the data before it stays: ${error.message}`));
+      }
+      this.logger.warn(`source ${source.source_id}: importing ${delivery.id} failed, retried at the next check: ${describe(error)}`);
+      return this.row(source, 'failed', deliveryFields(delivery, `import failed, retried at the next check: ${describe(error)}`));
+    }
+  }
+
+  private row(source: SourceRow, outcome: CheckOutcome, fields: Partial<CheckRow>): CheckRow {
+    return {
+      organization_id: source.organization_id,
+      source_id: source.source_id,
+      checked_at: clickhouseTimestamp(Date.now()),
+      outcome,
+      scope: '',
+      delivery: '',
+      delivery_order: '',
+      fingerprint: '',
+      delivered_at: null,
+      billing_periods: [],
+      rows: 0,
+      changes: '[]',
+      message: '',
+      ...fields,
+    };
+  }
+}
+
+function deliveryFields(delivery: Delivery, message: string): Partial<CheckRow> {
+  return {
+    scope: delivery.scope,
+    delivery: delivery.id,
+    delivery_order: delivery.order,
+    fingerprint: delivery.fingerprint,
+    delivered_at: delivery.deliveredMs > 0 ? clickhouseTimestamp(delivery.deliveredMs) : null,
+    message,
+  };
+}
+
+/** Each imported period's totals per currency before → after ('0' on the side where it had none). */
+export function periodChanges(before: PeriodTotal[], after: PeriodTotal[], periods: string[]): PeriodChange[] {
+  const key = (t: PeriodTotal) => `${t.billing_period}\u0000${t.currency}`;
+  const was = new Map(before.filter((t) => periods.includes(t.billing_period)).map((t) => [key(t), t]));
+  const now = new Map(after.map((t) => [key(t), t]));
+  return [...new Set([...was.keys(), ...now.keys()])].sort().map((k) => {
+    const [billingPeriod, currency] = k.split('\u0000');
+    return {
+      billingPeriod,
+      currency,
+      billedBefore: was.get(k)?.billed ?? '0',
+      billedAfter: now.get(k)?.billed ?? '0',
+      amortizedBefore: was.get(k)?.amortized ?? '0',
+      amortizedAfter: now.get(k)?.amortized ?? '0',
+    };
+  });
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message.split('\n')[0];
+}

@@ -1,0 +1,198 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { realpath, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { PeriodChange, SourceCheckService } from './source-check.service';
+import { parseSourceLocation, SourceKind } from './source-location';
+import { CheckOutcome, CheckRow, SourceRow, SourcesRepository } from './sources.repository';
+
+/** Sources of one organisation at most (each is listed and checked at every poll). */
+export const MAX_SOURCES_PER_ORGANIZATION = 100;
+
+export interface NewSource {
+  integrationId: string;
+  kind: SourceKind;
+  url: string;
+}
+
+/** Who adds a source: the operator's CLI may name any directory; the admin API only one under INGEST_FILE_ROOT. */
+export type SourceAuthor = 'operator' | 'api';
+
+export interface SourceStatus {
+  lastCheckAt: string | null;
+  lastOutcome: CheckOutcome | null;
+  lastImportAt: string | null;
+  lastImportDelivery: string | null;
+  lastImportBillingPeriods: string[];
+  /** Seconds from the imported delivery's arrival to its publication. */
+  lastImportLagSeconds: number | null;
+  lastProblem: { at: string; outcome: CheckOutcome; message: string } | null;
+}
+
+export interface SourceView {
+  sourceId: string;
+  integrationId: string;
+  kind: SourceKind;
+  url: string;
+  createdAt: string;
+  status: SourceStatus;
+}
+
+export interface CheckView {
+  checkedAt: string;
+  outcome: CheckOutcome;
+  delivery: string;
+  deliveredAt: string | null;
+  billingPeriods: string[];
+  rows: number;
+  changes: PeriodChange[];
+  message: string;
+}
+
+/** A source that cannot be added as asked: the message names the field. */
+export class SourceRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 403,
+  ) {
+    super(message);
+  }
+}
+
+const PROBLEMS: readonly CheckOutcome[] = ['incomplete', 'refused', 'unreadable', 'unreachable', 'failed'];
+
+/** An organisation's data sources: added, listed with their status, removed, checked now, and their history. */
+@Injectable()
+export class SourcesService {
+  constructor(
+    private readonly sources: SourcesRepository,
+    private readonly checker: SourceCheckService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async add(organizationId: string, source: NewSource, author: SourceAuthor): Promise<SourceView> {
+    const location = parseSourceLocation(source.url);
+    if ('problem' in location) throw new SourceRefused(location.problem, 400);
+    const real = await realpath(location.path).catch(() => undefined);
+    if (!real || !(await stat(real)).isDirectory())
+      throw new SourceRefused(`url: ${location.path} is not a directory this service can read`, 400);
+    if (author === 'api') await this.refuseOutsideRoot(real);
+    const existing = await this.sources.list(organizationId);
+    if (existing.length >= MAX_SOURCES_PER_ORGANIZATION) {
+      throw new SourceRefused(
+        `source limit reached: this organization has ${existing.length} sources (at most ${MAX_SOURCES_PER_ORGANIZATION}); remove one first`,
+        403,
+      );
+    }
+    const row: SourceRow = {
+      organization_id: organizationId,
+      source_id: randomUUID(),
+      integration_id: source.integrationId,
+      kind: source.kind,
+      location: `file://${location.path}`,
+      created_at: clickhouseTimestamp(new Date()),
+    };
+    await this.sources.save(row);
+    return this.view(row, []);
+  }
+
+  async list(organizationId: string): Promise<SourceView[]> {
+    const rows = await this.sources.list(organizationId);
+    return Promise.all(rows.map(async (row) => this.view(row, await this.sources.checks(organizationId, row.source_id, 200, true))));
+  }
+
+  async find(organizationId: string, sourceId: string): Promise<SourceView | undefined> {
+    const row = await this.sources.find(organizationId, sourceId);
+    return row && this.view(row, await this.sources.checks(organizationId, sourceId, 200, true));
+  }
+
+  /** Removes a source (its imported data stays); undefined when the organisation has no such source. */
+  async remove(organizationId: string, sourceId: string): Promise<SourceView | undefined> {
+    const row = await this.sources.find(organizationId, sourceId);
+    if (!row) return undefined;
+    await this.sources.save(row, true);
+    return this.view(row, await this.sources.checks(organizationId, sourceId, 200, true));
+  }
+
+  /** Checks a source now, in this process; undefined when the organisation has no such source. */
+  async run(organizationId: string, sourceId: string): Promise<{ busy: boolean; checks: CheckView[]; source: SourceView } | undefined> {
+    const row = await this.sources.find(organizationId, sourceId);
+    if (!row) return undefined;
+    const result = await this.checker.check(row);
+    return {
+      busy: result.busy,
+      checks: result.checks.map(toCheckView),
+      source: this.view(row, await this.sources.checks(organizationId, sourceId, 200, true)),
+    };
+  }
+
+  async history(organizationId: string, sourceId: string, limit: number): Promise<CheckView[] | undefined> {
+    if (!(await this.sources.find(organizationId, sourceId))) return undefined;
+    return (await this.sources.checks(organizationId, sourceId, limit, false)).map(toCheckView);
+  }
+
+  private async refuseOutsideRoot(real: string): Promise<void> {
+    const root = this.config.ingestSources.fileRoot;
+    if (!root)
+      throw new SourceRefused(
+        'url: file sources are added by the operator (CLI `sources add`) unless INGEST_FILE_ROOT names where they may be',
+        403,
+      );
+    const realRoot = await realpath(root).catch(() => root);
+    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
+      throw new SourceRefused('url: not under the directory the operator allows for file sources (INGEST_FILE_ROOT)', 403);
+    }
+  }
+
+  private view(row: SourceRow, checks: CheckRow[]): SourceView {
+    return {
+      sourceId: row.source_id,
+      integrationId: row.integration_id,
+      kind: row.kind,
+      url: row.location,
+      createdAt: isoOf(row.created_at),
+      status: statusOf(checks),
+    };
+  }
+}
+
+/** A source's status from its newest checks (newest first). */
+export function statusOf(checks: CheckRow[]): SourceStatus {
+  const last = checks[0];
+  const imported = checks.find((c) => c.outcome === 'imported');
+  const problem = checks.find((c) => PROBLEMS.includes(c.outcome));
+  const lag = imported?.delivered_at ? (Date.parse(isoOf(imported.checked_at)) - Date.parse(isoOf(imported.delivered_at))) / 1000 : null;
+  return {
+    lastCheckAt: last ? isoOf(last.checked_at) : null,
+    lastOutcome: last?.outcome ?? null,
+    lastImportAt: imported ? isoOf(imported.checked_at) : null,
+    lastImportDelivery: imported?.delivery ?? null,
+    lastImportBillingPeriods: imported?.billing_periods ?? [],
+    lastImportLagSeconds: lag === null ? null : Math.max(0, Math.round(lag)),
+    // A problem older than the last import is history, not the source's state.
+    lastProblem:
+      problem && (!imported || problem.checked_at > imported.checked_at)
+        ? { at: isoOf(problem.checked_at), outcome: problem.outcome, message: problem.message }
+        : null,
+  };
+}
+
+function toCheckView(check: CheckRow): CheckView {
+  return {
+    checkedAt: isoOf(check.checked_at),
+    outcome: check.outcome,
+    delivery: check.delivery,
+    deliveredAt: check.delivered_at ? isoOf(check.delivered_at) : null,
+    billingPeriods: check.billing_periods,
+    rows: Number(check.rows),
+    changes: JSON.parse(check.changes || '[]') as PeriodChange[],
+    message: check.message,
+  };
+}
+
+/** ClickHouse DateTime64 text (UTC) → ISO 8601. */
+function isoOf(text: string): string {
+  return new Date(`${text.replace(' ', 'T')}Z`).toISOString();
+}

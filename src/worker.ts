@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from './config/app-config';
+import { withConfig } from './config/config.module';
+import { migrate } from './infrastructure/clickhouse/migrator';
+import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
+import { WorkerModule } from './sources/worker.module';
+
+/**
+ * `npm run worker`: the data-source worker without the API (docker-compose's `worker`). Against a ClickHouse server
+ * (CLICKHOUSE_URL) beside API instances started with INGEST_WORKER=false; with the embedded engine the worker runs
+ * inside the API instead (one process opens its data directory). SIGTERM/SIGINT: the check in progress ends first.
+ */
+async function main(): Promise<void> {
+  const config = { ...loadConfig(process.env) };
+  config.ingestSources = { ...config.ingestSources, worker: true };
+  const app = await NestFactory.createApplicationContext(withConfig(WorkerModule, config), { abortOnError: false });
+  if (config.migrateOnStart) await migrate(app.get(ClickhouseService));
+  await app.init();
+  const logger = new Logger('Worker');
+  logger.log(`data-source worker: every ${config.ingestSources.pollSeconds} s, one instance at a time (Redis lease)`);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => void app.close().then(() => process.exit(0)));
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? `Configuration error: ${error.message}` : String(error)}\n`);
+  process.exit(1);
+});

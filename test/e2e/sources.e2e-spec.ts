@@ -1,0 +1,329 @@
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Redis from 'ioredis';
+import { RedisLease } from '../../src/sources/redis-lease';
+import { IngestWorkerService } from '../../src/sources/ingest-worker.service';
+import { E2E_MODE } from '../support/e2e-mode';
+import { exact, Exact, sum, text } from '../support/money';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Data sources (issue 31): directories laid out as AWS Data Exports and Azure exports deliver them, with manifests;
+ * a folder of plain FOCUS files. Each test writes the layout itself, computes the sums from the CSV text it wrote
+ * (exact BigInt arithmetic) and reads them back through /data and the source's history.
+ */
+const SOURCES = '/v1/admin/sources';
+const HEADER =
+  'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
+
+interface Row {
+  billed: string;
+  day: string;
+}
+
+function focusCsv(period: string, rows: Row[], currency = 'USD'): string {
+  const lines = rows.map(
+    (r) => `${r.billed},${r.billed},${r.billed},Usage,${r.day}T00:00:00Z,${period}-01T00:00:00Z,123456789012,Amazon EC2,AWS,${currency}`,
+  );
+  return `${HEADER}\n${lines.join('\n')}\n`;
+}
+
+const total = (rows: Row[]): Exact => sum(rows.map((r) => exact(r.billed)));
+
+function write(path: string, content: string, modified?: Date): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  if (modified) utimesSync(path, modified, modified);
+}
+
+/** An AWS Data Exports delivery of one billing period: its data files, then the manifest naming them (or more). */
+function awsDelivery(root: string, period: string, execution: string, exportTime: string, parts: Array<Row[] | undefined>): void {
+  const files = parts.map((_, i) => `focus/data/BILLING_PERIOD=${period}/${execution}/focus-0000${i + 1}.csv`);
+  parts.forEach((rows, i) => rows && write(join(root, files[i]), focusCsv(period, rows)));
+  const manifest = {
+    executionId: execution,
+    exportTime,
+    billingPeriod: { start: `${period}-01T00:00:00.000Z` },
+    dataFiles: files.map((f) => `s3://bucket/exports/${f}`),
+  };
+  write(join(root, `focus/metadata/BILLING_PERIOD=${period}/${execution}/focus-Manifest.json`), JSON.stringify(manifest));
+}
+
+describe('Data sources', () => {
+  let t: TestApp;
+  const root = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `sources-${randomUUID()}`);
+
+  beforeAll(async () => {
+    mkdirSync(root, { recursive: true });
+    t = await TestApp.start({ settings: { INGEST_FILE_ROOT: root, INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0' } });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function addSource(org: TestOrganization, kind: string, dir: string, integrationId = 'aws-payer'): Promise<string> {
+    mkdirSync(dir, { recursive: true });
+    const response = await t.http
+      .post(SOURCES)
+      .set(org.auth)
+      .send({ integrationId, kind, url: `file://${dir}` });
+    expect(response.status).toBe(201);
+    return response.body.data.sourceId as string;
+  }
+
+  async function run(org: TestOrganization, id: string) {
+    const response = await t.http.post(`${SOURCES}/${id}/run`).set(org.auth);
+    expect(response.status).toBe(200);
+    expect(response.body.data.busy).toBe(false);
+    return response.body.data.checks as Array<{
+      outcome: string;
+      message: string;
+      billingPeriods: string[];
+      changes: Array<Record<string, string>>;
+    }>;
+  }
+
+  async function billedByMonth(org: TestOrganization): Promise<Record<string, string>> {
+    const response = await t.http
+      .post('/v1/cost-insights/data')
+      .set(org.auth)
+      .send({
+        filters: { inclusions: { dateRange: { start: '2026-08-01', end: '2026-10-31' } } },
+        groupBy: { dateGrouping: 'monthly' },
+      });
+    expect(response.status).toBe(200);
+    return Object.fromEntries(
+      (response.body.data.items as Array<{ usage_date: string; billed_cost: number }>)
+        .filter((item) => item.billed_cost !== 0)
+        .map((item) => [item.usage_date.slice(0, 7), String(item.billed_cost)]),
+    );
+  }
+
+  it('imports a complete AWS delivery once, waits for an incomplete one, applies a restatement and never an older delivery', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'aws');
+    const september = [
+      [
+        { billed: '100.25', day: '2026-09-03' },
+        { billed: '0.0000000001', day: '2026-09-30' },
+      ],
+      [{ billed: '19.5', day: '2026-09-12' }],
+    ];
+    awsDelivery(dir, '2026-09', 'exec-1', '2026-10-01T06:00:00Z', september);
+    const id = await addSource(org, 'aws-data-exports', dir);
+
+    const [first] = await run(org, id);
+    expect(first.outcome).toBe('imported');
+    expect(first.billingPeriods).toEqual(['2026-09']);
+    const septemberTotal = text(total(september.flat()));
+    expect(first.changes).toEqual([
+      {
+        billingPeriod: '2026-09',
+        currency: 'USD',
+        billedBefore: '0',
+        billedAfter: septemberTotal,
+        amortizedBefore: '0',
+        amortizedAfter: septemberTotal,
+      },
+    ]);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': String(Number(septemberTotal)) });
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['unchanged']);
+
+    // October's manifest names two parts; one has landed.
+    const october = [[{ billed: '7', day: '2026-10-02' }], [{ billed: '3.25', day: '2026-10-20' }]];
+    awsDelivery(dir, '2026-10', 'exec-2', '2026-11-01T06:00:00Z', [october[0], undefined]);
+    const [waiting] = await run(org, id);
+    expect(waiting.outcome).toBe('incomplete');
+    expect(waiting.message).toContain('focus/data/BILLING_PERIOD=2026-10/exec-2/focus-00002.csv is missing');
+    expect(Object.keys(await billedByMonth(org))).toEqual(['2026-09']);
+    awsDelivery(dir, '2026-10', 'exec-2', '2026-11-01T06:00:00Z', october);
+    expect((await run(org, id)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-10']]]);
+
+    // September restated by a newer execution: the period is replaced, its totals before → after recorded.
+    const restated = [[{ billed: '101', day: '2026-09-03' }]];
+    awsDelivery(dir, '2026-09', 'exec-3', '2026-10-15T06:00:00Z', restated);
+    const [restatement] = await run(org, id);
+    expect(restatement.outcome).toBe('imported');
+    expect(restatement.changes).toEqual([
+      {
+        billingPeriod: '2026-09',
+        currency: 'USD',
+        billedBefore: septemberTotal,
+        billedAfter: '101',
+        amortizedBefore: septemberTotal,
+        amortizedAfter: '101',
+      },
+    ]);
+    // An older execution of September arriving late never replaces the newer one.
+    awsDelivery(dir, '2026-09', 'exec-0', '2026-09-20T06:00:00Z', [[{ billed: '999', day: '2026-09-03' }]]);
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['unchanged']);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': '101', '2026-10': text(total(october.flat())) });
+
+    const history = await t.http.get(`${SOURCES}/${id}/history`).set(org.auth);
+    expect(history.status).toBe(200);
+    expect(history.body.data.map((c: { outcome: string }) => c.outcome)).toEqual(['imported', 'imported', 'incomplete', 'imported']);
+    const listed = await t.http.get(SOURCES).set(org.auth);
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0].status).toMatchObject({
+      lastOutcome: 'unchanged',
+      lastImportBillingPeriods: ['2026-09'],
+      lastProblem: null,
+    });
+  });
+
+  it('refuses a corrupt delivery naming file, line and value, keeps the data before it, and does not retry it', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'aws');
+    awsDelivery(dir, '2026-09', 'exec-1', '2026-10-01T06:00:00Z', [[{ billed: '10', day: '2026-09-03' }]]);
+    const id = await addSource(org, 'aws-data-exports', dir);
+    expect((await run(org, id))[0].outcome).toBe('imported');
+
+    awsDelivery(dir, '2026-09', 'exec-2', '2026-10-02T06:00:00Z', [
+      [
+        { billed: '12', day: '2026-09-03' },
+        { billed: '1.2.3', day: '2026-09-04' },
+      ],
+    ]);
+    const [refused] = await run(org, id);
+    expect(refused.outcome).toBe('refused');
+    expect(refused.message).toMatch(/focus-00001\.csv:line 3: BilledCost is not a decimal number \("1\.2\.3"\)/);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': '10' });
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['unchanged']);
+    const listed = await t.http.get(SOURCES).set(org.auth);
+    expect(listed.body.data[0].status.lastProblem).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('imports an Azure run once every part its manifest lists is there with its size', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'azure');
+    const rows = [{ billed: '42.42', day: '2026-09-05' }];
+    const part = focusCsv('2026-09', rows, 'EUR');
+    const runFolder = 'focus-export/20260901-20260930/run-1';
+    const manifest = (bytes: number) =>
+      JSON.stringify({
+        runInfo: { runId: 'run-1', submittedTime: '2026-10-01T03:00:00Z' },
+        blobs: [{ blobName: `exports/${runFolder}/part_0_0001.csv`, byteCount: bytes }],
+      });
+    write(join(dir, runFolder, 'part_0_0001.csv'), part.slice(0, 20));
+    write(join(dir, runFolder, 'manifest.json'), manifest(Buffer.byteLength(part)));
+    const id = await addSource(org, 'azure-exports', dir, 'azure-ea');
+    const [partial] = await run(org, id);
+    expect(partial.outcome).toBe('incomplete');
+    expect(partial.message).toContain(`${runFolder}/part_0_0001.csv has 20 of ${Buffer.byteLength(part)} bytes`);
+    write(join(dir, runFolder, 'part_0_0001.csv'), part);
+    expect((await run(org, id)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
+  });
+
+  it('imports a folder of FOCUS files once it settled, and again when a file changes', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'files');
+    const an = new Date('2026-11-01T00:00:00Z');
+    write(join(dir, 'a.csv'), focusCsv('2026-09', [{ billed: '5', day: '2026-09-01' }]), an);
+    write(join(dir, 'README.txt'), 'not data', an);
+    const id = await addSource(org, 'focus-files', dir, 'files');
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']);
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['unchanged']);
+    write(join(dir, 'b.csv'), focusCsv('2026-09', [{ billed: '2.5', day: '2026-09-02' }]), an);
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': '7.5' });
+  });
+
+  it('refuses bad sources with a 4xx naming the field, and keys without the permission', async () => {
+    const org = await t.newOrganization();
+    const send = (body: object) => t.http.post(SOURCES).set(org.auth).send(body);
+    const base = { integrationId: 'aws', kind: 'aws-data-exports', url: `file://${root}` };
+    expect((await send({ ...base, kind: 'gcs' })).body.error.message).toContain('kind');
+    expect((await send({ ...base, integrationId: 'a b' })).status).toBe(400);
+    const s3 = await send({ ...base, url: 's3://bucket/prefix' });
+    expect([s3.status, s3.body.error.message]).toEqual([400, expect.stringContaining('s3:// sources are not supported yet')]);
+    expect((await send({ ...base, url: `file://${root}/no-such-dir` })).status).toBe(400);
+    const outside = await send({ ...base, url: 'file:///etc' });
+    expect([outside.status, outside.body.error.message]).toEqual([403, expect.stringContaining('INGEST_FILE_ROOT')]);
+    expect((await send({ ...base, url: `file://${root}/../` })).status).toBe(403);
+
+    const reader = await t.keyFor(org.organizationId, ['cost:read']);
+    expect((await t.http.get(SOURCES).set(reader.auth)).status).toBe(403);
+    const id = await addSource(org, 'focus-files', join(root, org.organizationId, 'mine'));
+    const other = await t.newOrganization();
+    expect((await t.http.post(`${SOURCES}/${id}/run`).set(other.auth)).status).toBe(404);
+    expect((await t.http.get(`${SOURCES}/${id}/history`).set(other.auth)).status).toBe(404);
+    expect((await t.http.delete(`${SOURCES}/${id}`).set(other.auth)).status).toBe(404);
+    expect((await t.http.get(`${SOURCES}/${id}/history?limit=0`).set(org.auth)).status).toBe(400);
+    expect((await t.http.delete(`${SOURCES}/${id}`).set(org.auth)).status).toBe(200);
+    expect((await t.http.get(SOURCES).set(org.auth)).body.data).toEqual([]);
+  });
+});
+
+const describeWithRedis = E2E_MODE === 'embedded' ? describe.skip : describe;
+
+describeWithRedis('The data-source worker', () => {
+  it('is one holder at a time, and a crashed holder is replaced once its lease expires', async () => {
+    const redis = new Redis(process.env.REDIS_URL!);
+    try {
+      const key = `test-lease-${randomUUID()}`;
+      const first = new RedisLease(redis, key, 400);
+      const second = new RedisLease(redis, key, 400);
+      expect(await first.acquire()).toBe(true);
+      expect(await second.acquire()).toBe(false);
+      expect(await first.renew()).toBe(true);
+      // The first holder "crashes": it stops renewing. Redis expires its lease; the second takes it.
+      await sleep(600);
+      expect(await second.acquire()).toBe(true);
+      expect(await first.renew()).toBe(false);
+      await first.release();
+      expect(await redis.get(key)).not.toBeNull();
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('runs in exactly one of two instances, imports by itself, and moves to the other when its instance stops', async () => {
+    const root = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `worker-${randomUUID()}`);
+    const settings = { INGEST_WORKER: 'true', INGEST_POLL_SECONDS: '1', INGEST_FILE_ROOT: root, INGEST_SETTLE_SECONDS: '0' };
+    const a = await TestApp.start({ settings });
+    const b = await TestApp.start({ settings });
+    try {
+      const active = async () => {
+        for (let i = 0; i < 100; i++) {
+          const holders = [a, b].filter((x) => x.app.get(IngestWorkerService).active);
+          if (holders.length === 1) return holders[0];
+          await sleep(100);
+        }
+        throw new Error('no single worker');
+      };
+      const holder = await active();
+      const org = await a.newOrganization();
+      const dir = join(root, 'files');
+      write(join(dir, 'a.csv'), focusCsv('2026-09', [{ billed: '3.5', day: '2026-09-01' }]), new Date('2026-11-01T00:00:00Z'));
+      const created = await a.http
+        .post(SOURCES)
+        .set(org.auth)
+        .send({ integrationId: 'files', kind: 'focus-files', url: `file://${dir}` });
+      expect(created.status).toBe(201);
+      const imported = async (app: TestApp, count: number) => {
+        for (let i = 0; i < 300; i++) {
+          const history = await app.http.get(`${SOURCES}/${created.body.data.sourceId}/history`).set(org.auth);
+          if (history.body.data.filter((c: { outcome: string }) => c.outcome === 'imported').length >= count) return;
+          await sleep(200);
+        }
+        throw new Error('the worker did not import the delivery');
+      };
+      await imported(a, 1);
+
+      const survivor = holder === a ? b : a;
+      await holder.close();
+      write(join(dir, 'b.csv'), focusCsv('2026-09', [{ billed: '1', day: '2026-09-02' }]), new Date('2026-11-01T00:00:00Z'));
+      await imported(survivor, 2);
+      expect(survivor.app.get(IngestWorkerService).active).toBe(true);
+      await survivor.http.delete(`${SOURCES}/${created.body.data.sourceId}`).set(org.auth);
+    } finally {
+      await a.close().catch(() => undefined);
+      await b.close().catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
