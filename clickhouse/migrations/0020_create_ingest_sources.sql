@@ -7,6 +7,8 @@ CREATE TABLE IF NOT EXISTS {{database}}.ingest_sources
     integration_id  String,
     kind            LowCardinality(String),
     location        String,
+    -- JSON: endpoint, region, path style, and the NAMES of the environment variables holding credentials (never values).
+    options         String DEFAULT '{}',
     created_at      DateTime64(6, 'UTC'),
     updated_at      DateTime64(6, 'UTC'),
     removed         UInt8 DEFAULT 0

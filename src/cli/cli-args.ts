@@ -6,7 +6,7 @@ import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generato
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
 import { CONVERSION_POLICIES, ConversionPolicy } from '../common/money/exchange-rates';
-import { isSourceKind, SOURCE_KINDS, SourceKind } from '../sources/source-location';
+import { isSourceKind, SOURCE_KINDS, SourceKind, SourceOptions } from '../sources/source-location';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =
@@ -29,7 +29,15 @@ export type CliCommand =
       conversionPolicy?: ConversionPolicy;
       json: boolean;
     }
-  | { name: 'sources add'; organizationId: string; integrationId: string; kind: SourceKind; url: string; json: boolean }
+  | {
+      name: 'sources add';
+      organizationId: string;
+      integrationId: string;
+      kind: SourceKind;
+      url: string;
+      options: SourceOptions;
+      json: boolean;
+    }
   | { name: 'sources list'; organizationId: string; json: boolean }
   | { name: 'sources remove' | 'sources run'; organizationId: string; sourceId: string; json: boolean };
 
@@ -44,6 +52,26 @@ export class UsageError extends Error {
 }
 
 const MAX_DEMO_DAYS = 3660;
+
+/** `sources add`'s store options; the source checks them (parseSourceLocation) and says what is wrong. */
+function sourceOptions(options: OptionValues): SourceOptions {
+  const pair = stringOption('--credentials-env', options.credentialsEnv);
+  const [idEnv, secretEnv, ...rest] = pair ? pair.split(',').map((name) => name.trim()) : [];
+  if (pair !== undefined && (!idEnv || !secretEnv || rest.length > 0))
+    throw new UsageError('--credentials-env takes two variable names: ID_VAR,SECRET_VAR');
+  const sasTokenEnv = stringOption('--sas-token-env', options.sasTokenEnv);
+  const credentials = definedOnly({ idEnv, secretEnv, sasTokenEnv });
+  return definedOnly({
+    endpoint: stringOption('--endpoint', options.endpoint),
+    region: stringOption('--region', options.region),
+    pathStyle: options.pathStyle === true ? true : undefined,
+    credentials: Object.keys(credentials).length > 0 ? credentials : undefined,
+  });
+}
+
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
 
 /** Parses a command line (the arguments after the script) into a validated command, or throws a UsageError. */
 export function parseCommandLine(argv: string[]): CliCommand {
@@ -218,13 +246,14 @@ function cliProgram(accept: Accept): Command {
     const kind = stringOption('--kind', options.kind);
     if (!isSourceKind(kind)) throw new UsageError(`--kind must be one of ${SOURCE_KINDS.join(', ')}.`);
     const url = stringOption('--url', options.url);
-    if (!url) throw new UsageError('--url <file:///directory> is required.');
+    if (!url) throw new UsageError('--url <file:///dir | s3://bucket/prefix | azure://container/prefix> is required.');
     return {
       name: 'sources add',
       organizationId: organizationIdOption(options.org),
       integrationId,
       kind,
       url,
+      options: sourceOptions(options),
       json: options.json === true,
     };
   })
@@ -232,6 +261,11 @@ function cliProgram(accept: Accept): Command {
     .option('--integration [id]')
     .option('--kind [kind]')
     .option('--url [url]')
+    .option('--endpoint [url]')
+    .option('--region [region]')
+    .option('--path-style')
+    .option('--credentials-env [ID_VAR,SECRET_VAR]')
+    .option('--sas-token-env [VAR]')
     .option('--json');
   command(sources, 'list', 'sources list', accept, (options) => ({
     name: 'sources list',

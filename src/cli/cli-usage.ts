@@ -41,9 +41,13 @@ const COMMANDS: Record<string, string> = {
   'currency set': `  currency set --org <uuid> [--reporting-currency <ISO 4217>] [--policy usage_date|period_end] [--json]
       Set the currency answers are reported in (default USD) and which day's rate converts a cost: its usage
       day (usage_date, default) or its billing period's last day (period_end).`,
-  'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}> --url <file:///dir> [--json]
-      Add a data source: a directory the organisation's FOCUS exports are delivered (or synced) to, laid out
-      as the kind says. The worker (in the API, or npm run worker) checks it every INGEST_POLL_SECONDS and
+  'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}>
+              --url <file:///dir | s3://bucket/prefix | azure://container/prefix> [--endpoint <url>] [--region <r>]
+              [--path-style] [--credentials-env ID_VAR,SECRET_VAR] [--sas-token-env VAR] [--json]
+      Add a data source: where the organisation's FOCUS exports are delivered, laid out as the kind says. S3:
+      --endpoint for S3-compatible servers (OCI, GCS interop, on-prem), credentials from the two variables (else
+      the AWS SDK's chain). Azure: --endpoint is the account URL; account name and key, or a SAS token. Only the
+      variables' names are stored. The worker (in the API, or npm run worker) checks it every INGEST_POLL_SECONDS and
       imports each complete delivery once; a newer delivery of a billing period replaces it atomically.`,
   'sources list': `  sources list --org <uuid> [--json]
       An organisation's data sources with their last check, last import, lag and last problem.`,

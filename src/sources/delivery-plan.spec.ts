@@ -110,11 +110,39 @@ describe('parseSourceLocation', () => {
   it.each([
     ['file:///srv/exports/aws/', { scheme: 'file', path: '/srv/exports/aws' }],
     ['file:///srv/a/../b', { scheme: 'file', path: '/srv/b' }],
-    ['s3://bucket/prefix', { problem: expect.stringContaining('not supported yet') }],
     ['file://host/srv', { problem: expect.stringContaining('no host') }],
+    ['s3://Bad_Bucket/x', { problem: 'url: s3://bucket/prefix with a valid bucket name' }],
     ['relative/path', { problem: expect.stringContaining('not a URL') }],
-    ['http://example.com/x', { problem: 'url: use file:///absolute/path/of/the/exports' }],
+    ['http://example.com/x', { problem: 'url: use file:///directory, s3://bucket/prefix or azure://container/prefix' }],
   ])('%s', (url, expected) => {
     expect(parseSourceLocation(url)).toEqual(expected);
+  });
+
+  it('reads S3 and Azure locations with their options, credentials by variable name only', () => {
+    expect(
+      parseSourceLocation('s3://exports/focus', {
+        endpoint: 'http://127.0.0.1:9000/',
+        pathStyle: true,
+        credentials: { idEnv: 'KEY_ID', secretEnv: 'SECRET' },
+      }),
+    ).toEqual({
+      scheme: 's3',
+      bucket: 'exports',
+      prefix: 'focus/',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      pathStyle: true,
+      credentials: { idEnv: 'KEY_ID', secretEnv: 'SECRET' },
+    });
+    expect(
+      parseSourceLocation('azure://costs', { endpoint: 'https://acct.blob.core.windows.net', credentials: { sasTokenEnv: 'SAS' } }),
+    ).toMatchObject({ container: 'costs', prefix: '' });
+    expect(parseSourceLocation('azure://costs/x')).toEqual({ problem: expect.stringContaining('endpoint: the storage account URL') });
+    expect(parseSourceLocation('s3://exports/x', { credentials: { idEnv: 'has value=1', secretEnv: 'S' } })).toEqual({
+      problem: expect.stringContaining('credentials.idEnv'),
+    });
+    expect(parseSourceLocation('s3://exports/x', { endpoint: 'http://user:pw@host' })).toEqual({
+      problem: expect.stringContaining('endpoint'),
+    });
   });
 });

@@ -1,4 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
@@ -8,9 +11,9 @@ import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus } from '../ingest/ingest-focus';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
-import { FileStore } from './file-store';
+import { MissingCredential, openStore, SourceStore } from './object-stores';
 import { RedisLease } from './redis-lease';
-import { parseSourceLocation } from './source-location';
+import { parseSourceLocation, SourceOptions } from './source-location';
 import { CheckOutcome, CheckRow, PeriodTotal, SourceRow, SourcesRepository } from './sources.repository';
 
 /** A source's lock while it is checked: held by one process at a time; renewed while an import runs. */
@@ -63,12 +66,13 @@ export class SourceCheckService {
   }
 
   private async checkHeld(source: SourceRow): Promise<CheckRow[]> {
-    const location = parseSourceLocation(source.location);
+    const location = parseSourceLocation(source.location, JSON.parse(source.options || '{}') as SourceOptions);
     if ('problem' in location) return [this.row(source, 'unreachable', { message: location.problem })];
-    const store = new FileStore(location.path);
     const now = Date.now();
     let deliveries: Delivery[];
+    let store: SourceStore;
     try {
+      store = openStore(location);
       const listing = await store.list();
       const manifests = new Map<string, string>();
       for (const key of manifestKeys(source.kind, listing)) manifests.set(key, await store.readText(key));
@@ -77,7 +81,8 @@ export class SourceCheckService {
         settleMs: this.config.ingestSources.settleSeconds * 1000,
       });
     } catch (error) {
-      return [this.row(source, 'unreachable', { message: `${source.location}: ${describe(error)}` })];
+      const reason = error instanceof MissingCredential ? error.message : describe(error);
+      return [this.row(source, 'unreachable', { message: `${source.location}: ${reason}` })];
     }
     const [imported, reported] = await Promise.all([
       this.sources.imported(source.organization_id, source.source_id),
@@ -98,12 +103,17 @@ export class SourceCheckService {
     return rows.length > 0 ? rows : [this.row(source, 'unchanged', {})];
   }
 
-  private async importDelivery(source: SourceRow, store: FileStore, delivery: Delivery): Promise<CheckRow> {
+  private async importDelivery(source: SourceRow, store: SourceStore, delivery: Delivery): Promise<CheckRow> {
     const periods = await this.sources.integrationPeriods(source.organization_id, source.integration_id);
     const before = await this.sources.periodTotals(source.organization_id, source.integration_id, periods);
+    // Remote parts are streamed to a directory of their own (disk, not memory), removed once imported or refused.
+    const downloads = await mkdtemp(join(tmpdir(), 'cost-insights-delivery-'));
     try {
       const summary = await ingestFocus(this.clickhouse, {
-        paths: delivery.parts.map((part) => store.pathOf(part.key)),
+        paths: await store.localPaths(
+          delivery.parts.map((part) => part.key),
+          downloads,
+        ),
         organizationId: source.organization_id,
         integrationId: source.integration_id,
       });
@@ -121,6 +131,8 @@ export class SourceCheckService {
       }
       this.logger.warn(`source ${source.source_id}: importing ${delivery.id} failed, retried at the next check: ${describe(error)}`);
       return this.row(source, 'failed', deliveryFields(delivery, `import failed, retried at the next check: ${describe(error)}`));
+    } finally {
+      await rm(downloads, { recursive: true, force: true });
     }
   }
 

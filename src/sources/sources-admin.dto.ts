@@ -22,7 +22,7 @@ export class CreateSourceDto {
 
   @ApiProperty({
     description:
-      'Where the exports are: `file:///absolute/path` of a directory they are synced to, under INGEST_FILE_ROOT. (`s3://` and `azure://` are refused for now.)',
+      "Where the exports are: `file:///absolute/path` of a directory they are delivered or synced to, under INGEST_FILE_ROOT. `s3://` and `azure://` sources read with the service's credentials: the operator adds them (CLI `sources add`), this route answers 403.",
     example: 'file:///srv/exports/aws',
   })
   @IsString()
@@ -72,6 +72,40 @@ export class SourceStatusDto {
   lastProblem: SourceProblemDto | null;
 }
 
+export class CredentialReferencesDto {
+  @ApiPropertyOptional({
+    description: 'Name of the environment variable holding the S3 access key id or the Azure account name.',
+    example: 'EXPORTS_S3_KEY_ID',
+  })
+  idEnv?: string;
+
+  @ApiPropertyOptional({
+    description: 'Name of the environment variable holding the S3 secret or the Azure account key.',
+    example: 'EXPORTS_S3_SECRET',
+  })
+  secretEnv?: string;
+
+  @ApiPropertyOptional({ description: 'Name of the environment variable holding an Azure SAS token.', example: 'EXPORTS_SAS' })
+  sasTokenEnv?: string;
+}
+
+export class SourceOptionsDto {
+  @ApiPropertyOptional({
+    description: 'S3-compatible endpoint, or the Azure storage account URL.',
+    example: 'https://s3.eu-frankfurt-1.oraclecloud.com',
+  })
+  endpoint?: string;
+
+  @ApiPropertyOptional({ example: 'eu-frankfurt-1' })
+  region?: string;
+
+  @ApiPropertyOptional({ description: 'Path-style S3 addressing (most on-prem servers).', example: true })
+  pathStyle?: boolean;
+
+  @ApiPropertyOptional({ type: CredentialReferencesDto, description: 'Where the worker finds the credentials: names only, never values.' })
+  credentials?: CredentialReferencesDto;
+}
+
 export class SourceDto {
   @ApiProperty({ example: '3f0f6a8e-2f7d-4a59-9d0c-6f3a2b1c4d5e' })
   sourceId: string;
@@ -84,6 +118,9 @@ export class SourceDto {
 
   @ApiProperty({ example: 'file:///srv/exports/aws' })
   url: string;
+
+  @ApiProperty({ type: SourceOptionsDto, description: 'For s3:// and azure:// sources (added by the operator); {} for directories.' })
+  options: SourceOptionsDto;
 
   @ApiProperty({ example: '2026-11-25T05:55:00.000Z' })
   createdAt: string;

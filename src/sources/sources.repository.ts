@@ -11,6 +11,8 @@ export interface SourceRow {
   integration_id: string;
   kind: SourceKind;
   location: string;
+  /** JSON of SourceOptions. */
+  options: string;
   created_at: string;
 }
 
@@ -139,7 +141,7 @@ export class SourcesRepository {
   }
 
   private sourcesSql(): string {
-    return `SELECT organization_id, source_id, integration_id, kind, location, toString(created_at) AS created_at, removed
+    return `SELECT organization_id, source_id, integration_id, kind, location, options, toString(created_at) AS created_at, removed
        FROM ${this.clickhouse.table('ingest_sources')} FINAL`;
   }
 }

@@ -5,7 +5,7 @@ import { sep } from 'node:path';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PeriodChange, SourceCheckService } from './source-check.service';
-import { parseSourceLocation, SourceKind } from './source-location';
+import { locationUrl, parseSourceLocation, SourceKind, SourceOptions } from './source-location';
 import { CheckOutcome, CheckRow, SourceRow, SourcesRepository } from './sources.repository';
 
 /** Sources of one organisation at most (each is listed and checked at every poll). */
@@ -15,6 +15,7 @@ export interface NewSource {
   integrationId: string;
   kind: SourceKind;
   url: string;
+  options?: SourceOptions;
 }
 
 /** Who adds a source: the operator's CLI may name any directory; the admin API only one under INGEST_FILE_ROOT. */
@@ -36,6 +37,8 @@ export interface SourceView {
   integrationId: string;
   kind: SourceKind;
   url: string;
+  /** Endpoint, region, path style and the names of the credentials' environment variables (never their values). */
+  options: SourceOptions;
   createdAt: string;
   status: SourceStatus;
 }
@@ -73,12 +76,16 @@ export class SourcesService {
   ) {}
 
   async add(organizationId: string, source: NewSource, author: SourceAuthor): Promise<SourceView> {
-    const location = parseSourceLocation(source.url);
+    const location = parseSourceLocation(source.url, source.options);
     if ('problem' in location) throw new SourceRefused(location.problem, 400);
-    const real = await realpath(location.path).catch(() => undefined);
-    if (!real || !(await stat(real)).isDirectory())
-      throw new SourceRefused(`url: ${location.path} is not a directory this service can read`, 400);
-    if (author === 'api') await this.refuseOutsideRoot(real);
+    if (location.scheme === 'file') await this.refuseUnreadableDirectory(location.path, author);
+    else if (author === 'api') {
+      // The service's credentials (named ones, or the SDK's own chain) would sign requests to wherever a source points.
+      throw new SourceRefused(
+        `url: ${location.scheme}:// sources read with the service's credentials, so the operator adds them (CLI \`sources add\`)`,
+        403,
+      );
+    }
     const existing = await this.sources.list(organizationId);
     if (existing.length >= MAX_SOURCES_PER_ORGANIZATION) {
       throw new SourceRefused(
@@ -91,7 +98,8 @@ export class SourcesService {
       source_id: randomUUID(),
       integration_id: source.integrationId,
       kind: source.kind,
-      location: `file://${location.path}`,
+      location: locationUrl(location),
+      options: JSON.stringify(source.options ?? {}),
       created_at: clickhouseTimestamp(new Date()),
     };
     await this.sources.save(row);
@@ -133,6 +141,12 @@ export class SourcesService {
     return (await this.sources.checks(organizationId, sourceId, limit, false)).map(toCheckView);
   }
 
+  private async refuseUnreadableDirectory(path: string, author: SourceAuthor): Promise<void> {
+    const real = await realpath(path).catch(() => undefined);
+    if (!real || !(await stat(real)).isDirectory()) throw new SourceRefused(`url: ${path} is not a directory this service can read`, 400);
+    if (author === 'api') await this.refuseOutsideRoot(real);
+  }
+
   private async refuseOutsideRoot(real: string): Promise<void> {
     const root = this.config.ingestSources.fileRoot;
     if (!root)
@@ -152,6 +166,7 @@ export class SourcesService {
       integrationId: row.integration_id,
       kind: row.kind,
       url: row.location,
+      options: JSON.parse(row.options || '{}') as SourceOptions,
       createdAt: isoOf(row.created_at),
       status: statusOf(checks),
     };

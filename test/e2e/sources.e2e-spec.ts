@@ -2,7 +2,11 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import Redis from 'ioredis';
+import { SourcesService } from '../../src/sources/sources.service';
+import { LocalServer, startAzurite, startS3Server } from '../support/local-servers';
 import { RedisLease } from '../../src/sources/redis-lease';
 import { IngestWorkerService } from '../../src/sources/ingest-worker.service';
 import { E2E_MODE } from '../support/e2e-mode';
@@ -255,6 +259,141 @@ describe('Data sources', () => {
     expect((await t.http.get(`${SOURCES}/${id}/history?limit=0`).set(org.auth)).status).toBe(400);
     expect((await t.http.delete(`${SOURCES}/${id}`).set(org.auth)).status).toBe(200);
     expect((await t.http.get(SOURCES).set(org.auth)).body.data).toEqual([]);
+  });
+});
+
+describe('Data sources in object storage (s3rver, Azurite)', () => {
+  let t: TestApp;
+  let s3: LocalServer;
+  let azurite: Awaited<ReturnType<typeof startAzurite>>;
+  const dir = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `object-stores-${randomUUID()}`);
+  const bucket = `exports-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    [s3, azurite] = await Promise.all([startS3Server(join(dir, 's3')), startAzurite(join(dir, 'azurite'))]);
+    // Credentials reach the service only through variables it is told the names of.
+    process.env.TEST_S3_KEY_ID = 'S3RVER';
+    process.env.TEST_S3_SECRET = 'S3RVER';
+    process.env.TEST_AZURE_ACCOUNT = azurite.account;
+    process.env.TEST_AZURE_KEY = azurite.key;
+    process.env.TEST_AZURE_WRONG_KEY = Buffer.from('not the key').toString('base64');
+    t = await TestApp.start({ settings: { INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0' } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([s3?.stop(), azurite?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const operatorAdds = (org: TestOrganization, source: Parameters<SourcesService['add']>[1]) =>
+    t.app.get(SourcesService).add(org.organizationId, source, 'operator');
+
+  async function run(org: TestOrganization, id: string) {
+    const response = await t.http.post(`${SOURCES}/${id}/run`).set(org.auth);
+    expect(response.status).toBe(200);
+    return response.body.data.checks as Array<{ outcome: string; message: string; billingPeriods: string[] }>;
+  }
+
+  async function billed(org: TestOrganization, currency = 'USD'): Promise<number> {
+    const response = await t.http
+      .post('/v1/cost-insights/data')
+      .set(org.auth)
+      .send({
+        filters: { inclusions: { dateRange: { start: '2026-09-01', end: '2026-09-30' } } },
+        groupBy: { dateGrouping: 'monthly' },
+        currency,
+      });
+    expect(response.status).toBe(200);
+    return response.body.data.summary.total_billed_cost as number;
+  }
+
+  it('imports an AWS delivery from an S3-compatible bucket (s3rver), and names a credential variable that is not set', async () => {
+    const client = new S3Client({
+      endpoint: s3.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    const local = join(dir, 'aws-layout');
+    const parts = [[{ billed: '12.5', day: '2026-09-02' }], [{ billed: '0.25', day: '2026-09-03' }]];
+    awsDelivery(local, '2026-09', 'exec-1', '2026-10-01T06:00:00Z', parts);
+    const keys = [
+      'focus/data/BILLING_PERIOD=2026-09/exec-1/focus-00001.csv',
+      'focus/data/BILLING_PERIOD=2026-09/exec-1/focus-00002.csv',
+      'focus/metadata/BILLING_PERIOD=2026-09/exec-1/focus-Manifest.json',
+    ];
+    const { readFileSync } = await import('node:fs');
+    for (const key of [...keys, 'unrelated/notes.txt']) {
+      const body = key.startsWith('unrelated') ? 'not an export' : readFileSync(join(local, key));
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: `exports/${key}`, Body: body }));
+    }
+    client.destroy();
+
+    const org = await t.newOrganization();
+    const refused = await t.http
+      .post(SOURCES)
+      .set(org.auth)
+      .send({ integrationId: 'aws', kind: 'aws-data-exports', url: `s3://${bucket}/exports` });
+    expect([refused.status, refused.body.error.message]).toEqual([403, expect.stringContaining('the operator adds them')]);
+    const source = await operatorAdds(org, {
+      integrationId: 'aws',
+      kind: 'aws-data-exports',
+      url: `s3://${bucket}/exports`,
+      options: { endpoint: s3.url, pathStyle: true, credentials: { idEnv: 'TEST_S3_KEY_ID', secretEnv: 'TEST_S3_SECRET' } },
+    });
+    expect(source.options.credentials).toEqual({ idEnv: 'TEST_S3_KEY_ID', secretEnv: 'TEST_S3_SECRET' });
+    expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
+    expect(await billed(org)).toBe(Number(text(total(parts.flat()))));
+    expect((await run(org, source.sourceId)).map((c) => c.outcome)).toEqual(['unchanged']);
+
+    const missing = await operatorAdds(org, {
+      integrationId: 'aws-2',
+      kind: 'aws-data-exports',
+      url: `s3://${bucket}/exports`,
+      options: { endpoint: s3.url, pathStyle: true, credentials: { idEnv: 'TEST_UNSET_KEY_ID', secretEnv: 'TEST_S3_SECRET' } },
+    });
+    const [unset] = await run(org, missing.sourceId);
+    expect([unset.outcome, unset.message]).toEqual([
+      'unreachable',
+      expect.stringContaining('TEST_UNSET_KEY_ID the source names is not set'),
+    ]);
+  });
+
+  it('imports an Azure run from Azure Blob Storage (Azurite), and says so when the account key is wrong', async () => {
+    const container = new ContainerClient(`${azurite.url}/exports`, new StorageSharedKeyCredential(azurite.account, azurite.key));
+    await container.createIfNotExists();
+    const rows = [{ billed: '80.5', day: '2026-09-10' }];
+    const part = focusCsv('2026-09', rows, 'EUR');
+    const runFolder = 'focus-export/20260901-20260930/run-7';
+    const manifest = {
+      runInfo: { runId: 'run-7', submittedTime: '2026-10-01T03:00:00Z' },
+      blobs: [{ blobName: `costs/${runFolder}/part_0_0001.csv`, byteCount: Buffer.byteLength(part) }],
+    };
+    await container.getBlockBlobClient(`costs/${runFolder}/part_0_0001.csv`).upload(part, Buffer.byteLength(part));
+    const manifestText = JSON.stringify(manifest);
+    await container.getBlockBlobClient(`costs/${runFolder}/manifest.json`).upload(manifestText, Buffer.byteLength(manifestText));
+
+    const org = await t.newOrganization();
+    const options = (secretEnv: string) => ({ endpoint: azurite.url, credentials: { idEnv: 'TEST_AZURE_ACCOUNT', secretEnv } });
+    const wrong = await operatorAdds(org, {
+      integrationId: 'azure-ea',
+      kind: 'azure-exports',
+      url: 'azure://exports/costs',
+      options: options('TEST_AZURE_WRONG_KEY'),
+    });
+    const [refused] = await run(org, wrong.sourceId);
+    expect(refused.outcome).toBe('unreachable');
+    expect(refused.message).not.toContain(process.env.TEST_AZURE_WRONG_KEY);
+    const source = await operatorAdds(org, {
+      integrationId: 'azure-ea',
+      kind: 'azure-exports',
+      url: 'azure://exports/costs',
+      options: options('TEST_AZURE_KEY'),
+    });
+    expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
+    expect(await billed(org, 'EUR')).toBe(80.5);
   });
 });
 

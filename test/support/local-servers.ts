@@ -61,6 +61,54 @@ export async function startRedisServer(dir: string, extraArgs: string[] = [], fi
   return { url, pid: child.pid!, stop: () => stopProcess(child) };
 }
 
+/**
+ * An S3-compatible server speaking the real protocol over HTTP (s3rver, npm): ListObjectsV2, GET with ranges, ETags.
+ * Any access key and secret are accepted (it checks the request's shape, not the signature's key).
+ */
+export async function startS3Server(dir: string): Promise<LocalServer> {
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [require.resolve('s3rver/bin/s3rver.js'), '--directory', dir, '--port', String(port), '--address', '127.0.0.1', '--silent'],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`s3rver on ${url}`, child, async () => (await fetch(url)).status < 500);
+  return { url, pid: child.pid!, stop: () => stopProcess(child) };
+}
+
+/** Azure Blob Storage: Azurite, Microsoft's emulator (npm), with its well-known development account. */
+export async function startAzurite(dir: string): Promise<LocalServer & { account: string; key: string }> {
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      require.resolve('azurite/dist/src/blob/main.js'),
+      '--blobHost',
+      '127.0.0.1',
+      '--blobPort',
+      String(port),
+      '--location',
+      dir,
+      '--silent',
+      '--skipApiVersionCheck',
+      '--loose',
+    ],
+    { stdio: 'ignore', detached: true },
+  );
+  const account = 'devstoreaccount1';
+  const url = `http://127.0.0.1:${port}/${account}`;
+  await waitFor(`Azurite on ${url}`, child, async () => (await fetch(`${url}?comp=list`)).status < 500);
+  // Azurite's documented development account key (public, the same in every installation).
+  const key = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+  return { url, pid: child.pid!, stop: () => stopProcess(child), account, key };
+}
+
 async function redisPing(port: number): Promise<boolean> {
   const { Socket } = await import('node:net');
   return new Promise((resolvePing) => {
