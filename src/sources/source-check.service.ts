@@ -127,7 +127,9 @@ export class SourceCheckService {
       });
     } catch (error) {
       if (error instanceof FocusIngestError) {
-        return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the data before it stays: ${error.message}`));
+        // A downloaded part is named by its place in the source, not by the temporary directory it was read from.
+        const message = error.message.split(`${downloads}/`).join(source.location.replace(/\/?$/, '/'));
+        return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the data before it stays: ${message}`));
       }
       this.logger.warn(`source ${source.source_id}: importing ${delivery.id} failed, retried at the next check: ${describe(error)}`);
       return this.row(source, 'failed', deliveryFields(delivery, `import failed, retried at the next check: ${describe(error)}`));

@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
+import { SourcesService } from '../../src/sources/sources.service';
 import { listen } from '../support/app-with-env';
 import { describeWithTools, systemToolPath } from '../support/system-tools';
 import { TestApp, TestOrganization } from '../support/test-app';
@@ -164,6 +166,45 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     }
     const settings = await fetch(`${base}/v1/admin/currency`, { headers: { Authorization: `Bearer ${treasurer.key}` } });
     expect(((await settings.json()) as { data: object }).data).toMatchObject({ reportingCurrency: 'EUR', conversionPolicy: 'period_end' });
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 120_000);
+
+  it('shows the data sources with their last problem in words, with sources:admin', async () => {
+    const organizationId = (await t.newOrganization(['cost:read'])).organizationId;
+    const dir = join(process.env.E2E_TMP_DIR ?? '.test-tmp', `settings-sources-${randomUUID()}`);
+    mkdirSync(dir, { recursive: true });
+    const header =
+      'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
+    writeFileSync(join(dir, 'september.csv'), `${header}\n12x,1,1,Usage,2026-09-01T00:00:00Z,2026-09-01T00:00:00Z,1,EC2,AWS,USD\n`);
+    utimesSync(join(dir, 'september.csv'), new Date('2026-11-01T00:00:00Z'), new Date('2026-11-01T00:00:00Z'));
+    const sources = t.app.get(SourcesService);
+    const source = await sources.add(
+      organizationId,
+      { integrationId: 'aws-payer', kind: 'focus-files', url: `file://${resolve(dir)}` },
+      'operator',
+    );
+    await sources.run(organizationId, source.sourceId);
+    const operator = await t.keyFor(organizationId, ['api-keys:admin', 'sources:admin']);
+    const tab = await browser.newPage();
+    tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    try {
+      await tab.goto(`${base}/settings/api-keys`);
+      await tab.getByLabel('Admin API key').fill(operator.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      const row = tab.locator('#source-rows tr', { hasText: 'aws-payer' });
+      await row.waitFor();
+      const cells = await row.locator('td').allTextContents();
+      expect(cells.slice(0, 3)).toEqual(['aws-payer', 'focus-files', `file://${resolve(dir)}`]);
+      expect(cells[6]).toMatch(
+        /^refused: delivery refused, the data before it stays: [\s\S]*september\.csv:line 2: BilledCost is not a decimal number \("12x"\)/,
+      );
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await tab.screenshot({ path: join(SCREENSHOTS, 'sources.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await tab.close();
+    }
     expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
   }, 120_000);
 

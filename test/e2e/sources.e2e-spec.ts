@@ -243,7 +243,8 @@ describe('Data sources', () => {
     expect((await send({ ...base, kind: 'gcs' })).body.error.message).toContain('kind');
     expect((await send({ ...base, integrationId: 'a b' })).status).toBe(400);
     const s3 = await send({ ...base, url: 's3://bucket/prefix' });
-    expect([s3.status, s3.body.error.message]).toEqual([400, expect.stringContaining('s3:// sources are not supported yet')]);
+    expect([s3.status, s3.body.error.message]).toEqual([403, expect.stringContaining('s3:// sources read with the service')]);
+    expect((await send({ ...base, url: 'ftp://host/x' })).body.error.message).toContain('url: use file:///directory');
     expect((await send({ ...base, url: `file://${root}/no-such-dir` })).status).toBe(400);
     const outside = await send({ ...base, url: 'file:///etc' });
     expect([outside.status, outside.body.error.message]).toEqual([403, expect.stringContaining('INGEST_FILE_ROOT')]);
@@ -347,6 +348,33 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
     expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
     expect(await billed(org)).toBe(Number(text(total(parts.flat()))));
     expect((await run(org, source.sourceId)).map((c) => c.outcome)).toEqual(['unchanged']);
+
+    // A corrupt restatement is refused, naming the object by its place in the bucket (not where it was downloaded).
+    const corrupt = 'focus/data/BILLING_PERIOD=2026-09/exec-2/focus-00001.csv';
+    const again = new S3Client({
+      endpoint: s3.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    await again.send(
+      new PutObjectCommand({ Bucket: bucket, Key: `exports/${corrupt}`, Body: focusCsv('2026-09', [{ billed: 'x1', day: '2026-09-02' }]) }),
+    );
+    const manifest = { executionId: 'exec-2', exportTime: '2026-10-02T06:00:00Z', dataFiles: [`s3://${bucket}/exports/${corrupt}`] };
+    await again.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'exports/focus/metadata/BILLING_PERIOD=2026-09/exec-2/focus-Manifest.json',
+        Body: JSON.stringify(manifest),
+      }),
+    );
+    again.destroy();
+    const [bad] = await run(org, source.sourceId);
+    expect([bad.outcome, bad.message]).toEqual([
+      'refused',
+      expect.stringContaining(`s3://${bucket}/exports/${corrupt}:line 2: BilledCost is not a decimal number ("x1")`),
+    ]);
+    expect(await billed(org)).toBe(Number(text(total(parts.flat()))));
 
     const missing = await operatorAdds(org, {
       integrationId: 'aws-2',

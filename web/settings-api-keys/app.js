@@ -306,6 +306,35 @@ async function loadCurrency(scopes) {
   $('currency').hidden = false;
 }
 
+/** The organisation's data sources and their state, with sources:admin; without it, said so. */
+async function loadSources(scopes) {
+  $('sources').hidden = false;
+  if (!scopes.includes('sources:admin')) {
+    $('sources-summary').textContent = 'Seeing the data sources needs a key with the sources:admin permission.';
+    $('sources-table').hidden = true;
+    return;
+  }
+  const sources = (await call('GET', '/admin/sources')).data;
+  $('sources-summary').textContent = sources.length
+    ? `${sources.length} data source${sources.length === 1 ? '' : 's'}.`
+    : 'No data sources: cost data arrives by `ingest focus` imports only.';
+  const rows = $('source-rows');
+  rows.replaceChildren();
+  for (const source of sources) {
+    const { status } = source;
+    const row = document.createElement('tr');
+    cell(row, source.integrationId);
+    cell(row, source.kind);
+    cell(row, source.url);
+    cell(row, status.lastCheckAt ? `${status.lastCheckAt.slice(0, 16).replace('T', ' ')} UTC (${status.lastOutcome})` : 'not yet');
+    cell(row, status.lastImportAt ? `${status.lastImportAt.slice(0, 16).replace('T', ' ')} UTC: ${status.lastImportBillingPeriods.join(', ')}` : 'none');
+    cell(row, status.lastImportLagSeconds === null ? '' : `${Math.round(status.lastImportLagSeconds / 60)} min`);
+    cell(row, status.lastProblem ? `${status.lastProblem.outcome}: ${status.lastProblem.message}` : 'none');
+    rows.append(row);
+  }
+  $('sources-table').hidden = sources.length === 0;
+}
+
 async function saveCurrency(event) {
   event.preventDefault();
   clearError();
@@ -320,6 +349,7 @@ async function showKeys() {
   const keys = await loadKeys();
   await loadPermissions();
   await loadCurrency(ownScopes(keys));
+  await loadSources(ownScopes(keys));
   $('sign-in').hidden = true;
   $('keys').hidden = false;
   $('sign-out').hidden = false;
