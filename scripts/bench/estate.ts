@@ -205,6 +205,8 @@ export async function loadPostgres(
  * rates for every business day of the estate (so every Azure day converts, a weekend at Friday's rate).
  */
 export async function generateConvertedTwin(clickhouse: ClickhouseService): Promise<void> {
+  // The WHERE names the source table's column: unqualified, ClickHouse would read the SELECT's alias of the same name
+  // (the twin's id), and copy nothing.
   const table = clickhouse.table('cost_line_items');
   await clickhouse.client.command({
     query: `INSERT INTO ${table} (${COLUMNS})
@@ -216,7 +218,7 @@ export async function generateConvertedTwin(clickhouse: ClickhouseService): Prom
             ? "if(cloud = 'Azure', 'EUR', 'USD') AS billing_currency"
             : column,
       ).join(', ')}
-      FROM ${table} WHERE organization_id = toUUID('${MEASURED_ORGANIZATION}')`,
+      FROM ${table} AS measured WHERE measured.organization_id = toUUID('${MEASURED_ORGANIZATION}')`,
     clickhouse_settings: { max_execution_time: 0 },
   });
   await clickhouse.client.command({

@@ -134,6 +134,14 @@ async function main(): Promise<void> {
   await generateEstate(clickhouse, rows, log);
   // Before the merges below, so the twin's partitions are merged alike.
   await generateConvertedTwin(clickhouse);
+  const [copies] = await clickhouse.query<{ measured: string; twin: string }>(
+    `SELECT toString(countIf(organization_id = {measured:UUID})) AS measured, toString(countIf(organization_id = {twin:UUID})) AS twin
+     FROM ${clickhouse.table('cost_line_items')}`,
+    { measured: MEASURED_ORGANIZATION, twin: CONVERTED_TWIN_ORGANIZATION },
+  );
+  // A twin with other rows would measure another question, not the conversion.
+  if (copies.measured !== copies.twin)
+    throw new Error(`the converted twin has ${copies.twin} rows, the measured organisation ${copies.measured}`);
   const generateSeconds = (Date.now() - began) / 1000;
   began = Date.now();
   // One partition at a time: each statement stays well inside the client's request timeout at any --rows.
