@@ -5,6 +5,19 @@ import type { CurrencyPresence } from '../cost-query/currency-conversion';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 
+/** Per billing currency and period, the first and last usage day: read once per organisation and data version. */
+export function currencyPresenceSql(costTable: string): string {
+  return `SELECT currency, billingPeriod, toString(min(day)) AS firstDay, toString(max(day)) AS lastDay
+       FROM (
+         SELECT billing_currency AS currency, billing_period AS billingPeriod, usage_date AS day, count() AS line_items
+         FROM ${costTable}
+         WHERE organization_id = {organization_id:UUID}
+         GROUP BY currency, billingPeriod, day
+       )
+       GROUP BY currency, billingPeriod
+       ORDER BY currency, billingPeriod`;
+}
+
 /** How an organisation's answers are reported: in which currency, converted at which day's rate. */
 export interface CurrencySettings {
   reportingCurrency: string;
@@ -61,15 +74,7 @@ export class CurrencyRepository {
    */
   async presence(organizationId: string): Promise<CurrencyPresence[]> {
     return this.clickhouse.query<CurrencyPresence>(
-      `SELECT currency, billingPeriod, toString(min(day)) AS firstDay, toString(max(day)) AS lastDay
-       FROM (
-         SELECT billing_currency AS currency, billing_period AS billingPeriod, usage_date AS day, count() AS line_items
-         FROM ${this.clickhouse.table('cost_line_items')}
-         WHERE organization_id = {organization_id:UUID}
-         GROUP BY currency, billingPeriod, day
-       )
-       GROUP BY currency, billingPeriod
-       ORDER BY currency, billingPeriod`,
+      currencyPresenceSql(this.clickhouse.table('cost_line_items')),
       { organization_id: organizationId },
       { organizationId },
     );
