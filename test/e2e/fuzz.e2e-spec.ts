@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { listen, pool, send, startAppWithEnv, startClickhouseWithQueryLog } from '../support/app-with-env';
 import {
@@ -62,12 +63,16 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
   let org: TestOrganization;
   let ownClickhouse: LocalServer | undefined;
   const sql = { texts: 0, withMarker: 0, paramsWithMarker: 0, examples: [] as string[] };
+  /** The only directory data sources may name (an empty one: checking it finds nothing). */
+  const sourcesRoot = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `fuzz-sources-${process.pid}`);
   /** Keys created by the generated admin requests, each with a generated data scope. */
   const scopedKeys: string[] = [];
 
   beforeAll(async () => {
     if (serverMode) ownClickhouse = await startClickhouseWithQueryLog(join(process.env.E2E_TMP_DIR!, `fuzz-clickhouse-${process.pid}`));
+    mkdirSync(sourcesRoot, { recursive: true });
     t = await startAppWithEnv({
+      INGEST_FILE_ROOT: sourcesRoot,
       RATE_LIMIT_PER_MINUTE: '1000000',
       UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1000000',
       ...(ownClickhouse ? { CLICKHOUSE_URL: ownClickhouse.url } : {}),
@@ -174,6 +179,8 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/shared-filters', '/v1/cost-insights/shared-filters', validBodies.sharedFilter(org.organizationId), [60, 1000, 300], 50),
       ...post('/admin/api-keys', '/v1/admin/api-keys', validBodies.apiKey, [200, 600, 200], 60),
       ...post('/invoices', '/v1/cost-insights/invoices', validBodies.invoices, [60, 600, 200], 80),
+      // At most 100 sources per organisation: the valid ones stay below it.
+      ...post('/admin/sources', '/v1/admin/sources', validBodies.source(sourcesRoot), [60, 400, 150], 85),
       ...sample(ratesFile, Math.ceil(300 * SCALE), 90).map(({ text, valid }) => ({
         endpoint: '/admin/exchange-rates',
         kind: valid ? ('valid' as const) : ('hostile' as const),
@@ -193,6 +200,15 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
         method: 'DELETE' as const,
         path: `/v1/cost-insights/shared-filters/${id}`,
       })),
+      ...ids.slice(0, 300).flatMap((id) => [
+        { endpoint: 'POST /admin/sources/{id}/run', kind: 'id' as const, method: 'POST' as const, path: `/v1/admin/sources/${id}/run` },
+        {
+          endpoint: 'GET /admin/sources/{id}/history',
+          kind: 'id' as const,
+          method: 'GET' as const,
+          path: `/v1/admin/sources/${id}/history`,
+        },
+      ]),
       ...ids.map((id) => ({
         endpoint: 'GET /shared-filters/{id}',
         kind: 'id' as const,
