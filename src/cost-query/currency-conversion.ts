@@ -210,8 +210,7 @@ export class MoneySql {
       'Array(UInt32)',
       keys.map((_, i) => i + 1),
     )}, 0)`;
-    // Parsed once, as a constant: an arrayMap over the parameter would parse every rate again for every group.
-    const rates = `CAST(${this.params.named('rate_values', 'String', `[${values.join(',')}]`)}, 'Array(Decimal(38, 18))')`;
+    const rates = `arrayMap(rate -> toDecimal128(rate, 18), ${this.params.named('rate_values', 'Array(String)', values)})`;
     this.rate = `arrayElement(${rates}, ${index} + throwIf(${index} = 0, '${MISSING_RATE_SIGNAL}'))`;
     return this.rate;
   }

@@ -10,7 +10,7 @@
 --   converted_bits = [1]
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
---   rate_values = "[1.0823,1.085]"
+--   rate_values = ["1.0823","1.085"]
 --   p3 = "2026-10-01"
 --   p4 = "2026-10-01"
 --   p5 = 100003
@@ -57,7 +57,7 @@ FROM
         0 AS side,
         toStartOfMonth(usage_date) AS bucket_start,
         if(empty(resource_tags[{p0:String}]), {not_set:String}, resource_tags[{p0:String}]) AS dim_0,
-        toDecimal256(sum(amortized_cost), 10) * (arrayElement(CAST({rate_values:String}, 'Array(Decimal(38, 18))'), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_amortized_cost,
+        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_amortized_cost,
         toDecimal256(sum(billed_cost), 10) * group_rate AS part_billed_cost,
         toDecimal256(sum(cash_cost), 10) * group_rate AS part_cash_cost,
         toDecimal256(sum(on_demand_cost), 10) * group_rate AS part_on_demand_cost,
@@ -99,7 +99,7 @@ FROM
         1 AS side,
         toStartOfMonth(usage_date) AS bucket_start,
         if(empty(resource_tags[{p0:String}]), {not_set:String}, resource_tags[{p0:String}]) AS dim_0,
-        toDecimal256(sum(amortized_cost), 10) * (arrayElement(CAST({rate_values:String}, 'Array(Decimal(38, 18))'), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_amortized_cost,
+        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_amortized_cost,
         toDecimal256(sum(billed_cost), 10) * group_rate AS part_billed_cost,
         toDecimal256(sum(cash_cost), 10) * group_rate AS part_cash_cost,
         toDecimal256(sum(on_demand_cost), 10) * group_rate AS part_on_demand_cost,

@@ -13,7 +13,7 @@
 --   converted_bits = [1]
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
---   rate_values = "[1.0823,1.085]"
+--   rate_values = ["1.0823","1.085"]
 --   p5 = "team"
 --   p6 = ["payments"]
 --   p7 = ["Oracle"]
@@ -35,7 +35,7 @@ FROM
     UNION ALL
     SELECT
         toString(service) AS value,
-        toDecimal256(sum(amortized_cost), 10) * (arrayElement(CAST({rate_values:String}, 'Array(Decimal(38, 18))'), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
+        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
     FROM cost_insights.cost_line_items
     WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((toStartOfMonth(usage_date) >= {p3:Date}) AND (toStartOfMonth(usage_date) <= {p4:Date})) AND (positionCaseInsensitiveUTF8(if(value = '', {not_set:String}, value), {search:String}) > 0) AND (billing_currency != {currency:String})
     GROUP BY
@@ -65,7 +65,7 @@ FROM
     UNION ALL
     SELECT
         cost_categories AS map_part,
-        toDecimal256(sum(amortized_cost), 10) * (arrayElement(CAST({rate_values:String}, 'Array(Decimal(38, 18))'), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS map_cost
+        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS map_cost
     FROM cost_insights.cost_line_items
     WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p5:String}]) IN ({p6:Array(String)})) AND (NOT (cloud IN ({p7:Array(String)}))) AND ((toStartOfMonth(usage_date) >= {p8:Date}) AND (toStartOfMonth(usage_date) <= {p9:Date})) AND (billing_currency != {currency:String})
     GROUP BY
