@@ -74,6 +74,23 @@ export const metrics = {
     help: 'Requests counted in process memory because Redis was unreachable',
     registers: [metricsRegistry],
   }),
+  sourceChecks: new Counter({
+    name: 'cost_insights_source_checks_total',
+    help: 'What checks of data sources found and did, by outcome (imported, unchanged, incomplete, refused, unreadable, unreachable, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
+  sourceImportLag: new Histogram({
+    name: 'cost_insights_source_import_lag_seconds',
+    help: "Seconds from a delivery's arrival in its source to its publication",
+    buckets: [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400],
+    registers: [metricsRegistry],
+  }),
+  sourceWorkerActive: new Gauge({
+    name: 'cost_insights_source_worker_active',
+    help: "1 while this process holds the data-source worker's lease (exactly one process across the instances)",
+    registers: [metricsRegistry],
+  }),
 };
 
 /** Reads `read_rows`/`read_bytes` from an X-ClickHouse-Summary header value; undefined when absent or unparsable. */

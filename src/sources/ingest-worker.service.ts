@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { REDIS } from '../infrastructure/redis/redis.module';
+import { metrics } from '../observability/prometheus-metrics';
 import { RedisLease } from './redis-lease';
 import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from './sources.repository';
@@ -48,6 +49,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
     this.timer = undefined;
     await this.running?.catch(() => undefined);
     if (this.holding) await this.lease.release().catch(() => undefined);
+    metrics.sourceWorkerActive.set(0);
   }
 
   /** Whether this process holds the worker's lease now (the status page and tests ask). */
@@ -64,6 +66,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
     } catch {
       this.holding = false; // Redis unreachable: nobody can prove to hold the lease, so nobody checks.
     }
+    metrics.sourceWorkerActive.set(this.holding ? 1 : 0);
     if (!this.holding || this.running || Date.now() < this.nextCheckMs) return;
     this.nextCheckMs = Date.now() + this.config.ingestSources.pollSeconds * 1000;
     this.running = this.checkAll().finally(() => (this.running = undefined));

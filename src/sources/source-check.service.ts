@@ -7,6 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
+import { metrics } from '../observability/prometheus-metrics';
 import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus } from '../ingest/ingest-focus';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
@@ -57,7 +58,13 @@ export class SourceCheckService {
     const renewal = setInterval(() => void lock.renew().catch(() => undefined), SOURCE_LOCK_TTL_MS / 3);
     try {
       const checks = await this.checkHeld(source);
-      for (const check of checks) await this.sources.recordCheck(check);
+      for (const check of checks) {
+        await this.sources.recordCheck(check);
+        metrics.sourceChecks.inc({ outcome: check.outcome });
+        if (check.outcome === 'imported' && check.delivered_at) {
+          metrics.sourceImportLag.observe(Math.max(0, (Date.parse(`${check.checked_at}Z`) - Date.parse(`${check.delivered_at}Z`)) / 1000));
+        }
+      }
       return { busy: false, checks };
     } finally {
       clearInterval(renewal);

@@ -91,6 +91,16 @@ describe('Data sources', () => {
     }>;
   }
 
+  async function sourceMetrics() {
+    const text = (await t.http.get('/metrics')).text;
+    const value = (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    return {
+      imported: value('cost_insights_source_checks_total\\{outcome="imported"\\}'),
+      incomplete: value('cost_insights_source_checks_total\\{outcome="incomplete"\\}'),
+      lags: value('cost_insights_source_import_lag_seconds_count'),
+    };
+  }
+
   async function billedByMonth(org: TestOrganization): Promise<Record<string, string>> {
     const response = await t.http
       .post('/v1/cost-insights/data')
@@ -108,6 +118,7 @@ describe('Data sources', () => {
   }
 
   it('imports a complete AWS delivery once, waits for an incomplete one, applies a restatement and never an older delivery', async () => {
+    const before = await sourceMetrics();
     const org = await t.newOrganization();
     const dir = join(root, org.organizationId, 'aws');
     const september = [
@@ -177,6 +188,9 @@ describe('Data sources', () => {
       lastImportBillingPeriods: ['2026-09'],
       lastProblem: null,
     });
+    // The process's Prometheus metrics counted the same checks (this suite's process: other files do not share it).
+    const after = await sourceMetrics();
+    expect([after.imported - before.imported, after.incomplete - before.incomplete, after.lags - before.lags]).toEqual([3, 1, 3]);
   });
 
   it('refuses a corrupt delivery naming file, line and value, keeps the data before it, and does not retry it', async () => {
