@@ -1,4 +1,4 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { ListedObject } from './delivery-layouts';
 
@@ -26,15 +26,9 @@ export class FileStore {
   }
 
   async readText(key: string): Promise<string> {
-    const handle = await open(this.pathOf(key), 'r');
-    try {
-      const buffer = Buffer.alloc(MAX_MANIFEST_BYTES + 1);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_MANIFEST_BYTES) throw new Error(`${key}: larger than ${MAX_MANIFEST_BYTES} bytes, not a manifest`);
-      return buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
+    const path = this.pathOf(key);
+    if ((await stat(path)).size > MAX_MANIFEST_BYTES) throw new Error(`${key}: larger than ${MAX_MANIFEST_BYTES} bytes, not a manifest`);
+    return readFile(path, 'utf8');
   }
 
   /** The parts are local already: read where they are. */

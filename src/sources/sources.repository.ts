@@ -37,6 +37,10 @@ export type CheckRow = {
   message: string;
 };
 
+/** The columns of a check as CheckRow reads them (instants as text). */
+const CHECK_COLUMNS = `organization_id, source_id, toString(checked_at) AS checked_at, outcome, scope, delivery, delivery_order, fingerprint,
+  if(isNull(delivered_at), NULL, toString(delivered_at)) AS delivered_at, billing_periods, rows, changes, message`;
+
 /** Σ of one billing period in one currency, exact Decimal text. */
 export interface PeriodTotal {
   billing_period: string;
@@ -101,16 +105,37 @@ export class SourcesRepository {
     return new Set(rows.map((r) => r.key));
   }
 
-  /** The newest checks of a source, newest first; `unchanged` ones only when asked. */
-  async checks(organizationId: string, sourceId: string, limit: number, withUnchanged: boolean): Promise<CheckRow[]> {
+  /**
+   * Per source of the organisation (or of `sourceId` only), its newest check, newest import and newest problem, each
+   * marked by `role`: what a source's status is made of, however many checks found nothing new since.
+   */
+  async latest(
+    organizationId: string,
+    problems: readonly CheckOutcome[],
+    sourceId?: string,
+  ): Promise<Array<CheckRow & { role: 'last' | 'import' | 'problem' }>> {
+    const table = this.clickhouse.table('ingest_source_checks');
+    const scope = `organization_id = {organization_id:UUID}${sourceId ? ' AND source_id = {source_id:UUID}' : ''}`;
+    const newest = (role: string, condition: string) =>
+      `SELECT '${role}' AS role, ${CHECK_COLUMNS}
+       FROM ${table} WHERE ${scope}${condition} ORDER BY checked_at DESC LIMIT 1 BY source_id`;
+    return this.clickhouse.query(
+      [
+        newest('last', ''),
+        newest('import', " AND outcome = 'imported'"),
+        newest('problem', ' AND outcome IN {problems:Array(String)}'),
+      ].join('\nUNION ALL\n'),
+      { organization_id: organizationId, source_id: sourceId ?? '', problems: [...problems] },
+    );
+  }
+
+  /** A source's history: its newest checks that found or did something (not `unchanged`), newest first. */
+  async history(organizationId: string, sourceId: string, limit: number): Promise<CheckRow[]> {
     return this.clickhouse.query<CheckRow>(
-      `SELECT organization_id, source_id, toString(checked_at) AS checked_at, outcome, scope, delivery, delivery_order, fingerprint,
-              if(isNull(delivered_at), NULL, toString(delivered_at)) AS delivered_at, billing_periods, rows, changes, message
-       FROM ${this.clickhouse.table('ingest_source_checks')}
-       WHERE organization_id = {organization_id:UUID} AND source_id = {source_id:UUID}
-         AND ({with_unchanged:Bool} OR outcome != 'unchanged')
+      `SELECT ${CHECK_COLUMNS} FROM ${this.clickhouse.table('ingest_source_checks')}
+       WHERE organization_id = {organization_id:UUID} AND source_id = {source_id:UUID} AND outcome != 'unchanged'
        ORDER BY checked_at DESC LIMIT {limit:UInt32}`,
-      { organization_id: organizationId, source_id: sourceId, limit, with_unchanged: withUnchanged },
+      { organization_id: organizationId, source_id: sourceId, limit },
     );
   }
 

@@ -108,12 +108,18 @@ export class SourcesService {
 
   async list(organizationId: string): Promise<SourceView[]> {
     const rows = await this.sources.list(organizationId);
-    return Promise.all(rows.map(async (row) => this.view(row, await this.sources.checks(organizationId, row.source_id, 200, true))));
+    const latest = await this.sources.latest(organizationId, PROBLEMS);
+    return rows.map((row) =>
+      this.view(
+        row,
+        latest.filter((check) => check.source_id === row.source_id),
+      ),
+    );
   }
 
   async find(organizationId: string, sourceId: string): Promise<SourceView | undefined> {
     const row = await this.sources.find(organizationId, sourceId);
-    return row && this.view(row, await this.sources.checks(organizationId, sourceId, 200, true));
+    return row && this.view(row, await this.sources.latest(organizationId, PROBLEMS, sourceId));
   }
 
   /** Removes a source (its imported data stays); undefined when the organisation has no such source. */
@@ -121,7 +127,7 @@ export class SourcesService {
     const row = await this.sources.find(organizationId, sourceId);
     if (!row) return undefined;
     await this.sources.save(row, true);
-    return this.view(row, await this.sources.checks(organizationId, sourceId, 200, true));
+    return this.view(row, await this.sources.latest(organizationId, PROBLEMS, sourceId));
   }
 
   /** Checks a source now, in this process; undefined when the organisation has no such source. */
@@ -132,13 +138,13 @@ export class SourcesService {
     return {
       busy: result.busy,
       checks: result.checks.map(toCheckView),
-      source: this.view(row, await this.sources.checks(organizationId, sourceId, 200, true)),
+      source: this.view(row, await this.sources.latest(organizationId, PROBLEMS, sourceId)),
     };
   }
 
   async history(organizationId: string, sourceId: string, limit: number): Promise<CheckView[] | undefined> {
     if (!(await this.sources.find(organizationId, sourceId))) return undefined;
-    return (await this.sources.checks(organizationId, sourceId, limit, false)).map(toCheckView);
+    return (await this.sources.history(organizationId, sourceId, limit)).map(toCheckView);
   }
 
   private async refuseUnreadableDirectory(path: string, author: SourceAuthor): Promise<void> {
@@ -160,7 +166,7 @@ export class SourcesService {
     }
   }
 
-  private view(row: SourceRow, checks: CheckRow[]): SourceView {
+  private view(row: SourceRow, latest: LatestCheck[]): SourceView {
     return {
       sourceId: row.source_id,
       integrationId: row.integration_id,
@@ -168,16 +174,18 @@ export class SourcesService {
       url: row.location,
       options: JSON.parse(row.options || '{}') as SourceOptions,
       createdAt: isoOf(row.created_at),
-      status: statusOf(checks),
+      status: statusOf(latest),
     };
   }
 }
 
-/** A source's status from its newest checks (newest first). */
-export function statusOf(checks: CheckRow[]): SourceStatus {
-  const last = checks[0];
-  const imported = checks.find((c) => c.outcome === 'imported');
-  const problem = checks.find((c) => PROBLEMS.includes(c.outcome));
+type LatestCheck = CheckRow & { role: 'last' | 'import' | 'problem' };
+
+/** A source's status from its newest check, newest import and newest problem (SourcesRepository.latest). */
+export function statusOf(latest: LatestCheck[]): SourceStatus {
+  const last = latest.find((c) => c.role === 'last');
+  const imported = latest.find((c) => c.role === 'import');
+  const problem = latest.find((c) => c.role === 'problem');
   const lag = imported?.delivered_at ? (Date.parse(isoOf(imported.checked_at)) - Date.parse(isoOf(imported.delivered_at))) / 1000 : null;
   return {
     lastCheckAt: last ? isoOf(last.checked_at) : null,
