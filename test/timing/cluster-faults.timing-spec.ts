@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrate } from '../../src/infrastructure/clickhouse/migrator';
+import { CLUSTER_WIDE_TABLES, DISTRIBUTED_SUFFIX } from '../../src/infrastructure/clickhouse/cluster-ddl';
 import { NodesUnreachableError } from '../../src/infrastructure/clickhouse/cluster-nodes';
 import { loadMigrations } from '../../src/infrastructure/clickhouse/migrator';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
@@ -226,13 +227,12 @@ describeOnCluster('ClickHouse cluster faults (a private 2 × 2 cluster)', () => 
           `SELECT name FROM system.tables WHERE database = {db:String} AND engine = 'Distributed' ORDER BY name`,
           { db: node.database },
         );
-        expect(distributed.map((row) => row.name)).toEqual([
-          'api_key_usage_distributed',
-          'api_keys_distributed',
-          'cost_line_items_distributed',
-          'import_journal_distributed',
-          'shared_filters_distributed',
-        ]);
+        // Every cluster-wide table of the one list (cluster-ddl.ts) gets its Distributed table on every node.
+        expect(distributed.map((row) => row.name)).toEqual(
+          Object.keys(CLUSTER_WIDE_TABLES)
+            .map((table) => `${table}${DISTRIBUTED_SUFFIX}`)
+            .sort(),
+        );
       }
       expect(await migrate(migrator.clickhouse)).toEqual([]);
     } finally {
