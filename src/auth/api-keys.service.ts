@@ -4,7 +4,7 @@ import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-
 import { ApiKeysRepository, StoredKeyRow } from './api-keys.repository';
 import type { Principal, Scope } from '../common/http/principal';
 import type { KeyListPage } from './api-key-list-page';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -101,7 +101,7 @@ export class ApiKeysService implements OnModuleDestroy {
    */
   async list(organizationId: string, page?: KeyListPage): Promise<ApiKeyRecord[]> {
     const rows = await this.repository.list(organizationId, page);
-    return rows.map((row) => ({ ...toRecord(row), lastUsedAt: row.last_used_at ? isoUtc(row.last_used_at) : null }));
+    return rows.map((row) => ({ ...toRecord(row), lastUsedAt: row.last_used_at ? isoFromClickhouse(row.last_used_at) : null }));
   }
 
   /** How many unrevoked keys an organisation has. */
@@ -222,12 +222,7 @@ function toRecord(row: StoredKeyRow): ApiKeyRecord {
     name: row.name,
     scopes: row.scopes as Scope[],
     dataScope: row.data_scope ?? '',
-    createdAt: isoUtc(row.created_at),
-    revokedAt: row.revoked_at ? isoUtc(row.revoked_at) : null,
+    createdAt: isoFromClickhouse(row.created_at),
+    revokedAt: row.revoked_at ? isoFromClickhouse(row.revoked_at) : null,
   };
-}
-
-/** ClickHouse's `2026-11-23 09:30:00.000` (UTC) as ISO 8601. */
-function isoUtc(clickhouseTime: string): string {
-  return new Date(clickhouseTime.replace(' ', 'T') + 'Z').toISOString();
 }

@@ -6,7 +6,14 @@ import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generato
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
 import { CONVERSION_POLICIES, ConversionPolicy } from '../common/money/exchange-rates';
-import { isSourceKind, SOURCE_KINDS, SourceKind, SourceOptions } from '../sources/source-location';
+import {
+  INTEGRATION_ID_PATTERN,
+  INTEGRATION_ID_RULE,
+  isSourceKind,
+  SOURCE_KINDS,
+  SourceKind,
+  SourceOptions,
+} from '../sources/source-location';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =
@@ -240,8 +247,8 @@ function cliProgram(accept: Accept): Command {
   });
   command(sources, 'add', 'sources add', accept, (options) => {
     const integrationId = stringOption('--integration', options.integration);
-    if (!integrationId || !/^[A-Za-z0-9._:-]{1,128}$/.test(integrationId)) {
-      throw new UsageError('--integration <id> is required: 1 to 128 letters, digits or ._:-');
+    if (!integrationId || !INTEGRATION_ID_PATTERN.test(integrationId)) {
+      throw new UsageError(`--integration <id> is required: ${INTEGRATION_ID_RULE}`);
     }
     const kind = stringOption('--kind', options.kind);
     if (!isSourceKind(kind)) throw new UsageError(`--kind must be one of ${SOURCE_KINDS.join(', ')}.`);

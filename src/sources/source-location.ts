@@ -10,6 +10,10 @@ import { isAbsolute, normalize } from 'node:path';
 export const SOURCE_KINDS = ['aws-data-exports', 'azure-exports', 'oci-focus', 'focus-files'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
+/** An integration id a source's rows are stored under (admin API and CLI alike). */
+export const INTEGRATION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const INTEGRATION_ID_RULE = '1 to 128 letters, digits or ._:-';
+
 export function isSourceKind(value: unknown): value is SourceKind {
   return typeof value === 'string' && (SOURCE_KINDS as readonly string[]).includes(value);
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength } from 'class-validator';
-import { SOURCE_KINDS, SourceKind } from './source-location';
+import { INTEGRATION_ID_PATTERN, INTEGRATION_ID_RULE, SOURCE_KINDS, SourceKind } from './source-location';
 import { CHECK_OUTCOMES, CheckOutcome } from './sources.repository';
 
 const KINDS_TEXT =
@@ -13,7 +13,7 @@ export class CreateSourceDto {
     example: 'aws-payer-123456789012',
   })
   @IsString()
-  @Matches(/^[A-Za-z0-9._:-]{1,128}$/, { message: 'integrationId: 1 to 128 letters, digits or ._:-' })
+  @Matches(INTEGRATION_ID_PATTERN, { message: `integrationId: ${INTEGRATION_ID_RULE}` })
   integrationId: string;
 
   @ApiProperty({ enum: SOURCE_KINDS, description: KINDS_TEXT, example: 'aws-data-exports' })

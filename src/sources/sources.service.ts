@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PeriodChange, SourceCheckService } from './source-check.service';
 import { locationUrl, parseSourceLocation, SourceKind, SourceOptions } from './source-location';
@@ -173,7 +173,7 @@ export class SourcesService {
       kind: row.kind,
       url: row.location,
       options: JSON.parse(row.options || '{}') as SourceOptions,
-      createdAt: isoOf(row.created_at),
+      createdAt: isoFromClickhouse(row.created_at),
       status: statusOf(latest),
     };
   }
@@ -186,36 +186,33 @@ export function statusOf(latest: LatestCheck[]): SourceStatus {
   const last = latest.find((c) => c.role === 'last');
   const imported = latest.find((c) => c.role === 'import');
   const problem = latest.find((c) => c.role === 'problem');
-  const lag = imported?.delivered_at ? (Date.parse(isoOf(imported.checked_at)) - Date.parse(isoOf(imported.delivered_at))) / 1000 : null;
+  const lag = imported?.delivered_at
+    ? (Date.parse(isoFromClickhouse(imported.checked_at)) - Date.parse(isoFromClickhouse(imported.delivered_at))) / 1000
+    : null;
   return {
-    lastCheckAt: last ? isoOf(last.checked_at) : null,
+    lastCheckAt: last ? isoFromClickhouse(last.checked_at) : null,
     lastOutcome: last?.outcome ?? null,
-    lastImportAt: imported ? isoOf(imported.checked_at) : null,
+    lastImportAt: imported ? isoFromClickhouse(imported.checked_at) : null,
     lastImportDelivery: imported?.delivery ?? null,
     lastImportBillingPeriods: imported?.billing_periods ?? [],
     lastImportLagSeconds: lag === null ? null : Math.max(0, Math.round(lag)),
     // A problem older than the last import is history, not the source's state.
     lastProblem:
       problem && (!imported || problem.checked_at > imported.checked_at)
-        ? { at: isoOf(problem.checked_at), outcome: problem.outcome, message: problem.message }
+        ? { at: isoFromClickhouse(problem.checked_at), outcome: problem.outcome, message: problem.message }
         : null,
   };
 }
 
 function toCheckView(check: CheckRow): CheckView {
   return {
-    checkedAt: isoOf(check.checked_at),
+    checkedAt: isoFromClickhouse(check.checked_at),
     outcome: check.outcome,
     delivery: check.delivery,
-    deliveredAt: check.delivered_at ? isoOf(check.delivered_at) : null,
+    deliveredAt: check.delivered_at ? isoFromClickhouse(check.delivered_at) : null,
     billingPeriods: check.billing_periods,
     rows: Number(check.rows),
     changes: JSON.parse(check.changes || '[]') as PeriodChange[],
     message: check.message,
   };
-}
-
-/** ClickHouse DateTime64 text (UTC) → ISO 8601. */
-function isoOf(text: string): string {
-  return new Date(`${text.replace(' ', 'T')}Z`).toISOString();
 }

@@ -11,7 +11,7 @@ import {
   SharedFilterSaveOutcome,
   SharedFilterStore,
 } from './shared-filter.store';
-import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
+import { clickhouseTimestamp, isoFromClickhouse } from '../../common/dates/clickhouse-time';
 
 export const SHARED_FILTERS_TABLE = 'shared_filters';
 
@@ -147,7 +147,7 @@ export class ClickhouseSharedFilterStore implements SharedFilterStore {
       filterId,
       organizationId: row.organization_id,
       configuration: JSON.parse(row.configuration) as SharedFilterConfiguration,
-      createdAt: new Date(`${row.created_at.replace(' ', 'T')}Z`).toISOString(),
+      createdAt: isoFromClickhouse(row.created_at),
       expiresAt: row.expires_at,
       creatorDataScope: row.creator_data_scope,
       creatorKeyId: row.creator_key_id,
