@@ -80,6 +80,12 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [metricsRegistry],
   }),
+  sourceObjectReads: new Counter({
+    name: 'cost_insights_source_object_reads_total',
+    help: 'Objects read from data sources, by what they were (manifest, part): a check with nothing new reads none',
+    labelNames: ['object'] as const,
+    registers: [metricsRegistry],
+  }),
   sourceImportLag: new Histogram({
     name: 'cost_insights_source_import_lag_seconds',
     help: "Seconds from a delivery's arrival in its source to its publication",

@@ -6,6 +6,8 @@ export interface ListedObject {
   key: string;
   size: number;
   modifiedMs: number;
+  /** The store's version tag of the object (S3 and Azure ETags), where it has one. */
+  etag?: string;
 }
 
 /**

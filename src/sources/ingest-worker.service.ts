@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
+import { CheckSchedule } from './check-schedule';
 import { RedisLease } from './redis-lease';
 import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from './sources.repository';
@@ -13,7 +14,7 @@ export const WORKER_LEASE_TTL_MS = 30_000;
 const TICK_MS = 5_000;
 
 /**
- * Checks every organisation's data sources every INGEST_POLL_SECONDS. Runs in each API process with
+ * Checks every organisation's data sources every INGEST_POLL_SECONDS (an unreachable one less often: CheckSchedule). Runs in each API process with
  * INGEST_WORKER=true (and in `npm run worker`), but only the holder of one Redis lease checks: exactly one active
  * across all instances, another taking over within WORKER_LEASE_TTL_MS of its holder's crash. Resumable: what
  * was imported is recorded per delivery, so a restarted worker goes on where the last one stopped.
@@ -26,6 +27,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
   private running?: Promise<void>;
   private nextCheckMs = 0;
   private holding = false;
+  private readonly schedule: CheckSchedule;
 
   constructor(
     private readonly sources: SourcesRepository,
@@ -34,6 +36,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.lease = new RedisLease(redis, 'cost-insights:ingest-worker', WORKER_LEASE_TTL_MS);
+    this.schedule = new CheckSchedule(config.ingestSources.pollSeconds * 1000);
   }
 
   onApplicationBootstrap(): void {
@@ -73,11 +76,20 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async checkAll(): Promise<void> {
+    const roundMs = Date.now();
     for (const source of await this.sources.all().catch(() => [])) {
       if (!this.timer || !(await this.lease.renew().catch(() => false))) return;
-      await this.checker.check(source).catch((error: unknown) => {
+      if (!this.schedule.isDue(source.source_id, roundMs)) continue;
+      const retryAfterMs = this.schedule.retryAfterFailureMs(source.source_id);
+      const result = await this.checker.check(source, { retryAfterMs }).catch((error: unknown) => {
         this.logger.warn(`source ${source.source_id}: check failed: ${error instanceof Error ? error.message : String(error)}`);
       });
+      if (result && !result.busy)
+        this.schedule.checked(
+          source.source_id,
+          result.checks.some((check) => check.outcome === 'unreachable'),
+          roundMs,
+        );
     }
   }
 }

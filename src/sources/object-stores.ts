@@ -79,6 +79,7 @@ class S3Store implements SourceStore {
           key: object.Key.slice(this.location.prefix.length),
           size: object.Size ?? 0,
           modifiedMs: object.LastModified?.getTime() ?? 0,
+          etag: object.ETag,
         });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -126,6 +127,7 @@ class AzureStore implements SourceStore {
         key: blob.name.slice(this.location.prefix.length),
         size: blob.properties.contentLength ?? 0,
         modifiedMs: blob.properties.lastModified?.getTime() ?? 0,
+        etag: blob.properties.etag,
       });
     }
     return listed.sort((a, b) => a.key.localeCompare(b.key));

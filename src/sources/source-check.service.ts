@@ -10,8 +10,10 @@ import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
 import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus } from '../ingest/ingest-focus';
+import { recoverInterruptedImports } from '../ingest/import-journal';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
+import { ManifestCache } from './manifest-cache';
 import { MissingCredential, openStore, SourceStore } from './object-stores';
 import { RedisLease } from './redis-lease';
 import { parseSourceLocation, SourceOptions } from './source-location';
@@ -44,6 +46,7 @@ export interface CheckResult {
 @Injectable()
 export class SourceCheckService {
   private readonly logger = new Logger('DataSources');
+  private readonly manifests = new ManifestCache();
 
   constructor(
     private readonly clickhouse: ClickhouseService,
@@ -52,12 +55,17 @@ export class SourceCheckService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async check(source: SourceRow): Promise<CheckResult> {
+  /** `retryAfterMs`: when the worker tries again should the source be unreachable (said in that check's message). */
+  async check(source: SourceRow, options: { retryAfterMs?: number } = {}): Promise<CheckResult> {
     const lock = new RedisLease(this.redis, `cost-insights:ingest-source:${source.source_id}`, SOURCE_LOCK_TTL_MS);
     if (!(await lock.acquire())) return { busy: true, checks: [] };
     const renewal = setInterval(() => void lock.renew().catch(() => undefined), SOURCE_LOCK_TTL_MS / 3);
     try {
-      const checks = await this.checkHeld(source);
+      const checks = (await this.checkHeld(source)).map((check) =>
+        check.outcome === 'unreachable' && options.retryAfterMs !== undefined
+          ? { ...check, message: `${check.message}; the worker tries again in ${duration(options.retryAfterMs)}` }
+          : check,
+      );
       for (const check of checks) {
         await this.sources.recordCheck(check);
         metrics.sourceChecks.inc({ outcome: check.outcome });
@@ -81,8 +89,10 @@ export class SourceCheckService {
     try {
       store = openStore(location);
       const listing = await store.list();
-      const manifests = new Map<string, string>();
-      for (const key of manifestKeys(source.kind, listing)) manifests.set(key, await store.readText(key));
+      const manifests = await this.manifests.texts(source.source_id, listing, manifestKeys(source.kind, listing), (key) => {
+        metrics.sourceObjectReads.inc({ object: 'manifest' });
+        return store.readText(key);
+      });
       deliveries = findDeliveries(source.kind, listing, manifests, {
         nowMs: now,
         settleMs: this.config.ingestSources.settleSeconds * 1000,
@@ -111,11 +121,15 @@ export class SourceCheckService {
   }
 
   private async importDelivery(source: SourceRow, store: SourceStore, delivery: Delivery): Promise<CheckRow> {
-    const periods = await this.sources.integrationPeriods(source.organization_id, source.integration_id);
-    const before = await this.sources.periodTotals(source.organization_id, source.integration_id, periods);
     // Remote parts are streamed to a directory of their own (disk, not memory), removed once imported or refused.
     const downloads = await mkdtemp(join(tmpdir(), 'cost-insights-delivery-'));
     try {
+      // First what an import killed while publishing left (the importer would do it too, after `before` was read):
+      // the totals before are those readers saw, not a half-published state.
+      await recoverInterruptedImports(this.clickhouse);
+      const periods = await this.sources.integrationPeriods(source.organization_id, source.integration_id);
+      const before = await this.sources.periodTotals(source.organization_id, source.integration_id, periods);
+      metrics.sourceObjectReads.inc({ object: 'part' }, delivery.parts.length);
       const summary = await ingestFocus(this.clickhouse, {
         paths: await store.localPaths(
           delivery.parts.map((part) => part.key),
@@ -198,4 +212,10 @@ function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return code && !message.includes(code) ? `${code}: ${message}` : message.split('\n')[0];
+}
+
+/** A wait in words: seconds up to two minutes, then minutes. */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }

@@ -6,7 +6,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import Redis from 'ioredis';
 import { SourcesService } from '../../src/sources/sources.service';
-import { LocalServer, startAzurite, startS3Server } from '../support/local-servers';
+import { freePort, LocalServer, startAzurite, startS3Server } from '../support/local-servers';
 import { RedisLease } from '../../src/sources/redis-lease';
 import { IngestWorkerService } from '../../src/sources/ingest-worker.service';
 import { E2E_MODE } from '../support/e2e-mode';
@@ -53,6 +53,42 @@ function awsDelivery(root: string, period: string, execution: string, exportTime
     dataFiles: files.map((f) => `s3://bucket/exports/${f}`),
   };
   write(join(root, `focus/metadata/BILLING_PERIOD=${period}/${execution}/focus-Manifest.json`), JSON.stringify(manifest));
+}
+
+/**
+ * An HTTP relay to `target` that counts what passes: ListObjectsV2 pages (`GET /bucket?list-type=2`), object reads
+ * (`GET`/`HEAD` of a key) and anything else.
+ */
+async function countingProxy(target: string) {
+  const { createServer, request: forward } = await import('node:http');
+  const counts = { listPages: 0, objectReads: 0, other: 0 };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    const isList = req.method === 'GET' && url.searchParams.get('list-type') === '2';
+    const isRead = (req.method === 'GET' || req.method === 'HEAD') && !isList && url.pathname.split('/').filter(Boolean).length > 1;
+    if (isList) counts.listPages += 1;
+    else if (isRead) counts.objectReads += 1;
+    else counts.other += 1;
+    // The Host header stays the one the client signed (SigV4 covers it).
+    const upstream = forward(url, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts: () => ({ ...counts }),
+    reset: () => Object.assign(counts, { listPages: 0, objectReads: 0, other: 0 }),
+    stop: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 describe('Data sources', () => {
@@ -403,6 +439,58 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
     ]);
   });
 
+  it('checks a bucket of 10,000 unrelated objects with nothing new by one listing, reading no object', async () => {
+    const client = new S3Client({
+      endpoint: s3.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    const crowded = `crowded-${randomUUID().slice(0, 8)}`;
+    await client.send(new CreateBucketCommand({ Bucket: crowded }));
+    const unrelated = Array.from({ length: 10_000 }, (_, i) => `exports/other-team/report-${i}.txt`);
+    for (let i = 0; i < unrelated.length; i += 100) {
+      await Promise.all(
+        unrelated.slice(i, i + 100).map((key) => client.send(new PutObjectCommand({ Bucket: crowded, Key: key, Body: 'not an export' }))),
+      );
+    }
+    const rows = [{ billed: '3.125', day: '2026-09-04' }];
+    const part = 'focus/data/BILLING_PERIOD=2026-09/exec-1/focus-00001.csv';
+    await client.send(new PutObjectCommand({ Bucket: crowded, Key: `exports/${part}`, Body: focusCsv('2026-09', rows) }));
+    const manifest = { executionId: 'exec-1', exportTime: '2026-10-01T06:00:00Z', dataFiles: [`s3://${crowded}/exports/${part}`] };
+    await client.send(
+      new PutObjectCommand({
+        Bucket: crowded,
+        Key: 'exports/focus/metadata/BILLING_PERIOD=2026-09/exec-1/focus-Manifest.json',
+        Body: JSON.stringify(manifest),
+      }),
+    );
+    client.destroy();
+
+    // The service reaches the bucket through a relay that counts the requests it passes on (the protocol untouched).
+    const proxy = await countingProxy(s3.url);
+    try {
+      const org = await t.newOrganization();
+      const source = await operatorAdds(org, {
+        integrationId: 'aws',
+        kind: 'aws-data-exports',
+        url: `s3://${crowded}/exports`,
+        options: { endpoint: proxy.url, pathStyle: true, credentials: { idEnv: 'TEST_S3_KEY_ID', secretEnv: 'TEST_S3_SECRET' } },
+      });
+      expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.message])).toEqual([['imported', '']]);
+      expect(await billed(org)).toBe(Number(text(total(rows))));
+      // A listing of 10,002 keys is 11 pages of at most 1,000; the manifest and the part are read once.
+      expect(proxy.counts()).toEqual({ listPages: 11, objectReads: 2, other: 0 });
+
+      proxy.reset();
+      expect((await run(org, source.sourceId)).map((c) => c.outcome)).toEqual(['unchanged']);
+      expect((await run(org, source.sourceId)).map((c) => c.outcome)).toEqual(['unchanged']);
+      expect(proxy.counts()).toEqual({ listPages: 22, objectReads: 0, other: 0 });
+    } finally {
+      await proxy.stop();
+    }
+  }, 300_000);
+
   it('imports an Azure run from Azure Blob Storage (Azurite), and says so when the account key is wrong', async () => {
     const container = new ContainerClient(`${azurite.url}/exports`, new StorageSharedKeyCredential(azurite.account, azurite.key));
     await container.createIfNotExists();
@@ -461,6 +549,39 @@ describeWithRedis('The data-source worker', () => {
       redis.disconnect();
     }
   });
+
+  it('backs off from an unreachable endpoint, doubling its wait, and each check says when it tries again', async () => {
+    const worker = await TestApp.start({ settings: { INGEST_WORKER: 'true', INGEST_POLL_SECONDS: '1' } });
+    try {
+      const org = await worker.newOrganization();
+      const nobody = `http://127.0.0.1:${await freePort()}`; // nothing listens there
+      const source = await worker.app
+        .get(SourcesService)
+        .add(
+          org.organizationId,
+          { integrationId: 'down', kind: 'aws-data-exports', url: 's3://exports/focus', options: { endpoint: nobody, pathStyle: true } },
+          'operator',
+        );
+      let checks: Array<{ checkedAt: string; outcome: string; message: string }> = [];
+      for (let i = 0; i < 600 && checks.length < 5; i++) {
+        await sleep(200);
+        const history = await worker.http.get(`${SOURCES}/${source.sourceId}/history`).set(org.auth);
+        checks = [...(history.body.data as typeof checks)].reverse();
+      }
+      expect(checks.map((check) => check.outcome)).toEqual(Array(checks.length).fill('unreachable'));
+      const waits = checks.map((check) => Number(/the worker tries again in (\d+) s$/.exec(check.message)?.[1]));
+      expect(waits.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
+      // The worker's rounds come every 5 s (its tick): with a poll of 1 s the 4th check's wait (8 s) is the first
+      // to skip a round. Each check records when its listing failed, a second or so after its round began.
+      const gap = (i: number) => Date.parse(checks[i].checkedAt) - Date.parse(checks[i - 1].checkedAt);
+      expect(gap(4)).toBeGreaterThanOrEqual(8_000 - 1_500);
+      const list = await worker.http.get(SOURCES).set(org.auth);
+      expect(JSON.stringify(list.body.data)).toContain('the worker tries again in');
+      await worker.http.delete(`${SOURCES}/${source.sourceId}`).set(org.auth);
+    } finally {
+      await worker.close();
+    }
+  }, 180_000);
 
   it('runs in exactly one of two instances, imports by itself, and moves to the other when its instance stops', async () => {
     const root = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `worker-${randomUUID()}`);

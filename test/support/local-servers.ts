@@ -70,7 +70,19 @@ export async function startS3Server(dir: string): Promise<LocalServer> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [require.resolve('s3rver/bin/s3rver.js'), '--directory', dir, '--port', String(port), '--address', '127.0.0.1', '--silent'],
+    // s3rver encrypts ListObjectsV2 continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider: without
+    // it every listing of more than one page fails ("internal error").
+    [
+      '--openssl-legacy-provider',
+      require.resolve('s3rver/bin/s3rver.js'),
+      '--directory',
+      dir,
+      '--port',
+      String(port),
+      '--address',
+      '127.0.0.1',
+      '--silent',
+    ],
     {
       stdio: 'ignore',
       detached: true,
