@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { keepRecoveringImports } from '../../src/startup';
@@ -326,6 +327,30 @@ async function withApi<T>(run: (http: () => Agent) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The data-source worker (`npm run worker`, compiled) on the store until it dies, or until its output shows `until`
+ * (then stopped with SIGTERM, after its check in progress).
+ */
+async function runWorker(settings: Env, extra: Env = {}, until?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const worker = spawn(process.execPath, [join(DIST, 'worker.js')], {
+    cwd: ROOT,
+    env: childEnv({ ...settings, ...extra }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (until && output.includes(until)) worker.kill('SIGTERM');
+  };
+  worker.stdout!.on('data', collect);
+  worker.stderr!.on('data', collect);
+  const timer = setTimeout(() => worker.kill('SIGKILL'), 120_000);
+  const [code, signal] = (await once(worker, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  if (until && !output.includes(until)) throw new Error(`the worker ended (${code ?? signal}) before "${until}":\n${output}`);
+  return { code, signal };
+}
+
 async function newOrganization(): Promise<{ organizationId: string; key: string }> {
   const organizationId = randomUUID();
   const created = json<{ key: string }>(
@@ -473,6 +498,67 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     expect(await storeTotals(org.organizationId)).toEqual({ ...before, ...expectedTotals([['later', LATER]]) });
     expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(beforeCrash);
     expect((await importTables()).filter((name) => name.startsWith(crashed.import_id))).toEqual([]);
+  }, 300_000);
+
+  it('a data-source worker killed while publishing a restatement: restarted, it rolls back, reports the totals readers saw, publishes once', async () => {
+    const org = await newOrganization();
+    const folder = join(WORK, `source-${org.organizationId}`);
+    mkdirSync(folder, { recursive: true });
+    writeFocusCsv(join(folder, 'export.csv'), OLD);
+    const sourceEnv = { INGEST_SETTLE_SECONDS: '0', INGEST_POLL_SECONDS: '1' };
+    const { sourceId } = json<{ sourceId: string }>(
+      await cli([
+        'sources',
+        'add',
+        '--org',
+        org.organizationId,
+        '--integration',
+        INTEGRATION,
+        '--kind',
+        'focus-files',
+        '--url',
+        `file://${folder}`,
+        '--json',
+      ]),
+    );
+    const first = json<{ checks: { outcome: string }[] }>(
+      await cli(['sources', 'run', sourceId, '--org', org.organizationId, '--json'], sourceEnv),
+    );
+    expect(first.checks.map((check) => check.outcome)).toEqual(['imported']);
+    const before = expectedTotals([[INTEGRATION, OLD]]);
+    expect(await storeTotals(org.organizationId)).toEqual(before);
+
+    // The export is restated (three periods); the worker dies right after the second partition swap.
+    writeFocusCsv(join(folder, 'export.csv'), NEW);
+    const killed = await runWorker(sourceEnv, { INGEST_FAULT_AFTER_SWAPS: afterPartitions(2) });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await storeTotals(org.organizationId)).toEqual(
+      expectedTotals([[INTEGRATION, [...newPeriod('2024-07'), ...newPeriod('2024-08'), ...oldPeriod('2024-09')]]]),
+    );
+    const crashed = (await journal(org.organizationId)).at(-1)!;
+    expect(crashed.state_text).toBe('swapping');
+    if (SHARED_SERVERS) await expireLease(crashed.import_id);
+
+    const restarted = await runWorker(sourceEnv, {}, `imported all files`);
+    expect(restarted.signal === 'SIGTERM' || restarted.code === 0).toBe(true);
+    expect(await storeTotals(org.organizationId)).toEqual(expectedTotals([[INTEGRATION, NEW]]));
+    expect((await journal(org.organizationId)).slice(-2).map((entry) => [entry.import_id, entry.state_text])).toEqual([
+      [crashed.import_id, 'rolled_back'],
+      [expect.any(String), 'committed'],
+    ]);
+    const imports = await storeQuery<{ changes: string }>(
+      `SELECT changes FROM ${table('ingest_source_checks')} WHERE organization_id = {org:UUID} AND outcome = 'imported' ORDER BY checked_at`,
+      { org: org.organizationId },
+    );
+    expect(imports).toHaveLength(2);
+    // Before → after per period: what readers saw before the restatement (not the half-published mix), then the new data.
+    const changes = (JSON.parse(imports[1].changes) as { billingPeriod: string; billedBefore: string; billedAfter: string }[]).map((c) => [
+      c.billingPeriod,
+      toScaled(c.billedBefore).toString(),
+      toScaled(c.billedAfter).toString(),
+    ]);
+    const billed = (rows: Charge[], period: string) => expectedTotals([[INTEGRATION, rows]])[`${INTEGRATION}|${period}`]?.billed ?? '0';
+    expect(changes).toEqual(['2024-07', '2024-08', '2024-09'].map((period) => [period, billed(OLD, period), billed(NEW, period)]));
   }, 300_000);
 
   const clusterOnly = MODE === 'cluster' ? it : it.skip;
