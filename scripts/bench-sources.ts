@@ -1,6 +1,6 @@
 /**
  * Data sources (issue 31), measured (not a test):
- * 1. One Parquet FOCUS export (the import bench's generator, N line items) delivered as an AWS Data Exports delivery
+ * 1. One Parquet FOCUS export (the import bench's generator and size: 3M line items by default) delivered as an AWS Data Exports delivery
  *    (data file + manifest) in a local directory, in an S3-compatible server (s3rver) and in Azure Blob Storage
  *    (Azurite, as an Azure export run): each imported R times into a fresh organisation through the check a worker
  *    runs (`SourcesService.run`: listing, manifest, parts streamed to disk, the importer), alternated; p50 seconds of
@@ -9,7 +9,7 @@
  *    setting's default, 300 s), a delivery written right after a round; the seconds until `/data` answers its total,
  *    against poll + the import's time.
  *
- *   npx ts-node -T scripts/bench-sources.ts [--rows 1000000] [--runs 3] [--poll 300] [--dir .test-tmp/bench-sources]
+ *   npx ts-node -T scripts/bench-sources.ts [--rows 3000000] [--runs 3] [--poll 300] [--dir .test-tmp/bench-sources]
  *
  * On a ClickHouse server (libchdb) of its own. Results: bench/results/<timestamp>-sources.{json,md}.
  */
@@ -40,7 +40,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 type Where = 'local directory' | 'S3 (s3rver)' | 'Azure Blob (Azurite)';
 
 async function main(): Promise<void> {
-  const rows = Number(arg('rows') ?? 1_000_000);
+  const startedAt = new Date().toISOString();
+  const rows = Number(arg('rows') ?? 3_000_000);
   const runs = Number(arg('runs') ?? 3);
   const poll = Number(arg('poll') ?? SETTINGS.INGEST_POLL_SECONDS.default);
   const dir = resolve(arg('dir') ?? '.test-tmp/bench-sources');
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   process.env.BENCH_AZURE_ACCOUNT = azurite.account;
   process.env.BENCH_AZURE_KEY = azurite.key;
   const common = {
+    LOG_LEVEL: 'silent',
     CLICKHOUSE_URL: server.url,
     CLICKHOUSE_MAX_EXECUTION_SECONDS: '3600',
     INGEST_SETTLE_SECONDS: '0',
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
     const s3Import = imports.find((i) => i.where === 'S3 (s3rver)')!.p50Seconds;
     const arrival = { ...(await manifestToAnswer(parquet, rows, poll, common, s3.url)), boundSeconds: round(poll + s3Import) };
     const report = {
-      startedAt: new Date().toISOString(),
+      startedAt,
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: round(totalmem() / 1024 ** 3) },
       rows,
       parquetMB: round(bytes / 1e6),
@@ -246,13 +248,19 @@ async function manifestToAnswer(parquet: string, rows: number, poll: number, com
         .post('/v1/cost-insights/data')
         .set(org.auth)
         .set('Cache-Control', 'no-cache')
-        .send({ filters: { inclusions: { billingPeriods: ['2026-01'] } }, groupBy: { dimensions: ['integration'] } });
-      if (answer.status === 200 && answer.body.data.items.length > 0) break;
+        .send({ filters: { inclusions: { dateRange: { start: '2025-01-01', end: '2025-12-31' } } }, groupBy: { dateGrouping: 'monthly' } });
+      if (answer.status !== 200) throw new Error(`/data answered ${answer.status}: ${answer.text}`);
+      if (answer.body.data.items.length > 0) break;
       if (performance.now() - landed > (poll + 600) * 1000) throw new Error('the delivery was not answered within poll + 10 min');
       await sleep(250);
     }
     const seconds = (performance.now() - landed) / 1000;
-    const history = await sources.history(org.organizationId, source.sourceId, 10);
+    // The check is recorded just after the import published (what /data saw first).
+    let history = await sources.history(org.organizationId, source.sourceId, 10);
+    for (let i = 0; i < 100 && !history?.some((check) => check.outcome === 'imported'); i++) {
+      await sleep(100);
+      history = await sources.history(org.organizationId, source.sourceId, 10);
+    }
     const imported = history?.find((check) => check.outcome === 'imported');
     if (!imported || imported.rows !== rows) throw new Error(`unexpected history: ${JSON.stringify(history)}`);
     log(`manifest landed → answered: ${seconds.toFixed(1)} s (poll ${poll} s)`);

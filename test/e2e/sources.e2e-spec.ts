@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -36,7 +37,7 @@ function focusCsv(period: string, rows: Row[], currency = 'USD'): string {
 
 const total = (rows: Row[]): Exact => sum(rows.map((r) => exact(r.billed)));
 
-function write(path: string, content: string, modified?: Date): void {
+function write(path: string, content: string | Buffer, modified?: Date): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
   if (modified) utimesSync(path, modified, modified);
@@ -270,6 +271,37 @@ describe('Data sources', () => {
     expect(partial.message).toContain(`${runFolder}/part_0_0001.csv has 20 of ${Buffer.byteLength(part)} bytes`);
     write(join(dir, runFolder, 'part_0_0001.csv'), part);
     expect((await run(org, id)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
+  });
+
+  it('imports OCI daily reports (gzip CSV, YYYY/MM/DD) month by month, a month again when a day of it arrives', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'oci');
+    const an = new Date('2026-11-01T00:00:00Z');
+    const day = (date: string, rows: Row[]) =>
+      write(join(dir, 'FOCUS Reports', ...date.split('-'), `${date}-0001.csv.gz`), gzipSync(focusCsv(date.slice(0, 7), rows)), an);
+    const september = [
+      [{ billed: '1.125', day: '2026-09-01' }],
+      [
+        { billed: '2.5', day: '2026-09-02' },
+        { billed: '0.0625', day: '2026-09-02' },
+      ],
+    ];
+    day('2026-09-01', september[0]);
+    day('2026-09-02', september[1]);
+    day('2026-10-01', [{ billed: '4', day: '2026-10-01' }]);
+    const id = await addSource(org, 'oci-focus', dir, 'oci-tenancy');
+    expect((await run(org, id)).map((c) => [c.outcome, c.billingPeriods])).toEqual([
+      ['imported', ['2026-09']],
+      ['imported', ['2026-10']],
+    ]);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': text(total(september.flat())), '2026-10': '4' });
+    day('2026-10-02', [{ billed: '0.5', day: '2026-10-02' }]);
+    const october = await run(org, id);
+    expect(october.map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-10']]]);
+    expect(october[0].changes).toEqual([
+      expect.objectContaining({ billingPeriod: '2026-10', currency: 'USD', billedBefore: '4', billedAfter: '4.5' }),
+    ]);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': text(total(september.flat())), '2026-10': '4.5' });
   });
 
   it('imports a folder of FOCUS files once it settled, and again when a file changes', async () => {
