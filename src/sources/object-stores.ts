@@ -117,7 +117,11 @@ class AzureStore implements SourceStore {
   ) {
     const { id, secret: key, sas } = resolved(location.credentials, environment);
     const url = `${location.accountUrl}/${location.container}${sas ? `?${sas.replace(/^\?/, '')}` : ''}`;
-    this.container = new ContainerClient(url, id && key ? new StorageSharedKeyCredential(id, key) : new AnonymousCredential());
+    // Few, short retries (as the S3 client's 3 attempts): the worker tries an unreachable source again at its own
+    // pace (CheckSchedule), and the SDK's default (4 tries, 4 s doubling) would hold up every other source's check.
+    this.container = new ContainerClient(url, id && key ? new StorageSharedKeyCredential(id, key) : new AnonymousCredential(), {
+      retryOptions: { maxTries: 3, retryDelayInMs: 500, maxRetryDelayInMs: 2_000 },
+    });
   }
 
   async list(): Promise<ListedObject[]> {

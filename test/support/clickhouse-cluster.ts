@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { freePort, libchdbPath, stopProcess } from './local-servers';
 
@@ -65,7 +66,17 @@ interface NodeLayout {
   httpPort: number;
   tcpPort: number;
   relayPort: number;
+  /** A macro only this node's configuration holds: start-up checks that its HTTP port answers as this node. */
+  token: string;
 }
+
+/** A node's ports, free when chosen (another process may still take one before the node binds it). */
+async function nodeLayout(shard: number, replica: number): Promise<NodeLayout> {
+  return { shard, replica, httpPort: await freePort(), tcpPort: await freePort(), relayPort: await freePort(), token: randomUUID() };
+}
+
+/** Attempts at starting a cluster whose node lost a port it was given to another process (each with new ports). */
+const START_ATTEMPTS = 3;
 
 /**
  * One node's configuration: its ports, the cluster (every node: itself at its own TCP port, so system.clusters
@@ -89,7 +100,7 @@ export function clusterNodeConfig(name: string, shards: NodeLayout[][], self: No
  <!-- clickhouse-local's default is 0: queued Distributed inserts would never be sent -->
  <background_distributed_schedule_pool_size>4</background_distributed_schedule_pool_size>
  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
- <macros><shard>${self.shard}</shard><replica>r${self.replica}</replica></macros>
+ <macros><shard>${self.shard}</shard><replica>r${self.replica}</replica><node_token>${self.token}</node_token></macros>
  <remote_servers>
   <${name}>
 ${shardXml}
@@ -101,14 +112,7 @@ ${shardXml}
 
 export async function startClickhouseCluster(dir: string, options: ClusterOptions = {}): Promise<LocalCluster> {
   const name = options.name ?? TEST_CLUSTER_NAME;
-  const layout: NodeLayout[][] = [];
-  for (let shard = 1; shard <= (options.shards ?? 2); shard++) {
-    const replicas: NodeLayout[] = [];
-    for (let replica = 1; replica <= (options.replicas ?? 2); replica++) {
-      replicas.push({ shard, replica, httpPort: await freePort(), tcpPort: await freePort(), relayPort: await freePort() });
-    }
-    layout.push(replicas);
-  }
+  let layout: NodeLayout[][] = [];
   const configure = (self: NodeLayout) => {
     const nodeDir = join(dir, `s${self.shard}r${self.replica}`);
     mkdirSync(join(nodeDir, 'data'), { recursive: true });
@@ -116,15 +120,26 @@ export async function startClickhouseCluster(dir: string, options: ClusterOption
     writeFileSync(configPath, clusterNodeConfig(name, layout, self, options.relays ?? true));
     return { nodeDir, configPath };
   };
-  const nodes = layout.flat().map((self) => {
-    const { nodeDir, configPath } = configure(self);
-    return new NodeProcess(self, nodeDir, configPath);
-  });
-  try {
-    await Promise.all(nodes.map((node) => node.start()));
-  } catch (error) {
-    await Promise.all(nodes.map((node) => node.kill()));
-    throw error;
+  let nodes: NodeProcess[] = [];
+  for (let attempt = 1; ; attempt++) {
+    layout = [];
+    for (let shard = 1; shard <= (options.shards ?? 2); shard++) {
+      const replicas: NodeLayout[] = [];
+      for (let replica = 1; replica <= (options.replicas ?? 2); replica++) replicas.push(await nodeLayout(shard, replica));
+      layout.push(replicas);
+    }
+    nodes = layout.flat().map((self) => {
+      const { nodeDir, configPath } = configure(self);
+      return new NodeProcess(self, nodeDir, configPath);
+    });
+    try {
+      await Promise.all(nodes.map((node) => node.start()));
+      break;
+    } catch (error) {
+      await Promise.all(nodes.map((node) => node.kill()));
+      // Ports are chosen free, then bound by the node: a process running beside may take one in between.
+      if (!(error instanceof NodeStartFailure) || attempt === START_ATTEMPTS) throw error;
+    }
   }
   const settings = {
     CLICKHOUSE_URL: nodes[0].url,
@@ -138,9 +153,7 @@ export async function startClickhouseCluster(dir: string, options: ClusterOption
     async addShard() {
       const shard = layout.length + 1;
       const replicas: NodeLayout[] = [];
-      for (let replica = 1; replica <= layout[0].length; replica++) {
-        replicas.push({ shard, replica, httpPort: await freePort(), tcpPort: await freePort(), relayPort: await freePort() });
-      }
+      for (let replica = 1; replica <= layout[0].length; replica++) replicas.push(await nodeLayout(shard, replica));
       layout.push(replicas);
       const layoutOf = new Map(layout.flat().map((self) => [`s${self.shard}r${self.replica}`, self]));
       for (const node of nodes) {
@@ -169,6 +182,9 @@ export async function startClickhouseCluster(dir: string, options: ClusterOption
   };
 }
 
+/** A node that died while starting or found another process on a port it was given: started again on new ports. */
+class NodeStartFailure extends Error {}
+
 class NodeProcess implements ClusterNodeProcess {
   readonly shard: number;
   readonly replica: number;
@@ -177,6 +193,7 @@ class NodeProcess implements ClusterNodeProcess {
   readonly relayPort: number;
   readonly url: string;
   readonly id: string;
+  private readonly token: string;
   private child?: ChildProcess;
   /** Its output (a crash report, if any) goes to node.log beside its data. */
   private readonly log: number;
@@ -193,6 +210,7 @@ class NodeProcess implements ClusterNodeProcess {
     this.relayPort = self.relayPort;
     this.url = `http://127.0.0.1:${self.httpPort}`;
     this.id = `s${self.shard}r${self.replica}`;
+    this.token = self.token;
     this.log = openSync(join(nodeDir, 'node.log'), 'a');
   }
 
@@ -226,16 +244,29 @@ class NodeProcess implements ClusterNodeProcess {
     child.once('exit', () => (exited = true));
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      if (exited) throw new Error(`ClickHouse node ${this.id} exited during start-up (see ${join(this.nodeDir, 'node.log')})`);
+      if (exited) throw new NodeStartFailure(`ClickHouse node ${this.id} exited during start-up (see ${join(this.nodeDir, 'node.log')})`);
       const ping = await fetch(`${this.url}/ping`).then(
         (response) => response.ok,
         () => false,
       );
-      if (ping && (await tcpAccepts(this.tcpPort)) && (await tcpAccepts(this.relayPort))) return;
+      if (ping && (await tcpAccepts(this.tcpPort)) && (await tcpAccepts(this.relayPort))) {
+        if (await this.answersAsItself()) return;
+        throw new NodeStartFailure(`ClickHouse node ${this.id}: another process answers on its HTTP port ${this.httpPort}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     await this.kill();
     throw new Error(`ClickHouse node ${this.id} did not become ready within 60 s`);
+  }
+
+  /** Whether the server on its HTTP port is this node (its own macro), not another process that took the port. */
+  private async answersAsItself(): Promise<boolean> {
+    const query = encodeURIComponent("SELECT getMacro('node_token')");
+    const answer = await fetch(`${this.url}/?query=${query}`).then(
+      async (response) => (response.ok ? (await response.text()).trim() : ''),
+      () => '',
+    );
+    return answer === this.token;
   }
 
   async kill(): Promise<void> {
