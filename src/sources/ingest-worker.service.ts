@@ -14,10 +14,11 @@ export const WORKER_LEASE_TTL_MS = 30_000;
 const TICK_MS = 5_000;
 
 /**
- * Checks every organisation's data sources every INGEST_POLL_SECONDS (an unreachable one less often: CheckSchedule). Runs in each API process with
- * INGEST_WORKER=true (and in `npm run worker`), but only the holder of one Redis lease checks: exactly one active
- * across all instances, another taking over within WORKER_LEASE_TTL_MS of its holder's crash. Resumable: what
- * was imported is recorded per delivery, so a restarted worker goes on where the last one stopped.
+ * Checks every organisation's data sources every INGEST_POLL_SECONDS (an unreachable one less often: CheckSchedule).
+ * Runs in each API process with INGEST_WORKER=true (and in `npm run worker`), but only the holder of one Redis lease
+ * checks: exactly one active across all instances, another taking over within WORKER_LEASE_TTL_MS of its holder's
+ * crash. Resumable: what was imported is recorded per delivery, so a restarted worker goes on where the last one
+ * stopped.
  */
 @Injectable()
 export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDestroy {

@@ -369,6 +369,15 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A client of the suite's s3rver, as a test writes a bucket's objects with it. */
+  const s3Client = () =>
+    new S3Client({
+      endpoint: s3.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+
   const operatorAdds = (org: TestOrganization, source: Parameters<SourcesService['add']>[1]) =>
     t.app.get(SourcesService).add(org.organizationId, source, 'operator');
 
@@ -392,12 +401,7 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
   }
 
   it('imports an AWS delivery from an S3-compatible bucket (s3rver), and names a credential variable that is not set', async () => {
-    const client = new S3Client({
-      endpoint: s3.url,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
+    const client = s3Client();
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     const local = join(dir, 'aws-layout');
     const parts = [[{ billed: '12.5', day: '2026-09-02' }], [{ billed: '0.25', day: '2026-09-03' }]];
@@ -433,12 +437,7 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
 
     // A corrupt restatement is refused, naming the object by its place in the bucket (not where it was downloaded).
     const corrupt = 'focus/data/BILLING_PERIOD=2026-09/exec-2/focus-00001.csv';
-    const again = new S3Client({
-      endpoint: s3.url,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
+    const again = s3Client();
     await again.send(
       new PutObjectCommand({ Bucket: bucket, Key: `exports/${corrupt}`, Body: focusCsv('2026-09', [{ billed: 'x1', day: '2026-09-02' }]) }),
     );
@@ -472,12 +471,7 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
   });
 
   it('checks a bucket of 10,000 unrelated objects with nothing new by one listing, reading no object', async () => {
-    const client = new S3Client({
-      endpoint: s3.url,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
+    const client = s3Client();
     const crowded = `crowded-${randomUUID().slice(0, 8)}`;
     await client.send(new CreateBucketCommand({ Bucket: crowded }));
     const unrelated = Array.from({ length: 10_000 }, (_, i) => `exports/other-team/report-${i}.txt`);
