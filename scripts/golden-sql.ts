@@ -10,6 +10,7 @@ import { RateBook } from '../src/common/money/exchange-rates';
 import { buildComparisonQuery, buildComparisonValuesProbe, ComparisonQuery } from '../src/cost-query/comparison.query';
 import { buildCostDataQuery, CostDataQuery } from '../src/cost-query/cost-data.query';
 import { planConversion } from '../src/cost-query/currency-conversion';
+import { buildConvertedSumsInsert } from '../src/cost-query/converted-sums.query';
 import { buildDataFreshnessQuery } from '../src/cost-query/data-freshness.query';
 import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-query/filter-options.query';
 import { OrganizationScope } from '../src/cost-query/filters.types';
@@ -45,6 +46,9 @@ const CONVERSION = planConversion(
     { date: '2026-10-02', base: 'EUR', quote: 'USD', rate: '1.085', source: 'ECB' },
   ]),
 );
+
+/** A build of converted sums (src/currency/converted-sums.service.ts). */
+const BUILD_ID = '9d1c4f2a-5b6e-4a7d-8c9b-0e1f2a3b4c5d';
 
 const data = (overrides: Partial<CostDataQuery>): CostDataQuery => ({
   scope: ORG,
@@ -112,6 +116,23 @@ export function goldenStatements(): Record<string, CompiledSql> {
       TABLE,
       data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'billingCurrency' }], conversion: CONVERSION }),
       50001,
+    ),
+    'data-converted-monthly-by-account-from-converted-sums': buildCostDataQuery(
+      TABLE,
+      data({
+        dimensions: [{ kind: 'column', name: 'account' }],
+        conversion: CONVERSION,
+        convertedSums: { table: 'cost_insights.converted_cost_sums', buildId: BUILD_ID },
+      }),
+      50001,
+    ),
+    'converted-sums-build': buildConvertedSumsInsert(
+      'cost_insights.converted_cost_sums',
+      TABLE,
+      ORG.organizationId,
+      BUILD_ID,
+      CONVERSION!,
+      '2026-10-01',
     ),
     'data-cluster-monthly-by-service': buildCostDataQuery(
       CLUSTER_TABLE,

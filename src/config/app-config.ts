@@ -88,6 +88,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Largest rates file POST /v1/admin/exchange-rates accepts. */
   ratesImportMaxBytes: number;
+  /** Converted /data answers read builds of converted sums (src/currency/converted-sums.service.ts). */
+  convertedSums: boolean;
   /** The data-source worker (src/sources): whether this process runs it, how often, and its completeness rules. */
   ingestSources: { worker: boolean; pollSeconds: number; settleSeconds: number; incompleteAfterSeconds: number; fileRoot: string };
   migrateOnStart: boolean;
@@ -195,6 +197,7 @@ export function loadConfig(env: Environment): AppConfig {
     maxResultRows: settings.MAX_RESULT_ROWS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     ratesImportMaxBytes: settings.RATES_IMPORT_MAX_BYTES,
+    convertedSums: settings.CONVERTED_SUMS,
     ingestSources: {
       worker: settings.INGEST_WORKER,
       pollSeconds: settings.INGEST_POLL_SECONDS,

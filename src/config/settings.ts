@@ -424,6 +424,10 @@ export const SETTINGS = {
     unit: 'bytes',
     doc: "Largest exchange-rate file POST /v1/admin/exchange-rates accepts (`text/csv`; 413 above it): the ECB's whole history is about 1.5 MB",
   }),
+  CONVERTED_SUMS: boolean({
+    default: true,
+    doc: "Answer converted /data questions (no tag or cost-category filter or grouping) from converted sums: each organisation's costs converted once per state of its costs, rates and settings and answer currency, built in the background after the first such question (one thread), used for 12 hours; `false` converts every answer from the cost rows",
+  }),
   INGEST_WORKER: boolean({
     default: true,
     doc: 'Run the data-source worker in this API process (one instance polls at a time: a Redis lease); `false` leaves it to `npm run worker` or another instance',

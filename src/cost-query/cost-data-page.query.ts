@@ -48,7 +48,7 @@ const dim = (index: number): string => `dim_${index}`;
  */
 export function buildCostDataPageQuery(table: string, query: CostDataQuery, page: CostDataPage): CompiledSql {
   const params = new SqlParameters();
-  const money = new MoneySql(query.conversion, params);
+  const money = new MoneySql(query.conversion, params, query.convertedSums);
   const dims = query.dimensions.map((_, i) => dim(i));
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dim(i)}`);
@@ -76,7 +76,7 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
           ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
           metricPartSumsSql(branch),
         ].join(', ')}`,
-        `  FROM ${table}`,
+        `  FROM ${branch.from ?? table}`,
         `  WHERE ${and(where).replace(/\n/g, '\n  ')}`,
         `  GROUP BY ${[BUCKET, ...dims, ...branch.groupKeys].join(', ')}`,
       ].join('\n'),

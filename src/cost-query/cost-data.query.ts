@@ -4,7 +4,7 @@ import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
-import { CurrencyConversion, MoneySql } from './currency-conversion';
+import { ConvertedSums, CurrencyConversion, MoneySql } from './currency-conversion';
 import { csvSafeTextSql } from './csv-safe-text';
 
 /** What /data asks of the store, after validation. */
@@ -21,6 +21,8 @@ export interface CostDataQuery {
   defaultWindowDays: number;
   /** The conversion into the answer's currency; absent when every row the answer may meet is in it. */
   conversion?: CurrencyConversion;
+  /** A complete build of that conversion's sums to read instead (only for questions readsOnlyListColumns allows). */
+  convertedSums?: ConvertedSums;
 }
 
 /**
@@ -72,7 +74,7 @@ export function buildCostDataQuery(
   itemFormat: CostDataItemFormat = 'json',
 ): CompiledSql {
   const params = new SqlParameters();
-  const money = new MoneySql(query.conversion, params);
+  const money = new MoneySql(query.conversion, params, query.convertedSums);
   const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
   const whereSql = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
@@ -101,7 +103,7 @@ export function buildCostDataQuery(
           ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
           metricPartSumsSql(branch),
         ].join(', ')}`,
-        `  FROM ${table}`,
+        `  FROM ${branch.from ?? table}`,
         `  WHERE ${where(whereSql).replace(/\n/g, '\n  ')}`,
         `  GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
       ].join('\n'),

@@ -106,6 +106,12 @@ export function convertedCurrencies(conversion: CurrencyConversion, bits: number
   return [...conversion.rates.keys()].filter((_, i) => (bits & (2 ** i)) !== 0);
 }
 
+/** A complete build of an organisation's converted sums (src/currency/converted-sums.service.ts) and its table. */
+export interface ConvertedSums {
+  table: string;
+  buildId: string;
+}
+
 /** Most currencies one answer converts: the bits of a UInt64 (an organisation bills in a handful). */
 export const MAX_CONVERTED_CURRENCIES = 52;
 
@@ -117,6 +123,8 @@ const ANSWER_SCALE = 10;
  * GROUP BY keys its partial sums need beside the statement's own, the partial sums and each group's currency bit.
  */
 export interface MoneyBranch {
+  /** The table the branch reads instead of the statement's (a build of converted sums). */
+  from?: string;
   condition?: string;
   groupKeys: string[];
   /** Partial sums of `columns` in the answer's currency, the rate written once (as the alias `group_rate`). */
@@ -134,15 +142,33 @@ export interface MoneyBranch {
 export class MoneySql {
   private rate?: string;
 
+  /** `sums`: a complete build of the conversion's converted sums, read instead of converting the cost rows. */
   constructor(
     readonly conversion: CurrencyConversion | undefined,
     private readonly params: SqlParameters,
+    private readonly sums?: ConvertedSums,
   ) {}
 
-  /** The branches of one aggregation: one without a conversion, the answer's own currency and the others with one. */
+  /**
+   * The branches of one aggregation: one without a conversion, the answer's own currency and the others with one —
+   * or, from a build of converted sums, one branch summing amounts already in the answer's currency (grouped by
+   * billing currency too, for the bits of the currencies converted).
+   */
   branches(): MoneyBranch[] {
     const plain = (columns: readonly string[]) => columns.map((column) => `sum(${column})`);
     if (!this.conversion) return [{ groupKeys: [], sums: plain, currencyBit: 'toUInt64(0)' }];
+    if (this.sums) {
+      const build = this.params.named('build_id', 'UUID', this.sums.buildId);
+      return [
+        {
+          from: this.sums.table,
+          condition: `build_id = ${build}`,
+          groupKeys: ['billing_currency'],
+          sums: plain,
+          currencyBit: this.currencyBit(),
+        },
+      ];
+    }
     const target = this.params.named('currency', 'String', this.conversion.target);
     return [
       {

@@ -9,6 +9,7 @@ import { COST_COLUMNS } from '../ingest/focus-mapping';
 import type { CostLineItemRow } from './cost-line-item';
 import { COST_MEASURES, SAVINGS_SOURCES, SUMMED_METRICS } from './cost-metrics';
 import { LIST_FIELDS } from './filter-fields';
+import { CONVERTED_SUM_KEYS } from './converted-sums.query';
 
 /**
  * One definition per concept: the lists written out in several places are checked against the one they must
@@ -86,6 +87,18 @@ function projectionKeys(): Map<string, string[]> {
   return projections;
 }
 
+/** The converted sums' columns and its projection's GROUP BY keys (migration 0021). */
+function convertedSumsTable(): { columns: string[]; projectionKeys: string[] } {
+  const sql = readFileSync(join(MIGRATIONS, '0021_create_converted_cost_sums.sql'), 'utf8').replace(/^--.*$/gm, '');
+  const body = /CREATE TABLE IF NOT EXISTS \{\{database\}\}\.converted_cost_sums\s*\(([\s\S]*?)\n\)\nENGINE/.exec(sql)![1];
+  const [columns, projection] = body.split(/\n\s*PROJECTION /);
+  const groupBy = /GROUP BY([\s\S]*?)\)\s*$/.exec(projection)![1];
+  return {
+    columns: [...columns.matchAll(/^\s*(\w+)\s+\S/gm)].map((match) => match[1]),
+    projectionKeys: groupBy.split(',').map((key) => key.trim()),
+  };
+}
+
 const sorted = (values: Iterable<string>) => [...values].sort();
 const swaggerProperties = (dto: object) =>
   (Reflect.getMetadata('swagger/apiModelPropertiesArray', dto) as string[]).map((key) => key.slice(1));
@@ -119,6 +132,16 @@ describe('one definition per concept', () => {
       const missing = LIST_FIELDS.map((field) => field.column).filter((column) => !keys.includes(column));
       expect({ projection: name, missing }).toEqual({ projection: name, missing: [] });
     }
+  });
+
+  it("the converted sums keep every list field's column, every money column, and their monthly projection every key", () => {
+    const { columns, projectionKeys } = convertedSumsTable();
+    expect(sorted(CONVERTED_SUM_KEYS)).toEqual(sorted(['usage_date', ...LIST_FIELDS.map((field) => field.column)]));
+    expect(sorted(columns)).toEqual(
+      sorted(['organization_id', 'build_id', 'built_on', ...CONVERTED_SUM_KEYS, ...COST_MEASURES, ...SAVINGS_SOURCES]),
+    );
+    const monthly = CONVERTED_SUM_KEYS.map((key) => (key === 'usage_date' ? 'toStartOfMonth(usage_date)' : key));
+    expect(sorted(projectionKeys)).toEqual(sorted(['organization_id', 'build_id', ...monthly]));
   });
 
   it('the response DTOs declare every summed metric, under its item and its summary name', () => {

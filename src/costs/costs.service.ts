@@ -14,6 +14,8 @@ import { effectiveSavingsRate, finiteNumber, MetricSums, SUMMED_METRICS } from '
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { windowOf } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService, AnswerMoney, AppliedRates } from '../currency/answer-currency.service';
+import { ConvertedSumsService } from '../currency/converted-sums.service';
+import { readsOnlyListColumns } from '../cost-query/converted-sums.query';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
 import { AppliedRatesDto } from '../dto/currency.dto';
@@ -37,6 +39,7 @@ export class CostsService {
   constructor(
     private readonly clickhouse: ClickhouseService,
     private readonly currencies: AnswerCurrencyService,
+    private readonly convertedSums: ConvertedSumsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -108,9 +111,13 @@ export class CostsService {
       defaultWindowDays: this.config.defaultWindowDays,
     };
     const window = windowOf(filters.inclusions ?? {}, { today, defaultWindowDays: this.config.defaultWindowDays });
-    return this.currencies.answer(scope, request.currency, window, (money) =>
-      compute({ ...question, conversion: money.conversion }, money),
-    );
+    return this.currencies.answer(scope, request.currency, window, async (money) => {
+      const convertedSums =
+        money.conversion && readsOnlyListColumns(question)
+          ? await this.convertedSums.ready(scope.organizationId, money.conversion)
+          : undefined;
+      return compute({ ...question, conversion: money.conversion, convertedSums }, money);
+    });
   }
 
   private refuseTooManyItems(itemCount: number): void {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
-import { addDays } from '../common/dates/calendar-date';
 import { compareExact, parseExactDecimal } from '../common/money/exact-decimal';
 import { EffectiveRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
 import {
@@ -155,17 +154,11 @@ export class AnswerCurrencyService {
     return context;
   }
 
-  /** The rates converting the organisation's currencies into `target`, over the dates its costs have (and 7 days before). */
+  /** The rates converting the organisation's currencies into `target`, read once per data version. */
   private book(organizationId: string, context: OrganizationMoney, target: string, presence: CurrencyPresence[]): Promise<RateBook> {
     let book = context.books.get(target);
     if (!book) {
-      const quotes = [...new Set([target, ...presence.map((entry) => entry.currency)])];
-      const first = presence.reduce((min, entry) => (entry.firstDay < min ? entry.firstDay : min), presence[0].firstDay);
-      // By billing period, a period's rate is its last day's: at most a month past its last usage day.
-      const last = presence.reduce((max, entry) => (entry.lastDay > max ? entry.lastDay : max), presence[0].lastDay);
-      book = this.repository
-        .rates(organizationId, quotes, addDays(first, -MAX_RATE_AGE_DAYS - 31), addDays(last, 62))
-        .then((rates) => new RateBook(rates));
+      book = this.repository.rateBook(organizationId, target, presence);
       book.catch(() => context.books.delete(target));
       context.books.set(target, book);
     }

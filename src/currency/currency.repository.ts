@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_REPORTING_CURRENCY } from '../common/money/currency-codes';
-import { ConversionPolicy, DEFAULT_CONVERSION_POLICY, LoadedRate } from '../common/money/exchange-rates';
+import { ConversionPolicy, DEFAULT_CONVERSION_POLICY, LoadedRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
+import { addDays } from '../common/dates/calendar-date';
 import type { CurrencyPresence } from '../cost-query/currency-conversion';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
@@ -78,6 +79,18 @@ export class CurrencyRepository {
       { organization_id: organizationId },
       { organizationId },
     );
+  }
+
+  /**
+   * The rates converting the organisation's currencies (`presence`) into `target`, over the dates its costs have: from
+   * MAX_RATE_AGE_DAYS (and a month, for a billing period's rate) before the first, to two months past the last (a
+   * period's rate is its last day's, at most a month past its last usage day).
+   */
+  async rateBook(organizationId: string, target: string, presence: CurrencyPresence[]): Promise<RateBook> {
+    const quotes = [...new Set([target, ...presence.map((entry) => entry.currency)])];
+    const first = presence.reduce((min, entry) => (entry.firstDay < min ? entry.firstDay : min), presence[0].firstDay);
+    const last = presence.reduce((max, entry) => (entry.lastDay > max ? entry.lastDay : max), presence[0].lastDay);
+    return new RateBook(await this.rates(organizationId, quotes, addDays(first, -MAX_RATE_AGE_DAYS - 31), addDays(last, 62)));
   }
 
   /** The loaded rates quoted in any of `quotes` between two dates: all a conversion among those currencies derives from. */

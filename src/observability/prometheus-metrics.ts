@@ -92,6 +92,18 @@ export const metrics = {
     buckets: [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400],
     registers: [metricsRegistry],
   }),
+  convertedAnswers: new Counter({
+    name: 'cost_insights_converted_answers_total',
+    help: 'Converted /data answers by what they read: converted_sums (a build, as fast as an unconverted answer) or cost_rows (converted while answering)',
+    labelNames: ['read'] as const,
+    registers: [metricsRegistry],
+  }),
+  convertedSumBuilds: new Counter({
+    name: 'cost_insights_converted_sum_builds_total',
+    help: 'Builds of converted sums by outcome (built, superseded: the inputs changed meanwhile, missing_rates, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
   sourceWorkerActive: new Gauge({
     name: 'cost_insights_source_worker_active',
     help: "1 while this process holds the data-source worker's lease (exactly one process across the instances)",

@@ -203,6 +203,14 @@ export class ClickhouseService implements OnModuleDestroy {
     });
   }
 
+  /**
+   * An INSERT … SELECT of derived rows (converted sums) that answer nothing until registered elsewhere: no write
+   * count, so it moves no organisation's data version. Its own settings (e.g. one thread for a background build).
+   */
+  async insertSelect(statement: string, params: StatementParameters, settings: ClickHouseSettings = {}): Promise<void> {
+    await this.measured('insert', () => this.client.command({ query: statement, query_params: params, clickhouse_settings: settings }));
+  }
+
   async insert<T extends Record<string, unknown>>(table: string, values: T[]): Promise<void> {
     if (values.length === 0) return;
     try {

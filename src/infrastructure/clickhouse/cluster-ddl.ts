@@ -15,10 +15,11 @@
  *   (organisation, integration) picks, so one organisation's data spreads over every shard as soon as it has
  *   as many months (or integrations) as there are shards, while each partition lives wholly on one shard,
  *   where a re-import swaps it atomically (REPLACE PARTITION);
- * - the small tables (API keys and their last use, shared filters, the import journal, exchange rates and
- *   organisation settings) keep all their rows on
+ * - the small tables (API keys and their last use, shared filters, the import journal, exchange rates,
+ *   organisation settings, data sources, the register of converted-sum builds) keep all their rows on
  *   the first shard (a constant sharding key): every node reads them through their Distributed tables, and
  *   the versions of one row are always on one shard, so FINAL is exact;
+ * - converted sums (derived, rebuilt at will) keep each organisation's rows on one shard;
  * - the migrator's own record (schema_migrations) is node-local: it says what each node has applied.
  */
 export type ClusterReplication = 'replicated' | 'distributed';
@@ -38,6 +39,8 @@ export const IMPORT_UNIT_SHARDING_KEY =
 
 /** Every row of these tables on the first shard. */
 const FIRST_SHARD = '0';
+/** Each organisation's rows on one shard, the organisations spread over the shards. */
+const BY_ORGANIZATION = 'cityHash64(organization_id)';
 
 /** Tables every node reads and writes through a Distributed table, with their sharding keys. */
 export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
@@ -50,6 +53,8 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   organization_settings: FIRST_SHARD,
   ingest_sources: FIRST_SHARD,
   ingest_source_checks: FIRST_SHARD,
+  converted_cost_sums: BY_ORGANIZATION,
+  converted_sum_builds: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */

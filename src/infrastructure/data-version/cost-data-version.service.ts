@@ -73,23 +73,37 @@ export class CostDataVersion {
    * range and row count would read as unchanged.)
    */
   async readNow(organizationId: string): Promise<string> {
+    return this.readTablesNow(organizationId, [COST_TABLE]);
+  }
+
+  /**
+   * As readNow, over everything an answer depends on (ANSWER_TABLES: the cost rows, exchange rates and currency
+   * settings): what a build of converted sums is keyed by. A merge that collapses replaced rates or settings
+   * (ReplacingMergeTree) changes it, which only costs a rebuild.
+   */
+  async readAnswerInputsNow(organizationId: string): Promise<string> {
+    return this.readTablesNow(organizationId, ANSWER_TABLES);
+  }
+
+  private async readTablesNow(organizationId: string, tables: string[]): Promise<string> {
     const rows = await this.clickhouse.query<{ organization_id: string; digest: string }>(
       `SELECT organization_id, toString(sum(partition_digest)) AS digest
        FROM (
-         SELECT toString(toUUIDOrZero(substring(any(partition), 3, 36))) AS organization_id,
-                cityHash64(partition_id,
+         SELECT toString(toUUIDOrZero(extract(any(partition), '${UUID_PATTERN}'))) AS organization_id,
+                cityHash64(table,
+                           partition_id,
                            min(min_block_number),
                            max(max_block_number),
                            max(if(data_version > max_block_number, toInt64(data_version), 0)),
                            sum(rows)) AS partition_digest
          FROM ${this.partsTable()}
-         WHERE database = {database:String} AND table = {table:String} AND active
-           AND toUUIDOrZero(substring(partition, 3, 36)) IN ({organization_id:UUID}, {no_organization:UUID})
-         GROUP BY partition_id
+         WHERE database = {database:String} AND table IN {tables:Array(String)} AND active
+           AND toUUIDOrZero(extract(partition, '${UUID_PATTERN}')) IN ({organization_id:UUID}, {no_organization:UUID})
+         GROUP BY table, partition_id
        )
        GROUP BY organization_id
        ${this.partsSettings()}`,
-      { database: this.clickhouse.database, table: COST_TABLE, organization_id: organizationId, no_organization: NO_ORGANIZATION },
+      { database: this.clickhouse.database, tables, organization_id: organizationId, no_organization: NO_ORGANIZATION },
       { organizationId },
     );
     const digests = new Map(rows.map((row) => [row.organization_id, row.digest]));

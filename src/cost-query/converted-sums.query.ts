@@ -1,0 +1,84 @@
+import type { CostDataQuery } from './cost-data.query';
+import { COST_MEASURES, metricPartSumsSql, SAVINGS_SOURCES } from './cost-metrics';
+import { CurrencyConversion, CurrencyPresence, MoneySql } from './currency-conversion';
+import { FilterFields } from './filters.types';
+import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
+import { CompiledSql, SqlParameters } from './sql-parameters';
+
+/**
+ * Converted sums (migration 0021): an organisation's costs converted into one answer currency once, per state of its
+ * inputs, so a converted /data question reads them as an unconverted one reads the aggregate projections.
+ */
+
+/** What a build groups by: the usage day and every list field's column (billing period and currency among them). */
+export const CONVERTED_SUM_KEYS: readonly string[] = ['usage_date', ...LIST_FIELDS.map((field) => field.column)];
+
+/** The money columns, in metricPartSumsSql's order. */
+const MONEY_COLUMNS = [...COST_MEASURES, ...SAVINGS_SOURCES];
+
+/**
+ * Whether converted sums can answer a /data question: it groups and filters on list columns and dates only (its data
+ * scope included), not on a tag or a cost category, which a build does not keep.
+ */
+export function readsOnlyListColumns(query: Pick<CostDataQuery, 'scope' | 'filters' | 'dimensions'>): boolean {
+  const { filters, scope } = query;
+  const fieldSets: Array<FilterFields | undefined> = [
+    filters.inclusions,
+    filters.exclusions,
+    scope.dataScope?.inclusions,
+    scope.dataScope?.exclusions,
+  ];
+  const keyFields = Object.values(MAP_DIMENSIONS).map((map) => map.keyField);
+  return (
+    query.dimensions.every((ref) => ref.kind === 'column') &&
+    fieldSets.every((fields) => !fields || keyFields.every((key) => fields[key] === undefined || fields[key] === null))
+  );
+}
+
+/**
+ * The statement writing one month of a build (`month`: its first day): the organisation's cost rows of that month
+ * summed per (day, list columns), the groups in other currencies multiplied by their (currency, day or period) rate
+ * exactly as a converting question does (MoneySql), every amount kept unrounded (Decimal(76, 28)). A month at a time
+ * keeps a large estate's aggregation small. `conversion` must cover every day of the organisation's costs: a group
+ * without a rate stops the statement (MISSING_RATE_SIGNAL).
+ */
+export function buildConvertedSumsInsert(
+  targetTable: string,
+  costTable: string,
+  organizationId: string,
+  buildId: string,
+  conversion: CurrencyConversion,
+  month: string,
+): CompiledSql {
+  const params = new SqlParameters();
+  const money = new MoneySql(conversion, params);
+  const organization = params.named('organization_id', 'UUID', organizationId);
+  const build = params.named('build_id', 'UUID', buildId);
+  const inMonth = `organization_id = ${organization} AND toStartOfMonth(usage_date) = ${params.named('month', 'Date', month)}`;
+  const sql = [
+    `INSERT INTO ${targetTable} (organization_id, build_id, ${CONVERTED_SUM_KEYS.join(', ')}, ${MONEY_COLUMNS.join(', ')})`,
+    money.select((branch, where) =>
+      [
+        `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, metricPartSumsSql(branch)].join(', ')}`,
+        `FROM ${costTable}`,
+        `WHERE ${where(inMonth)}`,
+        `GROUP BY ${[...new Set([...CONVERTED_SUM_KEYS, ...branch.groupKeys])].join(', ')}`,
+      ].join('\n'),
+    ),
+  ].join('\n');
+  return { sql, params: params.toObject() };
+}
+
+/** The first day of every month with costs, in order: the months a build writes. */
+export function monthsOf(presence: readonly CurrencyPresence[]): string[] {
+  const months = new Set<string>();
+  for (const { firstDay, lastDay } of presence) {
+    for (let month = `${firstDay.slice(0, 7)}-01`; month <= lastDay; month = nextMonth(month)) months.add(month);
+  }
+  return [...months].sort();
+}
+
+function nextMonth(month: string): string {
+  const [year, number] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
+  return number === 12 ? `${year + 1}-01-01` : `${year}-${String(number + 1).padStart(2, '0')}-01`;
+}
