@@ -20,17 +20,17 @@ SELECT
     dim_0,
     toUInt8(grouping(bucket_start)) AS all_buckets,
     toUInt8(grouping(dim_0)) AS all_values,
-    toDecimal128(round(sum(part_amortized_cost), 10), 10) AS sum_amortized_cost,
-    toDecimal128(round(sum(part_billed_cost), 10), 10) AS sum_billed_cost,
-    toDecimal128(round(sum(part_cash_cost), 10), 10) AS sum_cash_cost,
-    toDecimal128(round(sum(part_on_demand_cost), 10), 10) AS sum_on_demand_cost,
-    toDecimal128(round((((((sum(part_enterprise_discount_savings) + sum(part_product_discount_savings)) + sum(part_partner_discount_savings)) + sum(part_commitment_savings)) + sum(part_spot_savings)) + sum(part_other_savings)), 10), 10) AS sum_total_savings,
-    toDecimal128(round(sum(part_enterprise_discount_savings), 10), 10) AS sum_enterprise_discount_savings,
-    toDecimal128(round(sum(part_product_discount_savings), 10), 10) AS sum_product_discount_savings,
-    toDecimal128(round(sum(part_partner_discount_savings), 10), 10) AS sum_partner_discount_savings,
-    toDecimal128(round(sum(part_commitment_savings), 10), 10) AS sum_commitment_savings,
-    toDecimal128(round(sum(part_spot_savings), 10), 10) AS sum_spot_savings,
-    toDecimal128(round(sum(part_other_savings), 10), 10) AS sum_other_savings
+    toDecimal128(round(toDecimal128(sum(part_amortized_cost), 11), 10), 10) AS sum_amortized_cost,
+    toDecimal128(round(toDecimal128(sum(part_billed_cost), 11), 10), 10) AS sum_billed_cost,
+    toDecimal128(round(toDecimal128(sum(part_cash_cost), 11), 10), 10) AS sum_cash_cost,
+    toDecimal128(round(toDecimal128(sum(part_on_demand_cost), 11), 10), 10) AS sum_on_demand_cost,
+    toDecimal128(round(toDecimal128((((((sum(part_enterprise_discount_savings) + sum(part_product_discount_savings)) + sum(part_partner_discount_savings)) + sum(part_commitment_savings)) + sum(part_spot_savings)) + sum(part_other_savings)), 11), 10), 10) AS sum_total_savings,
+    toDecimal128(round(toDecimal128(sum(part_enterprise_discount_savings), 11), 10), 10) AS sum_enterprise_discount_savings,
+    toDecimal128(round(toDecimal128(sum(part_product_discount_savings), 11), 10), 10) AS sum_product_discount_savings,
+    toDecimal128(round(toDecimal128(sum(part_partner_discount_savings), 11), 10), 10) AS sum_partner_discount_savings,
+    toDecimal128(round(toDecimal128(sum(part_commitment_savings), 11), 10), 10) AS sum_commitment_savings,
+    toDecimal128(round(toDecimal128(sum(part_spot_savings), 11), 10), 10) AS sum_spot_savings,
+    toDecimal128(round(toDecimal128(sum(part_other_savings), 11), 10), 10) AS sum_other_savings
 FROM
 (
     SELECT

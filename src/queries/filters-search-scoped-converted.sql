@@ -23,7 +23,7 @@ SELECT
     'services' AS field,
     value,
     '' AS name,
-    toDecimal128(round(sum(part), 10), 10) AS sum_amortized_cost
+    toDecimal128(round(toDecimal128(sum(part), 11), 10), 10) AS sum_amortized_cost
 FROM
 (
     SELECT
@@ -53,7 +53,7 @@ SELECT
     'costCategories' AS field,
     map_key AS value,
     '' AS name,
-    toDecimal128(round(sum(map_cost), 10), 10) AS sum_amortized_cost
+    toDecimal128(round(toDecimal128(sum(map_cost), 11), 10), 10) AS sum_amortized_cost
 FROM
 (
     SELECT

@@ -1,3 +1,5 @@
+import { MoneySql } from '../../src/cost-query/currency-conversion';
+import { SqlParameters } from '../../src/cost-query/sql-parameters';
 import { asNumber, Exact, exact, rounded, sum, times } from '../support/money';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -273,5 +275,24 @@ describe('converted sums: converted answers read a build, with the same bytes', 
     const refused = await post(org, MONTHLY_BY_ACCOUNT);
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('no exchange rate from EUR to USD for 2026-09-08 to 2026-09-30');
+  });
+
+  it('rounds each converted number as the exact Decimal256 sum rounds, half away from zero (ties and negatives too)', async () => {
+    const answer = new MoneySql({ target: 'USD', policy: 'usage_date', rates: new Map(), missing: new Map() }, new SqlParameters()).total(
+      'x',
+    );
+    // 28 places: random digits, or an exact tie at the 11th place (every tenth value); half of them negative.
+    const [row] = await t.clickhouse.query<{ values: string; ties: string; mismatches: string }>(
+      `SELECT toString(count()) AS values, toString(countIf(number % 10 = 0)) AS ties,
+              toString(countIf(${answer} != toDecimal128(round(x, 10), 10))) AS mismatches
+       FROM (
+         SELECT number, toDecimal256(concat(if(number % 2 = 1, '-', ''), toString(cityHash64(number, 1) % 1000000), '.',
+                  if(number % 10 = 0,
+                     concat(leftPad(toString(cityHash64(number, 2) % 10000000000), 10, '0'), '5', repeat('0', 17)),
+                     concat(leftPad(toString(cityHash64(number, 3)), 20, '0'), leftPad(toString(cityHash64(number, 4) % 100000000), 8, '0')))), 28) AS x
+         FROM numbers(200000)
+       )`,
+    );
+    expect(row).toEqual({ values: '200000', ties: '20000', mismatches: '0' });
   });
 });
