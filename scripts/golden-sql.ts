@@ -15,6 +15,7 @@ import { buildDataFreshnessQuery } from '../src/cost-query/data-freshness.query'
 import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-query/filter-options.query';
 import { OrganizationScope } from '../src/cost-query/filters.types';
 import { buildInvoicesQuery } from '../src/cost-query/invoices.query';
+import { buildForecastSeriesQuery } from '../src/cost-query/forecast-series.query';
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
@@ -179,6 +180,17 @@ export function goldenStatements(): Record<string, CompiledSql> {
       50001,
     ),
     'data-freshness-scoped': buildDataFreshnessQuery(TABLE, SCOPED),
+    'forecast-series-by-service-scoped-converted': buildForecastSeriesQuery(TABLE, {
+      scope: SCOPED,
+      filters: { inclusions: { clouds: ['AWS'] } },
+      window: { start: '2026-07-29', end: '2026-11-24' },
+      metric: 'amortized_cost',
+      dimension: { kind: 'column', name: 'service' },
+      topValues: 5,
+      otherLabel: '(other)',
+      totalLabel: 'Total',
+      conversion: CONVERSION,
+    }),
   };
 }
 

@@ -7,6 +7,7 @@ import { BodyValidationInterceptor } from './common/validation/body-validation.i
 import { ComparisonModule } from './comparison/comparison.module';
 import { CostsModule } from './costs/costs.module';
 import { FilterOptionsModule } from './filter-options/filter-options.module';
+import { ForecastsModule } from './forecasts/forecasts.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
@@ -32,6 +33,7 @@ import { SourcesModule } from './sources/sources.module';
     CostsModule,
     ComparisonModule,
     FilterOptionsModule,
+    ForecastsModule,
     InvoicesModule,
     SharingModule,
     SourcesModule,

@@ -96,6 +96,11 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       },
       { usage_date: '2026-09-03', service: '(not set)', amortized_cost: '3' },
       { usage_date: '2026-10-20', service: 'Virtual Machines', cloud: 'Azure', billing_currency: 'EUR', amortized_cost: '4.75' },
+      // The last four weeks, whenever the suite runs: a forecast's history.
+      ...Array.from({ length: 28 }, (_, n) => ({
+        usage_date: day(Date.now() - (n + 1) * 86_400_000),
+        amortized_cost: `${10 + (n % 7)}.5`,
+      })),
     ]);
     // EUR and USD both convert (a rate every day the rows need); JPY has no rates: a valid body asking for it is a 400.
     const rates = [
@@ -179,6 +184,7 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/shared-filters', '/v1/cost-insights/shared-filters', validBodies.sharedFilter(org.organizationId), [60, 1000, 300], 50),
       ...post('/admin/api-keys', '/v1/admin/api-keys', validBodies.apiKey, [200, 600, 200], 60),
       ...post('/invoices', '/v1/cost-insights/invoices', validBodies.invoices, [60, 600, 200], 80),
+      ...post('/forecast', '/v1/cost-insights/forecast', validBodies.forecast, [60, 600, 200], 82),
       // At most 100 sources per organisation: the valid ones stay below it.
       ...post('/admin/sources', '/v1/admin/sources', validBodies.source(sourcesRoot), [60, 400, 150], 85),
       ...sample(ratesFile, Math.ceil(300 * SCALE), 90).map(({ text, valid }) => ({

@@ -161,6 +161,9 @@ describe('tenant isolation (BOLA matrix)', () => {
     for (const filters of filterSets) requests.push(post('invoices', { filters }));
     requests.push(post('invoices', {}));
     requests.push(() => t.http.get('/v1/admin/currency').set(org.auth));
+    // Forecasts of every grouping (history: the last 119 complete days, whenever the suite runs).
+    const forecastEnd = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    for (const dimension of groupings) requests.push(post('forecast', { forecastEnd, groupBy: { dimension } }));
     return requests;
   }
 

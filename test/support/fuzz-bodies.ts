@@ -199,6 +199,28 @@ export const validBodies = {
     },
     { requiredKeys: ['baselinePeriod', 'comparisonPeriod', 'metric'] },
   ),
+  /** POST /forecast: an end within the horizon of its points (daily: 92 days, monthly: 366), every option. */
+  forecast: fc
+    .oneof(
+      fc.record({ dateGrouping: fc.constant('daily'), days: fc.integer({ min: 1, max: 92 }) }),
+      fc.record({ dateGrouping: fc.constant('monthly'), days: fc.integer({ min: 1, max: 366 }) }),
+    )
+    .chain(({ dateGrouping, days }) =>
+      fc.record(
+        {
+          forecastEnd: fc.constant(new Date(Date.now() + (days - 1) * 86_400_000).toISOString().slice(0, 10)),
+          dateGrouping: fc.constant(dateGrouping),
+          metric: fc.constantFrom('amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost'),
+          predictionIntervalLevel: fc.integer({ min: 50, max: 99 }),
+          groupBy: fc.record({ dimension }, { requiredKeys: [] }),
+          // Filters that keep the fuzz organisation's recent AWS rows (a forecast of nothing is a 400: no history),
+          // in a currency their days have rates for; the near-valid and hostile bodies reach every other value.
+          filters: fc.constantFrom({}, { inclusions: { clouds: ['AWS'] } }, { exclusions: { services: ['Amazon S3'] } }),
+          currency: fc.constantFrom(null, 'USD'),
+        },
+        { requiredKeys: ['forecastEnd'] },
+      ),
+    ),
   filters: fc.record(
     {
       fields: fc.oneof(

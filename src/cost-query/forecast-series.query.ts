@@ -1,0 +1,71 @@
+import { dimensionValueSql } from './cost-data.query';
+import { CurrencyConversion, MoneySql } from './currency-conversion';
+import { DimensionRef } from './dimension-registry';
+import { compileWhere } from './filter-compiler';
+import { DateRange, Filters, OrganizationScope } from './filters.types';
+import { CompiledSql, SqlParameters } from './sql-parameters';
+
+/** The money columns a forecast can follow. */
+export const FORECAST_METRICS = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost'] as const;
+export type ForecastMetric = (typeof FORECAST_METRICS)[number];
+
+/**
+ * Charge categories left out of a forecast's series: one-off by nature, never extrapolated. Usage and purchases stay
+ * (recurring fees land on the first of the month, which the model fits).
+ */
+export const ONE_OFF_CHARGE_CATEGORIES = ['Tax', 'Credit', 'Adjustment'];
+
+/** What a forecast reads: one metric per day over `window`, per value of the dimension (its top values, the rest as one). */
+export interface ForecastSeriesQuery {
+  scope: OrganizationScope;
+  /** Filters without dates: the window sets them. */
+  filters: Filters;
+  window: DateRange;
+  metric: ForecastMetric;
+  dimension?: DimensionRef;
+  /** Values of the dimension forecast on their own (ranked by the metric over the window); the others are summed into `otherLabel`. */
+  topValues: number;
+  otherLabel: string;
+  totalLabel: string;
+  conversion?: CurrencyConversion;
+}
+
+/**
+ * One row per (series, day with costs): `series`, `day`, `amount` (the metric, exact, rounded once), plus the one-off
+ * charges left out (`one_off`). The dimension's values are ranked by their amount over the window (then by value);
+ * those past `topValues` are summed into one series.
+ */
+export function buildForecastSeriesQuery(table: string, query: ForecastSeriesQuery): CompiledSql {
+  const params = new SqlParameters();
+  const money = new MoneySql(query.conversion, params);
+  const value = query.dimension ? dimensionValueSql(query.dimension, params) : params.named('total_label', 'String', query.totalLabel);
+  // The window is the dates: compileWhere's default window never applies (filters without dates, a dateRange given).
+  const filters = { ...query.filters, inclusions: { ...query.filters.inclusions, dateRange: query.window } };
+  const where = compileWhere(query.scope, filters, params, { today: query.window.end, defaultWindowDays: 1 });
+  const oneOff = `charge_category IN ${params.named('one_off_categories', 'Array(String)', ONE_OFF_CHARGE_CATEGORIES)}`;
+  const grouped = money.select((branch, and) => {
+    const [metric] = branch.sums([query.metric]);
+    return [
+      `  SELECT usage_date AS day, ${value} AS value, ${oneOff} AS one_off, ${metric} AS part`,
+      `  FROM ${table}`,
+      `  WHERE ${and(where).replace(/\n/g, '\n  ')}`,
+      `  GROUP BY ${['day', 'value', 'one_off', ...branch.groupKeys].join(', ')}`,
+    ].join('\n');
+  });
+  const top = params.named('top_values', 'UInt64', query.topValues);
+  const sql = [
+    `SELECT series, toString(day) AS day, one_off, toString(${money.total('sum(part)')}) AS amount`,
+    'FROM (',
+    `  SELECT day, one_off, part, if(dense_rank() OVER (ORDER BY value_total DESC, value) <= ${top}, value, ${params.named('other_label', 'String', query.otherLabel)}) AS series`,
+    '  FROM (',
+    '    SELECT day, value, one_off, part, sum(if(one_off, 0, part)) OVER (PARTITION BY value) AS value_total',
+    '    FROM (',
+    grouped.replace(/^/gm, '    '),
+    '    )',
+    '  )',
+    ')',
+    'GROUP BY series, day, one_off',
+    'ORDER BY series, day, one_off',
+  ].join('\n');
+  return { sql, params: params.toObject() };
+}
