@@ -8,6 +8,8 @@ import { ComparisonService } from '../comparison/comparison.service';
 import { CostsService } from '../costs/costs.service';
 import { FilterOptionsService } from '../filter-options/filter-options.service';
 import { SharingService } from '../sharing/sharing.service';
+import { ForecastsService } from '../forecasts/forecasts.service';
+import { forecastCostsTool } from './tools/forecast-costs.tool';
 import { OpenApiDocumentLike, operationInputSchema, JsonSchema } from './tool-schemas';
 import { compareCostsTool } from './tools/compare-costs.tool';
 import { getCostDataTool } from './tools/get-cost-data.tool';
@@ -23,6 +25,7 @@ export const MCP_TOOL_NAMES = [
   'get_tag_values',
   'get_cost_category_values',
   'get_shared_filter',
+  'forecast_costs',
 ] as const;
 
 /**
@@ -42,15 +45,17 @@ export class McpTools {
     comparison: ComparisonService,
     filterOptions: FilterOptionsService,
     sharing: SharingService,
+    forecasts: ForecastsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const services: ToolServices = { costs, comparison, filterOptions, sharing };
+    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts };
     this.definitions = [
       getCostDataTool(services),
       compareCostsTool(services),
       getFilterValuesTool(services),
       ...mapKeyValuesTools(services),
       getSharedFilterTool(services),
+      forecastCostsTool(services),
     ];
   }
 

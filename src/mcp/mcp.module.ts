@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ComparisonModule } from '../comparison/comparison.module';
 import { CostsModule } from '../costs/costs.module';
 import { FilterOptionsModule } from '../filter-options/filter-options.module';
+import { ForecastsModule } from '../forecasts/forecasts.module';
 import { SharingModule } from '../sharing/sharing.module';
 import { McpEndpoint } from './mcp-endpoint';
 import { McpTools } from './mcp-tools';
@@ -9,7 +10,7 @@ import { McpController } from './mcp.controller';
 
 /** POST /v1/mcp: the API's read operations as MCP tools for AI assistants (an edge over the features' services). */
 @Module({
-  imports: [CostsModule, ComparisonModule, FilterOptionsModule, SharingModule],
+  imports: [CostsModule, ComparisonModule, FilterOptionsModule, SharingModule, ForecastsModule],
   controllers: [McpController],
   providers: [McpTools, McpEndpoint],
 })

@@ -122,10 +122,11 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists six read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists seven read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
+      'forecast_costs',
       'get_cost_category_values',
       'get_cost_data',
       'get_filter_values',
@@ -327,6 +328,27 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     expect(answer(await call(client, 'get_tag_values', { tagKey: 'no-such-key' })).values).toEqual([]);
   });
 
+  it('forecast_costs: the /forecast answer, its daily history only when asked', async () => {
+    const org = await t.newOrganization();
+    const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    await t.insertRows(
+      org.organizationId,
+      Array.from({ length: 30 }, (_, i) => ({ usage_date: day(i + 1), amortized_cost: `${100 + (i % 7)}` })),
+    );
+    const client = await connect(base, org.key);
+    clients.push(client);
+    const body = { forecastEnd: day(-10), groupBy: { dimension: 'service' } };
+    const overHttp = await t.http.post('/v1/cost-insights/forecast').set(org.auth).send(body);
+    expect(overHttp.status).toBe(200);
+    const compact = answer(await call(client, 'forecast_costs', body));
+    const withoutActuals = overHttp.body.data.series.map(({ actuals, ...series }: Json) => ({ ...series, history_days: actuals.length }));
+    expect(compact).toEqual({ ...overHttp.body.data, series: withoutActuals });
+    expect(answer(await call(client, 'forecast_costs', { ...body, includeActuals: true }))).toEqual(overHttp.body.data);
+    expect(toolError(await call(client, 'forecast_costs', { forecastEnd: day(1) }))).toContain(
+      'forecastEnd: expected a day after the last complete day',
+    );
+  });
+
   it('get_shared_filter: reads what the HTTP API stored, with the shared-filters:read scope', async () => {
     const configuration = {
       filters: { inclusions: { services: ['Amazon EC2'] } },
@@ -357,14 +379,21 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     const reader = await connect(base, sharedOnly.key);
     const costReader = await connect(base, costOnly.key);
     clients.push(reader, costReader);
-    for (const name of ['get_cost_data', 'compare_costs', 'get_filter_values', 'get_tag_values', 'get_cost_category_values']) {
+    for (const name of [
+      'get_cost_data',
+      'compare_costs',
+      'get_filter_values',
+      'get_tag_values',
+      'get_cost_category_values',
+      'forecast_costs',
+    ]) {
       expect(toolError(await call(reader, name, {}))).toBe('This API key lacks the scope required for this operation: cost:read.');
     }
     expect(toolError(await call(costReader, 'get_shared_filter', { filterId: 'sf_AAAAAAAAAAAAAAAAAAAAAAAA' }))).toBe(
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(6);
+    expect((await reader.listTools()).tools).toHaveLength(7);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {

@@ -6,6 +6,7 @@ import { DIMENSIONS } from '../../cost-query/dimension-registry';
 import type { CostsService } from '../../costs/costs.service';
 import type { ComparisonService } from '../../comparison/comparison.service';
 import type { FilterOptionsService } from '../../filter-options/filter-options.service';
+import type { ForecastsService } from '../../forecasts/forecasts.service';
 import type { SharingService } from '../../sharing/sharing.service';
 import type { JsonSchema } from '../tool-schemas';
 
@@ -57,6 +58,7 @@ export interface ToolServices {
   comparison: ComparisonService;
   filterOptions: FilterOptionsService;
   sharing: SharingService;
+  forecasts: ForecastsService;
 }
 
 export const MONEY =
