@@ -248,7 +248,7 @@ describe('Backstage Cost Insights client against the real API', () => {
     expect(database.entities.usageType.map((e) => e.id)).toEqual(['InstanceUsage:db.r6g']);
   });
 
-  it('getDailyMetricData: an API money metric organisation-wide; business metrics are an empty series; getAlerts is empty', async () => {
+  it('getDailyMetricData: an API money metric organisation-wide; business metrics are an empty series; no alert without a forecast', async () => {
     const metric: MetricData = await client(org).getDailyMetricData('on_demand_cost', INTERVALS);
     const window = estate.filter(inRange({ start: FIRST.start, end: SECOND.end }));
     expect(metric.format).toBe('currency');
@@ -263,6 +263,44 @@ describe('Backstage Cost Insights client against the real API', () => {
       change: { amount: 0 },
     });
     expect(await client(org).getAlerts('payments')).toEqual([]);
+  });
+
+  it('getAlerts: a growth alert when this month is forecast well above last month, none for a steady team', async () => {
+    const realToday = new Date().toISOString().slice(0, 10);
+    const dayBefore = (back: number) => new Date(Date.parse(`${realToday}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+    const growing = await t.newOrganization();
+    // 60 days up to yesterday: the "rising" team grows by 2 a day from 10, the "steady" team costs 50 a day.
+    const rows = Array.from({ length: 60 }, (_, i) => dayBefore(60 - i)).flatMap((day, i) => [
+      row(day, String(10 + 2 * i), 'rising'),
+      row(day, '50', 'steady'),
+    ]);
+    await t.insertRows(growing.organizationId, rows);
+    const now = client(growing, { today: () => realToday });
+    expect(await now.getAlerts('steady')).toEqual([]);
+    const [alert, ...more] = await now.getAlerts('rising');
+    expect(more).toEqual([]);
+    // Expected independently: last month's rows, and this month's rows so far plus the line continued to its end.
+    const month = `${realToday.slice(0, 7)}-01`;
+    const previousMonth = `${dayBefore(Number(realToday.slice(8, 10))).slice(0, 7)}-01`;
+    const rising = rows.filter(team('rising'));
+    const last = total(rising.filter(inRange({ start: previousMonth, end: dayBefore(Number(realToday.slice(8, 10))) })));
+    const monthEnd = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
+    let expected = total(rising.filter((r) => r.usage_date >= month));
+    for (
+      let i = 0, day = realToday;
+      day <= monthEnd;
+      i++, day = new Date(Date.parse(`${realToday}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10)
+    ) {
+      expected += 10 + 2 * (60 + i);
+    }
+    const daysIn = (first: string) => new Date(Date.UTC(Number(first.slice(0, 4)), Number(first.slice(5, 7)), 0)).getUTCDate();
+    const lastPerDay = last / daysIn(previousMonth);
+    expect(alert.title).toBe(
+      `rising: ${realToday.slice(0, 7)} is forecast ${Math.round((expected / (lastPerDay * daysIn(month)) - 1) * 100)} % above last month, day for day`,
+    );
+    expect(alert.subtitle).toContain(
+      `Expected ${expected.toFixed(2)} USD (80 % interval ${expected.toFixed(2)} USD to ${expected.toFixed(2)} USD), ${last.toFixed(2)} USD last month.`,
+    );
   });
 
   it('never sends an API key itself (the proxy adds it), and reports API errors with their message', async () => {

@@ -72,7 +72,36 @@ export interface CostInsightsClientOptions {
 }
 
 /** The API routes whose answers are money in one currency (they take `currency`). */
-const MONEY_ROUTES = new Set(['data', 'compare', 'filters']);
+const MONEY_ROUTES = new Set(['data', 'compare', 'filters', 'forecast']);
+
+/** A growth alert fires when this month is forecast at least this ratio of last month (and surely above it). */
+export const GROWTH_ALERT_RATIO = 1.1;
+
+/** An alert as the plugin shows it (its `Alert`, whose title and subtitle may be text). */
+export interface GrowthAlert {
+  title: string;
+  subtitle: string;
+}
+
+/** What getAlerts reads of a /forecast answer. */
+interface ForecastAnswer {
+  currency: string;
+  prediction_interval_level: number;
+  series: Array<{
+    current_month: { month: string; actual: number; mean: number; lower: number; upper: number };
+    accuracy: { backtest: { mape: number | null } };
+  }>;
+}
+
+/** A refused or failed request, with the API's status and message. */
+export class CostInsightsApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Rows without a value for a dimension come back under this label; the plugin's entities call them `null`. */
 const NOT_SET = '(not set)';
@@ -225,11 +254,49 @@ export class CostInsightsApiClient {
   }
 
   /**
-   * Always empty: the API has no anomaly or recommendation source to raise alerts from, and the plugin's alerts
-   * are React elements, which this client (no React dependency) does not render.
+   * Growth alerts: the group's forecast of this month (POST /forecast) against last month's actual amount, per day.
+   * An alert when the month is expected at least GROWTH_ALERT_RATIO above last month and even its interval's lower end
+   * is above it; none when the group has too little history to forecast (the API's 400). Title and subtitle are text
+   * (this client renders no React). Anomaly alerts wait for the API's anomalies.
    */
-  async getAlerts(_group: string): Promise<never[]> {
-    return [];
+  async getAlerts(group: string): Promise<GrowthAlert[]> {
+    const today = this.today();
+    const month = `${today.slice(0, 7)}-01`;
+    const monthEnd = addDays(`${addDays(month, 32).slice(0, 7)}-01`, -1);
+    const previousMonth = `${addDays(month, -1).slice(0, 7)}-01`;
+    const inclusions = this.groupFilter(group);
+    const forecast = await this.post<ForecastAnswer>('forecast', {
+      forecastEnd: monthEnd,
+      metric: this.metric,
+      filters: { inclusions },
+    }).catch((error: unknown) => {
+      if (error instanceof CostInsightsApiError && error.status === 400) return undefined;
+      throw error;
+    });
+    const current = forecast?.body.series[0];
+    if (!forecast || !current) return [];
+    const { body } = await this.post<{ summary: Record<string, number> }>('data', {
+      filters: { inclusions: { ...inclusions, dateRange: { start: previousMonth, end: addDays(month, -1) } } },
+      groupBy: { dateGrouping: 'monthly' },
+    });
+    const last = body.summary[`total_${this.metric}`] ?? 0;
+    const { mean, lower, upper } = current.current_month;
+    // Per day, so a longer month is no growth: this month's days over last month's.
+    const days = (first: string, next: string) =>
+      Math.round((Date.parse(`${next}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000);
+    const lastAtThisLength = (last * days(month, addDays(monthEnd, 1))) / days(previousMonth, month);
+    if (!(last > 0 && lower > lastAtThisLength && mean >= lastAtThisLength * GROWTH_ALERT_RATIO)) return [];
+    const money = (amount: number) => `${amount.toFixed(2)} ${forecast.body.currency}`;
+    const mape = current.accuracy.backtest.mape;
+    return [
+      {
+        title: `${group}: ${current.current_month.month} is forecast ${Math.round((mean / lastAtThisLength - 1) * 100)} % above last month, day for day`,
+        subtitle:
+          `Expected ${money(mean)} (${forecast.body.prediction_interval_level} % interval ${money(lower)} to ${money(upper)}), ` +
+          `${money(last)} last month.` +
+          (mape === null ? '' : ` On its own history the forecast missed 7-day totals by ${(mape * 100).toFixed(1)} % on average.`),
+      },
+    ];
   }
 
   // ---- internals ----
@@ -316,7 +383,10 @@ export class CostInsightsApiClient {
     }
     if (!response.ok || !parsed?.success) {
       const message = parsed?.error?.message ?? parsed?.message ?? text.slice(0, 200);
-      throw new Error(`Cost Insights API: POST /cost-insights/${path} answered ${response.status}: ${message}`);
+      throw new CostInsightsApiError(
+        response.status,
+        `Cost Insights API: POST /cost-insights/${path} answered ${response.status}: ${message}`,
+      );
     }
     return { body: parsed.data as T, headers: response.headers };
   }
