@@ -1,3 +1,4 @@
+import { formatMonthNumber, monthNumber } from '../common/dates/calendar-date';
 import type { CostDataQuery } from './cost-data.query';
 import { COST_MEASURES, metricPartSumsSql, SAVINGS_SOURCES } from './cost-metrics';
 import { CurrencyConversion, CurrencyPresence, MoneySql } from './currency-conversion';
@@ -71,14 +72,9 @@ export function buildConvertedSumsInsert(
 
 /** The first day of every month with costs, in order: the months a build writes. */
 export function monthsOf(presence: readonly CurrencyPresence[]): string[] {
-  const months = new Set<string>();
+  const months = new Set<number>();
   for (const { firstDay, lastDay } of presence) {
-    for (let month = `${firstDay.slice(0, 7)}-01`; month <= lastDay; month = nextMonth(month)) months.add(month);
+    for (let month = monthNumber(firstDay); month <= monthNumber(lastDay); month++) months.add(month);
   }
-  return [...months].sort();
-}
-
-function nextMonth(month: string): string {
-  const [year, number] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
-  return number === 12 ? `${year + 1}-01-01` : `${year}-${String(number + 1).padStart(2, '0')}-01`;
+  return [...months].sort((a, b) => a - b).map(formatMonthNumber);
 }

@@ -4,6 +4,7 @@ import { addDays, dayNumber, formatDayNumber, todayUtc } from '../common/dates/c
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery, ForecastMetric } from '../cost-query/forecast-series.query';
+import { lastDayOfPeriod } from '../common/money/exchange-rates';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { FORECAST_LIMITS } from './forecast-limits';
@@ -178,7 +179,7 @@ function currentMonth(
 ): ForecastSeries['current_month'] {
   const today = addDays(lastComplete, 1);
   const month = `${today.slice(0, 7)}-01`;
-  const monthEnd = addDays(`${addDays(month, 32).slice(0, 7)}-01`, -1);
+  const monthEnd = lastDayOfPeriod(today);
   const actual = values.reduce((total, value, i) => (formatDayNumber(first + i) >= month ? total + value : total), 0);
   const rest = estimateTotal(model, daysBetween(today, monthEnd), level, floorAtZero);
   return {
