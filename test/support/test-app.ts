@@ -16,6 +16,9 @@ import { SHARED_SERVERS } from './e2e-mode';
 
 export type CostRow = CostLineItemRow;
 
+/** A test's own setup statements run without the budgets its application is started with. */
+const SETUP_BUDGETS = { max_execution_time: 0, max_memory_usage: '0' };
+
 export type RowInput = Partial<Omit<CostRow, 'organization_id'>> & { usage_date: string };
 
 export function costRow(organizationId: string, input: RowInput): CostRow {
@@ -129,7 +132,7 @@ export class TestApp {
       await this.clickhouse.client.command({
         query,
         query_params: params,
-        clickhouse_settings: { max_execution_time: 0, max_memory_usage: '0' },
+        clickhouse_settings: SETUP_BUDGETS,
       });
       return;
     }
@@ -142,7 +145,9 @@ export class TestApp {
 
   async insertRows(organizationId: string, rows: RowInput[]): Promise<CostRow[]> {
     const full = rows.map((row) => costRow(organizationId, row));
-    await this.clickhouse.insert('cost_line_items', full as unknown as Record<string, unknown>[]);
+    // Setup, not a request: a test's tight budgets are for its requests (a distributed insert building the
+    // projections on a cluster replica can outgrow a 24 MiB budget on its own).
+    await this.clickhouse.insert('cost_line_items', full as unknown as Record<string, unknown>[], SETUP_BUDGETS);
     return full;
   }
 

@@ -211,10 +211,12 @@ export class ClickhouseService implements OnModuleDestroy {
     await this.measured('insert', () => this.client.command({ query: statement, query_params: params, clickhouse_settings: settings }));
   }
 
-  async insert<T extends Record<string, unknown>>(table: string, values: T[]): Promise<void> {
+  async insert<T extends Record<string, unknown>>(table: string, values: T[], settings: ClickHouseSettings = {}): Promise<void> {
     if (values.length === 0) return;
     try {
-      await this.measured('insert', () => this.client.insert({ table: this.table(table), values, format: 'JSONEachRow' }));
+      await this.measured('insert', () =>
+        this.client.insert({ table: this.table(table), values, format: 'JSONEachRow', clickhouse_settings: settings }),
+      );
     } finally {
       // Counted once finished (or failed): an answer computed while it ran is never filed under the later version.
       this.countInsert(
