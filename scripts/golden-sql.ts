@@ -123,7 +123,7 @@ export function goldenStatements(): Record<string, CompiledSql> {
       data({
         dimensions: [{ kind: 'column', name: 'account' }],
         conversion: CONVERSION,
-        convertedSums: { table: 'cost_insights.converted_cost_sums', buildId: BUILD_ID },
+        convertedSums: { table: 'cost_insights.converted_cost_sums', buildId: BUILD_ID, currencies: ['EUR'] },
       }),
       50001,
     ),

@@ -1,7 +1,7 @@
 import { formatMonthNumber, monthNumber } from '../common/dates/calendar-date';
 import type { CostDataQuery } from './cost-data.query';
-import { COST_MEASURES, metricPartSumsSql, SAVINGS_SOURCES } from './cost-metrics';
-import { CurrencyConversion, CurrencyPresence, MoneySql } from './currency-conversion';
+import { COST_MEASURES, SAVINGS_SOURCES } from './cost-metrics';
+import { CurrencyConversion, CurrencyPresence, currencyBitSql, MoneySql } from './currency-conversion';
 import { FilterFields } from './filters.types';
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CompiledSql, SqlParameters } from './sql-parameters';
@@ -14,7 +14,7 @@ import { CompiledSql, SqlParameters } from './sql-parameters';
 /** What a build groups by: the usage day and every list field's column (billing period and currency among them). */
 export const CONVERTED_SUM_KEYS: readonly string[] = ['usage_date', ...LIST_FIELDS.map((field) => field.column)];
 
-/** The money columns, in metricPartSumsSql's order. */
+/** The money columns of a build. */
 const MONEY_COLUMNS = [...COST_MEASURES, ...SAVINGS_SOURCES];
 
 /**
@@ -36,12 +36,16 @@ export function readsOnlyListColumns(query: Pick<CostDataQuery, 'scope' | 'filte
   );
 }
 
+/** Places of a build's amounts (migration 0021): those of a scale-10 sum times a rate of at most 8 places. */
+const STORED_SCALE = 18;
+
 /**
  * The statement writing one month of a build (`month`: its first day): the organisation's cost rows of that month
  * summed per (day, list columns), the groups in other currencies multiplied by their (currency, day or period) rate
- * exactly as a converting question does (MoneySql), every amount kept unrounded (Decimal(76, 28)). A month at a time
- * keeps a large estate's aggregation small. `conversion` must cover every day of the organisation's costs: a group
- * without a rate stops the statement (MISSING_RATE_SIGNAL).
+ * exactly as a converting question does (MoneySql), each product kept to 18 places (rounded half away from zero:
+ * only a derived cross rate's products have more) with its currency's bit among the build's converted currencies
+ * (`conversion.rates`' order). A month at a time keeps a large estate's aggregation small. `conversion` must cover
+ * every day of the organisation's costs: a group without a rate stops the statement (MISSING_RATE_SIGNAL).
  */
 export function buildConvertedSumsInsert(
   targetTable: string,
@@ -55,12 +59,14 @@ export function buildConvertedSumsInsert(
   const money = new MoneySql(conversion, params);
   const organization = params.named('organization_id', 'UUID', organizationId);
   const build = params.named('build_id', 'UUID', buildId);
+  const bit = currencyBitSql([...conversion.rates.keys()], params);
   const inMonth = `organization_id = ${organization} AND toStartOfMonth(usage_date) = ${params.named('month', 'Date', month)}`;
+  const stored = (sum: string) => `toDecimal128(round(${sum}, ${STORED_SCALE}), ${STORED_SCALE})`;
   const sql = [
-    `INSERT INTO ${targetTable} (organization_id, build_id, ${CONVERTED_SUM_KEYS.join(', ')}, ${MONEY_COLUMNS.join(', ')})`,
+    `INSERT INTO ${targetTable} (organization_id, build_id, ${CONVERTED_SUM_KEYS.join(', ')}, converted_bit, ${MONEY_COLUMNS.join(', ')})`,
     money.select((branch, where) =>
       [
-        `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, metricPartSumsSql(branch)].join(', ')}`,
+        `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, bit, ...branch.sums(MONEY_COLUMNS).map(stored)].join(', ')}`,
         `FROM ${costTable}`,
         `WHERE ${where(inMonth)}`,
         `GROUP BY ${[...new Set([...CONVERTED_SUM_KEYS, ...branch.groupKeys])].join(', ')}`,

@@ -64,7 +64,7 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
       BUCKET,
       ...dims,
       metricSumsOfPartsSql((metric) => metric, ', ', money),
-      ...(money.conversion ? ['groupBitOr(currency_bit) AS converted_currencies'] : []),
+      ...(money.conversion ? [`${money.convertedCurrencies('groupBitOr(currency_bit)')} AS converted_currencies`] : []),
       `min(${BUCKET}) AS first_bucket`,
     ].join(', ')}`,
     'FROM (',

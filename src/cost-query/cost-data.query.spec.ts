@@ -274,9 +274,9 @@ describe('readCostDataResult', () => {
     expect(readCostDataResult([Buffer.from('{"item_count":0,"amortized_cost":0}\n')])).toEqual({
       totals: { amortized_cost: 0 },
       itemCount: 0,
-      convertedBits: 0,
+      convertedCurrencies: [],
       items: [],
     });
-    expect(readCostDataResult([])).toEqual({ totals: {}, itemCount: 0, convertedBits: 0, items: [] });
+    expect(readCostDataResult([])).toEqual({ totals: {}, itemCount: 0, convertedCurrencies: [], items: [] });
   });
 });

@@ -80,8 +80,9 @@ export function buildCostDataQuery(
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
-  // The inner groups are the items; converting, they are finer (per currency and day or period): count the items.
-  const itemCount = money.conversion ? `uniqExact(${keys.join(', ')})` : 'count()';
+  // The inner groups are the items, unless converting at question time makes them finer (per currency and day or
+  // period): then count the items.
+  const itemCount = money.conversion && !money.onePartPerGroup() ? `uniqExact(${keys.join(', ')})` : 'count()';
   // A CSV record ends with CRLF: its CR here, the LF as every result line's end. Dimension values are
   // tenants' text: never a spreadsheet formula (the bucket is a Date, the metrics are numbers).
   const csvCells = () => [BUCKET_COLUMN, ...query.dimensions.map((_, i) => csvSafeTextSql(dimensionColumn(i), params)), sums];
@@ -92,7 +93,7 @@ export function buildCostDataQuery(
   const sql = [
     'SELECT',
     `  if(${isTotal},`,
-    `    formatRowNoNewline('JSONEachRow', ${[`${itemCount} AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`groupBitOr(currency_bit) AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
+    `    formatRowNoNewline('JSONEachRow', ${[`${itemCount} AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`${money.convertedCurrencies('groupBitOr(currency_bit)')} AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
     `    ${item}) AS line`,
     'FROM (',
     money.select((branch, where) =>
@@ -118,7 +119,7 @@ export function buildCostDataQuery(
 
 /** The totals line's count of every item of the answer (the other fields are metric sums). */
 const ITEM_COUNT_FIELD = 'item_count';
-/** The totals line's OR of the converted currencies' bits (with a conversion). */
+/** The totals line's codes of the currencies converted (with a conversion). */
 const CONVERTED_FIELD = 'converted_currencies';
 
 /** buildCostDataQuery's result, taken apart without decoding (or joining) the items. */
@@ -127,8 +128,8 @@ export interface CostDataResultBytes {
   totals: Record<string, unknown>;
   /** How many items the answer has in all (the LIMIT may have cut `items` short of it). */
   itemCount: number;
-  /** With a conversion: the bits of the currencies converted (convertedCurrencies). */
-  convertedBits: number;
+  /** With a conversion: the codes of the currencies converted (none without one). */
+  convertedCurrencies: string[];
   /** The inside of the JSON `items` array, `{…}\n,{…}\n`, as chunks of the result (none without items). */
   items: Buffer[];
 }
@@ -155,16 +156,16 @@ export function readCostDataResult(chunks: Buffer[], itemFormat: CostDataItemFor
     head.push(chunks[i].subarray(0, end));
     const {
       [ITEM_COUNT_FIELD]: itemCount,
-      [CONVERTED_FIELD]: convertedBits,
+      [CONVERTED_FIELD]: convertedCurrencies,
       ...totals
     } = JSON.parse(Buffer.concat(head).toString('utf8')) as Record<string, unknown>;
     // The items start past the newline and the first JSON item's leading comma, which may lie in a later chunk.
     let [index, offset] = [i, end + (itemFormat === 'json' ? 2 : 1)];
     while (index < chunks.length && offset >= chunks[index].length) offset -= chunks[index++].length;
     const items = index < chunks.length ? [chunks[index].subarray(offset), ...chunks.slice(index + 1)] : [];
-    return { totals, itemCount: Number(itemCount), convertedBits: Number(convertedBits ?? 0), items };
+    return { totals, itemCount: Number(itemCount), convertedCurrencies: (convertedCurrencies as string[] | undefined) ?? [], items };
   }
-  return { totals: {}, itemCount: 0, convertedBits: 0, items: [] }; // no totals line: nothing matched
+  return { totals: {}, itemCount: 0, convertedCurrencies: [], items: [] }; // no totals line: nothing matched
 }
 
 /** `dimension_values` (a map keyed by dimension name) for `groupBy.dimensions`, else `dimension_value` for one. */

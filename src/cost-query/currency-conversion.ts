@@ -101,15 +101,12 @@ function daysOf(span: DateRange): string[] {
 /** The message a statement fails with when it meets a (currency, day) its conversion has no rate for. */
 export const MISSING_RATE_SIGNAL = 'CI_MISSING_EXCHANGE_RATE';
 
-/** The currencies whose bits a currencyBit OR holds (bit i: the i-th currency of the conversion's rates). */
-export function convertedCurrencies(conversion: CurrencyConversion, bits: number): string[] {
-  return [...conversion.rates.keys()].filter((_, i) => (bits & (2 ** i)) !== 0);
-}
-
 /** A complete build of an organisation's converted sums (src/currency/converted-sums.service.ts) and its table. */
 export interface ConvertedSums {
   table: string;
   buildId: string;
+  /** The currencies the build converted: bit i of its rows' `converted_bit` is the i-th. */
+  currencies: string[];
 }
 
 /** Most currencies one answer converts: the bits of a UInt64 (an organisation bills in a handful). */
@@ -129,7 +126,7 @@ export interface MoneyBranch {
   groupKeys: string[];
   /** Partial sums of `columns` in the answer's currency, the rate written once (as the alias `group_rate`). */
   sums(columns: readonly string[]): string[];
-  /** The group's bit among the converted currencies (bit i: the i-th currency of `conversion.rates`; 0 for the answer's own). */
+  /** The group's bits among the converted currencies (MoneySql.convertedCurrencies; 0 for the answer's own). */
   currencyBit: string;
 }
 
@@ -160,13 +157,7 @@ export class MoneySql {
     if (this.sums) {
       const build = this.params.named('build_id', 'UUID', this.sums.buildId);
       return [
-        {
-          from: this.sums.table,
-          condition: `build_id = ${build}`,
-          groupKeys: ['billing_currency'],
-          sums: plain,
-          currencyBit: this.currencyBit(),
-        },
+        { from: this.sums.table, condition: `build_id = ${build}`, groupKeys: [], sums: plain, currencyBit: 'groupBitOr(converted_bit)' },
       ];
     }
     const target = this.params.named('currency', 'String', this.conversion.target);
@@ -211,13 +202,20 @@ export class MoneySql {
     return `toDecimal128(round(toDecimal128(${partialSums}, ${ANSWER_SCALE + 1}), ${ANSWER_SCALE}), ${ANSWER_SCALE})`;
   }
 
+  /** Whether the branches give one partial row per group of the statement's own keys (the items can be counted). */
+  onePartPerGroup(): boolean {
+    const branches = this.branches();
+    return branches.length === 1 && branches[0].groupKeys.length === 0;
+  }
+
+  /** The codes of the currencies converted, from the OR of the partial rows' bits (`bits`: that aggregate). */
+  convertedCurrencies(bits: string): string {
+    const codes = this.sums?.currencies ?? [...this.conversion!.rates.keys()];
+    return `arrayMap(bit -> ${this.params.named('converted_codes', 'Array(String)', codes)}[bit + 1], bitPositionsToArray(${bits}))`;
+  }
+
   private currencyBit(): string {
-    const codes = [...this.conversion!.rates.keys()];
-    return `transform(billing_currency, ${this.params.named('converted_codes', 'Array(String)', codes)}, ${this.params.named(
-      'converted_bits',
-      'Array(UInt64)',
-      codes.map((_, i) => 2 ** i),
-    )}, toUInt64(0))`;
+    return currencyBitSql([...this.conversion!.rates.keys()], this.params);
   }
 
   /**
@@ -246,4 +244,10 @@ export class MoneySql {
     this.rate = `arrayElement(${rates}, ${index} + throwIf(${index} = 0, '${MISSING_RATE_SIGNAL}'))`;
     return this.rate;
   }
+}
+
+/** A row's bit among `codes` (bit i: the i-th), from its billing currency; 0 for any other currency. */
+export function currencyBitSql(codes: string[], params: SqlParameters): string {
+  const bits = codes.map((_, i) => 2 ** i);
+  return `transform(billing_currency, ${params.named('converted_codes', 'Array(String)', codes)}, ${params.named('converted_bits', 'Array(UInt64)', bits)}, toUInt64(0))`;
 }

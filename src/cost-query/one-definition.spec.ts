@@ -138,7 +138,7 @@ describe('one definition per concept', () => {
     const { columns, projectionKeys } = convertedSumsTable();
     expect(sorted(CONVERTED_SUM_KEYS)).toEqual(sorted(['usage_date', ...LIST_FIELDS.map((field) => field.column)]));
     expect(sorted(columns)).toEqual(
-      sorted(['organization_id', 'build_id', 'built_on', ...CONVERTED_SUM_KEYS, ...COST_MEASURES, ...SAVINGS_SOURCES]),
+      sorted(['organization_id', 'build_id', 'built_on', ...CONVERTED_SUM_KEYS, 'converted_bit', ...COST_MEASURES, ...SAVINGS_SOURCES]),
     );
     const monthly = CONVERTED_SUM_KEYS.map((key) => (key === 'usage_date' ? 'toStartOfMonth(usage_date)' : key));
     expect(sorted(projectionKeys)).toEqual(sorted(['organization_id', 'build_id', ...monthly]));

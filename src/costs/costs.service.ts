@@ -59,7 +59,7 @@ export class CostsService {
       return {
         currency: money.currency,
         items: JsonText.arrayOf(result.items),
-        summary: this.summary(money, result.totals, result.convertedBits),
+        summary: this.summary(money, result.totals, result.convertedCurrencies),
       };
     });
   }
@@ -77,11 +77,11 @@ export class CostsService {
       this.refuseTooManyItems(itemCount);
       const lines = (kind: number) =>
         rows.filter((row) => Number(row.kind) === kind).map((row) => JSON.parse(row.line) as Record<string, unknown>);
-      const { converted_currencies: convertedBits, ...totals } = lines(PAGE_LINE.totals)[0] ?? {};
+      const { converted_currencies: converted, ...totals } = lines(PAGE_LINE.totals)[0] ?? {};
       return {
         currency: money.currency,
         items: lines(PAGE_LINE.item),
-        summary: this.summary(money, totals, Number(convertedBits ?? 0)),
+        summary: this.summary(money, totals, (converted as string[] | undefined) ?? []),
         itemCount,
         topValues: lines(PAGE_LINE.topValue),
         distinctValues: Number(rows[0]?.value_count ?? 0),
@@ -129,8 +129,8 @@ export class CostsService {
   }
 
   /** The period totals, and (only when the answer converted: on single-currency data the summary is the spec's) the rates applied. */
-  private summary(money: AnswerMoney, totals: Record<string, unknown>, convertedBits: number): CostDataSummaryDto {
-    const applied = this.currencies.appliedRates(money, this.currencies.currenciesOfBits(money, convertedBits));
+  private summary(money: AnswerMoney, totals: Record<string, unknown>, converted: string[]): CostDataSummaryDto {
+    const applied = this.currencies.appliedRates(money, converted);
     return { ...toSummary(totals), ...(applied.length > 0 ? { exchange_rates: applied.map(toAppliedRatesDto) } : {}) };
   }
 }

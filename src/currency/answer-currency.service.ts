@@ -4,7 +4,6 @@ import { compareExact, parseExactDecimal } from '../common/money/exact-decimal';
 import { EffectiveRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
 import {
   AnswerWindow,
-  convertedCurrencies,
   CurrencyConversion,
   CurrencyPresence,
   MAX_CONVERTED_CURRENCIES,
@@ -107,11 +106,6 @@ export class AnswerCurrencyService {
       const byKey = money.conversion!.rates.get(currency);
       return byKey?.size ? [summarise(money.conversion!, currency, byKey)] : [];
     });
-  }
-
-  /** The converted currencies of a statement's OR of currency bits (MoneySql.currencyBit). */
-  currenciesOfBits(money: AnswerMoney, bits: number): string[] {
-    return money.conversion ? convertedCurrencies(money.conversion, bits) : [];
   }
 
   private async plan(organizationId: string, requested: string | undefined, window: AnswerWindow, fresh = false): Promise<AnswerMoney> {

@@ -5,9 +5,10 @@ import { buildConvertedSumsInsert } from '../cost-query/converted-sums.query';
 import { ConvertedSums, CurrencyConversion } from '../cost-query/currency-conversion';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 
-/** A registered build: which one, and how old it is. */
+/** A registered build: which one, the currencies it converted (bit order), and how old it is. */
 export interface RegisteredBuild {
   buildId: string;
+  currencies: string[];
   ageSeconds: number;
 }
 
@@ -28,14 +29,15 @@ export class ConvertedSumsRepository {
   constructor(private readonly clickhouse: ClickhouseService) {}
 
   /** Where a statement reads a build. */
-  sums(buildId: string): ConvertedSums {
-    return { table: this.clickhouse.table('converted_cost_sums'), buildId };
+  sums(build: Pick<RegisteredBuild, 'buildId' | 'currencies'>): ConvertedSums {
+    return { table: this.clickhouse.table('converted_cost_sums'), buildId: build.buildId, currencies: build.currencies };
   }
 
   /** The newest registered build of `key` written less than `maxAgeSeconds` ago. */
   async find(key: BuildKey, maxAgeSeconds: number): Promise<RegisteredBuild | undefined> {
-    const [row] = await this.clickhouse.query<{ build_id: string; age_seconds: number }>(
-      `SELECT toString(build_id) AS build_id, toUInt32(dateDiff('second', built_at, now64(6, 'UTC'))) AS age_seconds
+    const [row] = await this.clickhouse.query<{ build_id: string; converted_currencies: string[]; age_seconds: number }>(
+      `SELECT toString(build_id) AS build_id, converted_currencies,
+              toUInt32(dateDiff('second', built_at, now64(6, 'UTC'))) AS age_seconds
        FROM ${this.clickhouse.table('converted_sum_builds')}
        WHERE organization_id = {organization_id:UUID} AND inputs = {inputs:String}
          AND target_currency = {target:String} AND conversion_policy = {policy:String}
@@ -45,7 +47,7 @@ export class ConvertedSumsRepository {
       { organization_id: key.organizationId, inputs: key.inputs, target: key.target, policy: key.policy, max_age: maxAgeSeconds },
       { organizationId: key.organizationId },
     );
-    return row ? { buildId: row.build_id, ageSeconds: Number(row.age_seconds) } : undefined;
+    return row ? { buildId: row.build_id, currencies: row.converted_currencies, ageSeconds: Number(row.age_seconds) } : undefined;
   }
 
   /**
@@ -72,14 +74,15 @@ export class ConvertedSumsRepository {
     return Number(row?.rows ?? 0);
   }
 
-  async register(key: BuildKey, buildId: string, rowCount: number): Promise<void> {
+  async register(key: BuildKey, build: Pick<RegisteredBuild, 'buildId' | 'currencies'>, rowCount: number): Promise<void> {
     await this.clickhouse.insert('converted_sum_builds', [
       {
         organization_id: key.organizationId,
         inputs: key.inputs,
         target_currency: key.target,
         conversion_policy: key.policy,
-        build_id: buildId,
+        build_id: build.buildId,
+        converted_currencies: build.currencies,
         row_count: rowCount,
         built_at: clickhouseTimestamp(new Date()),
       },

@@ -23,7 +23,7 @@ const REMEMBERED_CONVERSIONS = 1_000;
 interface BuildState {
   version: string;
   checkedAt: number;
-  found?: { buildId: string; usableUntil: number };
+  found?: { build: ConvertedSums; usableUntil: number };
   pending?: Promise<void>;
 }
 
@@ -60,7 +60,7 @@ export class ConvertedSumsService implements OnModuleDestroy {
     const state = await this.state(organizationId, conversion);
     if (state.found && Date.now() < state.found.usableUntil) {
       metrics.convertedAnswers.inc({ read: 'converted_sums' });
-      return this.sums.sums(state.found.buildId);
+      return state.found.build;
     }
     if (!state.pending && Date.now() - state.checkedAt >= LOOK_AGAIN_MS) {
       state.pending = this.findOrBuild(organizationId, conversion, state)
@@ -105,7 +105,7 @@ export class ConvertedSumsService implements OnModuleDestroy {
       policy: conversion.policy,
     };
     const build = (await this.sums.find(key, BUILD_USABLE_SECONDS)) ?? (await this.buildOnce(key));
-    if (build) state.found = { buildId: build.buildId, usableUntil: Date.now() + (BUILD_USABLE_SECONDS - build.ageSeconds) * 1000 };
+    if (build) state.found = { build: this.sums.sums(build), usableUntil: Date.now() + (BUILD_USABLE_SECONDS - build.ageSeconds) * 1000 };
   }
 
   /** Builds `key` unless this process or another instance is already building it. */
@@ -135,15 +135,15 @@ export class ConvertedSumsService implements OnModuleDestroy {
       metrics.convertedSumBuilds.inc({ outcome: 'missing_rates' });
       return undefined;
     }
-    const buildId = randomUUID();
-    const rows = await this.sums.write(organizationId, buildId, conversion, monthsOf(presence));
+    const build = { buildId: randomUUID(), currencies: [...conversion.rates.keys()] };
+    const rows = await this.sums.write(organizationId, build.buildId, conversion, monthsOf(presence));
     if ((await this.versions.readAnswerInputsNow(organizationId)) !== key.inputs) {
       metrics.convertedSumBuilds.inc({ outcome: 'superseded' });
       return undefined;
     }
-    await this.sums.register(key, buildId, rows);
+    await this.sums.register(key, build, rows);
     metrics.convertedSumBuilds.inc({ outcome: 'built' });
-    return { buildId, ageSeconds: 0 };
+    return { ...build, ageSeconds: 0 };
   }
 
   /** One instance builds a key at a time (Redis); without Redis, or with it unreachable, this one does. */
