@@ -16,6 +16,7 @@ import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-que
 import { OrganizationScope } from '../src/cost-query/filters.types';
 import { buildInvoicesQuery } from '../src/cost-query/invoices.query';
 import { buildForecastSeriesQuery } from '../src/cost-query/forecast-series.query';
+import { buildRootCausesQuery } from '../src/cost-query/anomaly-root-causes.query';
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
@@ -189,6 +190,17 @@ export function goldenStatements(): Record<string, CompiledSql> {
       topValues: 5,
       otherLabel: '(other)',
       totalLabel: 'Total',
+      conversion: CONVERSION,
+    }),
+    'anomaly-root-causes-scoped-converted': buildRootCausesQuery(TABLE, {
+      scope: SCOPED,
+      filters: { inclusions: { clouds: ['AWS'] } },
+      monitored: { kind: 'tag', key: 'team' },
+      anomalies: [
+        { value: 'payments', baselineStart: '2026-09-03', start: '2026-10-01', end: '2026-10-02' },
+        { value: '(other)', otherThan: ['payments', 'search'], baselineStart: '2026-09-04', start: '2026-10-02', end: '2026-10-02' },
+      ],
+      leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
       conversion: CONVERSION,
     }),
   };

@@ -8,6 +8,7 @@ import { ComparisonModule } from './comparison/comparison.module';
 import { CostsModule } from './costs/costs.module';
 import { FilterOptionsModule } from './filter-options/filter-options.module';
 import { ForecastsModule } from './forecasts/forecasts.module';
+import { AnomaliesModule } from './anomalies/anomalies.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
@@ -34,6 +35,7 @@ import { SourcesModule } from './sources/sources.module';
     ComparisonModule,
     FilterOptionsModule,
     ForecastsModule,
+    AnomaliesModule,
     InvoicesModule,
     SharingModule,
     SourcesModule,

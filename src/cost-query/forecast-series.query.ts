@@ -27,6 +27,8 @@ export interface ForecastSeriesQuery {
   topValues: number;
   otherLabel: string;
   totalLabel: string;
+  /** Charge categories kept apart as `one_off` (default ONE_OFF_CHARGE_CATEGORIES). */
+  oneOffCategories?: readonly string[];
   conversion?: CurrencyConversion;
 }
 
@@ -42,7 +44,7 @@ export function buildForecastSeriesQuery(table: string, query: ForecastSeriesQue
   // The window is the dates: compileWhere's default window never applies (filters without dates, a dateRange given).
   const filters = { ...query.filters, inclusions: { ...query.filters.inclusions, dateRange: query.window } };
   const where = compileWhere(query.scope, filters, params, { today: query.window.end, defaultWindowDays: 1 });
-  const oneOff = `charge_category IN ${params.named('one_off_categories', 'Array(String)', ONE_OFF_CHARGE_CATEGORIES)}`;
+  const oneOff = `charge_category IN ${params.named('one_off_categories', 'Array(String)', query.oneOffCategories ?? ONE_OFF_CHARGE_CATEGORIES)}`;
   const grouped = money.select((branch, and) => {
     const [metric] = branch.sums([query.metric]);
     return [

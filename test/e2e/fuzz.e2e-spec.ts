@@ -185,6 +185,7 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/admin/api-keys', '/v1/admin/api-keys', validBodies.apiKey, [200, 600, 200], 60),
       ...post('/invoices', '/v1/cost-insights/invoices', validBodies.invoices, [60, 600, 200], 80),
       ...post('/forecast', '/v1/cost-insights/forecast', validBodies.forecast, [60, 600, 200], 82),
+      ...post('/anomalies', '/v1/cost-insights/anomalies', validBodies.anomalies, [60, 600, 200], 83),
       // At most 100 sources per organisation: the valid ones stay below it.
       ...post('/admin/sources', '/v1/admin/sources', validBodies.source(sourcesRoot), [60, 400, 150], 85),
       ...sample(ratesFile, Math.ceil(300 * SCALE), 90).map(({ text, valid }) => ({

@@ -164,6 +164,9 @@ describe('tenant isolation (BOLA matrix)', () => {
     // Forecasts of every grouping (history: the last 119 complete days, whenever the suite runs).
     const forecastEnd = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     for (const dimension of groupings) requests.push(post('forecast', { forecastEnd, groupBy: { dimension } }));
+    // Anomalies monitored by every grouping, under every filter, with root causes over every tag.
+    for (const dimension of groupings) requests.push(post('anomalies', { dimension, minImpact: 0, minImpactPercentage: 0 }));
+    for (const filters of filterSets) requests.push(post('anomalies', { filters, minImpact: 0, minImpactPercentage: 0 }));
     return requests;
   }
 

@@ -221,6 +221,21 @@ export const validBodies = {
         { requiredKeys: ['forecastEnd'] },
       ),
     ),
+  /** POST /anomalies: days up to yesterday (a later end is read as yesterday), every option. */
+  anomalies: fc.record(
+    {
+      dateRange: fc.tuple(fc.integer({ min: 1, max: 366 }), fc.integer({ min: 0, max: 365 })).map(([back, length]) => ({
+        start: new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10),
+        end: new Date(Date.now() - Math.max(0, back - length) * 86_400_000).toISOString().slice(0, 10),
+      })),
+      dimension,
+      minImpact: fc.double({ min: 0, max: 1e6, noNaN: true }),
+      minImpactPercentage: fc.double({ min: 0, max: 1000, noNaN: true }),
+      filters: fc.constantFrom({}, { inclusions: { clouds: ['AWS'] } }, { exclusions: { services: ['Amazon S3'] } }),
+      currency: fc.constantFrom(null, 'USD'),
+    },
+    { requiredKeys: [] },
+  ),
   filters: fc.record(
     {
       fields: fc.oneof(

@@ -10,6 +10,7 @@ export const SCOPES = [
   'api-keys:admin',
   'rates:admin',
   'sources:admin',
+  'anomalies:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

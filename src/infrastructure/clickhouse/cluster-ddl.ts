@@ -55,6 +55,8 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   ingest_source_checks: FIRST_SHARD,
   converted_cost_sums: BY_ORGANIZATION,
   converted_sum_builds: FIRST_SHARD,
+  anomalies: FIRST_SHARD,
+  anomaly_feedback: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */

@@ -9,11 +9,13 @@ const COST_TABLE = 'cost_line_items';
  * currency settings that convert them (a rate loaded or a reporting currency changed moves the answers too).
  */
 const ANSWER_TABLES = [COST_TABLE, 'exchange_rates', 'organization_settings'];
+/** What cached answers are keyed by: the answer tables, and the anomaly feedback that shapes anomaly answers. */
+const CACHE_KEY_TABLES = [...ANSWER_TABLES, 'anomaly_feedback'];
 
 /**
  * A value that changes whenever one organisation's cost data may have changed, for cache keys: answers
- * depend on that organisation's cost rows, exchange rates and currency settings (ANSWER_TABLES) and nothing
- * else, so a write for another organisation, or to another table (a shared filter, an API key), leaves them cached.
+ * depend on that organisation's cost rows, exchange rates and currency settings (ANSWER_TABLES) — anomaly answers
+ * on its anomaly feedback too (CACHE_KEY_TABLES) — and nothing else, so a write for another organisation, or to another table (a shared filter, an API key), leaves them cached.
  *
  * - Writes by this process: an insert of the organisation's cost rows, or any command (DDL, partition
  *   swaps and mutations may touch any table), change it at once.
@@ -41,7 +43,7 @@ export class CostDataVersion {
 
   async current(organizationId: string): Promise<string> {
     // Read before the parts: a write finishing meanwhile makes the next request's version differ.
-    const localWrites = ANSWER_TABLES.reduce((count, table) => count + this.clickhouse.writeCount(table, organizationId), 0);
+    const localWrites = CACHE_KEY_TABLES.reduce((count, table) => count + this.clickhouse.writeCount(table, organizationId), 0);
     const age = Date.now() - this.checkedAt;
     const { versionCheckMs } = this.config.resultCache;
     if (age >= versionCheckMs) {
@@ -121,7 +123,7 @@ export class CostDataVersion {
        WHERE database = {database:String} AND table IN {tables:Array(String)} AND active
        GROUP BY organization_id
        ${this.partsSettings()}`,
-      { database: this.clickhouse.database, tables: ANSWER_TABLES },
+      { database: this.clickhouse.database, tables: CACHE_KEY_TABLES },
     );
     this.partsDigests = new Map(rows.map((row) => [row.organization_id, row.digest]));
     this.checkedAt = startedAt;

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AnomaliesController } from './anomalies.controller';
+import { AnomaliesRepository } from './anomalies.repository';
+import { AnomaliesService } from './anomalies.service';
+
+/** POST /v1/cost-insights/anomalies and its feedback: cost anomalies with root causes. */
+@Module({
+  controllers: [AnomaliesController],
+  providers: [AnomaliesService, AnomaliesRepository],
+  exports: [AnomaliesService],
+})
+export class AnomaliesModule {}

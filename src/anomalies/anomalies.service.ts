@@ -1,0 +1,283 @@
+import { createHash } from 'node:crypto';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
+import { addDays, dayNumber, formatDayNumber, todayUtc } from '../common/dates/calendar-date';
+import type { Principal } from '../common/http/principal';
+import { AnomalyWindow, buildRootCausesQuery } from '../cost-query/anomaly-root-causes.query';
+import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
+import { DateRange, OrganizationScope } from '../cost-query/filters.types';
+import { buildForecastSeriesQuery } from '../cost-query/forecast-series.query';
+import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.service';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { AnomaliesRepository, AnomalyFeedback } from './anomalies.repository';
+import { ANOMALY_LIMITS, BASELINE_EXCLUDING, FeedbackReason } from './anomaly-limits';
+import { ANOMALY_METHOD, DetectedAnomaly, detectAnomalies } from './anomaly-model';
+import { AnomaliesRequestDto } from './dto/anomalies-request.dto';
+
+export interface RootCause {
+  dimension: string;
+  value: string;
+  contribution: number;
+}
+
+export interface Anomaly {
+  id: string;
+  start: string;
+  end: string;
+  dimension_value: string;
+  expected: number;
+  actual: number;
+  impact: number;
+  impactPercentage: number | null;
+  score: number;
+  rootCauses: RootCause[];
+  feedback: FeedbackReason | null;
+}
+
+export interface AnomaliesResult {
+  currency: string;
+  dimension: string;
+  date_range: DateRange;
+  last_complete_day: string;
+  method: string;
+  thresholds: { min_impact: number; min_impact_percentage: number; score: number };
+  anomalies: Anomaly[];
+}
+
+/** One series' anomaly, before its id, root causes and feedback. */
+interface Found extends DetectedAnomaly {
+  value: string;
+}
+
+const NOT_FOUND = 'Anomaly not found: unknown, older than 90 days, or not this organisation’s.';
+
+/**
+ * Anomalies (issue 32): the days a cost series rose well above its baseline (anomaly-model.ts), per value of a
+ * monitored dimension, with the account, service, region, usage type or tag that moved. The series and their
+ * baselines are read in one statement (converted into the answer's currency like every money answer), the root
+ * causes of every anomaly in a second; complete days only (up to yesterday, UTC). Reported anomalies are kept 90
+ * days so feedback can name them; feedback of reasons expected, seasonal and migration leaves their days out of
+ * later baselines.
+ */
+@Injectable()
+export class AnomaliesService {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    private readonly currencies: AnswerCurrencyService,
+    private readonly repository: AnomaliesRepository,
+  ) {}
+
+  async scan(scope: OrganizationScope, request: AnomaliesRequestDto, today = todayUtc()): Promise<AnomaliesResult> {
+    const lastComplete = addDays(today, -1);
+    const range = scannedRange(request.dateRange ?? undefined, lastComplete);
+    const dimension = request.dimension ?? ANOMALY_LIMITS.defaultDimension;
+    const monitored = parseDimension(dimension) as DimensionRef; // validated by the DTO
+    const thresholds = {
+      min_impact: request.minImpact ?? ANOMALY_LIMITS.defaultMinImpact,
+      min_impact_percentage: request.minImpactPercentage ?? ANOMALY_LIMITS.defaultMinImpactPercentage,
+      score: ANOMALY_LIMITS.scoreThreshold,
+    };
+    const read = { start: addDays(range.start, -ANOMALY_LIMITS.baselineDays), end: range.end };
+    return this.currencies.answer(scope, request.currency, { dateRanges: [read] }, async (money) => {
+      // One statement at a time: a scan holds one place of the organisation's statement queue, as other answers do.
+      const feedback = await this.repository.feedback(scope.organizationId, dimension);
+      const series = await this.series(scope, request, monitored, read, money);
+      const firstDay = dayNumber(read.start);
+      const found = newestFirst(
+        [...series].flatMap(([value, values]) =>
+          detectAnomalies({
+            values,
+            firstDay,
+            detectFrom: dayNumber(range.start),
+            historyFrom: firstDay + firstCostIndex(series),
+            excluded: excludedDays(feedback, value),
+            minImpact: thresholds.min_impact,
+            minImpactPercentage: thresholds.min_impact_percentage,
+          }).map((anomaly) => ({ ...anomaly, value })),
+        ),
+      ).slice(0, ANOMALY_LIMITS.maxAnomalies);
+      const causes = await this.rootCauses(scope, request, monitored, found, [...series.keys()], money);
+      const reasons = new Map(feedback.map((entry) => [entry.id, entry.reason]));
+      const anomalies = found.map((anomaly, i) =>
+        toAnomaly(anomaly, anomalyId(scope.organizationId, dimension, anomaly), causes[i], reasons),
+      );
+      if (anomalies.length > 0) {
+        await this.repository.keep(
+          scope.organizationId,
+          anomalies.map((a) => ({ id: a.id, dimension, dimensionValue: a.dimension_value, start: a.start, end: a.end })),
+        );
+      }
+      return {
+        currency: money.currency,
+        dimension,
+        date_range: range,
+        last_complete_day: lastComplete,
+        method: ANOMALY_METHOD,
+        thresholds,
+        anomalies,
+      };
+    });
+  }
+
+  /** Records feedback on one of the organisation's kept anomalies; another organisation's id is a 404. */
+  async recordFeedback(
+    principal: Principal,
+    id: string,
+    reason: FeedbackReason,
+  ): Promise<{ id: string; reason: FeedbackReason; recorded_at: string }> {
+    const anomaly = /^an_[0-9a-f]{24}$/.test(id) ? await this.repository.find(principal.organizationId, id) : undefined;
+    if (!anomaly) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
+    const recordedAt = await this.repository.recordFeedback(principal.organizationId, principal.keyId, { ...anomaly, reason });
+    return { id, reason, recorded_at: recordedAt };
+  }
+
+  /** Each monitored value's daily amounts over `read` (zero-filled), the remaining values as one series. */
+  private async series(
+    scope: OrganizationScope,
+    request: AnomaliesRequestDto,
+    monitored: DimensionRef,
+    read: DateRange,
+    money: AnswerMoney,
+  ): Promise<Map<string, number[]>> {
+    const { sql, params } = buildForecastSeriesQuery(this.clickhouse.table('cost_line_items'), {
+      scope,
+      filters: request.filters ?? {},
+      window: read,
+      metric: 'amortized_cost',
+      dimension: monitored,
+      topValues: ANOMALY_LIMITS.monitoredValues,
+      otherLabel: ANOMALY_LIMITS.otherLabel,
+      totalLabel: ANOMALY_LIMITS.otherLabel,
+      oneOffCategories: ANOMALY_LIMITS.leftOutCategories,
+      conversion: money.conversion,
+    });
+    const rows = await this.clickhouse.query<{ series: string; day: string; one_off: number; amount: string }>(sql, params, scope);
+    const first = dayNumber(read.start);
+    const length = dayNumber(read.end) - first + 1;
+    const series = new Map<string, number[]>();
+    for (const row of rows) {
+      if (Number(row.one_off) === 1) continue;
+      const values = series.get(row.series) ?? new Array<number>(length).fill(0);
+      series.set(row.series, values);
+      values[dayNumber(row.day) - first] = Number(row.amount);
+    }
+    return series;
+  }
+
+  /** Per anomaly (in order), its root causes: the values whose amounts rose most over their baseline days' average. */
+  private async rootCauses(
+    scope: OrganizationScope,
+    request: AnomaliesRequestDto,
+    monitored: DimensionRef,
+    found: Found[],
+    seriesValues: string[],
+    money: AnswerMoney,
+  ): Promise<RootCause[][]> {
+    if (found.length === 0) return [];
+    const named = seriesValues.filter((value) => value !== ANOMALY_LIMITS.otherLabel);
+    const windows: AnomalyWindow[] = found.map((anomaly) => ({
+      value: anomaly.value,
+      ...(anomaly.value === ANOMALY_LIMITS.otherLabel ? { otherThan: named } : {}),
+      baselineStart: formatDayNumber(anomaly.startDay - ANOMALY_LIMITS.baselineDays),
+      start: formatDayNumber(anomaly.startDay),
+      end: formatDayNumber(anomaly.endDay),
+    }));
+    const { sql, params } = buildRootCausesQuery(this.clickhouse.table('cost_line_items'), {
+      scope,
+      filters: request.filters ?? {},
+      monitored,
+      anomalies: windows,
+      leftOutCategories: ANOMALY_LIMITS.leftOutCategories,
+      conversion: money.conversion,
+    });
+    const rows = await this.clickhouse.query<{
+      anomaly: number;
+      cause_dimension: string;
+      cause_value: string;
+      actual: string;
+      baseline: string;
+    }>(sql, params, scope);
+    const causes: RootCause[][] = found.map(() => []);
+    for (const row of rows) {
+      const anomaly = found[Number(row.anomaly) - 1];
+      const days = anomaly.endDay - anomaly.startDay + 1;
+      const contribution = Number(row.actual) - (Number(row.baseline) / ANOMALY_LIMITS.baselineDays) * days;
+      if (contribution > 0)
+        causes[Number(row.anomaly) - 1].push({
+          dimension: row.cause_dimension,
+          value: row.cause_value,
+          contribution: round4(contribution),
+        });
+    }
+    return causes.map((list) =>
+      list
+        .sort((a, b) => b.contribution - a.contribution || a.dimension.localeCompare(b.dimension) || a.value.localeCompare(b.value))
+        .slice(0, ANOMALY_LIMITS.rootCauses),
+    );
+  }
+}
+
+/** The days scanned: the request's (its end capped at the last complete day), else the default span up to it. */
+function scannedRange(requested: DateRange | undefined, lastComplete: string): DateRange {
+  if (!requested) return { start: addDays(lastComplete, -(ANOMALY_LIMITS.defaultDays - 1)), end: lastComplete };
+  if (requested.start > lastComplete) {
+    throw new InvalidRequestException([
+      `dateRange: anomalies are found in complete days, up to ${lastComplete} (yesterday, UTC); received a range starting ${requested.start}`,
+    ]);
+  }
+  const end = requested.end < lastComplete ? requested.end : lastComplete;
+  const days = dayNumber(end) - dayNumber(requested.start) + 1;
+  if (days > ANOMALY_LIMITS.maxDays) {
+    throw new InvalidRequestException([`dateRange: at most ${ANOMALY_LIMITS.maxDays} days are scanned at once; received ${days}`]);
+  }
+  return { start: requested.start, end };
+}
+
+/** The days of a value's anomalies whose feedback says they were expected, seasonal or a migration. */
+function excludedDays(feedback: AnomalyFeedback[], value: string): Set<number> {
+  const days = new Set<number>();
+  for (const entry of feedback) {
+    if (entry.dimensionValue !== value || !BASELINE_EXCLUDING.includes(entry.reason)) continue;
+    for (let day = dayNumber(entry.start); day <= dayNumber(entry.end); day++) days.add(day);
+  }
+  return days;
+}
+
+/**
+ * The first day with costs of any series: before it the organisation had no data (not zero costs), so it is no
+ * baseline; a value whose costs start later (a new service, account or tag) is judged against its zeros.
+ */
+function firstCostIndex(series: Map<string, number[]>): number {
+  const firsts = [...series.values()].map((values) => values.findIndex((value) => value !== 0)).filter((index) => index >= 0);
+  return firsts.length ? Math.min(...firsts) : 0;
+}
+
+function newestFirst(found: Found[]): Found[] {
+  return [...found].sort((a, b) => b.startDay - a.startDay || b.impact - a.impact || a.value.localeCompare(b.value));
+}
+
+/** Stable while later scans extend the anomaly: the organisation, the monitored dimension, the value, the first day. */
+function anomalyId(organizationId: string, dimension: string, anomaly: Found): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([organizationId.toLowerCase(), dimension, anomaly.value, anomaly.startDay]))
+    .digest('hex');
+  return `an_${digest.slice(0, 24)}`;
+}
+
+function toAnomaly(anomaly: Found, id: string, rootCauses: RootCause[], reasons: Map<string, FeedbackReason>): Anomaly {
+  return {
+    id,
+    start: formatDayNumber(anomaly.startDay),
+    end: formatDayNumber(anomaly.endDay),
+    dimension_value: anomaly.value,
+    expected: round4(anomaly.expected),
+    actual: round4(anomaly.actual),
+    impact: round4(anomaly.impact),
+    impactPercentage: anomaly.impactPercentage === null ? null : Math.round(anomaly.impactPercentage * 100) / 100,
+    score: Math.round(anomaly.score * 100) / 100,
+    rootCauses,
+    feedback: reasons.get(id) ?? null,
+  };
+}
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000 + 0;

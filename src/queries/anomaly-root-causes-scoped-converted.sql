@@ -1,0 +1,66 @@
+-- anomaly-root-causes-scoped-converted: written by npm run queries:golden (scripts/golden-sql.ts); do not edit.
+-- parameters:
+--   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"
+--   p0 = "team"
+--   p1 = ["payments"]
+--   p2 = ["Oracle"]
+--   p3 = "2026-09-03"
+--   p4 = "2026-10-02"
+--   p5 = ["AWS"]
+--   left_out_categories = ["Tax","Credit","Adjustment","Purchase"]
+--   p6 = "team"
+--   not_set = "(not set)"
+--   anomaly_values = ["payments","(other)"]
+--   anomaly_others = [[],["payments","search"]]
+--   anomaly_is_other = [0,1]
+--   anomaly_baseline_starts = ["2026-09-03","2026-09-04"]
+--   anomaly_starts = ["2026-10-01","2026-10-02"]
+--   anomaly_ends = ["2026-10-02","2026-10-02"]
+--   currency = "USD"
+--   converted_codes = ["EUR"]
+--   converted_bits = [1]
+--   monitored_tag = "team"
+--   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
+--   rate_indexes = [1,2]
+--   rate_values = ["1.0823","1.085"]
+SELECT
+    anomaly,
+    cause.1 AS cause_dimension,
+    cause.2 AS cause_value,
+    toString(toDecimal128(round(toDecimal128(sumIf(part, in_anomaly), 11), 10), 10)) AS actual,
+    toString(toDecimal128(round(toDecimal128(sumIf(part, NOT in_anomaly), 11), 10), 10)) AS baseline
+FROM
+(
+    SELECT
+        arrayJoin(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}])), if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}]) = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AS anomaly,
+        arrayJoin(arrayFilter(cause -> ((cause.2) != ''), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayFilter(cause -> ((cause.1) != concat('tag:', {monitored_tag:String})), arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags)))))) AS cause,
+        usage_date >= ({anomaly_starts:Array(Date)}[anomaly]) AS in_anomaly,
+        toDecimal256(sum(amortized_cost), 10) AS part
+    FROM cost_insights.cost_line_items
+    WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND (billing_currency = {currency:String})
+    GROUP BY
+        anomaly,
+        cause,
+        in_anomaly
+    UNION ALL
+    SELECT
+        arrayJoin(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}])), if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}]) = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AS anomaly,
+        arrayJoin(arrayFilter(cause -> ((cause.2) != ''), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayFilter(cause -> ((cause.1) != concat('tag:', {monitored_tag:String})), arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags)))))) AS cause,
+        usage_date >= ({anomaly_starts:Array(Date)}[anomaly]) AS in_anomaly,
+        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
+    FROM cost_insights.cost_line_items
+    WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND (billing_currency != {currency:String})
+    GROUP BY
+        anomaly,
+        cause,
+        in_anomaly,
+        billing_currency,
+        usage_date
+)
+GROUP BY
+    anomaly,
+    cause
+ORDER BY
+    anomaly ASC,
+    cause_dimension ASC,
+    cause_value ASC

@@ -1,0 +1,195 @@
+import { RowInput, TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * POST /v1/cost-insights/anomalies and its feedback (issue 32). The estates are flat series (no noise) with known
+ * spikes and level changes, so every expectation comes from the inserted rows: a flat baseline expects exactly its
+ * level, an anomaly's impact is the amount added, and its root causes are the rows that carried the addition.
+ */
+const ANOMALIES = '/v1/cost-insights/anomalies';
+const DAY_MS = 86_400_000;
+const today = new Date().toISOString().slice(0, 10);
+const dayAfter = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const yesterday = dayAfter(today, -1);
+const daysAgo = (days: number) => dayAfter(today, -days);
+
+/** One row a day of `service` from `from` days ago to yesterday, of `amount(daysAgo)`. */
+function series(service: string, from: number, amount: (ago: number) => number, extra: Partial<RowInput> = {}): RowInput[] {
+  return Array.from({ length: from }, (_, i) => {
+    const ago = from - i;
+    return {
+      usage_date: daysAgo(ago),
+      service,
+      account_id: 'acct-1',
+      region: 'us-east-1',
+      amortized_cost: amount(ago).toFixed(2),
+      ...extra,
+    };
+  });
+}
+
+interface AnomalyBody {
+  id: string;
+  start: string;
+  end: string;
+  dimension_value: string;
+  expected: number;
+  actual: number;
+  impact: number;
+  impactPercentage: number | null;
+  score: number;
+  rootCauses: Array<{ dimension: string; value: string; contribution: number }>;
+  feedback: string | null;
+}
+
+describe('POST /v1/cost-insights/anomalies', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+  /** 60 days of Compute at 100 and Storage at 50; 5 days ago Compute gains 400 in account acct-2, tagged team=data. */
+  const spikeDay = daysAgo(5);
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    org = await t.newOrganization();
+    await t.insertRows(org.organizationId, [
+      ...series('Compute', 60, () => 100),
+      ...series('Storage', 60, () => 50),
+      {
+        usage_date: spikeDay,
+        service: 'Compute',
+        account_id: 'acct-2',
+        region: 'eu-west-1',
+        amortized_cost: '400',
+        resource_tags: { team: 'data' },
+      },
+      // A purchase on the same day is not usage: left out, so it neither adds to the anomaly nor makes one.
+      { usage_date: daysAgo(3), service: 'Storage', account_id: 'acct-1', amortized_cost: '5000', charge_category: 'Purchase' },
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const scan = (who: TestOrganization, body: object = {}) => t.http.post(ANOMALIES).set(who.auth).send(body);
+
+  it('finds a spike on its day with its expected amount, impact and root causes; a flat series has none', async () => {
+    const response = await scan(org);
+    expect(response.status).toBe(200);
+    expect(response.headers['x-currency']).toBe('USD');
+    const data = response.body.data;
+    expect(data).toMatchObject({
+      currency: 'USD',
+      dimension: 'service',
+      date_range: { start: daysAgo(90), end: yesterday },
+      last_complete_day: yesterday,
+      thresholds: { min_impact: 5, min_impact_percentage: 20, score: 3.5 },
+    });
+    expect(data.anomalies).toHaveLength(1);
+    const [anomaly] = data.anomalies as AnomalyBody[];
+    expect(anomaly).toMatchObject({
+      start: spikeDay,
+      end: spikeDay,
+      dimension_value: 'Compute',
+      expected: 100,
+      actual: 500,
+      impact: 400,
+      impactPercentage: 400,
+      feedback: null,
+    });
+    expect(anomaly.id).toMatch(/^an_[0-9a-f]{24}$/);
+    // The 400 came with account acct-2, region eu-west-1 and tag team=data (each rose by 400 over a baseline of 0)
+    // and the usual usage type (500 over 100); acct-1 and us-east-1 carried the usual 100: no rise. Ties in
+    // dimension order.
+    expect(anomaly.rootCauses).toEqual([
+      { dimension: 'account', value: 'acct-2', contribution: 400 },
+      { dimension: 'region', value: 'eu-west-1', contribution: 400 },
+      { dimension: 'tag:team', value: 'data', contribution: 400 },
+      { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 400 },
+    ]);
+    // The same anomaly keeps its id in a later scan.
+    expect((await scan(org)).body.data.anomalies[0].id).toBe(anomaly.id);
+  });
+
+  it('monitors another dimension and honours the thresholds', async () => {
+    const byAccount = (await scan(org, { dimension: 'account' })).body.data;
+    expect(byAccount.anomalies.map((a: AnomalyBody) => [a.dimension_value, a.start, a.impact])).toEqual([['acct-2', spikeDay, 400]]);
+    expect(byAccount.anomalies[0].rootCauses[0]).toEqual({ dimension: 'region', value: 'eu-west-1', contribution: 400 });
+    expect((await scan(org, { minImpact: 401 })).body.data.anomalies).toEqual([]);
+    expect((await scan(org, { minImpactPercentage: 401 })).body.data.anomalies).toEqual([]);
+    const before = (await scan(org, { dateRange: { start: daysAgo(40), end: daysAgo(6) } })).body.data;
+    expect(before.date_range).toEqual({ start: daysAgo(40), end: daysAgo(6) });
+    expect(before.anomalies).toEqual([]);
+  });
+
+  it('a data-scoped key sees only its slice: the anomaly outside it is not there', async () => {
+    const storageOnly = await t.keyFor(org.organizationId, ['cost:read'], { inclusions: { services: ['Storage'] } });
+    expect((await scan(storageOnly)).body.data.anomalies).toEqual([]);
+    const computeOnly = await t.keyFor(org.organizationId, ['cost:read'], { inclusions: { services: ['Compute'] } });
+    expect((await scan(computeOnly)).body.data.anomalies.map((a: AnomalyBody) => a.start)).toEqual([spikeDay]);
+  });
+
+  it('refuses bad input with a clear 400', async () => {
+    const cases: Array<[object, string]> = [
+      [{ dateRange: { start: today, end: today } }, 'dateRange: anomalies are found in complete days'],
+      [{ dateRange: { start: daysAgo(400), end: yesterday } }, 'dateRange: at most 366 days'],
+      [{ dimension: 'colour' }, 'dimension'],
+      [{ minImpact: -1 }, 'minImpact'],
+      [{ minImpactPercentage: 'ten' }, 'minImpactPercentage'],
+      [{ filters: { inclusions: { dateRange: { start: daysAgo(10), end: yesterday } } } }, 'dateRange'],
+      [{ currency: 'XXZ' }, 'currency'],
+    ];
+    for (const [body, fragment] of cases) {
+      const response = await scan(org, body);
+      expect([response.status, response.body.success]).toEqual([400, false]);
+      expect(JSON.stringify(response.body.error.message)).toContain(fragment);
+    }
+  });
+
+  describe('feedback', () => {
+    const feedback = (who: TestOrganization, id: string, reason: unknown) =>
+      t.http.post(`${ANOMALIES}/${id}/feedback`).set(who.auth).send({ reason });
+
+    it('is recorded, returned with the anomaly, and refused for a bad reason, a foreign or unknown id, or without anomalies:write', async () => {
+      const [anomaly] = (await scan(org)).body.data.anomalies as AnomalyBody[];
+      const given = await feedback(org, anomaly.id, 'resolved');
+      expect(given.status).toBe(200);
+      expect(given.body.data).toMatchObject({ id: anomaly.id, reason: 'resolved' });
+      expect((await scan(org)).body.data.anomalies[0].feedback).toBe('resolved');
+      expect((await feedback(org, anomaly.id, 'not-applicable')).status).toBe(200);
+      expect((await scan(org)).body.data.anomalies[0].feedback).toBe('not-applicable');
+
+      const bad = await feedback(org, anomaly.id, 'because');
+      expect([bad.status, JSON.stringify(bad.body.error.message)]).toEqual([400, expect.stringContaining('reason')]);
+      const stranger = await t.newOrganization();
+      for (const id of [anomaly.id, 'an_000000000000000000000000', 'not-an-id']) {
+        const refused = await feedback(stranger, id, 'expected');
+        expect([refused.status, refused.body.success]).toEqual([404, false]);
+      }
+      const reader = await t.keyFor(org.organizationId, ['cost:read']);
+      expect((await feedback(reader, anomaly.id, 'expected')).status).toBe(403);
+    });
+
+    it('leaves the days of an expected anomaly out of later baselines', async () => {
+      // 30 days at 100, 16 days at 300 (a planned load test), then 28 days at 180 up to yesterday.
+      const level = (ago: number) => (ago > 44 ? 100 : ago > 28 ? 300 : 180);
+      const own = await t.newOrganization();
+      await t.insertRows(own.organizationId, series('Batch', 74, level));
+      // The load test is anomalous until its 300s fill half of the 28-day baseline: its first 14 days.
+      const loadTest = ((await scan(own)).body.data.anomalies as AnomalyBody[]).find((a) => a.start === daysAgo(44));
+      expect(loadTest).toMatchObject({ dimension_value: 'Batch', end: daysAgo(31), expected: 1400, actual: 4200, impact: 2800 });
+      // Before feedback the 300s fill the baselines of the 180s: below them, no anomaly.
+      const lateDays = { dateRange: { start: daysAgo(28), end: yesterday } };
+      expect((await scan(own, lateDays)).body.data.anomalies).toEqual([]);
+      expect((await feedback(own, loadTest!.id, 'expected')).status).toBe(200);
+      // Its 14 days left out, the baselines of the 180s are mostly the 100s (and the two 300s it did not cover) until
+      // the 180s fill about half of them: an anomaly from the first 180, of 180 a day, some 80 % over its baseline.
+      const after = (await scan(own, lateDays)).body.data.anomalies as AnomalyBody[];
+      expect(after).toHaveLength(1);
+      const [{ start, end, actual, impactPercentage }] = after;
+      const days = (Date.parse(end) - Date.parse(start)) / DAY_MS + 1;
+      expect([start, actual]).toEqual([daysAgo(28), 180 * days]);
+      expect(days).toBeGreaterThanOrEqual(7);
+      expect(days).toBeLessThanOrEqual(14);
+      expect(impactPercentage).toBeGreaterThan(50);
+    });
+  });
+});
