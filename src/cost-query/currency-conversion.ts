@@ -148,8 +148,8 @@ export class MoneySql {
 
   /**
    * The branches of one aggregation: one without a conversion, the answer's own currency and the others with one —
-   * or, from a build of converted sums, one branch summing amounts already in the answer's currency (grouped by
-   * billing currency too, for the bits of the currencies converted).
+   * or, from a build of converted sums, one branch summing amounts already in the answer's currency (their
+   * currencies' bits ORed).
    */
   branches(): MoneyBranch[] {
     const plain = (columns: readonly string[]) => columns.map((column) => `sum(${column})`);
