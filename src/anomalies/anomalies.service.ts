@@ -3,7 +3,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import { addDays, dayNumber, formatDayNumber, todayUtc } from '../common/dates/calendar-date';
 import type { Principal } from '../common/http/principal';
-import { AnomalyWindow, buildRootCausesQuery } from '../cost-query/anomaly-root-causes.query';
+import { AnomalyWindow, buildRootCausesQuery, ROOT_CAUSE_DIMENSIONS } from '../cost-query/anomaly-root-causes.query';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery } from '../cost-query/forecast-series.query';
@@ -77,7 +77,7 @@ export class AnomaliesService {
       min_impact_percentage: request.minImpactPercentage ?? ANOMALY_LIMITS.defaultMinImpactPercentage,
       score: ANOMALY_LIMITS.scoreThreshold,
     };
-    const read = { start: addDays(range.start, -ANOMALY_LIMITS.baselineDays), end: range.end };
+    const read = { start: addDays(range.start, -ANOMALY_LIMITS.lookbackDays), end: range.end };
     return this.currencies.answer(scope, request.currency, { dateRanges: [read] }, async (money) => {
       // One statement at a time: a scan holds one place of the organisation's statement queue, as other answers do.
       const feedback = await this.repository.feedback(scope.organizationId, dimension);
@@ -197,24 +197,66 @@ export class AnomaliesService {
       actual: string;
       baseline: string;
     }>(sql, params, scope);
-    const causes: RootCause[][] = found.map(() => []);
+    const causes: RankedCause[][] = found.map(() => []);
     for (const row of rows) {
       const anomaly = found[Number(row.anomaly) - 1];
-      const days = anomaly.endDay - anomaly.startDay + 1;
-      const contribution = Number(row.actual) - (Number(row.baseline) / ANOMALY_LIMITS.baselineDays) * days;
-      if (contribution > 0)
-        causes[Number(row.anomaly) - 1].push({
-          dimension: row.cause_dimension,
-          value: row.cause_value,
-          contribution: round4(contribution),
-        });
+      const expected = (Number(row.baseline) / ANOMALY_LIMITS.baselineDays) * (anomaly.endDay - anomaly.startDay + 1);
+      const contribution = Number(row.actual) - expected;
+      if (contribution <= 0) continue;
+      causes[Number(row.anomaly) - 1].push({
+        dimension: row.cause_dimension,
+        value: row.cause_value,
+        contribution: round4(contribution),
+        explains: contribution >= anomaly.impact / 2,
+        rise: expected > 0 ? contribution / expected : Number.POSITIVE_INFINITY,
+      });
     }
     return causes.map((list) =>
-      list
-        .sort((a, b) => b.contribution - a.contribution || a.dimension.localeCompare(b.dimension) || a.value.localeCompare(b.value))
-        .slice(0, ANOMALY_LIMITS.rootCauses),
+      bestPerDimension(list)
+        .sort(byExplanation)
+        .slice(0, ANOMALY_LIMITS.rootCauses)
+        .map(({ dimension, value, contribution }) => ({ dimension, value, contribution })),
     );
   }
+}
+
+/** A root cause with what ranks it: whether it carries half the anomaly's impact, and how much it rose for its size. */
+interface RankedCause extends RootCause {
+  explains: boolean;
+  rise: number;
+}
+
+/** Each dimension's value that contributed most (one account, one region, one value per tag key). */
+function bestPerDimension(causes: RankedCause[]): RankedCause[] {
+  const best = new Map<string, RankedCause>();
+  for (const cause of causes) {
+    const known = best.get(cause.dimension);
+    if (!known || cause.contribution > known.contribution || (cause.contribution === known.contribution && cause.value < known.value)) {
+      best.set(cause.dimension, cause);
+    }
+  }
+  return [...best.values()];
+}
+
+/**
+ * The causes that carry at least half of the impact first, in the order a FinOps team acts on them — who (account),
+ * what (service), where (region), which usage (usage type) — then tags, the one that rose most for its size first;
+ * then the rest by contribution. Ties in dimension and value order.
+ */
+function byExplanation(a: RankedCause, b: RankedCause): number {
+  if (a.explains !== b.explains) return a.explains ? -1 : 1;
+  if (a.explains) {
+    const byPriority = priority(a.dimension) - priority(b.dimension);
+    if (byPriority) return byPriority;
+    if (a.rise !== b.rise) return b.rise - a.rise;
+  }
+  return b.contribution - a.contribution || a.dimension.localeCompare(b.dimension) || a.value.localeCompare(b.value);
+}
+
+/** ROOT_CAUSE_DIMENSIONS' order, tags after them. */
+function priority(dimension: string): number {
+  const index = (ROOT_CAUSE_DIMENSIONS as readonly string[]).indexOf(dimension);
+  return index >= 0 ? index : ROOT_CAUSE_DIMENSIONS.length;
 }
 
 /** The days scanned: the request's (its end capped at the last complete day), else the default span up to it. */

@@ -1,5 +1,5 @@
 import { ONE_OFF_CHARGE_CATEGORIES } from '../cost-query/forecast-series.query';
-import { BASELINE_DAYS, SCORE_THRESHOLD } from './anomaly-model';
+import { BASELINE_DAYS, LOOKBACK_DAYS, SCORE_THRESHOLD } from './anomaly-model';
 
 /** The anomaly scan's limits and defaults, written once (the DTOs, the service and the docs quote them). */
 export const ANOMALY_LIMITS = {
@@ -14,6 +14,8 @@ export const ANOMALY_LIMITS = {
   defaultMinImpactPercentage: 20,
   scoreThreshold: SCORE_THRESHOLD,
   baselineDays: BASELINE_DAYS,
+  /** Days read before the range: a day's baseline and the previous month's same day with its own. */
+  lookbackDays: LOOKBACK_DAYS,
   /** Values of the monitored dimension scanned on their own (the highest amounts); the others are one series. */
   monitoredValues: 50,
   otherLabel: '(other)',

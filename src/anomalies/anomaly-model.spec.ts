@@ -73,6 +73,31 @@ describe('anomaly model', () => {
     expect(detectAnomalies({ ...defaults, values, historyFrom: FIRST + 20 })).toEqual([]);
   });
 
+  it('takes a rise the previous month had at the same place for a monthly habit', () => {
+    // 2026-08-03 … 2026-11-30: 100 a day, 160 on each month's last three days.
+    const values = Array.from({ length: 120 }, (_, i) => {
+      const date = new Date((FIRST + i) * 86_400_000);
+      const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+      return date.getUTCDate() > last - 3 ? 160 : 100;
+    });
+    const found = detectAnomalies({ ...defaults, values }).map((a) => [a.startDay - FIRST, a.endDay - FIRST]);
+    // Only August's close (days 26–28: no earlier month to compare with) is an anomaly.
+    expect(found).toEqual([[26, 28]]);
+  });
+
+  it('judges a day against the spread of a noisy series', () => {
+    // 8 % normal noise (a fixed linear congruential sequence): a +22 % day is within it; a +80 % day is not.
+    let state = 7;
+    const uniform = () => (state = (state * 48271) % 2147483647) / 2147483647;
+    const values = Array.from(
+      { length: 60 },
+      () => 100 * (1 + 0.08 * Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())),
+    );
+    values[45] = 122;
+    values[52] = 180;
+    expect(detectAnomalies({ ...defaults, values }).map((a) => a.startDay - FIRST)).toEqual([52]);
+  });
+
   it('median', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);

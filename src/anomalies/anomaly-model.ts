@@ -2,8 +2,10 @@
  * Anomalies of a daily cost series: each day is compared with a robust baseline of the days before it — the median
  * level of the previous BASELINE_DAYS usable days, shaped by each weekday's typical share of its week — and scored by how many robust
  * standard deviations (1.4826 × the median absolute deviation of those days) it lies above. Medians make one spike
- * harmless to later baselines; a lasting change of level becomes the baseline once it fills half the window. Only
- * increases are anomalies (a cost that falls is not an incident). Consecutive anomalous days are one anomaly. Pure.
+ * harmless to later baselines; a lasting change of level becomes the baseline once it fills half the window. A rise
+ * the previous month had at the same place (the same date, or as many days before the month's end) is a monthly
+ * habit, not an anomaly. Only increases are anomalies (a cost that falls is not an incident). Consecutive anomalous
+ * days are one anomaly. Pure.
  */
 
 /** Days before a day its baseline is taken from (four of each weekday). */
@@ -16,6 +18,8 @@ export const SCORE_THRESHOLD = 3.5;
 const MIN_RELATIVE_SCALE = 0.02;
 /** 1 / Φ⁻¹(3/4): the median absolute deviation of a normal sample times this estimates its standard deviation. */
 const MAD_TO_SIGMA = 1.4826;
+/** Days of history a judged day may look back: its baseline, and the previous month's same day with its own. */
+export const LOOKBACK_DAYS = BASELINE_DAYS + 31;
 
 /** The name of the method, as answers state it. */
 export const ANOMALY_METHOD = `robust baseline: median of the previous ${BASELINE_DAYS} days by day of week, score in median absolute deviations`;
@@ -59,17 +63,47 @@ export function detectAnomalies(input: DetectionInput): DetectedAnomaly[] {
   const anomalous: DayJudgement[] = [];
   for (let index = Math.max(0, input.detectFrom - input.firstDay); index < input.values.length; index++) {
     const judgement = judge(input, index);
-    if (judgement && isAnomalous(judgement, input)) anomalous.push(judgement);
+    if (judgement && isAnomalous(judgement, input) && !recursMonthly(input, judgement)) anomalous.push(judgement);
   }
   return mergeConsecutive(anomalous);
 }
 
-/** The expected amount of day `index` and its score, or undefined without enough usable days before it. */
+/**
+ * Whether the previous month rose alike at the same place — the same day of the month, or as many days before its
+ * end (a month-end close, a mid-month batch): at least half this day's rise over its baseline. A monthly pattern is
+ * the series' habit, not an anomaly.
+ */
+function recursMonthly(input: DetectionInput, day: DayJudgement): boolean {
+  const rise = day.actual / day.expected - 1;
+  return monthBefore(day.day).some((earlier) => {
+    const index = earlier - input.firstDay;
+    const judgement = index >= 0 && index < input.values.length ? judge(input, index) : undefined;
+    return judgement !== undefined && judgement.expected > 0 && judgement.actual / judgement.expected - 1 >= rise / 2;
+  });
+}
+
+/** The previous month's day of the same date, and the one as many days before that month's end (day numbers). */
+function monthBefore(dayNumber: number): number[] {
+  const date = new Date(dayNumber * 86_400_000);
+  const [year, month, dayOfMonth] = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()];
+  const toEnd = new Date(Date.UTC(year, month + 1, 0)).getUTCDate() - dayOfMonth;
+  const previousLength = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const sameDate = dayOfMonth <= previousLength ? Date.UTC(year, month - 1, dayOfMonth) / 86_400_000 : undefined;
+  const sameToEnd = Date.UTC(year, month - 1, previousLength - toEnd) / 86_400_000;
+  return [...new Set([sameDate, sameToEnd].filter((day): day is number => day !== undefined))];
+}
+
+/**
+ * The expected amount of day `index` and its score, or undefined without enough usable days before it. The scale
+ * is the larger of the residuals' spread around the weekday-shaped level and the spread of week-over-week changes
+ * (the same weekday a week apart, which no fitted shape can absorb: four days per weekday would flatter the first).
+ */
 function judge(input: DetectionInput, index: number): DayJudgement | undefined {
-  const days: Array<{ weekday: number; value: number }> = [];
+  const days: BaselineDay[] = [];
   const first = Math.max(0, input.historyFrom - input.firstDay);
   for (let i = index - 1; i >= first && days.length < BASELINE_DAYS; i--) {
-    if (!input.excluded.has(input.firstDay + i)) days.push({ weekday: weekdayOf(input.firstDay + i), value: input.values[i] });
+    const day = input.firstDay + i;
+    if (!input.excluded.has(day)) days.push({ day, weekday: weekdayOf(day), value: input.values[i] });
   }
   if (days.length < MIN_BASELINE_DAYS) return undefined;
   const shape = weekdayShape(days);
@@ -77,9 +111,26 @@ function judge(input: DetectionInput, index: number): DayJudgement | undefined {
   const deviation = median(days.map(({ weekday, value }) => Math.abs(value - level * shape[weekday])));
   const day = input.firstDay + index;
   const expected = level * shape[weekdayOf(day)];
-  const scale = Math.max(MAD_TO_SIGMA * deviation, MIN_RELATIVE_SCALE * Math.abs(expected), Number.EPSILON);
+  const spread = Math.max(MAD_TO_SIGMA * deviation, weekOverWeekSpread(days, level) * Math.abs(expected));
+  const scale = Math.max(spread, MIN_RELATIVE_SCALE * Math.abs(expected), Number.EPSILON);
   const actual = input.values[index];
   return { day, expected, actual, score: (actual - expected) / scale };
+}
+
+interface BaselineDay {
+  day: number;
+  weekday: number;
+  value: number;
+}
+
+/** The relative spread of one day's amount: from the changes between days a week apart, over the level (√2: two days' noise). */
+function weekOverWeekSpread(days: readonly BaselineDay[], level: number): number {
+  if (level <= 0) return 0;
+  const byDay = new Map(days.map(({ day, value }) => [day, value]));
+  const changes = days.flatMap(({ day, value }) => (byDay.has(day - 7) ? [(value - byDay.get(day - 7)!) / level] : []));
+  if (changes.length < 7) return 0;
+  const centre = median(changes);
+  return (MAD_TO_SIGMA * median(changes.map((change) => Math.abs(change - centre)))) / Math.SQRT2;
 }
 
 function isAnomalous({ expected, actual, score }: DayJudgement, input: DetectionInput): boolean {
@@ -93,7 +144,7 @@ function isAnomalous({ expected, actual, score }: DayJudgement, input: Detection
  * (so a change of level inside the window does not pass for a weekly pattern); 1 for a weekday with fewer than two
  * such days, or where the amounts around it are not positive.
  */
-function weekdayShape(newestFirst: ReadonlyArray<{ weekday: number; value: number }>): number[] {
+function weekdayShape(newestFirst: readonly BaselineDay[]): number[] {
   const days = [...newestFirst].reverse();
   const ratios: number[][] = Array.from({ length: 7 }, () => []);
   days.forEach((day, i) => {

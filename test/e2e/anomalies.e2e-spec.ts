@@ -97,13 +97,13 @@ describe('POST /v1/cost-insights/anomalies', () => {
     });
     expect(anomaly.id).toMatch(/^an_[0-9a-f]{24}$/);
     // The 400 came with account acct-2, region eu-west-1 and tag team=data (each rose by 400 over a baseline of 0)
-    // and the usual usage type (500 over 100); acct-1 and us-east-1 carried the usual 100: no rise. Ties in
-    // dimension order.
+    // and the usual usage type (500 over 100); acct-1 and us-east-1 carried the usual 100: no rise. Each explains
+    // the whole impact: account, region, usage type, then tags.
     expect(anomaly.rootCauses).toEqual([
       { dimension: 'account', value: 'acct-2', contribution: 400 },
       { dimension: 'region', value: 'eu-west-1', contribution: 400 },
-      { dimension: 'tag:team', value: 'data', contribution: 400 },
       { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 400 },
+      { dimension: 'tag:team', value: 'data', contribution: 400 },
     ]);
     // The same anomaly keeps its id in a later scan.
     expect((await scan(org)).body.data.anomalies[0].id).toBe(anomaly.id);
@@ -112,7 +112,7 @@ describe('POST /v1/cost-insights/anomalies', () => {
   it('monitors another dimension and honours the thresholds', async () => {
     const byAccount = (await scan(org, { dimension: 'account' })).body.data;
     expect(byAccount.anomalies.map((a: AnomalyBody) => [a.dimension_value, a.start, a.impact])).toEqual([['acct-2', spikeDay, 400]]);
-    expect(byAccount.anomalies[0].rootCauses[0]).toEqual({ dimension: 'region', value: 'eu-west-1', contribution: 400 });
+    expect(byAccount.anomalies[0].rootCauses[0]).toEqual({ dimension: 'service', value: 'Compute', contribution: 400 });
     expect((await scan(org, { minImpact: 401 })).body.data.anomalies).toEqual([]);
     expect((await scan(org, { minImpactPercentage: 401 })).body.data.anomalies).toEqual([]);
     const before = (await scan(org, { dateRange: { start: daysAgo(40), end: daysAgo(6) } })).body.data;
