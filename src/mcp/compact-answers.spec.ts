@@ -1,4 +1,4 @@
-import { compactCostData, compactKeyValues, matches, pageNote, pageOf } from './compact-answers';
+import { compactAnomalies, compactCostData, compactKeyValues, matches, pageNote, pageOf } from './compact-answers';
 import { inlineSchema, operationInputSchema } from './tool-schemas';
 import { mcpEndpointOf } from './stdio';
 
@@ -68,6 +68,30 @@ describe('MCP answers: paging and notes', () => {
       page: { offset: 1, limit: 5, returned: 1, total: 2, remaining: 0 },
       values: ['prod-eu'],
     });
+  });
+
+  it('anomalies: the first 3 root causes each, how many more, and everything when asked', () => {
+    const cause = (value: string, contribution: number) => ({ dimension: 'account', value, contribution });
+    const five = [cause('a', 50), cause('b', 40), cause('c', 30), cause('d', 20), cause('e', 10)];
+    const result = {
+      currency: 'EUR',
+      anomalies: [
+        { id: 'an_1', impact: 50, rootCauses: five },
+        { id: 'an_2', impact: 9, rootCauses: five.slice(0, 3) },
+      ],
+    };
+    expect(compactAnomalies(result, false)).toEqual({
+      currency: 'EUR',
+      anomalies: [
+        { id: 'an_1', impact: 50, rootCauses: five.slice(0, 3), more_root_causes: 2 },
+        { id: 'an_2', impact: 9, rootCauses: five.slice(0, 3) },
+      ],
+      note: 'Each anomaly lists its first 3 root causes; more_root_causes counts the rest. Set includeAllRootCauses=true to get them.',
+    });
+    expect(compactAnomalies(result, true)).toBe(result);
+    // Nothing cut, nothing to say.
+    expect(compactAnomalies({ anomalies: [result.anomalies[1]] }, false)).toEqual({ anomalies: [result.anomalies[1]] });
+    expect(compactAnomalies({ anomalies: [] }, false)).toEqual({ anomalies: [] });
   });
 });
 

@@ -196,3 +196,36 @@ export function compactKeyValues(key: string, values: string[], search: string |
   const note = pageNote(page, 'values', 'pass search to find values by part of their text.');
   return { key, ...(search ? { search } : {}), page, values: elements, ...(note ? { note } : {}) };
 }
+
+// ---- find_anomalies -------------------------------------------------------------------------------------
+
+/** Root causes per anomaly in find_anomalies' compact answer (the API answers up to ANOMALY_LIMITS.rootCauses). */
+export const COMPACT_ROOT_CAUSES = 3;
+
+interface AnomalyLike {
+  rootCauses: unknown[];
+}
+
+/**
+ * The /anomalies answer with each anomaly's root causes cut to its first COMPACT_ROOT_CAUSES (in the API's order),
+ * `more_root_causes` counting the rest; whole with `includeAllRootCauses`.
+ */
+export function compactAnomalies<A extends AnomalyLike, R extends { anomalies: A[] }>(result: R, includeAllRootCauses: boolean) {
+  if (includeAllRootCauses) return result;
+  let cut = false;
+  const anomalies = result.anomalies.map((anomaly) => {
+    const more = anomaly.rootCauses.length - COMPACT_ROOT_CAUSES;
+    if (more <= 0) return anomaly;
+    cut = true;
+    return { ...anomaly, rootCauses: anomaly.rootCauses.slice(0, COMPACT_ROOT_CAUSES), more_root_causes: more };
+  });
+  return {
+    ...result,
+    anomalies,
+    ...(cut
+      ? {
+          note: `Each anomaly lists its first ${COMPACT_ROOT_CAUSES} root causes; more_root_causes counts the rest. Set includeAllRootCauses=true to get them.`,
+        }
+      : {}),
+  };
+}

@@ -10,6 +10,8 @@ import { FilterOptionsService } from '../filter-options/filter-options.service';
 import { SharingService } from '../sharing/sharing.service';
 import { ForecastsService } from '../forecasts/forecasts.service';
 import { forecastCostsTool } from './tools/forecast-costs.tool';
+import { AnomaliesService } from '../anomalies/anomalies.service';
+import { findAnomaliesTool } from './tools/find-anomalies.tool';
 import { OpenApiDocumentLike, operationInputSchema, JsonSchema } from './tool-schemas';
 import { compareCostsTool } from './tools/compare-costs.tool';
 import { getCostDataTool } from './tools/get-cost-data.tool';
@@ -26,6 +28,7 @@ export const MCP_TOOL_NAMES = [
   'get_cost_category_values',
   'get_shared_filter',
   'forecast_costs',
+  'find_anomalies',
 ] as const;
 
 /**
@@ -46,9 +49,10 @@ export class McpTools {
     filterOptions: FilterOptionsService,
     sharing: SharingService,
     forecasts: ForecastsService,
+    anomalies: AnomaliesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts };
+    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies };
     this.definitions = [
       getCostDataTool(services),
       compareCostsTool(services),
@@ -56,6 +60,7 @@ export class McpTools {
       ...mapKeyValuesTools(services),
       getSharedFilterTool(services),
       forecastCostsTool(services),
+      findAnomaliesTool(services),
     ];
   }
 

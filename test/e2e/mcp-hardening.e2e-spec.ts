@@ -28,7 +28,7 @@ describe('MCP tool arguments and names', () => {
     org = await t.newOrganization();
     await t.insertRows(org.organizationId, [
       { usage_date: '2026-10-01', amortized_cost: '5' },
-      // The last four weeks, whenever the suite runs: a forecast's history.
+      // The last four weeks, whenever the suite runs: a forecast's history, an anomaly scan's days.
       ...Array.from({ length: 28 }, (_, n) => ({
         usage_date: new Date(Date.now() - (n + 1) * 86_400_000).toISOString().slice(0, 10),
         amortized_cost: `${10 + (n % 7)}`,
@@ -151,15 +151,16 @@ describe('MCP tool arguments and names', () => {
     const data = await parity('/v1/cost-insights/data', 'get_cost_data', texts(validBodies.data, 3501));
     const compare = await parity('/v1/cost-insights/compare', 'compare_costs', texts(validBodies.compare, 3601));
     const forecast = await parity('/v1/cost-insights/forecast', 'forecast_costs', texts(validBodies.forecast, 3701));
+    const anomalies = await parity('/v1/cost-insights/anomalies', 'find_anomalies', texts(validBodies.anomalies, 3801));
     console.log(
-      `MCP/REST parity: /data ${JSON.stringify(data)}, /compare ${JSON.stringify(compare)}, /forecast ${JSON.stringify(forecast)}`,
+      `MCP/REST parity: /data ${JSON.stringify(data)}, /compare ${JSON.stringify(compare)}, /forecast ${JSON.stringify(forecast)}, /anomalies ${JSON.stringify(anomalies)}`,
     );
-    for (const outcome of [data, compare, forecast]) {
+    for (const outcome of [data, compare, forecast, anomalies]) {
       expect(outcome.ok).toBeGreaterThan(5);
       expect(outcome.refused).toBeGreaterThan(50);
     }
-    // A bound against a hang, not a speed: ~440 requests (~240 took up to 60 s on a loaded cluster).
-  }, 180_000);
+    // A bound against a hang, not a speed: ~600 requests (~240 took up to 60 s on a loaded cluster).
+  }, 240_000);
 });
 
 /**

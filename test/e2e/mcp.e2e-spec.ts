@@ -122,10 +122,11 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists seven read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists eight read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
+      'find_anomalies',
       'forecast_costs',
       'get_cost_category_values',
       'get_cost_data',
@@ -167,6 +168,12 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     );
     expect((byName.get_cost_category_values.inputSchema as Json).required).toEqual(['categoryKey']);
     expect((byName.get_shared_filter.inputSchema as Json).required).toEqual(['filterId']);
+    const anomalies = byName.find_anomalies.inputSchema as Record<string, Json>;
+    expect(Object.keys(anomalies.properties).sort()).toEqual(
+      [...Object.keys(schemas.AnomaliesRequestDto.properties), 'includeAllRootCauses'].sort(),
+    );
+    expect(anomalies.properties.dimension.default).toBe(schemas.AnomaliesRequestDto.properties.dimension.default);
+    expect(byName.find_anomalies.description).toContain('score = robust z-score');
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(tool.description).toMatch(/Needs the API key scope (cost:read|shared-filters:read)\.$/);
@@ -349,6 +356,100 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     );
   });
 
+  it('find_anomalies: the spike of a flat estate on its day, its impact and root causes (3 unless all are asked for)', async () => {
+    const org = await t.newOrganization();
+    const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    const usual = { account_id: 'acct-1', region: 'us-east-1', usage_type: 'BoxUsage:c7g.xlarge' };
+    // 60 days up to yesterday: Compute 100 and Storage 50 a day; 4 days ago Compute gains 450 of spot usage in
+    // acct-2 and eu-west-1, 50 of it tagged team=data.
+    const spikeDay = day(4);
+    const spot = { account_id: 'acct-2', region: 'eu-west-1', usage_type: 'SpotUsage:c7g.xlarge' };
+    const rows: RowInput[] = [
+      ...Array.from({ length: 60 }, (_, i) => [
+        { usage_date: day(i + 1), service: 'Compute', amortized_cost: '100', ...usual },
+        { usage_date: day(i + 1), service: 'Storage', amortized_cost: '50', ...usual },
+      ]).flat(),
+      { usage_date: spikeDay, service: 'Compute', amortized_cost: '400', ...spot },
+      { usage_date: spikeDay, service: 'Compute', amortized_cost: '50', ...spot, resource_tags: { team: 'data' } },
+    ];
+    await t.insertRows(org.organizationId, rows);
+    // Expected from the rows: each value's amount on the spike day less its average of the 28 days before (Compute's
+    // rows), the rises largest first (equal ones here in the order account, region, usage type).
+    const compute = rows.filter((r) => r.service === 'Compute');
+    const causesOf = (r: RowInput): Array<[string, string]> => [
+      ['account', r.account_id!],
+      ['region', r.region!],
+      ['usageType', r.usage_type!],
+      ...Object.entries(r.resource_tags ?? {}).map(([key, value]): [string, string] => [`tag:${key}`, value]),
+    ];
+    const sums = new Map<string, { dimension: string; value: string; actual: number; baseline: number }>();
+    for (const r of compute) {
+      const inBaseline = r.usage_date < spikeDay && r.usage_date >= day(4 + 28);
+      if (r.usage_date !== spikeDay && !inBaseline) continue;
+      for (const [dimension, value] of causesOf(r)) {
+        const sum = sums.get(`${dimension}=${value}`) ?? { dimension, value, actual: 0, baseline: 0 };
+        sums.set(`${dimension}=${value}`, sum);
+        if (inBaseline) sum.baseline += Number(r.amortized_cost);
+        else sum.actual += Number(r.amortized_cost);
+      }
+    }
+    const rootCauses = [...sums.values()]
+      .map(({ dimension, value, actual, baseline }) => ({ dimension, value, contribution: actual - baseline / 28 }))
+      .filter((cause) => cause.contribution > 0)
+      .sort((a, b) => b.contribution - a.contribution || a.dimension.localeCompare(b.dimension) || a.value.localeCompare(b.value))
+      .slice(0, 5); // the API's root causes per anomaly
+    const spikeTotal = sumDecimals(compute.filter((r) => r.usage_date === spikeDay).map((r) => r.amortized_cost!));
+    expect(rootCauses[0]).toEqual({ dimension: 'account', value: 'acct-2', contribution: 450 });
+    expect(rootCauses).toHaveLength(4);
+
+    const client = await connect(base, org.key);
+    clients.push(client);
+    const compact = answer(await call(client, 'find_anomalies', {}));
+    expect(compact).toMatchObject({ currency: 'USD', dimension: 'service', last_complete_day: day(1) });
+    expect(compact.anomalies).toHaveLength(1);
+    const [anomaly] = compact.anomalies;
+    expect(anomaly).toMatchObject({
+      start: spikeDay,
+      end: spikeDay,
+      dimension_value: 'Compute',
+      expected: 100,
+      actual: spikeTotal,
+      impact: spikeTotal - 100,
+      impactPercentage: spikeTotal - 100, // percent of 100
+      feedback: null,
+      rootCauses: rootCauses.slice(0, 3),
+      more_root_causes: 1,
+    });
+    expect(anomaly.score).toBeGreaterThanOrEqual(compact.thresholds.score);
+    expect(compact.note).toBe(
+      'Each anomaly lists its first 3 root causes; more_root_causes counts the rest. Set includeAllRootCauses=true to get them.',
+    );
+    // The REST answer, with the root causes cut; whole with includeAllRootCauses.
+    const overHttp = await t.http.post('/v1/cost-insights/anomalies').set(org.auth).send({});
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.body.data.anomalies[0].rootCauses).toEqual(rootCauses);
+    const { rootCauses: all, ...rest } = overHttp.body.data.anomalies[0];
+    expect(compact).toEqual({
+      ...overHttp.body.data,
+      anomalies: [{ ...rest, rootCauses: all.slice(0, 3), more_root_causes: 1 }],
+      note: compact.note,
+    });
+    expect(answer(await call(client, 'find_anomalies', { includeAllRootCauses: true }))).toEqual(overHttp.body.data);
+    // The DTO's options: another dimension, thresholds, and the 400 message as a tool error.
+    const byAccount = answer(await call(client, 'find_anomalies', { dimension: 'account', minImpact: 50 }));
+    // acct-2 had nothing before its spike; acct-1 did not move.
+    expect(byAccount.anomalies.map((a: Json) => [a.dimension_value, a.start, a.expected, a.impact])).toEqual([
+      ['acct-2', spikeDay, 0, spikeTotal - 100],
+    ]);
+    expect(answer(await call(client, 'find_anomalies', { minImpact: spikeTotal - 99 })).anomalies).toEqual([]);
+    expect(toolError(await call(client, 'find_anomalies', { dateRange: { start: day(0), end: day(0) } }))).toContain(
+      'dateRange: anomalies are found in complete days',
+    );
+    expect(toolError(await call(client, 'find_anomalies', { includeAllRootCauses: 'yes' }))).toBe(
+      'Invalid request. Please see message details. includeAllRootCauses: Expected boolean, received string',
+    );
+  });
+
   it('get_shared_filter: reads what the HTTP API stored, with the shared-filters:read scope', async () => {
     const configuration = {
       filters: { inclusions: { services: ['Amazon EC2'] } },
@@ -386,6 +487,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'get_tag_values',
       'get_cost_category_values',
       'forecast_costs',
+      'find_anomalies',
     ]) {
       expect(toolError(await call(reader, name, {}))).toBe('This API key lacks the scope required for this operation: cost:read.');
     }
@@ -393,7 +495,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(7);
+    expect((await reader.listTools()).tools).toHaveLength(8);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {

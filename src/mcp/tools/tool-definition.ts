@@ -7,6 +7,7 @@ import type { CostsService } from '../../costs/costs.service';
 import type { ComparisonService } from '../../comparison/comparison.service';
 import type { FilterOptionsService } from '../../filter-options/filter-options.service';
 import type { ForecastsService } from '../../forecasts/forecasts.service';
+import type { AnomaliesService } from '../../anomalies/anomalies.service';
 import type { SharingService } from '../../sharing/sharing.service';
 import type { JsonSchema } from '../tool-schemas';
 
@@ -59,6 +60,7 @@ export interface ToolServices {
   filterOptions: FilterOptionsService;
   sharing: SharingService;
   forecasts: ForecastsService;
+  anomalies: AnomaliesService;
 }
 
 export const MONEY =
