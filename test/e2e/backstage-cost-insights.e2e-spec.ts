@@ -2,7 +2,7 @@ import type { Cost, DateAggregation, Entity, Group, MetricData, Project } from '
 import { CostInsightsApiClient, CostInsightsClientOptions } from '../../clients/backstage-cost-insights/src';
 import { sumDecimals } from '../support/decimals';
 import { listen } from '../support/app-with-env';
-import { RowInput, TestApp, TestOrganization } from '../support/test-app';
+import { costRow, RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
  * The Backstage Cost Insights client (clients/backstage-cost-insights) against the real API, with the plugin's
@@ -67,6 +67,50 @@ function expectAggregation(actual: DateAggregation[], expected: DateAggregation[
   expect(actual.map((point) => point.date)).toEqual(expected.map((point) => point.date));
   actual.forEach((point, i) => expect(point.amount).toBeCloseTo(expected[i].amount, 8));
 }
+
+const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+interface Cause {
+  dimension: string;
+  value: string;
+  contribution: number;
+}
+
+/**
+ * The root causes of a one-day anomaly of `series` (the rows of the monitored value) on `day`, as the API defines them:
+ * each account, region, usage type and tag value's amount that day less its average over the 28 days before, the
+ * rises only, largest first (equal ones in the order account, region, usage type).
+ */
+function rootCausesOf(series: RowInput[], day: string): Cause[] {
+  const sums = new Map<string, { dimension: string; value: string; actual: number; baseline: number }>();
+  for (const input of series) {
+    const r = costRow('', input); // with the columns' defaults
+    const inBaseline = r.usage_date < day && r.usage_date >= shift(day, -28);
+    if (r.usage_date !== day && !inBaseline) continue;
+    const causes: Array<[string, string]> = [
+      ['account', r.account_id],
+      ['region', r.region],
+      ['usageType', r.usage_type],
+      ...Object.entries(r.resource_tags).map(([key, value]): [string, string] => [`tag:${key}`, value]),
+    ];
+    for (const [dimension, value] of causes) {
+      const sum = sums.get(`${dimension}=${value}`) ?? { dimension, value, actual: 0, baseline: 0 };
+      sums.set(`${dimension}=${value}`, sum);
+      if (inBaseline) sum.baseline += Number(r.amortized_cost);
+      else sum.actual += Number(r.amortized_cost);
+    }
+  }
+  return [...sums.values()]
+    .map(({ dimension, value, actual, baseline }) => ({ dimension, value, contribution: actual - baseline / 28 }))
+    .filter((cause) => cause.contribution > 0)
+    .sort((a, b) => b.contribution - a.contribution || a.dimension.localeCompare(b.dimension) || a.value.localeCompare(b.value));
+}
+
+/** A root cause as an alert names it. */
+const causeText = (cause: Cause) => `${cause.dimension} ${cause.value} +${cause.contribution.toFixed(2)} USD`;
+
+/** The three an alert names, as its text. */
+const rootCauseText = (series: RowInput[], day: string) => rootCausesOf(series, day).slice(0, 3).map(causeText).join(', ');
 
 /** Least squares by the normal equations over day numbers, converted to the plugin's seconds: independent of the client's form. */
 function expectedTrend(series: DateAggregation[]): (date: string) => number {
@@ -248,7 +292,7 @@ describe('Backstage Cost Insights client against the real API', () => {
     expect(database.entities.usageType.map((e) => e.id)).toEqual(['InstanceUsage:db.r6g']);
   });
 
-  it('getDailyMetricData: an API money metric organisation-wide; business metrics are an empty series; no alert without a forecast', async () => {
+  it('getDailyMetricData: an API money metric organisation-wide; business metrics are an empty series; alerts without a forecast', async () => {
     const metric: MetricData = await client(org).getDailyMetricData('on_demand_cost', INTERVALS);
     const window = estate.filter(inRange({ start: FIRST.start, end: SECOND.end }));
     expect(metric.format).toBe('currency');
@@ -262,7 +306,34 @@ describe('Backstage Cost Insights client against the real API', () => {
       aggregation: [],
       change: { amount: 0 },
     });
-    expect(await client(org).getAlerts('payments')).toEqual([]);
+    // No growth alert (a month of 2026 that is over has no forecast); in the week before TODAY, payments' EC2 cost of
+    // 2026-06-03 came after 28 days of mostly nothing (EC2 of payments only on 05-06, 05-07 and 05-20): an anomaly.
+    const ec2 = estate.filter((r) => team('payments')(r) && r.service === 'Amazon EC2');
+    const spike = total(ec2.filter((r) => r.usage_date === '2026-06-03'));
+    const scanned = await t.http
+      .post('/v1/cost-insights/anomalies')
+      .set(org.auth)
+      .send({
+        dateRange: { start: '2026-05-30', end: '2026-06-05' },
+        filters: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } },
+      });
+    expect(scanned.body.data.anomalies).toHaveLength(1);
+    const [alert, ...more] = await client(org).getAlerts('payments');
+    expect(more).toEqual([]);
+    expect(alert).toEqual({
+      title: `payments: service Amazon EC2 cost ${spike.toFixed(2)} USD above expected on 2026-06-03`,
+      subtitle: expect.stringMatching(
+        new RegExp(
+          `^${spike.toFixed(2)} USD where nothing was expected\\. What moved: .+\\. Anomaly ${scanned.body.data.anomalies[0].id}\\.$`,
+        ),
+      ),
+      url: `${base}/v1/cost-insights/anomalies`,
+    });
+    // Its two largest rises (region eu-west-1 carried all 40, account 111 had 30 in the baseline) are named with their
+    // amounts; how causes that nearly tie are ranked is the API's (anomalies.e2e-spec.ts).
+    const causes = rootCausesOf(ec2, '2026-06-03');
+    expect(causes.slice(0, 2).map(causeText)).toEqual(['region eu-west-1 +40.00 USD', 'account 111 +38.93 USD']);
+    for (const cause of causes.slice(0, 2)) expect(alert.subtitle).toContain(causeText(cause));
   });
 
   it('getAlerts: a growth alert when this month is forecast well above last month, none for a steady team', async () => {
@@ -301,6 +372,111 @@ describe('Backstage Cost Insights client against the real API', () => {
     expect(alert.subtitle).toContain(
       `Expected ${expected.toFixed(2)} USD (80 % interval ${expected.toFixed(2)} USD to ${expected.toFixed(2)} USD), ${last.toFixed(2)} USD last month.`,
     );
+  });
+
+  it('getAlerts: the group’s anomalies of the last 7 complete days, with their amounts and what moved, its feedback', async () => {
+    const realToday = new Date().toISOString().slice(0, 10);
+    const daysAgo = (back: number) => shift(realToday, -back);
+    const estateOf = await t.newOrganization();
+    // 60 days up to yesterday: platform's Compute 100 and Storage 2,000 a day, search's Storage 1,000 a day. Spikes:
+    // platform's Compute +250 3 days ago (spot usage in another account and region) and +300 20 days ago (older than
+    // the alerts' week, in the baseline of the first), search's Storage +500 2 days ago (+280 25 days ago, likewise),
+    // untagged Compute +5,000 yesterday (no group's).
+    const usual = { account_id: 'acct-1', region: 'us-east-1' };
+    const rows: RowInput[] = [
+      ...Array.from({ length: 60 }, (_, i) => daysAgo(60 - i)).flatMap((day) => [
+        row(day, '100', 'platform', { service: 'Compute', ...usual }),
+        row(day, '2000', 'platform', { service: 'Storage', ...usual }),
+        row(day, '1000', 'search', { service: 'Storage', ...usual }),
+      ]),
+      row(daysAgo(3), '250', 'platform', {
+        service: 'Compute',
+        account_id: 'acct-2',
+        region: 'eu-west-1',
+        usage_type: 'SpotUsage:m6i.large',
+      }),
+      row(daysAgo(20), '300', 'platform', { service: 'Compute', account_id: 'acct-3', region: 'ap-south-1' }),
+      row(daysAgo(2), '500', 'search', { service: 'Storage', account_id: 'acct-9', region: 'eu-west-1', usage_type: 'TimedStorage-INT' }),
+      row(daysAgo(25), '280', 'search', { service: 'Storage', account_id: 'acct-8', region: 'ap-south-1' }),
+      row(daysAgo(1), '5000', undefined, { service: 'Compute', ...usual }),
+    ];
+    await t.insertRows(estateOf.organizationId, rows);
+    const now = client(estateOf, { today: () => realToday });
+    const scan = async (group: string) =>
+      (
+        await t.http
+          .post('/v1/cost-insights/anomalies')
+          .set(estateOf.auth)
+          .send({
+            dateRange: { start: daysAgo(7), end: daysAgo(1) },
+            filters: { inclusions: { resourceTag: 'team', resourceTagValues: [group] } },
+          })
+      ).body.data.anomalies as Array<{ id: string }>;
+
+    // Expected from the rows: a flat series expects its level; its scale is 2 % of it (no deviation), so the score
+    // is the impact over 2 % of the level.
+    const compute = rows.filter((r) => team('platform')(r) && r.service === 'Compute');
+    const platformSpike = total(compute.filter((r) => r.usage_date === daysAgo(3)));
+    const [platformAnomaly] = await scan('platform');
+    const platformAlert = {
+      title: `platform: service Compute cost ${(platformSpike - 100).toFixed(2)} USD above expected on ${daysAgo(3)}`,
+      subtitle:
+        `${platformSpike.toFixed(2)} USD against 100.00 USD expected (+${platformSpike - 100} %, robust z-score ${(platformSpike - 100) / 2}). ` +
+        `What moved: ${rootCauseText(compute, daysAgo(3))}. Anomaly ${platformAnomaly.id}.`,
+      url: `${base}/v1/cost-insights/anomalies`,
+    };
+    expect(platformAlert.subtitle).toContain(
+      'What moved: account acct-2 +250.00 USD, region eu-west-1 +250.00 USD, usageType SpotUsage:m6i.large +250.00 USD.',
+    );
+    expect(await now.getAlerts('platform')).toEqual([platformAlert]);
+
+    const storage = rows.filter((r) => team('search')(r) && r.service === 'Storage');
+    const searchSpike = total(storage.filter((r) => r.usage_date === daysAgo(2)));
+    const [searchAnomaly] = await scan('search');
+    expect(rootCauseText(storage, daysAgo(2))).toBe(
+      'account acct-9 +500.00 USD, region eu-west-1 +500.00 USD, usageType TimedStorage-INT +500.00 USD',
+    );
+    expect(await now.getAlerts('search')).toEqual([
+      {
+        title: `search: service Storage cost ${(searchSpike - 1000).toFixed(2)} USD above expected on ${daysAgo(2)}`,
+        subtitle:
+          `${searchSpike.toFixed(2)} USD against 1000.00 USD expected (+${((searchSpike - 1000) / 1000) * 100} %, robust z-score ${(searchSpike - 1000) / 20}). ` +
+          `What moved: ${rootCauseText(storage, daysAgo(2))}. Anomaly ${searchAnomaly.id}.`,
+        url: `${base}/v1/cost-insights/anomalies`,
+      },
+    ]);
+
+    // Feedback given over the API comes back in the alert; the link can point elsewhere.
+    const writer = await t.keyFor(estateOf.organizationId, ['anomalies:write']);
+    const given = await t.http
+      .post(`/v1/cost-insights/anomalies/${platformAnomaly.id}/feedback`)
+      .set(writer.auth)
+      .send({ reason: 'expected' });
+    expect(given.status).toBe(200);
+    const linked = client(estateOf, {
+      today: () => realToday,
+      anomalyUrl: (anomaly, group) => `https://backstage.example/${group}/${anomaly.id}`,
+    });
+    expect(await linked.getAlerts('platform')).toEqual([
+      {
+        ...platformAlert,
+        subtitle: platformAlert.subtitle.replace(' Anomaly ', ' Feedback: expected. Anomaly '),
+        url: `https://backstage.example/platform/${platformAnomaly.id}`,
+      },
+    ]);
+    // An API older than /anomalies (404) has no anomaly alerts; any other failure is the error it was.
+    const answering = (status: number) =>
+      client(estateOf, {
+        today: () => realToday,
+        fetch: async (input, init) =>
+          input.endsWith('/cost-insights/anomalies')
+            ? new Response(JSON.stringify({ success: false, error: { message: 'not here' } }), { status })
+            : proxyFetch(estateOf.key)(input, init),
+      });
+    expect(await answering(404).getAlerts('platform')).toEqual([]);
+    await expect(answering(503).getAlerts('platform')).rejects.toThrow('POST /cost-insights/anomalies answered 503: not here');
+    // The week before 8 days ago had no anomaly (the older spike is before it): none.
+    expect(await client(estateOf, { today: () => daysAgo(8) }).getAlerts('platform')).toEqual([]);
   });
 
   it('never sends an API key itself (the proxy adds it), and reports API errors with their message', async () => {

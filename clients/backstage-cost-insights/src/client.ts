@@ -67,20 +67,57 @@ export interface CostInsightsClientOptions {
   currency?: string;
   /** getGroupProjects: the days of cost looked at for a group's accounts. Default 180. */
   projectWindowDays?: number;
+  /**
+   * getAlerts: where an anomaly alert's button leads. Default the API route that answered (`<baseUrl>/cost-insights/anomalies`,
+   * POST only): point it at a page your users can open, e.g. a dashboard of the group's costs.
+   */
+  anomalyUrl?: (anomaly: AnomalyAnswer, group: string) => string | undefined;
   /** Today's date, YYYY-MM-DD (UTC); for tests. */
   today?: () => string;
 }
 
 /** The API routes whose answers are money in one currency (they take `currency`). */
-const MONEY_ROUTES = new Set(['data', 'compare', 'filters', 'forecast']);
+const MONEY_ROUTES = new Set(['data', 'compare', 'filters', 'forecast', 'anomalies']);
 
 /** A growth alert fires when this month is forecast at least this ratio of last month (and surely above it). */
 export const GROWTH_ALERT_RATIO = 1.1;
 
-/** An alert as the plugin shows it (its `Alert`, whose title and subtitle may be text). */
-export interface GrowthAlert {
+/** Anomaly alerts cover the anomalies that began in this many complete days before today. */
+export const ANOMALY_ALERT_DAYS = 7;
+
+/** Root causes an anomaly alert names (the API's first). */
+export const ANOMALY_ALERT_ROOT_CAUSES = 3;
+
+/** An alert as the plugin shows it (its `Alert`, whose title and subtitle may be text; `url` makes a button). */
+export interface CostAlert {
   title: string;
   subtitle: string;
+  url?: string;
+}
+
+/** The growth alert's shape (every alert of getAlerts is a CostAlert). */
+export type GrowthAlert = CostAlert;
+
+/** One anomaly of a POST /anomalies answer. */
+export interface AnomalyAnswer {
+  id: string;
+  start: string;
+  end: string;
+  dimension_value: string;
+  expected: number;
+  actual: number;
+  impact: number;
+  impactPercentage: number | null;
+  score: number;
+  rootCauses: Array<{ dimension: string; value: string; contribution: number }>;
+  feedback: string | null;
+}
+
+/** What getAlerts reads of a /anomalies answer. */
+interface AnomaliesAnswer {
+  currency: string;
+  dimension: string;
+  anomalies: AnomalyAnswer[];
 }
 
 /** What getAlerts reads of a /forecast answer. */
@@ -254,12 +291,22 @@ export class CostInsightsApiClient {
   }
 
   /**
+   * The group's alerts: its growth alert (if any), then its anomaly alerts, newest first. Title and subtitle are text
+   * (this client renders no React).
+   */
+  async getAlerts(group: string): Promise<CostAlert[]> {
+    const [growth, anomalies] = await Promise.all([this.growthAlerts(group), this.anomalyAlerts(group)]);
+    return [...growth, ...anomalies];
+  }
+
+  // ---- internals ----
+
+  /**
    * Growth alerts: the group's forecast of this month (POST /forecast) against last month's actual amount, per day.
    * An alert when the month is expected at least GROWTH_ALERT_RATIO above last month and even its interval's lower end
-   * is above it; none when the group has too little history to forecast (the API's 400). Title and subtitle are text
-   * (this client renders no React). Anomaly alerts wait for the API's anomalies.
+   * is above it; none when the group has too little history to forecast (the API's 400).
    */
-  async getAlerts(group: string): Promise<GrowthAlert[]> {
+  private async growthAlerts(group: string): Promise<CostAlert[]> {
     const today = this.today();
     const month = `${today.slice(0, 7)}-01`;
     const monthEnd = addDays(`${addDays(month, 32).slice(0, 7)}-01`, -1);
@@ -299,7 +346,45 @@ export class CostInsightsApiClient {
     ];
   }
 
-  // ---- internals ----
+  /**
+   * Anomaly alerts: the group's anomalies (POST /anomalies, the API's default dimension and thresholds) that began in
+   * the last ANOMALY_ALERT_DAYS complete days, one alert each. An API older than its anomalies (404) has none.
+   */
+  private async anomalyAlerts(group: string): Promise<CostAlert[]> {
+    const today = this.today();
+    const answer = await this.post<AnomaliesAnswer>('anomalies', {
+      dateRange: { start: addDays(today, -ANOMALY_ALERT_DAYS), end: addDays(today, -1) },
+      filters: { inclusions: this.groupFilter(group) },
+    }).catch((error: unknown) => {
+      if (error instanceof CostInsightsApiError && error.status === 404) return undefined;
+      throw error;
+    });
+    if (!answer) return [];
+    const { currency, dimension, anomalies } = answer.body;
+    const route = `${await this.baseUrl()}/cost-insights/anomalies`;
+    const money = (amount: number) => `${amount.toFixed(2)} ${currency}`;
+    return anomalies.map((anomaly) => {
+      const days = anomaly.start === anomaly.end ? `on ${anomaly.start}` : `from ${anomaly.start} to ${anomaly.end}`;
+      // Nothing expected (a new cost): no percentage, and the score only says "infinitely unusual".
+      const against =
+        anomaly.impactPercentage === null
+          ? `${money(anomaly.actual)} where nothing was expected`
+          : `${money(anomaly.actual)} against ${money(anomaly.expected)} expected (+${Math.round(anomaly.impactPercentage)} %, robust z-score ${anomaly.score})`;
+      const causes = anomaly.rootCauses
+        .slice(0, ANOMALY_ALERT_ROOT_CAUSES)
+        .map((cause) => `${cause.dimension} ${cause.value} +${money(cause.contribution)}`);
+      const url = this.options.anomalyUrl ? this.options.anomalyUrl(anomaly, group) : route;
+      return {
+        title: `${group}: ${dimension} ${anomaly.dimension_value} cost ${money(anomaly.impact)} above expected ${days}`,
+        subtitle:
+          `${against}.` +
+          (causes.length ? ` What moved: ${causes.join(', ')}.` : '') +
+          (anomaly.feedback ? ` Feedback: ${anomaly.feedback}.` : '') +
+          ` Anomaly ${anomaly.id}.`,
+        ...(url ? { url } : {}),
+      };
+    });
+  }
 
   private async dailyCost(
     id: string,
@@ -365,11 +450,16 @@ export class CostInsightsApiClient {
     return this.options.today?.() ?? isoDate(new Date());
   }
 
-  private async post<T>(path: string, body: object): Promise<{ body: T; headers: Headers }> {
+  private async baseUrl(): Promise<string> {
     const base = typeof this.options.baseUrl === 'string' ? this.options.baseUrl : await this.options.baseUrl();
+    return base.replace(/\/+$/, '');
+  }
+
+  private async post<T>(path: string, body: object): Promise<{ body: T; headers: Headers }> {
+    const base = await this.baseUrl();
     // The money routes take the currency; the value lists (tag-values, cost-category-values) have none to take.
     const currency = this.options.currency && MONEY_ROUTES.has(path) ? { currency: this.options.currency } : {};
-    const response = await this.fetch(`${base.replace(/\/+$/, '')}/cost-insights/${path}`, {
+    const response = await this.fetch(`${base}/cost-insights/${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ ...body, ...currency }),

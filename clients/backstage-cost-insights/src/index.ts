@@ -1,5 +1,15 @@
-export { CostInsightsApiClient, CostInsightsApiError, DAILY_METRICS, entityName, GROWTH_ALERT_RATIO } from './client';
+export {
+  ANOMALY_ALERT_DAYS,
+  ANOMALY_ALERT_ROOT_CAUSES,
+  CostInsightsApiClient,
+  CostInsightsApiError,
+  DAILY_METRICS,
+  entityName,
+  GROWTH_ALERT_RATIO,
+} from './client';
 export type {
+  AnomalyAnswer,
+  CostAlert,
   CostInsightsClientOptions,
   CostMetric,
   FilterFields,
