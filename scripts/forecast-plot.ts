@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { addDays, dayNumber, formatDayNumber } from '../src/common/dates/calendar-date';
 import { DEMO_DEFAULT_SEED, generateDemoRows } from '../src/demo/demo-data.generator';
-import { backtest, estimateTotal, fitModel } from '../src/forecasts/forecast-model';
+import { backtest, estimateTotal, fitCalibrated } from '../src/forecasts/forecast-model';
 import { FORECAST_LIMITS } from '../src/forecasts/forecast-limits';
 
 const LAST_DAY = '2026-11-24';
@@ -31,7 +31,7 @@ function dailyCost(): { first: string; values: number[] } {
 }
 
 function svg(first: string, values: number[]): string {
-  const model = fitModel(values, dayNumber(first));
+  const model = fitCalibrated(values, dayNumber(first), LEVEL);
   const start = dayNumber(LAST_DAY) + 1;
   const future = Array.from({ length: HORIZON }, (_, i) => start + i).map((day) => ({ day, ...estimateTotal(model, [day], LEVEL, true) }));
   const tested = backtest(values, dayNumber(first), LEVEL);

@@ -8,8 +8,8 @@ export const ANOMALY_LIMITS = {
   /** Longest dateRange scanned. */
   maxDays: 366,
   defaultDimension: 'service',
-  /** In the answer's currency: smaller increases are not anomalies. */
-  defaultMinImpact: 5,
+  /** In the answer's currency, per day: smaller increases are not anomalies. */
+  defaultMinImpact: 10,
   /** Percent of the expected amount. */
   defaultMinImpactPercentage: 20,
   scoreThreshold: SCORE_THRESHOLD,

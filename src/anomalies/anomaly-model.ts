@@ -13,7 +13,7 @@ export const BASELINE_DAYS = 28;
 /** Fewest usable days a baseline needs: a day with fewer before it is not judged. */
 export const MIN_BASELINE_DAYS = 14;
 /** Robust z-score from which a day is anomalous (with both impact thresholds met). */
-export const SCORE_THRESHOLD = 3.5;
+export const SCORE_THRESHOLD = 4;
 /** The scale is at least this share of the expected amount: a flat series is not alarmed by cents. */
 const MIN_RELATIVE_SCALE = 0.02;
 /** 1 / Φ⁻¹(3/4): the median absolute deviation of a normal sample times this estimates its standard deviation. */

@@ -1,4 +1,4 @@
-import { backtest, estimateTotal, fitModel, MIN_HISTORY_DAYS, normalQuantile, TRAINING_DAYS } from './forecast-model';
+import { backtest, estimateTotal, fitCalibrated, fitModel, MIN_HISTORY_DAYS, normalQuantile, TRAINING_DAYS } from './forecast-model';
 
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 /** 100 + 0.5 per day, +20 on Saturdays and Sundays, +300 on the first of a month. */
@@ -37,6 +37,20 @@ describe('forecast model', () => {
     const model = fitModel(exactSeries('2026-06-10', MIN_HISTORY_DAYS), dayNumber('2026-06-10'));
     expect(model.terms.map((term) => term.kind)).not.toContain('monthStart');
     expect(model.sigma).toBe(0);
+  });
+
+  it('widens the intervals by its errors out of sample: a level that moved in the last weeks widens them, steady noise not', () => {
+    const first = dayNumber('2026-06-01');
+    const steady = Array.from({ length: 119 }, (_, i) => 100 + 10 * Math.sin(i * 1.7));
+    expect(fitCalibrated(steady, first, 80).inflation).toBe(1);
+    // The same noise, up by 60 for the last 19 days: the origins before the jump did not see it coming.
+    const jumped = steady.map((value, i) => value + (i >= 100 ? 60 : 0));
+    const calibrated = fitCalibrated(jumped, first, 80);
+    expect(calibrated.inflation).toBeGreaterThan(2);
+    const plain = estimateTotal(fitModel(jumped, first), [first + 119], 80, true);
+    const wide = estimateTotal(calibrated, [first + 119], 80, true);
+    expect(wide.mean).toBeCloseTo(plain.mean, 9);
+    expect(wide.upper - wide.mean).toBeCloseTo((plain.upper - plain.mean) * calibrated.inflation, 9);
   });
 
   it('widens the interval with noise and with the level asked', () => {

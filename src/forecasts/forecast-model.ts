@@ -25,6 +25,10 @@ export interface FittedModel {
   /** Day number (days since 1970-01-01) of the first training day. */
   firstDay: number;
   trainingDays: number;
+  /** Lag-1 autocorrelation of the residuals (0 to 0.9): a total's days err together. */
+  autocorrelation: number;
+  /** How much wider than the residuals say the intervals are, from the model's own errors out of sample (≥ 1). */
+  inflation: number;
 }
 
 type Term = { kind: 'level' } | { kind: 'trend' } | { kind: 'weekday'; weekday: number } | { kind: 'monthStart' };
@@ -74,19 +78,61 @@ export function fitModel(values: readonly number[], firstDay: number): FittedMod
   const residuals = x.map((row, i) => y[i] - dot(row, coefficients));
   const freedom = Math.max(1, y.length - terms.length);
   const sigma = Math.sqrt(residuals.reduce((total, r) => total + r * r, 0) / freedom);
-  return { coefficients, inverse, sigma: sigma < 1e-9 * (1 + maxAbs(y)) ? 0 : sigma, terms, firstDay: start, trainingDays: y.length };
+  return {
+    coefficients,
+    inverse,
+    sigma: sigma < 1e-9 * (1 + maxAbs(y)) ? 0 : sigma,
+    terms,
+    firstDay: start,
+    trainingDays: y.length,
+    autocorrelation: lagOneAutocorrelation(residuals),
+    inflation: 1,
+  };
 }
 
 /**
+ * fitModel, its intervals calibrated on its own errors out of sample: at 8 weekly origins (each model fitted
+ * on the days before it), the `level` quantile of the errors of the next (up to 28) days over their interval's half-width at
+ * level's z; the intervals are widened by that ratio when it exceeds 1 (residuals in sample understate the errors
+ * of days the model has not seen: level changes, heavier tails).
+ */
+export function fitCalibrated(values: readonly number[], firstDay: number, level: number): FittedModel {
+  const model = fitModel(values, firstDay);
+  const z = normalQuantile(0.5 + level / 200);
+  const ratios: number[] = [];
+  for (let k = CALIBRATION_ORIGINS; k >= 1; k--) {
+    const origin = values.length - k * BACKTEST_HORIZON;
+    if (origin < MIN_HISTORY_DAYS) continue;
+    const earlier = fitModel(values.slice(0, origin), firstDay);
+    for (let i = 0; i < Math.min(CALIBRATION_HORIZON, values.length - origin); i++) {
+      const estimate = estimateTotal(earlier, [firstDay + origin + i], level, false);
+      const halfWidth = estimate.upper - estimate.mean;
+      if (halfWidth > 0) ratios.push((Math.abs(values[origin + i] - estimate.mean) / halfWidth) * z);
+    }
+  }
+  if (ratios.length < BACKTEST_HORIZON * 2) return model;
+  return { ...model, inflation: Math.max(1, quantile(ratios, level / 100) / z) };
+}
+
+/** Weekly origins a backtest scores, and the days after each; a calibration scores twice as many. */
+const BACKTEST_ORIGINS = 4;
+const BACKTEST_HORIZON = 7;
+const CALIBRATION_ORIGINS = 8;
+/** Days after a calibration origin scored: up to four weeks, as far as a month's forecast reaches. */
+const CALIBRATION_HORIZON = 28;
+
+/**
  * The estimate of the total over `days` (day numbers, each after the training days): Σ of the days' means, and an
- * interval of ±z·σ·√(n + sᵀ(XᵀX)⁻¹s), s the sum of the days' features (the residuals of n days, and the shared error
- * of the fitted terms).
+ * interval of ±z·σ·inflation·√(v + sᵀ(XᵀX)⁻¹s), s the sum of the days' features: the residuals of n days, which err
+ * together as much as the fit's residuals did (v = n + 2·Σₖ (n − k)·ρᵏ, ρ their lag-1 autocorrelation), and the
+ * shared error of the fitted terms.
  */
 export function estimateTotal(model: FittedModel, days: readonly number[], level: number, floorAtZero: boolean): Estimate {
   const rows = days.map((day) => features(model.terms, day, model.firstDay));
   const sums = model.terms.map((_, j) => rows.reduce((total, row) => total + row[j], 0));
   const mean = dot(sums, model.coefficients);
-  const spread = normalQuantile(0.5 + level / 200) * model.sigma * Math.sqrt(days.length + quadratic(model.inverse, sums));
+  const variance = correlatedDays(days.length, model.autocorrelation) + quadratic(model.inverse, sums);
+  const spread = normalQuantile(0.5 + level / 200) * model.sigma * model.inflation * Math.sqrt(variance);
   const floor = (value: number) => (floorAtZero ? Math.max(0, value) : value);
   return { mean: floor(mean), lower: floor(mean - spread), upper: floor(mean + spread) };
 }
@@ -101,7 +147,13 @@ export interface Backtest {
   intervalCoverage: number | null;
 }
 
-export function backtest(values: readonly number[], firstDay: number, level: number, origins = 4, horizon = 7): Backtest {
+export function backtest(
+  values: readonly number[],
+  firstDay: number,
+  level: number,
+  origins = BACKTEST_ORIGINS,
+  horizon = BACKTEST_HORIZON,
+): Backtest {
   const errors: number[] = [];
   let inside = 0;
   let scored = 0;
@@ -110,7 +162,7 @@ export function backtest(values: readonly number[], firstDay: number, level: num
     const origin = values.length - k * horizon;
     if (origin < MIN_HISTORY_DAYS) continue;
     used++;
-    const model = fitModel(values.slice(0, origin), firstDay);
+    const model = fitCalibrated(values.slice(0, origin), firstDay, level);
     const actual = values.slice(origin, origin + horizon);
     const days = actual.map((_, i) => firstDay + origin + i);
     const floorAtZero = values.slice(0, origin).every((value) => value >= 0);
@@ -172,6 +224,28 @@ function invert(matrix: number[][]): number[][] {
     }
   }
   return a.map((row) => row.slice(n));
+}
+
+/** The variance of a sum of n residuals with lag-1 autocorrelation ρ (an AR(1) process), over one residual's. */
+function correlatedDays(n: number, rho: number): number {
+  let variance = n;
+  for (let k = 1; k < n && rho > 0; k++) variance += 2 * (n - k) * rho ** k;
+  return variance;
+}
+
+function lagOneAutocorrelation(residuals: readonly number[]): number {
+  const squares = residuals.reduce((total, r) => total + r * r, 0);
+  if (squares === 0 || residuals.length < 3) return 0;
+  const lagged = residuals.slice(1).reduce((total, r, i) => total + r * residuals[i], 0);
+  return Math.min(0.9, Math.max(0, lagged / squares));
+}
+
+/** The q-quantile of `values` (linear between order statistics). */
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = q * (sorted.length - 1);
+  const below = Math.floor(position);
+  return sorted[below] + (sorted[Math.min(below + 1, sorted.length - 1)] - sorted[below]) * (position - below);
 }
 
 const dot = (a: readonly number[], b: readonly number[]) => a.reduce((total, value, i) => total + value * b[i], 0);

@@ -8,7 +8,7 @@ import { lastDayOfPeriod } from '../common/money/exchange-rates';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { FORECAST_LIMITS } from './forecast-limits';
-import { backtest, Estimate, estimateTotal, fitModel, FORECAST_METHOD, FittedModel } from './forecast-model';
+import { backtest, Estimate, estimateTotal, fitCalibrated, FORECAST_METHOD, FittedModel } from './forecast-model';
 import { ForecastDateGrouping, ForecastRequestDto } from './dto/forecast-request.dto';
 
 export interface ForecastSeries {
@@ -140,7 +140,7 @@ function forecastSeries(
   const first = dayNumber(firstDay);
   const values = Array.from({ length: dayNumber(lastComplete) - first + 1 }, (_, i) => rows.amounts.get(formatDayNumber(first + i)) ?? 0);
   const floorAtZero = values.every((value) => value >= 0);
-  const model = fitModel(values, first);
+  const model = fitCalibrated(values, first, level);
   const horizon = daysBetween(addDays(lastComplete, 1), end);
   const estimate = (days: number[]) => rounded(estimateTotal(model, days, level, floorAtZero));
   const points =

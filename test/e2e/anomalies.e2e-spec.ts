@@ -81,7 +81,7 @@ describe('POST /v1/cost-insights/anomalies', () => {
       dimension: 'service',
       date_range: { start: daysAgo(90), end: yesterday },
       last_complete_day: yesterday,
-      thresholds: { min_impact: 5, min_impact_percentage: 20, score: 3.5 },
+      thresholds: { min_impact: 10, min_impact_percentage: 20, score: 4 },
     });
     expect(data.anomalies).toHaveLength(1);
     const [anomaly] = data.anomalies as AnomalyBody[];

@@ -68,8 +68,8 @@ export interface CostInsightsClientOptions {
   /** getGroupProjects: the days of cost looked at for a group's accounts. Default 180. */
   projectWindowDays?: number;
   /**
-   * getAlerts: where an anomaly alert's button leads. Default the API route that answered (`<baseUrl>/cost-insights/anomalies`,
-   * POST only): point it at a page your users can open, e.g. a dashboard of the group's costs.
+   * getAlerts: where an anomaly alert's button leads, e.g. a dashboard of the group's costs. Default none (no button): the
+   * API has no page a browser could open for an anomaly.
    */
   anomalyUrl?: (anomaly: AnomalyAnswer, group: string) => string | undefined;
   /** Today's date, YYYY-MM-DD (UTC); for tests. */
@@ -361,7 +361,6 @@ export class CostInsightsApiClient {
     });
     if (!answer) return [];
     const { currency, dimension, anomalies } = answer.body;
-    const route = `${await this.baseUrl()}/cost-insights/anomalies`;
     const money = (amount: number) => `${amount.toFixed(2)} ${currency}`;
     return anomalies.map((anomaly) => {
       const days = anomaly.start === anomaly.end ? `on ${anomaly.start}` : `from ${anomaly.start} to ${anomaly.end}`;
@@ -373,7 +372,7 @@ export class CostInsightsApiClient {
       const causes = anomaly.rootCauses
         .slice(0, ANOMALY_ALERT_ROOT_CAUSES)
         .map((cause) => `${cause.dimension} ${cause.value} +${money(cause.contribution)}`);
-      const url = this.options.anomalyUrl ? this.options.anomalyUrl(anomaly, group) : route;
+      const url = this.options.anomalyUrl?.(anomaly, group);
       return {
         title: `${group}: ${dimension} ${anomaly.dimension_value} cost ${money(anomaly.impact)} above expected ${days}`,
         subtitle:
