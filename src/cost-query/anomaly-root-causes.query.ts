@@ -33,8 +33,10 @@ export interface RootCausesQuery {
 /**
  * One row per (anomaly, candidate dimension and value): `anomaly` (1-based, in `anomalies` order), `cause_dimension`
  * (`account`, `service`, `region`, `usageType` — the monitored one left out — or `tag:<key>`), `cause_value`, and the
- * amounts (exact, rounded once) over the anomaly's days (`actual`) and its baseline days (`baseline`). Rows read once
- * for every anomaly whose windows cover them.
+ * amounts (exact, rounded once) over the anomaly's days (`actual`) and its baseline days (`baseline`). The rows of the
+ * anomalies' series and days (only those) are first summed per day and candidate columns (the shape the tag projections keep),
+ * then spread over the anomalies covering them and their candidate causes (ARRAY JOIN after the aggregation: before
+ * it, no projection could answer).
  */
 export function buildRootCausesQuery(table: string, query: RootCausesQuery): CompiledSql {
   const params = new SqlParameters();
@@ -45,7 +47,6 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
   const filters = { ...query.filters, inclusions: { ...query.filters.inclusions, dateRange: { start: first, end: last } } };
   const where = compileWhere(query.scope, filters, params, { today: last, defaultWindowDays: 1 });
   const leftOut = `charge_category NOT IN ${params.named('left_out_categories', 'Array(String)', query.leftOutCategories)}`;
-  const monitoredValue = dimensionValueSql(query.monitored, params);
   const values = params.named(
     'anomaly_values',
     'Array(String)',
@@ -76,16 +77,18 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
     'Array(Date)',
     windows.map((w) => w.end),
   );
-  const inSeries = `if(${isOther}[i] = 1, NOT has(${others}[i], ${monitoredValue}), ${monitoredValue} = ${values}[i])`;
-  const covering = `arrayFilter(i -> ${inSeries} AND usage_date >= ${baselineStarts}[i] AND usage_date <= ${ends}[i], range(1, ${windows.length + 1}))`;
+  const indexes = `range(1, ${windows.length + 1})`;
+  const inWindow = (i: string) => `usage_date >= ${baselineStarts}[${i}] AND usage_date <= ${ends}[${i}]`;
+  const inSeries = `if(${isOther}[i] = 1, NOT has(${others}[i], value), value = ${values}[i])`;
+  const covering = `arrayFilter(i -> ${inSeries} AND ${inWindow('i')}, ${indexes})`;
+  const keys = ['usage_date', 'value', ...CAUSE_COLUMNS.map((column) => column.column), MAP_DIMENSIONS.tag.column];
   const grouped = money.select((branch, and) => {
     const [amount] = branch.sums(['amortized_cost']);
     return [
-      `  SELECT arrayJoin(${covering}) AS anomaly, arrayJoin(${causesSql(query.monitored, params)}) AS cause,`,
-      `    usage_date >= ${starts}[anomaly] AS in_anomaly, ${amount} AS part`,
-      `  FROM ${table}`,
-      `  WHERE ${and(`${where}\n  AND ${leftOut}`).replace(/\n/g, '\n  ')}`,
-      `  GROUP BY ${['anomaly', 'cause', 'in_anomaly', ...branch.groupKeys].join(', ')}`,
+      `    SELECT usage_date, ${dimensionValueSql(query.monitored, params)} AS value, ${keys.slice(2).join(', ')}, ${amount} AS part`,
+      `    FROM ${table}`,
+      `    WHERE ${and(`${where}\n  AND ${leftOut}\n  AND notEmpty(${covering})`).replace(/\n/g, '\n    ')}`,
+      `    GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
     ].join('\n');
   });
   const sql = [
@@ -93,7 +96,12 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
     `  toString(${money.total('sumIf(part, in_anomaly)')}) AS actual,`,
     `  toString(${money.total('sumIf(part, NOT in_anomaly)')}) AS baseline`,
     'FROM (',
+    `  SELECT anomaly, cause, usage_date >= ${starts}[anomaly] AS in_anomaly, part`,
+    '  FROM (',
     grouped,
+    '  )',
+    `  ARRAY JOIN ${covering} AS anomaly`,
+    `  ARRAY JOIN ${causesSql(query.monitored, params)} AS cause`,
     ')',
     'GROUP BY anomaly, cause',
     'ORDER BY anomaly, cause_dimension, cause_value',
@@ -101,10 +109,13 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
   return { sql, params: params.toObject() };
 }
 
+/** The candidate columns, by dimension name. */
+const CAUSE_COLUMNS = ROOT_CAUSE_DIMENSIONS.map((name) => ({ name, column: COLUMN_DIMENSIONS[name].column }));
+
 /** Every (dimension, value) of a row a cause may be: the candidate columns but the monitored one, and each tag. */
 function causesSql(monitored: DimensionRef, params: SqlParameters): string {
-  const columns = ROOT_CAUSE_DIMENSIONS.filter((name) => !(monitored.kind === 'column' && monitored.name === name)).map(
-    (name) => `('${name}', ${COLUMN_DIMENSIONS[name].column})`,
+  const columns = CAUSE_COLUMNS.filter(({ name }) => !(monitored.kind === 'column' && monitored.name === name)).map(
+    ({ name, column }) => `('${name}', ${column})`,
   );
   const tags = MAP_DIMENSIONS.tag.column;
   const tagCauses = `arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(${tags}), mapValues(${tags}))`;

@@ -8,8 +8,6 @@
 --   p4 = "2026-10-02"
 --   p5 = ["AWS"]
 --   left_out_categories = ["Tax","Credit","Adjustment","Purchase"]
---   p6 = "team"
---   not_set = "(not set)"
 --   anomaly_values = ["payments","(other)"]
 --   anomaly_others = [[],["payments","search"]]
 --   anomaly_is_other = [0,1]
@@ -19,10 +17,13 @@
 --   currency = "USD"
 --   converted_codes = ["EUR"]
 --   converted_bits = [1]
---   monitored_tag = "team"
+--   p6 = "team"
+--   not_set = "(not set)"
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
 --   rate_values = ["1.0823","1.085"]
+--   p7 = "team"
+--   monitored_tag = "team"
 SELECT
     anomaly,
     cause.1 AS cause_dimension,
@@ -32,30 +33,56 @@ SELECT
 FROM
 (
     SELECT
-        arrayJoin(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}])), if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}]) = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AS anomaly,
-        arrayJoin(arrayFilter(cause -> ((cause.2) != ''), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayFilter(cause -> ((cause.1) != concat('tag:', {monitored_tag:String})), arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags)))))) AS cause,
-        usage_date >= ({anomaly_starts:Array(Date)}[anomaly]) AS in_anomaly,
-        toDecimal256(sum(amortized_cost), 10) AS part
-    FROM cost_insights.cost_line_items
-    WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND (billing_currency = {currency:String})
-    GROUP BY
         anomaly,
         cause,
-        in_anomaly
-    UNION ALL
-    SELECT
-        arrayJoin(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}])), if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}]) = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AS anomaly,
-        arrayJoin(arrayFilter(cause -> ((cause.2) != ''), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayFilter(cause -> ((cause.1) != concat('tag:', {monitored_tag:String})), arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags)))))) AS cause,
         usage_date >= ({anomaly_starts:Array(Date)}[anomaly]) AS in_anomaly,
-        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
-    FROM cost_insights.cost_line_items
-    WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND (billing_currency != {currency:String})
-    GROUP BY
-        anomaly,
-        cause,
-        in_anomaly,
-        billing_currency,
-        usage_date
+        part
+    FROM
+    (
+        SELECT
+            usage_date,
+            if(empty(resource_tags[{p6:String}]), {not_set:String}, resource_tags[{p6:String}]) AS value,
+            account_id,
+            service,
+            region,
+            usage_type,
+            resource_tags,
+            toDecimal256(sum(amortized_cost), 10) AS part
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND notEmpty(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AND (billing_currency = {currency:String})
+        GROUP BY
+            usage_date,
+            value,
+            account_id,
+            service,
+            region,
+            usage_type,
+            resource_tags
+        UNION ALL
+        SELECT
+            usage_date,
+            if(empty(resource_tags[{p7:String}]), {not_set:String}, resource_tags[{p7:String}]) AS value,
+            account_id,
+            service,
+            region,
+            usage_type,
+            resource_tags,
+            toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND notEmpty(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AND (billing_currency != {currency:String})
+        GROUP BY
+            usage_date,
+            value,
+            account_id,
+            service,
+            region,
+            usage_type,
+            resource_tags,
+            billing_currency,
+            usage_date
+    )
+    ARRAY JOIN arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3)) AS anomaly
+    ARRAY JOIN arrayFilter(cause -> ((cause.2) != ''), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayFilter(cause -> ((cause.1) != concat('tag:', {monitored_tag:String})), arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags))))) AS cause
 )
 GROUP BY
     anomaly,
