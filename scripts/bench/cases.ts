@@ -4,7 +4,9 @@
  * PostgreSQL's GROUPING SETS in one; the API sends ClickHouse one statement per request).
  */
 import { COST_MEASURES, SAVINGS_SOURCES } from '../../src/cost-query/cost-metrics';
-import { MEASURED_ORGANIZATION, PG_TABLE } from './estate';
+import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
+import { FORECAST_LIMITS } from '../../src/forecasts/forecast-limits';
+import { DAYS, FIRST_DAY, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
 
 export interface BenchCase {
   name: string;
@@ -239,3 +241,28 @@ export const TAG_PROJECTION_CASE = {
  * ≤ 1.15). The twin is a copy of the measured organisation (run.ts), so both read the same rows.
  */
 export const CONVERSION_CASES = [CASES[0], CASES[1]];
+
+/**
+ * Issue 32: a forecast and an anomaly scan, each against the /data question that reads the same days (target ≤ 2×,
+ * API p50). The forecast's history ends yesterday, whenever the bench runs; the scan covers the estate's last 12 months.
+ */
+export function insightCases(
+  today = todayUtc(),
+): Array<{ name: string; insight: { path: string; body: unknown }; data: { path: string; body: unknown } }> {
+  const yesterday = addDays(today, -1);
+  const history = { start: addDays(yesterday, -(FORECAST_LIMITS.historyDays - 1)), end: yesterday };
+  const lastDay = addDays(FIRST_DAY, DAYS - 1);
+  const twelveMonths = { start: addDays(lastDay, -364), end: lastDay };
+  return [
+    {
+      name: `forecast, ${FORECAST_LIMITS.historyDays} days of history`,
+      insight: { path: '/v1/cost-insights/forecast', body: { forecastEnd: addDays(yesterday, 30) } },
+      data: { path: DATA, body: { groupBy: { dateGrouping: 'daily' }, filters: { inclusions: { dateRange: history } } } },
+    },
+    {
+      name: 'anomaly scan by service, 12 months',
+      insight: { path: '/v1/cost-insights/anomalies', body: { dateRange: twelveMonths } },
+      data: { path: DATA, body: byDimension('daily', twelveMonths, 'service') },
+    },
+  ];
+}

@@ -41,7 +41,7 @@ import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { answerStatementFilter } from './answer-statements';
-import { CASES, CONVERSION_CASES, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE } from './cases';
+import { CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE } from './cases';
 import { judgeTargets } from './targets';
 import {
   CONVERTED_TWIN_ORGANIZATION,
@@ -364,6 +364,19 @@ async function main(): Promise<void> {
     );
   }
 
+  // Issue 32: a forecast and an anomaly scan against the /data question that reads the same days, alternated.
+  const insights = [];
+  for (const question of insightCases()) {
+    const pair = await client.alternated(warmup, runs, [
+      apiRequest(question.data.path, question.data.body),
+      apiRequest(question.insight.path, question.insight.body),
+    ]);
+    const [dataApi, insightApi] = pair.samples.map(stats);
+    const entry = { case: question.name, data: dataApi, insight: insightApi, insightOverDataApiP50: round(insightApi.p50 / dataApi.p50) };
+    insights.push(entry);
+    log(`insights: ${question.name}: /data ${dataApi.p50} → ${insightApi.p50} ms (×${entry.insightOverDataApiP50})`);
+  }
+
   // One question from the line items (projections off) against the same statements from a projection, alternated.
   // Each run's statements get query ids, so the engine's own time (system.query_log) is known too: the
   // client-observed time adds transfer and parsing of the answer, the same for both paths.
@@ -497,6 +510,7 @@ async function main(): Promise<void> {
     tagProjection,
     conversions,
     convertedSumsBuildSeconds,
+    insights,
     disk,
     throughput,
     heavyLoad: { case: heavy.name, ...heavyLoad },
@@ -629,6 +643,15 @@ function markdown(report: any): string {
     ),
     '',
     `Converted answers read the twin's converted sums: built and first read ${report.convertedSumsBuildSeconds} s after its first converted question (answered from the cost rows meanwhile).`,
+    '',
+    'Insights (issue 32): a forecast and an anomaly scan against the /data question that reads the same days, alternated.',
+    '',
+    '| case | /data API p50 | insight API p50 | insight ÷ /data |',
+    '|---|---:|---:|---:|',
+    ...report.insights.map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (c: any) => `| ${c.case} | ${c.data.p50} | ${c.insight.p50} | ${c.insightOverDataApiP50} |`,
+    ),
     '',
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     `Disk per million line items: ${report.disk.map((d: any) => `${d.name} ${d.mbPerMillionLineItems} MB (${d.rows.toLocaleString('en-US')} rows)`).join('; ')}.`,

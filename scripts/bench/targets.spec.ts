@@ -32,6 +32,17 @@ describe('judgeTargets', () => {
     expect(judgeTargets(run({})).map((v) => v.met)).toEqual([true, true, true, true]);
   });
 
+  it('judges a forecast or an anomaly scan against its /data question: at most 2×, each case named', () => {
+    const insights = [
+      { case: 'forecast', data: { p50: 50 }, insight: { p50: 100 } },
+      { case: 'scan', data: { p50: 300 }, insight: { p50: 1200 } },
+    ];
+    const verdict = judgeTargets({ ...run({}), insights }).find((v) => v.target.includes('anomaly scan'))!;
+    expect(verdict.met).toBe(false);
+    expect(verdict.detail).toBe('forecast 2.0000; scan 4.0000; missed by scan');
+    expect(judgeTargets({ ...run({}), insights: insights.slice(0, 1) }).at(-1)!.met).toBe(true);
+  });
+
   it('judges the unrounded ratio: 1.1511 misses although it prints as 1.15', () => {
     const [overhead] = judgeTargets(run({ api: [73.75, 50], clickhouse: [64.07, 48] }));
     expect(overhead.met).toBe(false);

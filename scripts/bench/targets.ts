@@ -13,6 +13,8 @@ export const TARGETS = {
   tagPreAggregationMin: 10,
   /** Issue 29: a question whose costs are converted at each day's rate, against the same question with nothing to convert. */
   convertedOverUnconvertedMax: 1.15,
+  /** Issue 32: a forecast or an anomaly scan, against the /data question that reads the same days. */
+  insightOverDataMax: 2,
 } as const;
 
 export interface MeasuredRun {
@@ -22,6 +24,7 @@ export interface MeasuredRun {
   tagPairs?: Array<{ pair: string; column: { api: { p50: number } }; tag: { api: { p50: number } } }>;
   tagProjection?: { rawScan: { p50: number }; projection: { p50: number } };
   conversions?: Array<{ case: string; unconverted: { p50: number }; converted: { p50: number } }>;
+  insights?: Array<{ case: string; data: { p50: number }; insight: { p50: number } }>;
 }
 
 export interface TargetVerdict {
@@ -79,6 +82,23 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
     },
     ...judgeTagTargets(run),
     ...judgeConversionTarget(run),
+    ...judgeInsightTarget(run),
+  ];
+}
+
+/** Issue 32's speed target, when the run measured it. */
+function judgeInsightTarget(run: MeasuredRun): TargetVerdict[] {
+  if (!run.insights?.length) return [];
+  const cases = run.insights.map((c) => ({ name: c.case, value: c.insight.p50 / c.data.p50 }));
+  const missed = cases.filter((c) => c.value > TARGETS.insightOverDataMax);
+  return [
+    {
+      target: `a forecast or an anomaly scan ≤ ${TARGETS.insightOverDataMax}× the /data question that reads the same days (API p50)`,
+      met: missed.length === 0,
+      detail:
+        cases.map((c) => `${c.name} ${ratio(c.value)}`).join('; ') +
+        (missed.length ? `; missed by ${missed.map((c) => c.name).join(', ')}` : ''),
+    },
   ];
 }
 
