@@ -10,6 +10,7 @@ import { addDays, dayNumber, formatDayNumber } from '../src/common/dates/calenda
 import { ANOMALY_LIMITS } from '../src/anomalies/anomaly-limits';
 import { detectAnomalies } from '../src/anomalies/anomaly-model';
 import { DEMO_DEFAULT_SEED, generateDemoRows } from '../src/demo/demo-data.generator';
+import { DailyChart } from './daily-chart';
 
 const LAST_DAY = '2026-11-24';
 const SERVICE = 'Amazon Athena';
@@ -51,22 +52,12 @@ function svg(first: string, values: number[]): string {
     minImpactPercentage: ANOMALY_LIMITS.defaultMinImpactPercentage,
   });
   const shown = values.slice(shownFrom);
-  const [width, height, left, top, bottom] = [900, 380, 70, 30, 70];
-  const max = Math.max(...shown) * 1.05;
-  const x = (i: number) => left + ((width - left - 20) * i) / (SHOWN_DAYS - 1);
-  const y = (value: number) => top + (height - top - bottom) * (1 - value / max);
+  const chart = new DailyChart(firstDay + shownFrom, SHOWN_DAYS, Math.max(...shown) * 1.05);
   const index = (day: number) => day - firstDay - shownFrom;
-  const path = shown.map((value, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(value).toFixed(1)}`).join(' ');
+  const path = DailyChart.line(shown.map((value, i) => [chart.x(i), chart.y(value)]));
   const bands = anomalies.map((anomaly) => {
-    const [from, to] = [x(index(anomaly.startDay)) - 2, x(index(anomaly.endDay)) + 2];
-    return `<rect x="${from.toFixed(1)}" y="${top}" width="${(to - from).toFixed(1)}" height="${height - top - bottom}" fill="#e63946" fill-opacity="0.18"/>`;
-  });
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(max * share));
-  const months = shown.flatMap((_, i) => {
-    const date = formatDayNumber(firstDay + shownFrom + i);
-    return date.endsWith('-01')
-      ? [`<text x="${x(i).toFixed(1)}" y="${height - bottom + 18}" font-size="11" text-anchor="middle">${date.slice(0, 7)}</text>`]
-      : [];
+    const [from, to] = [chart.x(index(anomaly.startDay)) - 2, chart.x(index(anomaly.endDay)) + 2];
+    return `<rect x="${from.toFixed(1)}" y="${chart.top}" width="${(to - from).toFixed(1)}" height="${chart.height - chart.top - chart.bottom}" fill="#e63946" fill-opacity="0.18"/>`;
   });
   const largest = [...anomalies].sort((a, b) => b.impact - a.impact)[0];
   const caption = largest
@@ -75,21 +66,11 @@ function svg(first: string, values: number[]): string {
         `Largest: ${formatDayNumber(largest.startDay)} to ${formatDayNumber(largest.endDay)}, expected ${Math.round(largest.expected).toLocaleString('en-US')}, actual ${Math.round(largest.actual).toLocaleString('en-US')} (+${Math.round(largest.impactPercentage ?? 0)} %), score ${largest.score.toFixed(1)}.`,
       ]
     : [`Demo estate, ${SERVICE}: no anomaly found.`];
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
-    `<rect width="${width}" height="${height}" fill="white"/>`,
-    ...ticks.map(
-      (tick) =>
-        `<line x1="${left}" x2="${width - 20}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#eee"/><text x="${left - 6}" y="${(y(tick) + 4).toFixed(1)}" font-size="11" text-anchor="end">${tick.toLocaleString('en-US')}</text>`,
-    ),
-    ...months,
-    ...bands,
-    `<path d="${path}" fill="none" stroke="#264653" stroke-width="1.5"/>`,
-    ...caption.map((text, i) => `<text x="${left}" y="${height - 28 + 16 * i}" font-size="12">${text}</text>`),
-    `<text x="${left}" y="18" font-size="13"><tspan fill="#264653">— actual</tspan>  <tspan fill="#e63946">▇ anomaly</tspan></text>`,
-    '</svg>',
-    '',
-  ].join('\n');
+  return chart.svg(
+    [...bands, `<path d="${path}" fill="none" stroke="#264653" stroke-width="1.5"/>`],
+    '<tspan fill="#264653">— actual</tspan>  <tspan fill="#e63946">▇ anomaly</tspan>',
+    caption,
+  );
 }
 
 const { first, values } = dailyCost();
