@@ -83,13 +83,14 @@ export class AnomaliesService {
       const feedback = await this.repository.feedback(scope.organizationId, dimension);
       const series = await this.series(scope, request, monitored, read, money);
       const firstDay = dayNumber(read.start);
+      const historyFrom = firstDay + firstCostIndex(series);
       const found = newestFirst(
         [...series].flatMap(([value, values]) =>
           detectAnomalies({
             values,
             firstDay,
             detectFrom: dayNumber(range.start),
-            historyFrom: firstDay + firstCostIndex(series),
+            historyFrom,
             excluded: excludedDays(feedback, value),
             minImpact: thresholds.min_impact,
             minImpactPercentage: thresholds.min_impact_percentage,
