@@ -15,6 +15,7 @@ import { McpModule } from './mcp/mcp.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
 import { DataVersionModule } from './infrastructure/data-version/data-version.module';
+import { AuditTrailModule } from './infrastructure/audit/audit-trail.module';
 import { CurrencyModule } from './currency/currency.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
@@ -27,6 +28,7 @@ import { SourcesModule } from './sources/sources.module';
     ClickhouseModule,
     RedisModule,
     DataVersionModule,
+    AuditTrailModule,
     CurrencyModule,
     AnswersModule,
     AuthModule,

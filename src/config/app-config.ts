@@ -60,6 +60,8 @@ export interface AppConfig {
   /** Caps of the admin API: unrevoked keys per organisation, a data scope's values and bytes, a list page. */
   apiKeys: { maxActivePerOrganization: number; dataScopeMaxValues: number; dataScopeMaxBytes: number; listPageSize: number };
   apiKeyCacheTtlSeconds: number;
+  /** Days the audit trail keeps an event (the TTL of audit_events, set at start when it differs). */
+  auditRetentionDays: number;
   /** Server mode: how often an instance rolls back imports that died mid-publish (0: only at start). */
   importRecoveryIntervalSeconds: number;
   resultCache: {
@@ -177,6 +179,7 @@ export function loadConfig(env: Environment): AppConfig {
     },
     unauthenticatedRateLimitPerMinute: settings.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
     apiKeyCacheTtlSeconds: settings.API_KEY_CACHE_TTL_SECONDS,
+    auditRetentionDays: settings.AUDIT_RETENTION_DAYS,
     importRecoveryIntervalSeconds: settings.IMPORT_RECOVERY_INTERVAL_SECONDS,
     resultCache: {
       maxBytes: settings.RESULT_CACHE_MAX_MB * MIB,

@@ -288,6 +288,16 @@ export const SETTINGS = {
     unit: 'count',
     doc: 'Keys per page of `GET /v1/admin/api-keys`: the default and the largest `limit` (more is a 400; `nextCursor` pages on)',
   }),
+  // 400 days: a year of changes plus a month, so last year's annual review still finds the same month.
+  AUDIT_RETENTION_DAYS: integer({
+    default: 400,
+    min: 1,
+    max: 100 * 366,
+    unit: 'days',
+    doc:
+      'How long the audit trail keeps an event (`GET /v1/admin/audit-events`): a ClickHouse TTL, which each start of the API ' +
+      'sets to this value when it differs; shortening it deletes older events at the next merges',
+  }),
   MCP_MAX_BATCH_CALLS: integer({
     default: 20,
     min: 1,

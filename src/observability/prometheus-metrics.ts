@@ -109,6 +109,11 @@ export const metrics = {
     help: "1 while this process holds the data-source worker's lease (exactly one process across the instances)",
     registers: [metricsRegistry],
   }),
+  auditEventsUnrecorded: new Counter({
+    name: 'cost_insights_audit_events_unrecorded_total',
+    help: 'Administrative changes made whose audit event could not be written (each is logged in full at error level instead)',
+    registers: [metricsRegistry],
+  }),
 };
 
 /** Reads `read_rows`/`read_bytes` from an X-ClickHouse-Summary header value; undefined when absent or unparsable. */

@@ -1,0 +1,81 @@
+/**
+ * The audit trail's vocabulary (issue 36): who did what to which object of an organisation, from where. Each action
+ * is named once here; the admin routes record them, GET /v1/admin/audit-events filters and describes them, and the
+ * OIDC sign-in records the `sign-in.*` ones.
+ */
+export const AUDIT_ACTIONS = [
+  'api-key.created',
+  'api-key.revoked',
+  'currency.settings-changed',
+  'exchange-rates.changed',
+  'source.created',
+  'source.deleted',
+  'source.run',
+  'sign-in.succeeded',
+  'sign-in.failed',
+  'sign-out',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+/** What each action records, for the API's description (Swagger) and docs. */
+export const AUDIT_ACTION_MEANINGS: Readonly<Record<AuditAction, string>> = {
+  'api-key.created': 'an API key was created (target: its id; details: name, scopes, data scope)',
+  'api-key.revoked': 'an API key was revoked (target: its id; details: name)',
+  'currency.settings-changed': 'the reporting currency or conversion policy changed (details: before, after)',
+  'exchange-rates.changed': 'exchange rates were loaded (details: format, source, rates and pairs stored)',
+  'source.created': 'a data source was added (target: its id; details: integration, kind, location)',
+  'source.deleted': 'a data source was removed (target: its id)',
+  'source.run': 'a data source was checked on request, importing what was new (target: its id; details: outcomes)',
+  'sign-in.succeeded': 'someone signed in to the Settings pages through the identity provider',
+  'sign-in.failed': 'a sign-in through the identity provider was refused (details: why)',
+  'sign-out': 'someone signed out of the Settings pages',
+};
+
+export const AUDIT_ACTOR_KINDS = ['api-key', 'sso'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+/** Who acted: an admin API key (by its public id, never the key) or a person signed in through the identity provider. */
+export type AuditActor = { kind: 'api-key'; keyId: string } | { kind: 'sso'; subject: string; email: string };
+
+/**
+ * Where a change was asked from: the organisation it changed (always the caller's own), who asked, the client's IP
+ * (as the app resolves it: X-Forwarded-For only across TRUST_PROXY_HOPS) and the request id of the logs.
+ */
+export interface AuditOrigin {
+  organizationId: string;
+  actor: AuditActor;
+  clientIp: string;
+  requestId: string;
+}
+
+/** A JSON object of what changed. Only names, ids, settings and counts: never a key, token or secret. */
+export type AuditDetails = Readonly<Record<string, unknown>>;
+
+/** One event as stored and read back. */
+export interface AuditEvent {
+  eventId: string;
+  /** ISO 8601, milliseconds, UTC. */
+  at: string;
+  organizationId: string;
+  actorKind: AuditActorKind;
+  /** The admin key's id, or the identity provider's subject. */
+  actorId: string;
+  /** The signed-in person's email; '' for a key. */
+  actorEmail: string;
+  action: AuditAction;
+  target: string;
+  details: AuditDetails;
+  clientIp: string;
+  requestId: string;
+}
+
+/** The actor's id and email as stored. */
+export function actorColumns(actor: AuditActor): { actorKind: AuditActorKind; actorId: string; actorEmail: string } {
+  return actor.kind === 'api-key'
+    ? { actorKind: 'api-key', actorId: actor.keyId, actorEmail: '' }
+    : { actorKind: 'sso', actorId: actor.subject, actorEmail: actor.email };
+}
