@@ -37,6 +37,8 @@ const LAYERS = {
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
   // Data sources: where exports are delivered, the worker that imports each complete delivery through the importer.
   sources: ['common', 'config', 'observability', 'infrastructure', 'ingest'],
+  // The audit trail's admin API (the recorder is infrastructure/audit, below every feature): the key admin routes' scope.
+  audit: ['common', 'config', 'observability', 'infrastructure', 'answers', 'auth'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { AnswersModule } from './answers/answers.module';
+import { AuditModule } from './audit/audit.module';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { BodyValidationInterceptor } from './common/validation/body-validation.interceptor';
 import { ComparisonModule } from './comparison/comparison.module';
@@ -15,7 +16,7 @@ import { McpModule } from './mcp/mcp.module';
 import { ClickhouseModule } from './infrastructure/clickhouse/clickhouse.module';
 import { RedisModule } from './infrastructure/redis/redis.module';
 import { DataVersionModule } from './infrastructure/data-version/data-version.module';
-import { AuditTrailModule } from './infrastructure/audit/audit-trail.module';
+import { AuditTrailModule } from './infrastructure/audit-trail/audit-trail.module';
 import { CurrencyModule } from './currency/currency.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
@@ -41,6 +42,7 @@ import { SourcesModule } from './sources/sources.module';
     InvoicesModule,
     SharingModule,
     SourcesModule,
+    AuditModule,
     McpModule,
   ],
   providers: [

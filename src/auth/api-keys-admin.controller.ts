@@ -17,6 +17,9 @@ import { CurrentPrincipal } from '../common/http/request-context';
 import { canonicalDataScope, describeDataScope, organizationScopeOf } from '../cost-query/data-scope';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SETTING_DEFAULTS } from '../config/settings';
+import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
+import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { encodeKeyListCursor, readKeyListPage } from './api-key-list-page';
 import { ApiKeyRecord, ApiKeysService } from './api-keys.service';
 import { ADMIN_SCOPE, checkDataScopeRestricts, checkDataScopeSize, checkGrant } from './key-grants';
@@ -44,6 +47,7 @@ const SCOPED_ADMIN = 'Managing API keys needs a key without a data scope: a scop
 export class ApiKeysAdminController {
   constructor(
     private readonly apiKeys: ApiKeysService,
+    private readonly auditTrail: AuditTrail,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -80,7 +84,11 @@ export class ApiKeysAdminController {
   })
   @ApiCreatedResponse({ type: CreatedApiKeyResponseDto })
   @ApiBadRequestResponse({ description: 'Invalid body: name, scopes or dataScope (the message names each offending path).' })
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<SuccessEnvelope<CreatedApiKeyDto>> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateApiKeyDto,
+    @ApiKeyOrigin() origin: AuditOrigin,
+  ): Promise<SuccessEnvelope<CreatedApiKeyDto>> {
     refuseScopedAdmin(principal);
     const scopes = [...new Set(body.scopes)];
     const dataScope = canonicalDataScope(body.dataScope ?? {});
@@ -96,7 +104,9 @@ export class ApiKeysAdminController {
       limits.maxActivePerOrganization,
     );
     if ('active' in created) throw keyLimitReached(created.active, limits.maxActivePerOrganization);
-    return ok({ ...toDto(created.record), key: created.key });
+    const dto = toDto(created.record);
+    await this.auditTrail.record(origin, 'api-key.created', dto.id, { name: dto.name, scopes: dto.scopes, dataScope: dto.dataScope });
+    return ok({ ...dto, key: created.key });
   }
 
   @Delete(':id')
@@ -110,11 +120,17 @@ export class ApiKeysAdminController {
   @ApiParam({ name: 'id', description: 'The key id, as listed.', example: 'Xy12Ab34Cd56' })
   @ApiOkResponse({ type: RevokedApiKeyResponseDto })
   @ApiNotFoundResponse({ description: `\`${KEY_NOT_FOUND}\`: no key with this id in the organisation.` })
-  async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SuccessEnvelope<ApiKeyDto>> {
+  async revoke(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @ApiKeyOrigin() origin: AuditOrigin,
+  ): Promise<SuccessEnvelope<ApiKeyDto>> {
     refuseScopedAdmin(principal);
     const revoked = /^[A-Za-z0-9]{1,64}$/.test(id) ? await this.apiKeys.revokeInOrganization(principal.organizationId, id) : undefined;
     if (!revoked) throw new ApiError(HttpStatus.NOT_FOUND, KEY_NOT_FOUND);
-    return ok(toDto(revoked));
+    // Revoking a revoked key again changes nothing: no event.
+    if (revoked.revokedNow) await this.auditTrail.record(origin, 'api-key.revoked', revoked.record.keyId, { name: revoked.record.name });
+    return ok(toDto(revoked.record));
   }
 }
 

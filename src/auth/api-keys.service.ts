@@ -143,13 +143,13 @@ export class ApiKeysService implements OnModuleDestroy {
   }
 
   /**
-   * Revokes a key of `organizationId` (idempotent) and returns it as it now is; undefined when the
-   * organisation has no such key (another organisation's key is the same: missing).
+   * Revokes a key of `organizationId` (idempotent) and returns it as it now is, and whether this call revoked it (false:
+   * it was revoked already); undefined when the organisation has no such key (another organisation's key is the same: missing).
    */
-  async revokeInOrganization(organizationId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+  async revokeInOrganization(organizationId: string, keyId: string): Promise<{ record: ApiKeyRecord; revokedNow: boolean } | undefined> {
     const row = await this.repository.findById(keyId);
     if (!row || row.organization_id.toLowerCase() !== organizationId.toLowerCase()) return undefined;
-    return toRecord({ ...row, revoked_at: await this.markRevoked(row) });
+    return { record: toRecord({ ...row, revoked_at: await this.markRevoked(row) }), revokedNow: !row.revoked_at };
   }
 
   /** Writes the revoked version of a key (unless it is revoked already); returns its revocation time as stored. */

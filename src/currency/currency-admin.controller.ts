@@ -6,6 +6,9 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
+import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
+import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import {
   CurrencySettingsDto,
   CurrencySettingsResponseDto,
@@ -29,7 +32,10 @@ const SOURCE_PATTERN = /^[\p{L}\p{N} ._:/()+-]{1,64}$/u;
 @ApiTags('Currency (admin)')
 @Controller('admin')
 export class CurrencyAdminController {
-  constructor(private readonly rates: ExchangeRatesService) {}
+  constructor(
+    private readonly rates: ExchangeRatesService,
+    private readonly auditTrail: AuditTrail,
+  ) {}
 
   @Get('currency')
   @Authorized(ADMIN, FORBIDDEN)
@@ -56,9 +62,14 @@ export class CurrencyAdminController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @Body() body: UpdateCurrencySettingsDto,
+    @ApiKeyOrigin() origin: AuditOrigin,
   ): Promise<SuccessEnvelope<CurrencySettingsDto>> {
     refuseScoped(principal);
-    await this.rates.updateSettings(principal.organizationId, body);
+    const { before, after } = await this.rates.changeSettings(principal.organizationId, body);
+    // Setting the values in force again changes nothing: no event.
+    if (before.reportingCurrency !== after.reportingCurrency || before.conversionPolicy !== after.conversionPolicy) {
+      await this.auditTrail.record(origin, 'currency.settings-changed', 'currency', { before, after });
+    }
     return ok(await this.describe(principal.organizationId));
   }
 
@@ -87,6 +98,7 @@ export class CurrencyAdminController {
   async importRates(
     @CurrentPrincipal() principal: Principal,
     @Req() request: Request,
+    @ApiKeyOrigin() origin: AuditOrigin,
     @Query('source') source?: unknown,
   ): Promise<SuccessEnvelope<RatesImportDto>> {
     refuseScoped(principal);
@@ -96,7 +108,9 @@ export class CurrencyAdminController {
     if (source !== undefined && (typeof source !== 'string' || !SOURCE_PATTERN.test(source))) {
       throw new InvalidRequestException(['source: 1 to 64 letters, digits, spaces or ._:/()+-']);
     }
-    return ok(await this.rates.importFile(principal.organizationId, request.body, source as string | undefined));
+    const loaded = await this.rates.importFile(principal.organizationId, request.body, source as string | undefined);
+    await this.auditTrail.record(origin, 'exchange-rates.changed', 'exchange-rates', { source: source ?? null, ...loaded });
+    return ok(loaded);
   }
 
   private async describe(organizationId: string): Promise<CurrencySettingsDto> {

@@ -38,9 +38,18 @@ export class ExchangeRatesService {
 
   /** Sets what is given, keeps the rest; returns the settings now in force. */
   async updateSettings(organizationId: string, change: Partial<CurrencySettings>): Promise<CurrencySettings> {
-    const settings = { ...(await this.repository.settings(organizationId)), ...definedOnly(change) };
-    await this.repository.saveSettings(organizationId, settings);
-    return settings;
+    return (await this.changeSettings(organizationId, change)).after;
+  }
+
+  /** Sets what is given, keeps the rest; returns the settings before and after (the audit trail records both). */
+  async changeSettings(
+    organizationId: string,
+    change: Partial<CurrencySettings>,
+  ): Promise<{ before: CurrencySettings; after: CurrencySettings }> {
+    const before = await this.repository.settings(organizationId);
+    const after = { ...before, ...definedOnly(change) };
+    await this.repository.saveSettings(organizationId, after);
+    return { before, after };
   }
 
   loadedPairs(organizationId: string): Promise<LoadedPair[]> {

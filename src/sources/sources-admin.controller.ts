@@ -15,6 +15,9 @@ import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { UUID_PATTERN } from '../common/validation/validators';
+import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
+import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import {
   CreateSourceDto,
   SourceCheckDto,
@@ -39,7 +42,10 @@ const NOT_FOUND = 'Data source not found';
 @ApiTags('Data sources (admin)')
 @Controller('admin/sources')
 export class SourcesAdminController {
-  constructor(private readonly sources: SourcesService) {}
+  constructor(
+    private readonly sources: SourcesService,
+    private readonly auditTrail: AuditTrail,
+  ) {}
 
   @Get()
   @Authorized(ADMIN, FORBIDDEN)
@@ -65,14 +71,23 @@ export class SourcesAdminController {
   @ApiBadRequestResponse({
     description: 'A bad integration id, kind or URL, or a directory that does not exist (the message names the field).',
   })
-  async add(@CurrentPrincipal() principal: Principal, @Body() body: CreateSourceDto): Promise<SuccessEnvelope<SourceDto>> {
+  async add(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateSourceDto,
+    @ApiKeyOrigin() origin: AuditOrigin,
+  ): Promise<SuccessEnvelope<SourceDto>> {
     refuseScoped(principal);
+    let source: SourceDto;
     try {
-      return ok(await this.sources.add(principal.organizationId, body, 'api'));
+      source = await this.sources.add(principal.organizationId, body, 'api');
     } catch (error) {
       if (!(error instanceof SourceRefused)) throw error;
       throw error.status === 400 ? new InvalidRequestException([error.message]) : new ApiError(HttpStatus.FORBIDDEN, error.message);
     }
+    // The options name the environment variables of credentials, never their values.
+    const { sourceId, integrationId, kind, url, options } = source;
+    await this.auditTrail.record(origin, 'source.created', sourceId, { integrationId, kind, url, options });
+    return ok(source);
   }
 
   @Delete(':id')
@@ -81,9 +96,16 @@ export class SourcesAdminController {
   @ApiParam({ name: 'id', description: 'The source id, as listed.' })
   @ApiOkResponse({ type: SourceResponseDto })
   @ApiNotFoundResponse({ description: `\`${NOT_FOUND}\`: no source with this id in the organisation.` })
-  async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SuccessEnvelope<SourceDto>> {
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @ApiKeyOrigin() origin: AuditOrigin,
+  ): Promise<SuccessEnvelope<SourceDto>> {
     refuseScoped(principal);
-    return ok(found(UUID_PATTERN.test(id) ? await this.sources.remove(principal.organizationId, id) : undefined));
+    const removed = found(UUID_PATTERN.test(id) ? await this.sources.remove(principal.organizationId, id) : undefined);
+    const { integrationId, kind, url } = removed;
+    await this.auditTrail.record(origin, 'source.deleted', removed.sourceId, { integrationId, kind, url });
+    return ok(removed);
   }
 
   @Post(':id/run')
@@ -97,9 +119,17 @@ export class SourcesAdminController {
   @ApiParam({ name: 'id', description: 'The source id, as listed.' })
   @ApiOkResponse({ type: SourceRunResponseDto })
   @ApiNotFoundResponse({ description: `\`${NOT_FOUND}\`` })
-  async run(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SuccessEnvelope<SourceRunDto>> {
+  async run(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @ApiKeyOrigin() origin: AuditOrigin,
+  ): Promise<SuccessEnvelope<SourceRunDto>> {
     refuseScoped(principal);
-    return ok(found(UUID_PATTERN.test(id) ? await this.sources.run(principal.organizationId, id) : undefined));
+    const result = found(UUID_PATTERN.test(id) ? await this.sources.run(principal.organizationId, id) : undefined);
+    // What the run did, not the problems' texts (the source's history has those).
+    const checks = result.checks.map(({ outcome, billingPeriods, rows }) => ({ outcome, billingPeriods, rows }));
+    await this.auditTrail.record(origin, 'source.run', result.source.sourceId, { busy: result.busy, checks });
+    return ok(result);
   }
 
   @Get(':id/history')
