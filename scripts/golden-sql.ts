@@ -196,9 +196,10 @@ export function goldenStatements(): Record<string, CompiledSql> {
       scope: SCOPED,
       filters: { inclusions: { clouds: ['AWS'] } },
       monitored: { kind: 'tag', key: 'team' },
+      monitoredValues: ['payments', 'search'],
       anomalies: [
         { value: 'payments', baselineStart: '2026-09-03', start: '2026-10-01', end: '2026-10-02' },
-        { value: '(other)', otherThan: ['payments', 'search'], baselineStart: '2026-09-04', start: '2026-10-02', end: '2026-10-02' },
+        { baselineStart: '2026-09-04', start: '2026-10-02', end: '2026-10-02' },
       ],
       leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
       conversion: CONVERSION,

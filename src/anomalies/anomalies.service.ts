@@ -175,10 +175,8 @@ export class AnomaliesService {
     money: AnswerMoney,
   ): Promise<RootCause[][]> {
     if (found.length === 0) return [];
-    const named = seriesValues.filter((value) => value !== ANOMALY_LIMITS.otherLabel);
     const windows: AnomalyWindow[] = found.map((anomaly) => ({
-      value: anomaly.value,
-      ...(anomaly.value === ANOMALY_LIMITS.otherLabel ? { otherThan: named } : {}),
+      ...(anomaly.value === ANOMALY_LIMITS.otherLabel ? {} : { value: anomaly.value }),
       baselineStart: formatDayNumber(anomaly.startDay - ANOMALY_LIMITS.baselineDays),
       start: formatDayNumber(anomaly.startDay),
       end: formatDayNumber(anomaly.endDay),
@@ -187,6 +185,7 @@ export class AnomaliesService {
       scope,
       filters: request.filters ?? {},
       monitored,
+      monitoredValues: seriesValues.filter((value) => value !== ANOMALY_LIMITS.otherLabel),
       anomalies: windows,
       leftOutCategories: ANOMALY_LIMITS.leftOutCategories,
       conversion: money.conversion,

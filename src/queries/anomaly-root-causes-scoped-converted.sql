@@ -8,8 +8,8 @@
 --   p4 = "2026-10-02"
 --   p5 = ["AWS"]
 --   left_out_categories = ["Tax","Credit","Adjustment","Purchase"]
---   anomaly_values = ["payments","(other)"]
---   anomaly_others = [[],["payments","search"]]
+--   monitored_values = ["payments","search"]
+--   anomaly_values = ["payments",""]
 --   anomaly_is_other = [0,1]
 --   anomaly_baseline_starts = ["2026-09-03","2026-09-04"]
 --   anomaly_starts = ["2026-10-01","2026-10-02"]
@@ -19,11 +19,15 @@
 --   converted_bits = [1]
 --   p6 = "team"
 --   not_set = "(not set)"
+--   window_pair_values = ["payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments"]
+--   window_pair_days = ["2026-09-03","2026-09-04","2026-09-05","2026-09-06","2026-09-07","2026-09-08","2026-09-09","2026-09-10","2026-09-11","2026-09-12","2026-09-13","2026-09-14","2026-09-15","2026-09-16","2026-09-17","2026-09-18","2026-09-19","2026-09-20","2026-09-21","2026-09-22","2026-09-23","2026-09-24","2026-09-25","2026-09-26","2026-09-27","2026-09-28","2026-09-29","2026-09-30","2026-10-01","2026-10-02"]
+--   other_window_days = ["2026-09-04","2026-09-05","2026-09-06","2026-09-07","2026-09-08","2026-09-09","2026-09-10","2026-09-11","2026-09-12","2026-09-13","2026-09-14","2026-09-15","2026-09-16","2026-09-17","2026-09-18","2026-09-19","2026-09-20","2026-09-21","2026-09-22","2026-09-23","2026-09-24","2026-09-25","2026-09-26","2026-09-27","2026-09-28","2026-09-29","2026-09-30","2026-10-01","2026-10-02"]
+--   window_days = ["2026-09-03","2026-09-04","2026-09-05","2026-09-06","2026-09-07","2026-09-08","2026-09-09","2026-09-10","2026-09-11","2026-09-12","2026-09-13","2026-09-14","2026-09-15","2026-09-16","2026-09-17","2026-09-18","2026-09-19","2026-09-20","2026-09-21","2026-09-22","2026-09-23","2026-09-24","2026-09-25","2026-09-26","2026-09-27","2026-09-28","2026-09-29","2026-09-30","2026-10-01","2026-10-02"]
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
 --   rate_values = ["1.0823","1.085"]
 --   p7 = "team"
---   monitored_tag = "team"
+--   monitored_cause = "tag:team"
 SELECT
     anomaly,
     cause.1 AS cause_dimension,
@@ -49,7 +53,7 @@ FROM
             resource_tags,
             toDecimal256(sum(amortized_cost), 10) AS part
         FROM cost_insights.cost_line_items
-        WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND notEmpty(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AND (billing_currency = {currency:String})
+        WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND (usage_date IN ({window_days:Array(Date)})) AND (((value, usage_date) IN arrayZip({window_pair_values:Array(String)}, {window_pair_days:Array(Date)})) OR ((usage_date IN ({other_window_days:Array(Date)})) AND (NOT has({monitored_values:Array(String)}, value)))) AND (billing_currency = {currency:String})
         GROUP BY
             usage_date,
             value,
@@ -69,7 +73,7 @@ FROM
             resource_tags,
             toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
         FROM cost_insights.cost_line_items
-        WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND notEmpty(arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3))) AND (billing_currency != {currency:String})
+        WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND ((usage_date >= {p3:Date}) AND (usage_date <= {p4:Date})) AND (cloud IN ({p5:Array(String)})) AND (charge_category NOT IN ({left_out_categories:Array(String)})) AND (usage_date IN ({window_days:Array(Date)})) AND (((value, usage_date) IN arrayZip({window_pair_values:Array(String)}, {window_pair_days:Array(Date)})) OR ((usage_date IN ({other_window_days:Array(Date)})) AND (NOT has({monitored_values:Array(String)}, value)))) AND (billing_currency != {currency:String})
         GROUP BY
             usage_date,
             value,
@@ -81,8 +85,8 @@ FROM
             billing_currency,
             usage_date
     )
-    ARRAY JOIN arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({anomaly_others:Array(Array(String))}[i], value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3)) AS anomaly
-    ARRAY JOIN arrayFilter(cause -> ((cause.2) != ''), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayFilter(cause -> ((cause.1) != concat('tag:', {monitored_tag:String})), arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags))))) AS cause
+    ARRAY JOIN arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({monitored_values:Array(String)}, value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3)) AS anomaly
+    ARRAY JOIN arrayFilter(cause -> (((cause.2) != '') AND ((({anomaly_is_other:Array(UInt8)}[anomaly]) = 1) OR ((cause.1) != {monitored_cause:String}))), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags)))) AS cause
 )
 GROUP BY
     anomaly,

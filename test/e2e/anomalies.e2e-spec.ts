@@ -1,3 +1,4 @@
+import { ANOMALY_LIMITS } from '../../src/anomalies/anomaly-limits';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -118,6 +119,26 @@ describe('POST /v1/cost-insights/anomalies', () => {
     const before = (await scan(org, { dateRange: { start: daysAgo(40), end: daysAgo(6) } })).body.data;
     expect(before.date_range).toEqual({ start: daysAgo(40), end: daysAgo(6) });
     expect(before.anomalies).toEqual([]);
+  });
+
+  it('finds an anomaly of the values not monitored on their own as one of (other), naming the value that moved', async () => {
+    // Two services more than are monitored on their own: the two smallest, S-1 (at 210) and S-0 (at 200), are (other).
+    const services = ANOMALY_LIMITS.monitoredValues + 2;
+    const own = await t.newOrganization();
+    await t.insertRows(own.organizationId, [
+      ...Array.from({ length: services }, (_, i) => series(`S-${i}`, 60, () => 200 + 10 * i)).flat(),
+      { usage_date: spikeDay, service: 'S-0', account_id: 'acct-9', region: 'eu-west-1', amortized_cost: '300' },
+    ]);
+    const anomalies = (await scan(own)).body.data.anomalies as AnomalyBody[];
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({ dimension_value: '(other)', start: spikeDay, expected: 410, actual: 710, impact: 300 });
+    // Over a baseline of 0 (account, region) or of the usual amounts (S-0's 200, the usage type's 410): +300 each.
+    expect(anomalies[0].rootCauses).toEqual([
+      { dimension: 'account', value: 'acct-9', contribution: 300 },
+      { dimension: 'service', value: 'S-0', contribution: 300 },
+      { dimension: 'region', value: 'eu-west-1', contribution: 300 },
+      { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 300 },
+    ]);
   });
 
   it('a data-scoped key sees only its slice: the anomaly outside it is not there', async () => {
