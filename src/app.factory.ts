@@ -1,4 +1,4 @@
-import { SETTINGS_PAGE_PATH, settingsPage } from './settings-page/settings-page.middleware';
+import { SETTINGS_PAGES, settingsPage } from './settings-page/settings-page.middleware';
 import { INestApplication, Type } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { NestFactory } from '@nestjs/core';
@@ -50,7 +50,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   app.set('trust proxy', config.trustProxyHops);
   app.use(`/${API_PREFIX}/admin/exchange-rates`, csvBody(config.ratesImportMaxBytes));
   app.use(jsonBody(config.bodyLimitBytes));
-  app.use(SETTINGS_PAGE_PATH, settingsPage());
+  for (const page of SETTINGS_PAGES) app.use(page.path, settingsPage(page.folder));
   app.use(SWAGGER_PATH, swaggerUiHeaders);
   app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });
   const document = setupSwagger(app);

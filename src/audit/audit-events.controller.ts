@@ -72,7 +72,6 @@ export class AuditEventsController {
     required: false,
     enum: AUDIT_ACTIONS,
     description: 'Only events of this action.',
-    example: 'api-key.created',
   })
   @ApiQuery({
     name: 'limit',

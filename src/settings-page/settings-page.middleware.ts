@@ -1,11 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** Where the Settings > API keys page is served: outside /v1, like the operational routes. */
 export const SETTINGS_PAGE_PATH = '/settings/api-keys';
+/** Where the Settings > Audit log page is served. */
+export const AUDIT_LOG_PAGE_PATH = '/settings/audit-log';
 
-const ASSETS_DIR = resolve(__dirname, '../../web/settings-api-keys');
+/** The Settings pages: where each is served, and its folder under web/ (the audit log uses the API keys page's stylesheet and icon). */
+export const SETTINGS_PAGES = [
+  { path: SETTINGS_PAGE_PATH, folder: 'settings-api-keys' },
+  { path: AUDIT_LOG_PAGE_PATH, folder: 'settings-audit-log' },
+] as const;
+
+const WEB_DIR = resolve(__dirname, '../../web');
 
 /** The page's only sources are its own files: no inline code, no other origin, no framing, no forms elsewhere. */
 export const SETTINGS_PAGE_CSP = [
@@ -27,13 +35,16 @@ const FILES: Record<string, { file: string; type: string }> = {
 };
 
 /**
- * Serves the Settings > API keys page (web/settings-api-keys, read once at start-up) at SETTINGS_PAGE_PATH,
- * with a strict Content-Security-Policy. The page holds no data: everything it shows it asks /v1 for with
- * the admin key the user signs in with.
+ * Serves a Settings page (its folder under web/, read once at start-up: the files of FILES it has) with a strict
+ * Content-Security-Policy; mounted at each path of SETTINGS_PAGES. The pages hold no data: everything they show
+ * they ask /v1 for with the admin key the user signs in with.
  */
-export function settingsPage(): (request: Request, response: Response, next: NextFunction) => void {
+export function settingsPage(folder: string): (request: Request, response: Response, next: NextFunction) => void {
+  const dir = join(WEB_DIR, folder);
   const assets = new Map(
-    Object.entries(FILES).map(([path, { file, type }]) => [path, { body: readFileSync(join(ASSETS_DIR, file)), type }]),
+    Object.entries(FILES)
+      .filter(([, { file }]) => existsSync(join(dir, file)))
+      .map(([path, { file, type }]) => [path, { body: readFileSync(join(dir, file)), type }]),
   );
   return (request, response, next) => {
     const asset = assets.get(request.path === '' ? '/' : request.path);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { SourcesService } from '../../src/sources/sources.service';
@@ -72,17 +72,21 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
       body: JSON.stringify(question),
     });
 
-  it('is served with a strict Content-Security-Policy and no inline code', async () => {
-    const response = await fetch(`${base}/settings/api-keys`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    const csp = response.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(response.headers.get('x-frame-options')).toBe('DENY');
-    const html = await response.text();
-    expect(html).not.toMatch(/<script>|<style>|\son[a-z]+=/i);
+  it('is served with a strict Content-Security-Policy and no inline code, like the audit log page', async () => {
+    for (const path of ['/settings/api-keys', '/settings/audit-log']) {
+      const response = await fetch(`${base}${path}`);
+      expect([path, response.status]).toEqual([path, 200]);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      const html = await response.text();
+      expect(html).not.toMatch(/<script>|<style>|\son[a-z]+=/i);
+      const script = await fetch(`${base}${path}/app.js`);
+      expect([path, script.status, script.headers.get('content-type')]).toEqual([path, 200, 'text/javascript; charset=utf-8']);
+    }
   });
 
   it('signs in, creates a team-scoped key shown once, which sees only the team; revoking it in the page makes it 401', async () => {
@@ -137,6 +141,84 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     const refused = await api(key);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ message: 'Unauthorized' });
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 120_000);
+
+  it('shows, on the audit log page, the key it created and revoked, by the signed-in key; filters by action', async () => {
+    const keys = (await (await fetch(`${base}/v1/admin/api-keys`, { headers: admin.auth })).json()) as {
+      data: { keys: { id: string; name: string }[] };
+    };
+    const created = keys.data.keys.find((key) => key.name === 'Payments dashboards')!;
+    await step('audit-log', async () => {
+      // The same tab: signed in already (one sign-in serves both pages).
+      await page.getByRole('link', { name: 'Audit log' }).click();
+      await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+      const revoked = page.locator('#event-rows tr[data-action="api-key.revoked"]', { hasText: created.id });
+      await revoked.waitFor();
+      const cells = await page
+        .locator('#event-rows tr[data-action="api-key.created"]', { hasText: created.id })
+        .locator('td')
+        .allTextContents();
+      expect(cells.slice(1, 4)).toEqual(['api-key.created', `key ${admin.keyId}`, created.id]);
+      expect(cells[4]).toContain('name: Payments dashboards');
+      expect(cells[4]).toContain('scopes: ["cost:read"]');
+      expect(cells[4]).toContain('"resourceTag":"team"');
+      await expect(revoked.locator('td').nth(2).textContent()).resolves.toBe(`key ${admin.keyId}`);
+      await expect(page.content()).resolves.not.toContain(admin.key);
+    });
+    await step('audit-log-filter', async () => {
+      await page.getByLabel('Action').selectOption('api-key.revoked');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.locator('#event-rows tr[data-action="api-key.created"]').waitFor({ state: 'detached' });
+      const actions = await page.locator('#event-rows tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
+      expect(new Set(actions)).toEqual(new Set(['api-key.revoked']));
+    });
+    await step('back-to-keys', async () => {
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.locator(`tr[data-key-id="${admin.keyId}"]`).waitFor();
+    });
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 120_000);
+
+  it('pages the audit log with "Load more" and downloads every event as one CSV', async () => {
+    const auditor = await t.newOrganization(['api-keys:admin', 'cost:read']);
+    const events = 52; // more than the page's 50
+    for (let i = 0; i < events; i++) {
+      const created = await fetch(`${base}/v1/admin/api-keys`, {
+        method: 'POST',
+        headers: { ...auditor.auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `batch ${i}`, scopes: ['cost:read'] }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const tab = await browser.newPage();
+    tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    try {
+      await tab.goto(`${base}/settings/audit-log`);
+      await tab.getByLabel('Admin API key').fill(auditor.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByText('50 events, newest first').waitFor();
+      await tab.getByRole('button', { name: 'Load more' }).click();
+      await tab.getByText(`${events} events, newest first.`).waitFor();
+      expect(await tab.getByRole('button', { name: 'Load more' }).isVisible()).toBe(false);
+      const names = await tab.locator('#event-rows td.details').allTextContents();
+      expect(names[0]).toBe(`name: batch ${events - 1}\nscopes: ["cost:read"]\ndataScope: null`);
+      expect(names.at(-1)).toContain('name: batch 0\n');
+
+      const [download] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Download CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^audit-events-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
+      expect(csv[0]).toBe('"at","action","actor_kind","actor_id","actor_email","target","details","client_ip","request_id","event_id"');
+      expect(csv).toHaveLength(events + 2); // the header, the events, the empty string after the last CRLF
+      expect(csv.filter((line) => line.includes(`"api-key","${auditor.keyId}"`))).toHaveLength(events);
+      expect(csv.join('')).not.toContain(auditor.key);
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await tab.screenshot({ path: join(SCREENSHOTS, 'audit-log-paging.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await tab.close();
+    }
     expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
   }, 120_000);
 

@@ -105,4 +105,19 @@ describe('Swagger examples return data for the demo organisation', () => {
     expect(scoped.body.data.summary.total_amortized_cost).toBeGreaterThan(0);
     expect(scoped.body.data.summary.total_amortized_cost).toBeLessThan(whole.body.data.summary.total_amortized_cost);
   });
+
+  it('GET /admin/audit-events with the documented query examples lists the key just created', async () => {
+    await t.http.post('/v1/admin/api-keys').set(demo.auth).send(exampleBody('/v1/admin/api-keys'));
+    type Parameter = { name: string; example?: unknown; schema?: { example?: unknown } };
+    const parameters = (paths['/v1/admin/audit-events'].get as unknown as { parameters: Parameter[] }).parameters;
+    // What Swagger UI fills in: each parameter's example, or its schema's.
+    const examples = parameters.map((p) => [p.name, p.example ?? p.schema?.example]).filter(([, example]) => example !== undefined);
+    expect(examples.map(([name]) => name).sort()).toEqual(['from', 'limit']);
+    const response = await t.http
+      .get('/v1/admin/audit-events')
+      .query(Object.fromEntries(examples.map(([name, example]) => [name, String(example)])))
+      .set(demo.auth);
+    expect(response.status).toBe(200);
+    expect(response.body.data.events[0]).toMatchObject({ action: 'api-key.created', actor: { kind: 'api-key', id: demo.keyId } });
+  });
 });
