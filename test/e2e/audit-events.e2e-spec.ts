@@ -2,6 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AUDIT_EVENTS_CSV_COLUMNS } from '../../src/audit/audit-events-csv';
+import { loadConfig } from '../../src/config/app-config';
+import { applyAuditRetention, retentionDaysOf } from '../../src/infrastructure/audit-trail/audit-retention';
+import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { loadMigrations } from '../../src/infrastructure/clickhouse/migrator';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -265,6 +269,47 @@ describe('Audit trail: GET /v1/admin/audit-events', () => {
     expect((await t.http.get(EVENTS).set(scopedAdmin.auth)).body.error.message).toContain('without a data scope');
     const anonymous = await t.http.get(EVENTS);
     expect([anonymous.status, anonymous.body]).toEqual([401, { message: 'Unauthorized' }]);
+  });
+
+  it('keeps events AUDIT_RETENTION_DAYS: the TTL of every server, set when it differs, left alone when not', async () => {
+    const retentionOn = async (nodes: ClickhouseService[], database: string) =>
+      Promise.all(
+        nodes.map(async (node) => {
+          const [table] = await node.query<{ engine_full: string }>(
+            "SELECT engine_full FROM system.tables WHERE database = {database:String} AND name = 'audit_events'",
+            { database },
+          );
+          return retentionDaysOf(table.engine_full);
+        }),
+      );
+    const nodes = await t.nodes();
+    // Start-up applied the configuration (the default) on every server.
+    expect(new Set(await retentionOn(nodes, t.clickhouse.database))).toEqual(new Set([400]));
+    if (t.clickhouse.embedded) {
+      // This worker's own store: no other test's application shares it.
+      expect(await applyAuditRetention(t.clickhouse, 30)).toEqual({ table: 'changed', from: [400] });
+      expect(await retentionOn(nodes, t.clickhouse.database)).toEqual([30]);
+      expect(await applyAuditRetention(t.clickhouse, 30)).toEqual({ table: 'kept' });
+      expect(await applyAuditRetention(t.clickhouse, 400)).toEqual({ table: 'changed', from: [30] });
+      return;
+    }
+    // Shared servers: a database of this test's own, its audit table made by migration 0024 on every node.
+    const database = `audit_retention_${randomUUID().replace(/-/g, '')}`;
+    const [migration] = loadMigrations(database).filter((candidate) => candidate.name === '0024_create_audit_events');
+    const own = new ClickhouseService(loadConfig({ ...process.env, CLICKHOUSE_DATABASE: database }));
+    try {
+      expect(await applyAuditRetention(own, 30)).toEqual({ table: 'missing' });
+      for (const node of nodes) {
+        await node.command(`CREATE DATABASE ${database}`);
+        for (const statement of migration.statements) await node.command(statement);
+      }
+      expect(await applyAuditRetention(own, 30)).toEqual({ table: 'changed', from: nodes.map(() => 400) });
+      expect(await retentionOn(nodes, database)).toEqual(nodes.map(() => 30));
+      expect(await applyAuditRetention(own, 30)).toEqual({ table: 'kept' });
+    } finally {
+      for (const node of nodes) await node.command(`DROP DATABASE IF EXISTS ${database}`);
+      await own.onModuleDestroy();
+    }
   });
 
   it("never shows another organisation's events, whatever the filters", async () => {
