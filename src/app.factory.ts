@@ -1,4 +1,5 @@
 import { SETTINGS_PAGES, settingsPage } from './settings-page/settings-page.middleware';
+import { SIGN_IN_ROUTES } from './auth/sign-in.controller';
 import { INestApplication, Type } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { NestFactory } from '@nestjs/core';
@@ -52,7 +53,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   app.use(jsonBody(config.bodyLimitBytes));
   for (const page of SETTINGS_PAGES) app.use(page.path, settingsPage(page.folder));
   app.use(SWAGGER_PATH, swaggerUiHeaders);
-  app.setGlobalPrefix(API_PREFIX, { exclude: OPERATIONAL_ROUTES });
+  app.setGlobalPrefix(API_PREFIX, { exclude: [...OPERATIONAL_ROUTES, ...SIGN_IN_ROUTES] });
   const document = setupSwagger(app);
   // The MCP tools take their input schemas from the same document (the request DTOs').
   app.get(McpTools, { strict: false }).describe(document);

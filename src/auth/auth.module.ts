@@ -15,13 +15,17 @@ import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';
 import { StatementOwnerInterceptor } from './statement-owner.interceptor';
 import { ThrottledClients } from './throttled-clients';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseSignInRecords, RedisSignInRecords, SIGN_IN_RECORDS, SignInRecords } from './sign-in-records';
+import { SignInController } from './sign-in.controller';
+import { SsoService } from './sso.service';
 
 /**
- * Authentication and rate limiting for every route. Guard order matters: resolve the key, count
+ * Authentication (API keys; on the admin API, a Settings page's signed-in session) and rate limiting for every route. Guard order matters: resolve the key, count
  * the request (per key, or per IP without a valid key), then answer 401/403.
  */
 @Module({
-  controllers: [ApiKeysAdminController],
+  controllers: [ApiKeysAdminController, SignInController],
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, REDIS],
@@ -44,6 +48,13 @@ import { ThrottledClients } from './throttled-clients';
     ApiKeysService,
     ApiKeysRepository,
     ThrottledClients,
+    SsoService,
+    {
+      provide: SIGN_IN_RECORDS,
+      inject: [REDIS, ClickhouseService],
+      useFactory: (redis: Redis | null, clickhouse: ClickhouseService): SignInRecords =>
+        redis ? new RedisSignInRecords(redis) : new ClickhouseSignInRecords(clickhouse),
+    },
     { provide: APP_GUARD, useClass: ApiKeyAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: ScopesGuard },

@@ -8,7 +8,10 @@ import {
   MIB,
   ORGANIZATION_RATE_LIMIT_KEYS,
   readSettings,
+  SettingName,
+  SettingValues,
 } from './settings';
+import { readFileSync } from 'node:fs';
 
 /**
  * The service's configuration, validated once at boot from the settings of settings.ts (each variable,
@@ -109,6 +112,8 @@ export interface AppConfig {
   shutdownReadinessDelayMs: number;
   /** On SIGTERM: the longest wait for in-flight requests once the listener is closed. */
   shutdownTimeoutMs: number;
+  /** Sign-in to the Settings pages through an OpenID Connect provider; absent: admin API key sign-in. */
+  sso?: SsoConfig;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
   /** JSON lines, human-readable lines, or `auto`: readable when stdout is a terminal (observability/log-format.ts). */
@@ -121,6 +126,23 @@ export interface ClusterConfig {
   replication: ClusterReplicationSetting;
   /** HTTP URLs of the nodes; empty: derived from system.clusters. */
   nodeUrls: string[];
+}
+
+export interface SsoConfig {
+  issuerUrl: string;
+  clientId: string;
+  /** `client_secret_basic` with this secret, or `private_key_jwt` with privateKeyPem. */
+  clientSecret: string;
+  privateKeyPem?: string;
+  redirectUrl: string;
+  /** The origin of redirectUrl: where the pages are served, the only origin their changes are accepted from. */
+  publicOrigin: string;
+  scopes: string;
+  groupsClaim: string;
+  /** Scope names are checked against the permission list at start-up (src/auth/sso-group-mappings.ts). */
+  groupMappings: Array<{ group: string; organizationId: string; scopes: string[] }>;
+  sessionIdleSeconds: number;
+  sessionMaxSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -216,9 +238,64 @@ export function loadConfig(env: Environment): AppConfig {
     heapGrowingPercent: settings.HEAP_GROWING_PERCENT,
     shutdownReadinessDelayMs: settings.SHUTDOWN_READINESS_DELAY_MS,
     shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
+    sso: ssoConfig(settings),
     logLevel: settings.LOG_LEVEL,
     logFormat: settings.LOG_FORMAT,
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The SSO settings as one configuration, or undefined when SSO_ISSUER_URL is unset; incomplete ones stop the boot. */
+function ssoConfig(settings: SettingValues): SsoConfig | undefined {
+  if (!settings.SSO_ISSUER_URL) return undefined;
+  const missing = ['SSO_CLIENT_ID', 'SSO_REDIRECT_URL', 'SSO_GROUP_MAPPINGS'].filter((name) => !settings[name as SettingName]);
+  if (!settings.SSO_CLIENT_SECRET && !settings.SSO_CLIENT_PRIVATE_KEY_FILE)
+    missing.push('SSO_CLIENT_SECRET or SSO_CLIENT_PRIVATE_KEY_FILE');
+  if (missing.length > 0) throw new ConfigError(`SSO_ISSUER_URL needs ${missing.join(', ')}`);
+  let privateKeyPem: string | undefined;
+  if (settings.SSO_CLIENT_PRIVATE_KEY_FILE) {
+    try {
+      privateKeyPem = readFileSync(settings.SSO_CLIENT_PRIVATE_KEY_FILE, 'utf8');
+    } catch {
+      throw new ConfigError('SSO_CLIENT_PRIVATE_KEY_FILE cannot be read');
+    }
+  }
+  return {
+    issuerUrl: settings.SSO_ISSUER_URL,
+    clientId: settings.SSO_CLIENT_ID,
+    clientSecret: settings.SSO_CLIENT_SECRET,
+    privateKeyPem,
+    redirectUrl: settings.SSO_REDIRECT_URL!,
+    publicOrigin: new URL(settings.SSO_REDIRECT_URL!).origin,
+    scopes: settings.SSO_SCOPES,
+    groupsClaim: settings.SSO_GROUPS_CLAIM,
+    groupMappings: parseGroupMappings(settings.SSO_GROUP_MAPPINGS),
+    sessionIdleSeconds: settings.SSO_SESSION_IDLE_MINUTES * 60,
+    sessionMaxSeconds: settings.SSO_SESSION_MAX_HOURS * 3600,
+  };
+}
+
+function parseGroupMappings(raw: string): SsoConfig['groupMappings'] {
+  const refuse = (why: string): never => {
+    throw new ConfigError(`SSO_GROUP_MAPPINGS must be a JSON array of {"group", "organizationId", "scopes"}: ${why}`);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return refuse('not JSON');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return refuse('not a non-empty array');
+  return parsed.map((entry: unknown, i) => {
+    const { group, organizationId, scopes } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof group !== 'string' || group === '') return refuse(`entry ${i}: group must be a non-empty string`);
+    if (typeof organizationId !== 'string' || !UUID.test(organizationId)) return refuse(`entry ${i}: organizationId must be a UUID`);
+    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((scope) => typeof scope === 'string')) {
+      return refuse(`entry ${i}: scopes must be a non-empty array of permission names`);
+    }
+    return { group, organizationId: organizationId.toLowerCase(), scopes: scopes as string[] };
+  });
 }
 
 /** The configuration of an empty environment: every default, for documentation examples in AppConfig terms. */

@@ -543,6 +543,53 @@ export const SETTINGS = {
       "its live size between full collections; `0`: V8's own heuristic, which on this API's small heap ran a full " +
       'mark-compact every 2–3 large answers; see *Performance*)',
   }),
+  SSO_ISSUER_URL: url({
+    protocols: ['https:', 'http:'],
+    doc:
+      "Sign-in to the Settings pages through an OpenID Connect provider (issue 36): the provider's issuer, whose " +
+      '`/.well-known/openid-configuration` is read (Entra ID: `https://login.microsoftonline.com/<tenant>/v2.0`). Unset: ' +
+      'the pages sign in with an admin API key (for evaluation). `http:` only for a provider on loopback',
+  }),
+  SSO_CLIENT_ID: text({ default: '', doc: "The service's client id at the provider (needed with `SSO_ISSUER_URL`)" }),
+  SSO_CLIENT_SECRET: text({
+    default: '',
+    doc: 'The client secret (`client_secret_basic`); never logged. Empty with `SSO_CLIENT_PRIVATE_KEY_FILE`',
+  }),
+  SSO_CLIENT_PRIVATE_KEY_FILE: text({
+    default: '',
+    doc: 'A PEM private key (RSA or EC) the service signs its client assertions with (`private_key_jwt`) instead of a secret; register its public key at the provider',
+  }),
+  SSO_REDIRECT_URL: url({
+    protocols: ['https:', 'http:'],
+    doc:
+      'The callback registered at the provider, on the address users open the service at: `https://<host>/auth/callback`. ' +
+      "Its origin is the only one the pages' changes are accepted from (cross-site protection)",
+  }),
+  SSO_SCOPES: text({ default: 'openid email profile', doc: 'Scopes asked for (Okta: add `groups`)' }),
+  SSO_GROUPS_CLAIM: text({
+    default: 'groups',
+    doc: "The ID token claim that lists the user's groups (Entra ID: `groups`, object ids; Keycloak: a groups mapper)",
+  }),
+  SSO_GROUP_MAPPINGS: text({
+    default: '',
+    doc:
+      'JSON array of `{"group", "organizationId", "scopes"}`: members of `group` sign in to that organisation with those ' +
+      'permissions (e.g. `["api-keys:admin"]`); a user in no mapped group is refused',
+  }),
+  SSO_SESSION_IDLE_MINUTES: integer({
+    default: 30,
+    min: 1,
+    max: 24 * 60,
+    unit: 'count',
+    doc: 'A signed-in session ends after this many minutes without a request',
+  }),
+  SSO_SESSION_MAX_HOURS: integer({
+    default: 12,
+    min: 1,
+    max: 24 * 30,
+    unit: 'count',
+    doc: 'A signed-in session ends this many hours after sign-in, however active',
+  }),
   LOG_LEVEL: oneOf({
     default: 'info',
     allowed: LOG_LEVELS,

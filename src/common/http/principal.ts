@@ -28,6 +28,8 @@ export interface Principal {
    * it into the query scope); absent for a key that sees its whole organisation.
    */
   dataScope?: string;
+  /** A person signed in to the Settings pages through the identity provider (the session's subject and email), not a key. */
+  person?: { subject: string; email: string };
 }
 
 /** A key's name: who or what uses it (CLI and admin API alike). */

@@ -17,11 +17,15 @@ export function requestOrigin(request: Request, organizationId: string, actor: A
   };
 }
 
-/** The origin of a request made with an API key: its organisation, and the key by its public id (never the key). */
+/**
+ * The origin of an authenticated request: its organisation, and the key by its public id (never the key), or the
+ * person signed in to the Settings pages.
+ */
 export function apiKeyOrigin(request: AuthenticatedRequest): AuditOrigin {
   const principal = request.principal;
   if (!principal) throw new Error('apiKeyOrigin used on a route without authentication');
-  return requestOrigin(request, principal.organizationId, { kind: 'api-key', keyId: principal.keyId });
+  const actor = principal.person ? { kind: 'sso' as const, ...principal.person } : { kind: 'api-key' as const, keyId: principal.keyId };
+  return requestOrigin(request, principal.organizationId, actor);
 }
 
 /** The route parameter: the origin of this API-key request, for AuditTrail.record. */

@@ -1,0 +1,226 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import { BaseClient, custom, errors, generators, Issuer } from 'openid-client';
+import type { Principal } from '../common/http/principal';
+import { APP_CONFIG, AppConfig, SsoConfig } from '../config/app-config';
+import { SIGN_IN_RECORDS, SignInRecords } from './sign-in-records';
+import { checkGroupMappings, GroupGrant, grantOfGroups } from './sso-group-mappings';
+
+/** Between the redirect to the provider and its callback: what the callback must match (RFC 6749 §10.12, OIDC nonce, PKCE). */
+interface PendingSignIn {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  returnTo: string;
+}
+
+/** A signed-in person, as every instance reads the session. */
+export interface SignedInSession extends GroupGrant {
+  subject: string;
+  email: string;
+  signedInAtMs: number;
+  /** Absolute end: SSO_SESSION_MAX_HOURS after sign-in, however active. */
+  endsAtMs: number;
+  /** Last activity, to end it after SSO_SESSION_IDLE_MINUTES without a request. */
+  activeAtMs: number;
+}
+
+/** A refused sign-in: the page the browser lands on says why; nothing is granted. */
+export class SignInRefusal extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly reason: string,
+    readonly who?: { subject: string; email: string },
+  ) {
+    super(reason);
+  }
+}
+
+/** How long a started sign-in may take at the provider. */
+export const PENDING_SIGN_IN_SECONDS = 600;
+/** A session's activity is written at most this often (each request reads it; few write). */
+const ACTIVITY_WRITE_EVERY_MS = 60_000;
+/** Where a sign-in may return to: the Settings pages only (no open redirect through `returnTo`). */
+const RETURN_PATH = /^\/settings\/[a-z0-9-]{1,40}$/;
+export const DEFAULT_RETURN_PATH = '/settings/api-keys';
+
+/**
+ * Sign-in to the Settings pages through the organisation's OpenID Connect provider (issue 36): the authorization code
+ * flow with PKCE, `state` and `nonce`, by openid-client (a certified relying party library): it checks the ID token's
+ * issuer, audience, expiry, nonce and signature against the provider's JWKS (fetched again for an unknown key id, so
+ * key rotation works; `alg: none` and algorithms other than the client's are refused). Sessions and pending sign-ins
+ * are server-side records (sign-in-records.ts), so every instance behind the load balancer knows them.
+ */
+@Injectable()
+export class SsoService {
+  private readonly logger = new Logger('SsoService');
+  private client?: Promise<BaseClient>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SIGN_IN_RECORDS) private readonly records: SignInRecords,
+  ) {
+    if (config.sso) checkGroupMappings(config.sso.groupMappings);
+  }
+
+  get settings(): SsoConfig | undefined {
+    return this.config.sso;
+  }
+
+  /** Starts a sign-in: the provider's authorization URL, and the cookie value that names this browser's pending sign-in. */
+  async begin(returnTo: unknown): Promise<{ pendingCookie: string; authorizationUrl: string }> {
+    const sso = this.required();
+    const client = await this.oidcClient();
+    const pending: PendingSignIn = {
+      state: generators.state(),
+      nonce: generators.nonce(),
+      codeVerifier: generators.codeVerifier(),
+      returnTo: safeReturnPath(returnTo),
+    };
+    const pendingCookie = randomToken();
+    await this.records.put('pending', pendingCookie, pending, Date.now() + PENDING_SIGN_IN_SECONDS * 1000);
+    const authorizationUrl = client.authorizationUrl({
+      scope: sso.scopes,
+      state: pending.state,
+      nonce: pending.nonce,
+      code_challenge: generators.codeChallenge(pending.codeVerifier),
+      code_challenge_method: 'S256',
+    });
+    return { pendingCookie, authorizationUrl };
+  }
+
+  /**
+   * The provider's callback: the pending sign-in of this browser (used once), the code exchanged and the ID token
+   * checked, the person's groups mapped to an organisation and its permissions; a new session.
+   */
+  async complete(
+    pendingCookie: string | undefined,
+    callback: IncomingMessage,
+  ): Promise<{ sessionCookie: string; session: SignedInSession; returnTo: string }> {
+    const sso = this.required();
+    const pending = pendingCookie ? await this.records.take<PendingSignIn>('pending', pendingCookie) : undefined;
+    if (!pending) {
+      throw new SignInRefusal(
+        HttpStatus.BAD_REQUEST,
+        'This sign-in was not started here, was already used, or took longer than 10 minutes. Start again.',
+      );
+    }
+    const client = await this.oidcClient();
+    const params = client.callbackParams(callback);
+    if (params.error) throw new SignInRefusal(HttpStatus.FORBIDDEN, `The identity provider refused the sign-in: ${String(params.error)}.`);
+    let claims: Record<string, unknown>;
+    try {
+      const tokens = await client.callback(sso.redirectUrl, params, {
+        state: pending.state,
+        nonce: pending.nonce,
+        code_verifier: pending.codeVerifier,
+        response_type: 'code',
+      });
+      claims = tokens.claims();
+    } catch (error) {
+      throw new SignInRefusal(HttpStatus.BAD_REQUEST, `The sign-in could not be verified: ${verificationFailure(error)}.`);
+    }
+    const who = { subject: String(claims.sub), email: typeof claims.email === 'string' ? claims.email : '' };
+    const grant = grantOfGroups(sso.groupMappings, claims[sso.groupsClaim]);
+    if (!grant) {
+      throw new SignInRefusal(
+        HttpStatus.FORBIDDEN,
+        `You are signed in as ${who.email || who.subject}, but none of your groups (claim "${sso.groupsClaim}") is mapped to an organisation here. Ask an administrator to add your group to SSO_GROUP_MAPPINGS.`,
+        who,
+      );
+    }
+    const now = Date.now();
+    const session: SignedInSession = { ...grant, ...who, signedInAtMs: now, activeAtMs: now, endsAtMs: now + sso.sessionMaxSeconds * 1000 };
+    const sessionCookie = randomToken();
+    await this.records.put('session', sessionCookie, session, this.expiryOf(session));
+    return { sessionCookie, session, returnTo: pending.returnTo };
+  }
+
+  /** The live session a cookie names (its activity recorded), or undefined: unknown, ended, idle too long or past its end. */
+  async session(sessionCookie: string): Promise<SignedInSession | undefined> {
+    const sso = this.config.sso;
+    if (!sso) return undefined;
+    const session = await this.records.get<SignedInSession>('session', sessionCookie);
+    const now = Date.now();
+    if (!session || now >= session.endsAtMs || now >= session.activeAtMs + sso.sessionIdleSeconds * 1000) return undefined;
+    if (now - session.activeAtMs >= ACTIVITY_WRITE_EVERY_MS) {
+      const active = { ...session, activeAtMs: now };
+      await this.records.touch('session', sessionCookie, active, this.expiryOf(active));
+    }
+    return session;
+  }
+
+  /** Ends the session everywhere (every instance reads the same record); the ended session, for the audit trail. */
+  async signOut(sessionCookie: string): Promise<SignedInSession | undefined> {
+    const session = await this.session(sessionCookie);
+    await this.records.end('session', sessionCookie);
+    return session;
+  }
+
+  private expiryOf(session: SignedInSession): number {
+    return Math.min(session.endsAtMs, session.activeAtMs + this.required().sessionIdleSeconds * 1000);
+  }
+
+  private required(): SsoConfig {
+    if (!this.config.sso)
+      throw new SignInRefusal(HttpStatus.NOT_FOUND, 'Sign-in through an identity provider is not configured (SSO_ISSUER_URL).');
+    return this.config.sso;
+  }
+
+  /** The provider's client, from its discovery document (read once; a failed read is tried again at the next sign-in). */
+  private oidcClient(): Promise<BaseClient> {
+    this.client ??= this.discover().catch((error: unknown) => {
+      this.client = undefined;
+      this.logger.error(`Identity provider discovery failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new SignInRefusal(HttpStatus.BAD_GATEWAY, 'The identity provider does not answer. Try again shortly.');
+    });
+    return this.client;
+  }
+
+  private async discover(): Promise<BaseClient> {
+    const sso = this.required();
+    const issuer = await Issuer.discover(sso.issuerUrl);
+    const privateKey = sso.privateKeyPem ? createPrivateKey(sso.privateKeyPem).export({ format: 'jwk' }) : undefined;
+    const client = new issuer.Client(
+      {
+        client_id: sso.clientId,
+        ...(privateKey
+          ? { token_endpoint_auth_method: 'private_key_jwt' }
+          : { client_secret: sso.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }),
+        redirect_uris: [sso.redirectUrl],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'RS256',
+      },
+      privateKey ? { keys: [{ ...privateKey, alg: privateKey.kty === 'EC' ? 'ES256' : 'RS256' }] } : undefined,
+    );
+    // Clocks of the provider and this host may differ by a few seconds.
+    client[custom.clock_tolerance] = 5;
+    return client;
+  }
+}
+
+/** The principal of a signed-in person on the admin API: the session's organisation and permissions. */
+export function sessionPrincipal(session: SignedInSession): Principal {
+  return {
+    keyId: `sso:${session.subject}`,
+    organizationId: session.organizationId,
+    scopes: session.scopes,
+    person: { subject: session.subject, email: session.email },
+  };
+}
+
+function safeReturnPath(returnTo: unknown): string {
+  return typeof returnTo === 'string' && RETURN_PATH.test(returnTo) ? returnTo : DEFAULT_RETURN_PATH;
+}
+
+/** 256 random bits, URL-safe: a cookie value nobody can guess. */
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What failed, in words the page can show (openid-client's messages name the check: state, nonce, iss, aud, exp, signature). */
+function verificationFailure(error: unknown): string {
+  if (error instanceof errors.RPError || error instanceof errors.OPError) return error.message;
+  return 'the identity provider could not be reached';
+}
