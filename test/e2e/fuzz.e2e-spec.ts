@@ -137,6 +137,10 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
     await ownClickhouse?.stop();
   });
 
+  /** A query parameter of the audit trail: absent (a third), well-formed (a third) or generated text. */
+  const auditParameter = (wellFormed: fc.Arbitrary<string>): fc.Arbitrary<string | undefined> =>
+    fc.oneof(fc.constant(undefined), wellFormed, hostileString);
+
   function buildCases(): Case[] {
     const sample = <T>(arb: fc.Arbitrary<T>, numRuns: number, offset: number) => fc.sample(arb, { numRuns, seed: SEED + offset });
     const json = (body: unknown): RawBody => ({ text: JSON.stringify(body), contentType: 'application/json' });
@@ -216,6 +220,31 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
           path: `/v1/admin/sources/${id}/history`,
         },
       ]),
+      // The audit trail's filters: each query parameter absent, well-formed or generated text; the actor (any printable
+      // text is one) reaches ClickHouse as a parameter.
+      ...sample(
+        fc.record({
+          from: auditParameter(
+            fc.date({ min: new Date('2000-01-01'), max: new Date('2050-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
+          ),
+          to: auditParameter(
+            fc
+              .date({ min: new Date('2051-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+              .map((d) => d.toISOString().slice(0, 10)),
+          ),
+          actor: auditParameter(hostileString),
+          action: auditParameter(fc.constantFrom('api-key.created', 'source.run')),
+          limit: auditParameter(fc.integer({ min: 1, max: 1000 }).map(String)),
+          cursor: fc.option(hostileString, { nil: undefined, freq: 4 }),
+        }),
+        Math.ceil(300 * SCALE),
+        104,
+      ).map((query) => ({
+        endpoint: 'GET /admin/audit-events',
+        kind: 'hostile' as const,
+        method: 'GET' as const,
+        path: `/v1/admin/audit-events?${new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString()}`,
+      })),
       ...ids.map((id) => ({
         endpoint: 'GET /shared-filters/{id}',
         kind: 'id' as const,
