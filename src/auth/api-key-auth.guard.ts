@@ -7,8 +7,11 @@ import { requestCookie, SESSION_COOKIE } from './sign-in-cookies';
 import { sessionPrincipal, SsoService } from './sso.service';
 import { ThrottledClients } from './throttled-clients';
 
-/** The routes a signed-in person's session may call: the admin API the Settings pages use. Data routes take keys only. */
-const SESSION_ROUTES = '/v1/admin/';
+/**
+ * The routes a signed-in person's session may call: those the Settings pages use — the admin API, and the value lists
+ * of the data-scope picker (with the person's cost:read). Every other data route takes API keys only.
+ */
+const SESSION_ROUTES = /^\/v1\/(admin\/|cost-insights\/(filters|tag-values|cost-category-values)$)/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -29,7 +32,7 @@ export class ApiKeyAuthGuard implements CanActivate {
     const token = bearerToken(request.headers.authorization);
     if (token) {
       request.principal = await this.apiKeys.authenticate(token, { clientThrottled: this.throttledClients.isThrottled(request.ip) });
-    } else if (this.sso.settings && request.path.startsWith(SESSION_ROUTES)) {
+    } else if (this.sso.settings && SESSION_ROUTES.test(request.path)) {
       const cookie = requestCookie(request, SESSION_COOKIE);
       const session = cookie ? await this.sso.session(cookie) : undefined;
       if (session) {

@@ -30,6 +30,8 @@ export const SETTINGS_PAGE_CSP = [
 const FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  // The pages' shared sign-in (the API keys page's folder holds it, as it holds the shared stylesheet).
+  '/sign-in.js': { file: 'sign-in.js', type: 'text/javascript; charset=utf-8' },
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
   '/icon.svg': { file: 'icon.svg', type: 'image/svg+xml' },
 };
@@ -37,7 +39,7 @@ const FILES: Record<string, { file: string; type: string }> = {
 /**
  * Serves a Settings page (its folder under web/, read once at start-up: the files of FILES it has) with a strict
  * Content-Security-Policy; mounted at each path of SETTINGS_PAGES. The pages hold no data: everything they show
- * they ask /v1 for with the admin key the user signs in with.
+ * they ask /v1 for, signed in through the identity provider (a session cookie) or with an admin key.
  */
 export function settingsPage(folder: string): (request: Request, response: Response, next: NextFunction) => void {
   const dir = join(WEB_DIR, folder);

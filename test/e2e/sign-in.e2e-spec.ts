@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { Browser, chromium } from 'playwright-core';
 import { freePort } from '../support/local-servers';
 import { browse, CookieJar, OIDC_CLIENT, RunningOidcProvider, signInAtProvider, startOidcProvider } from '../support/oidc-provider';
+import { describeWithTools, systemToolPath } from '../support/system-tools';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -11,32 +13,44 @@ import { TestApp, TestOrganization } from '../support/test-app';
 const KEYS = '/v1/admin/api-keys';
 const EVENTS = '/v1/admin/audit-events';
 
+/** The service with SSO configured for a fresh organisation and a provider of its own, listening on loopback. */
+async function startWithProvider(): Promise<{
+  t: TestApp;
+  provider: RunningOidcProvider;
+  base: string;
+  organizationId: string;
+  adminKey: TestOrganization;
+}> {
+  const organizationId = randomUUID();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const provider = await startOidcProvider([`${base}/auth/callback`]);
+  const t = await TestApp.start({
+    settings: {
+      SSO_ISSUER_URL: provider.issuer,
+      SSO_CLIENT_ID: OIDC_CLIENT.clientId,
+      SSO_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
+      SSO_REDIRECT_URL: `${base}/auth/callback`,
+      SSO_SCOPES: 'openid email groups',
+      SSO_GROUP_MAPPINGS: JSON.stringify([
+        { group: 'finops-admins', organizationId, scopes: ['api-keys:admin', 'cost:read'] },
+        { group: 'finops-readers', organizationId, scopes: ['cost:read'] },
+      ]),
+    },
+  });
+  await t.app.listen(port, '127.0.0.1');
+  return { t, provider, base, organizationId, adminKey: await t.keyFor(organizationId, ['api-keys:admin', 'cost:read']) };
+}
+
 describe('Sign-in through an OpenID Provider', () => {
   let t: TestApp;
   let provider: RunningOidcProvider;
   let base: string;
-  const organizationId = randomUUID();
+  let organizationId: string;
   let adminKey: TestOrganization;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    provider = await startOidcProvider([`${base}/auth/callback`]);
-    t = await TestApp.start({
-      settings: {
-        SSO_ISSUER_URL: provider.issuer,
-        SSO_CLIENT_ID: OIDC_CLIENT.clientId,
-        SSO_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
-        SSO_REDIRECT_URL: `${base}/auth/callback`,
-        SSO_SCOPES: 'openid email groups',
-        SSO_GROUP_MAPPINGS: JSON.stringify([
-          { group: 'finops-admins', organizationId, scopes: ['api-keys:admin', 'cost:read'] },
-          { group: 'finops-readers', organizationId, scopes: ['cost:read'] },
-        ]),
-      },
-    });
-    await t.app.listen(port, '127.0.0.1');
-    adminKey = await t.keyFor(organizationId, ['api-keys:admin', 'cost:read']);
+    ({ t, provider, base, organizationId, adminKey } = await startWithProvider());
   });
   afterAll(async () => {
     await t?.close();
@@ -87,8 +101,10 @@ describe('Sign-in through an OpenID Provider', () => {
     expect(events.find((event) => event.action === 'sign-in.succeeded')).toMatchObject({
       actor: { kind: 'sso', id: 'alice', email: 'alice@example.com' },
     });
-    // Data routes take API keys only: a session is for the Settings pages.
-    expect((await asSession(jar, '/v1/cost-insights/filters', { method: 'POST', headers: { origin: base } })).status).toBe(401);
+    // A session is for the Settings pages: the value lists of their data-scope picker, no other data route.
+    const data = { method: 'POST', headers: { origin: base, 'content-type': 'application/json' }, body: '{}' };
+    expect((await asSession(jar, '/v1/cost-insights/filters', data)).status).toBe(200);
+    expect((await asSession(jar, '/v1/cost-insights/data', data)).status).toBe(401);
 
     // Signed out: the session ends everywhere (the record is gone, not only the cookie).
     const stolenCookie = jar.get(base, 'ci_session')!;
@@ -162,5 +178,75 @@ describe('Sign-in through an OpenID Provider', () => {
       expect(callback.headers.get('location')).toBe('/settings/api-keys');
     }
     expect((await signIn('alice', '/settings/audit-log')).callback.headers.get('location')).toBe('/settings/audit-log');
+  });
+});
+
+describeWithTools(['chromium'])("Sign-in in the browser, through the provider's own login form", () => {
+  let t: TestApp;
+  let provider: RunningOidcProvider;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ t, provider, base } = await startWithProvider());
+    browser = await chromium.launch({
+      executablePath: systemToolPath('chromium'),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    provider?.stop();
+  });
+
+  it('signs alice in, creates and revokes a key, shows both in the audit log under her name, and signs out', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/settings/api-keys`);
+    // With an identity provider configured, the page offers it and no key form.
+    await page.getByRole('link', { name: /identity provider/ }).click();
+    await page.locator('input[name="login"]').fill('alice');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(page.url()).toBe(`${base}/settings/api-keys`);
+    await expect(page.locator('#signed-in-as').textContent()).resolves.toBe('Signed in as alice@example.com');
+    expect(await page.locator('#admin-key').isVisible()).toBe(false);
+    // The session cookie is out of the page's reach (HttpOnly), and nothing is kept in its storage.
+    expect(await page.evaluate('[document.cookie.includes("ci_session"), sessionStorage.length, localStorage.length]')).toEqual([
+      false,
+      0,
+      0,
+    ]);
+
+    await page.getByLabel('Name').fill('made in the browser');
+    await page.getByLabel('cost:read').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('shown only this once').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page
+      .locator('tr', { hasText: 'made in the browser' })
+      .getByRole('button', { name: /Revoke/ })
+      .click();
+    await page.locator('tr', { hasText: 'made in the browser' }).filter({ hasText: 'Revoked' }).waitFor();
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    for (const action of ['sign-in.succeeded', 'api-key.created', 'api-key.revoked']) {
+      const row = page.locator(`#event-rows tr[data-action="${action}"]`).first();
+      await row.waitFor();
+      await expect(row.locator('td').nth(2).textContent()).resolves.toBe('alice@example.com (alice)');
+    }
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: /identity provider/ }).waitFor();
+    // Ended on the service, not only in this page: a reload is signed out.
+    await page.reload();
+    await page.getByRole('link', { name: /identity provider/ }).waitFor();
+    expect(await page.locator('#audit').isVisible()).toBe(false);
+    expect(errors).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
 // Settings > API keys: a page of the service itself (no CDN, no framework, no inline code: the
-// Content-Security-Policy allows scripts and styles from this origin only). The admin key lives in
-// this tab's session storage and is sent only in the Authorization header.
+// Content-Security-Policy allows scripts and styles from this origin only). Signing in (the identity provider's
+// session, or an admin key in this tab only) is sign-in.js's, shared with the audit log page.
 'use strict';
 
 const API = '/v1';
-const STORAGE_KEY = 'cost-insights-admin-key';
 /** Data-scope choices: the /filters list a field's values come from, and the scope field they fill. */
 const SCOPE_FIELDS = [
   { id: 'accountIds', label: 'Accounts', options: 'accounts' },
@@ -31,21 +30,21 @@ const SCOPE_FIELDS = [
 ];
 
 const $ = (id) => document.getElementById(id);
-let adminKey = sessionStorage.getItem(STORAGE_KEY);
 let filterOptions;
 
 class ApiProblem extends Error {}
 
 async function call(method, path, body) {
-  const response = await fetch(`${API}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${adminKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    credentials: 'omit',
-    cache: 'no-store',
-  });
+  const response = await fetch(
+    `${API}${path}`,
+    SettingsSignIn.authorize({
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    }),
+  );
   const payload = await response.json().catch(() => ({}));
-  if (response.status === 401) throw new ApiProblem('This key is not valid (unknown or revoked). Sign in again.');
+  if (response.status === 401) throw new ApiProblem(SettingsSignIn.refusedMessage);
   if (!response.ok) throw new ApiProblem(payload.error?.message ?? `The request failed (${response.status}).`);
   return { status: response.status, data: payload.data };
 }
@@ -118,9 +117,10 @@ async function loadKeys() {
   return keys;
 }
 
-/** The permissions of the signed-in key, from its row of the list (its id is the part after `cik_`). */
+/** The permissions of the signed-in person (their session's), or of the key, from its row of the list (its id is the part after `cik_`). */
 function ownScopes(keys) {
-  const id = /^cik_([0-9A-Za-z]+)_/.exec(adminKey ?? '')?.[1];
+  if (SettingsSignIn.personScopes) return SettingsSignIn.personScopes;
+  const id = /^cik_([0-9A-Za-z]+)_/.exec(SettingsSignIn.adminKey ?? '')?.[1];
   return keys.find((key) => key.id === id)?.scopes ?? [];
 }
 
@@ -261,13 +261,13 @@ async function copyKey() {
 async function signIn(event) {
   event.preventDefault();
   clearError();
-  adminKey = $('admin-key').value.trim();
+  SettingsSignIn.useKey($('admin-key').value.trim());
   try {
     await showKeys();
-    sessionStorage.setItem(STORAGE_KEY, adminKey);
+    SettingsSignIn.rememberKey();
     $('admin-key').value = '';
   } catch (error) {
-    adminKey = null;
+    SettingsSignIn.useKey(null);
     showError(error);
   }
 }
@@ -352,21 +352,30 @@ async function showKeys() {
   await loadSources(ownScopes(keys));
   $('sign-in').hidden = true;
   $('keys').hidden = false;
+  $('signed-in-as').textContent = `Signed in as ${SettingsSignIn.who}`;
   $('sign-out').hidden = false;
   $('keys-title').focus?.();
 }
 
-function signOut() {
-  sessionStorage.removeItem(STORAGE_KEY);
-  adminKey = null;
+async function signOut() {
+  await SettingsSignIn.signOut();
   filterOptions = undefined;
+  $('signed-in-as').textContent = '';
   $('new-key-value').value = '';
   $('new-key').hidden = true;
   $('keys').hidden = true;
   $('currency').hidden = true;
   $('sign-out').hidden = true;
+  showSignIn();
+}
+
+/** The sign-in the service offers: its identity provider, or the admin key form. */
+function showSignIn() {
+  $('provider-sign-in').hidden = !SettingsSignIn.usesProvider;
+  $('key-sign-in').hidden = SettingsSignIn.usesProvider;
+  $('provider-sign-in-link').href = SettingsSignIn.providerSignInUrl();
   $('sign-in').hidden = false;
-  $('admin-key').focus();
+  (SettingsSignIn.usesProvider ? $('provider-sign-in-link') : $('admin-key')).focus();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -377,7 +386,7 @@ document.addEventListener('DOMContentLoaded', () => {
     $('scope-field').append(option);
   }
   $('sign-in-form').addEventListener('submit', signIn);
-  $('sign-out').addEventListener('click', signOut);
+  $('sign-out').addEventListener('click', () => signOut().catch(showError));
   $('create-form').addEventListener('submit', (event) => createKey(event).catch(showError));
   $('currency-form').addEventListener('submit', (event) => saveCurrency(event).catch(showError));
   $('scope-field').addEventListener('change', () => scopeFieldChanged().catch(showError));
@@ -387,5 +396,7 @@ document.addEventListener('DOMContentLoaded', () => {
     $('new-key-value').value = '';
     $('new-key').hidden = true;
   });
-  if (adminKey) showKeys().catch((error) => (signOut(), showError(error)));
+  SettingsSignIn.detect()
+    .then(() => (SettingsSignIn.signedIn ? showKeys().catch((error) => signOut().then(() => showError(error))) : showSignIn()))
+    .catch(showError);
 });

@@ -1,28 +1,22 @@
 // Settings > Audit log: the organisation's administrative changes (GET /v1/admin/audit-events), filtered, paged with
-// "Load more" and downloadable as CSV. Like the API keys page: no CDN, no framework, no inline code, and the admin key
-// in this tab's session storage (the same entry, so one sign-in serves both pages), sent only in the Authorization header.
+// "Load more" and downloadable as CSV. Like the API keys page: no CDN, no framework, no inline code, and the same
+// sign-in (sign-in.js: the identity provider's session, or an admin key in this tab, so one sign-in serves both pages).
 'use strict';
 
 const API = '/v1';
 const EVENTS = `${API}/admin/audit-events`;
-const STORAGE_KEY = 'cost-insights-admin-key';
 /** Events per "Load more". */
 const PAGE_SIZE = 50;
 
 const $ = (id) => document.getElementById(id);
-let adminKey = sessionStorage.getItem(STORAGE_KEY);
 /** The filters of the events shown, and where the next page starts (null: no more). */
 let shown = { filters: new URLSearchParams(), nextCursor: null, count: 0 };
 
 class ApiProblem extends Error {}
 
 async function get(query, accept = 'application/json') {
-  const response = await fetch(`${EVENTS}?${query}`, {
-    headers: { Authorization: `Bearer ${adminKey}`, Accept: accept },
-    credentials: 'omit',
-    cache: 'no-store',
-  });
-  if (response.status === 401) throw new ApiProblem('This key is not valid (unknown or revoked). Sign in again.');
+  const response = await fetch(`${EVENTS}?${query}`, SettingsSignIn.authorize({ headers: { Accept: accept } }));
+  if (response.status === 401) throw new ApiProblem(SettingsSignIn.refusedMessage);
   if (!response.ok) {
     const payload = await response.json().catch(() => ({}));
     throw new ApiProblem(payload.error?.message ?? `The request failed (${response.status}).`);
@@ -163,6 +157,7 @@ async function showAudit() {
   await loadActions();
   $('sign-in').hidden = true;
   $('audit').hidden = false;
+  $('signed-in-as').textContent = `Signed in as ${SettingsSignIn.who}`;
   $('sign-out').hidden = false;
   $('audit-title').focus?.();
 }
@@ -170,31 +165,39 @@ async function showAudit() {
 async function signIn(event) {
   event.preventDefault();
   clearError();
-  adminKey = $('admin-key').value.trim();
+  SettingsSignIn.useKey($('admin-key').value.trim());
   try {
     await showAudit();
-    sessionStorage.setItem(STORAGE_KEY, adminKey);
+    SettingsSignIn.rememberKey();
     $('admin-key').value = '';
   } catch (error) {
-    adminKey = null;
+    SettingsSignIn.useKey(null);
     showError(error);
   }
 }
 
-function signOut() {
-  sessionStorage.removeItem(STORAGE_KEY);
-  adminKey = null;
+async function signOut() {
+  await SettingsSignIn.signOut();
+  $('signed-in-as').textContent = '';
   shown = { filters: new URLSearchParams(), nextCursor: null, count: 0 };
   $('event-rows').replaceChildren();
   $('audit').hidden = true;
   $('sign-out').hidden = true;
+  showSignIn();
+}
+
+/** The sign-in the service offers: its identity provider, or the admin key form. */
+function showSignIn() {
+  $('provider-sign-in').hidden = !SettingsSignIn.usesProvider;
+  $('key-sign-in').hidden = SettingsSignIn.usesProvider;
+  $('provider-sign-in-link').href = SettingsSignIn.providerSignInUrl();
   $('sign-in').hidden = false;
-  $('admin-key').focus();
+  (SettingsSignIn.usesProvider ? $('provider-sign-in-link') : $('admin-key')).focus();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
   $('sign-in-form').addEventListener('submit', signIn);
-  $('sign-out').addEventListener('click', signOut);
+  $('sign-out').addEventListener('click', () => signOut().catch(showError));
   $('filters').addEventListener('submit', (event) => applyFilters(event).catch(showError));
   $('load-more').addEventListener('click', () => loadMore().catch(showError));
   $('download-csv').addEventListener('click', () =>
@@ -203,5 +206,7 @@ document.addEventListener('DOMContentLoaded', () => {
       showError(error);
     }),
   );
-  if (adminKey) showAudit().catch((error) => (signOut(), showError(error)));
+  SettingsSignIn.detect()
+    .then(() => (SettingsSignIn.signedIn ? showAudit().catch((error) => signOut().then(() => showError(error))) : showSignIn()))
+    .catch(showError);
 });
