@@ -7,7 +7,8 @@ import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
-import { killPid } from '../support/local-servers';
+import { freePort, killPid } from '../support/local-servers';
+import { browse, CookieJar, OIDC_CLIENT, RunningOidcProvider, signInAtProvider, startOidcProvider } from '../support/oidc-provider';
 import { describeWithTools } from '../support/system-tools';
 import { costRow, RowInput } from '../support/test-app';
 import { sumDecimals } from '../support/decimals';
@@ -79,9 +80,23 @@ const dataRequest = { groupBy: { dateGrouping: 'monthly', dimension: 'service' }
 
 let dataOrg: Org;
 let expectedByService: Record<string, number>;
+/** Sign-in: one OpenID Provider for every instance; the callback address the users would reach (through the load balancer). */
+let provider: RunningOidcProvider;
+let publicOrigin: string;
+const ssoOrganizationId = randomUUID();
 
 beforeAll(async () => {
+  publicOrigin = `http://127.0.0.1:${await freePort()}`;
+  provider = await startOidcProvider([`${publicOrigin}/auth/callback`]);
   cluster = await Cluster.start(3, {
+    SSO_ISSUER_URL: provider.issuer,
+    SSO_CLIENT_ID: OIDC_CLIENT.clientId,
+    SSO_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
+    SSO_REDIRECT_URL: `${publicOrigin}/auth/callback`,
+    SSO_SCOPES: 'openid email groups',
+    SSO_GROUP_MAPPINGS: JSON.stringify([
+      { group: 'finops-admins', organizationId: ssoOrganizationId, scopes: ['api-keys:admin', 'cost:read'] },
+    ]),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // The load test below sends 800 requests of one organisation in 8 s over twelve keys: the per-key limit is what this suite checks.
     ORGANIZATION_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -116,6 +131,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await clickhouse?.onModuleDestroy().catch(() => undefined);
   await cluster?.stop();
+  provider?.stop();
 }, 60_000);
 
 function amortizedByService(body: DataAnswerBody): Record<string, number> {
@@ -264,6 +280,31 @@ describeWithTools(['python3', 'redis-server', 'nginx'])('several instances behin
         expect(read.body.data.filterConfiguration.metric).toBe('on_demand_cost');
         expect(read.body.data.filterConfiguration.metadata.name).toBe(`made on ${creator.index}`);
       }
+    }
+  });
+
+  it('signs in through one instance, completes on another, administers on a third; sign-out on one ends it on all', async () => {
+    const [first, second, third] = cluster.instances;
+    const jar = new CookieJar();
+    // The provider sends the browser back to the public address; the load balancer may pick any instance.
+    const back = new URL(await signInAtProvider(jar, `${first.url}/auth/sign-in`, 'alice', publicOrigin));
+    const callback = await browse(jar, `${second.url}${back.pathname}${back.search}`);
+    expect(callback.status).toBe(302);
+    for (const instance of cluster.instances) {
+      const keys = await browse(jar, `${instance.url}/v1/admin/api-keys`);
+      expect([instance.index, keys.status]).toEqual([instance.index, 200]);
+    }
+    const created = await browse(jar, `${third.url}/v1/admin/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: publicOrigin },
+      body: JSON.stringify({ name: 'made by alice', scopes: ['cost:read'] }),
+    });
+    expect(created.status).toBe(201);
+    const session = jar.get(first.url, 'ci_session')!;
+    expect((await browse(jar, `${first.url}/auth/sign-out`, { method: 'POST', headers: { origin: publicOrigin } })).status).toBe(200);
+    for (const instance of cluster.instances) {
+      const refused = await fetch(`${instance.url}/v1/admin/api-keys`, { headers: { cookie: `ci_session=${session}` } });
+      expect([instance.index, refused.status]).toEqual([instance.index, 401]);
     }
   });
 

@@ -30,12 +30,12 @@ export async function startOidcProvider(redirectUris: string[]): Promise<Running
   return { issuer, stop: () => child.kill('SIGKILL') };
 }
 
-/** Cookies per site, as a browser keeps them (names and values only: the test reads attributes itself). */
+/** Cookies per host (not per port), as a browser keeps them (names and values only: the test reads attributes itself). */
 export class CookieJar {
   private readonly cookies = new Map<string, Map<string, string>>();
 
   take(url: string, response: Response): void {
-    const host = new URL(url).host;
+    const host = new URL(url).hostname;
     const jar = this.cookies.get(host) ?? new Map<string, string>();
     this.cookies.set(host, jar);
     for (const cookie of response.headers.getSetCookie()) {
@@ -48,11 +48,13 @@ export class CookieJar {
   }
 
   header(url: string): string {
-    return [...(this.cookies.get(new URL(url).host) ?? new Map<string, string>())].map(([name, value]) => `${name}=${value}`).join('; ');
+    return [...(this.cookies.get(new URL(url).hostname) ?? new Map<string, string>())]
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
   }
 
   get(url: string, name: string): string | undefined {
-    return this.cookies.get(new URL(url).host)?.get(name);
+    return this.cookies.get(new URL(url).hostname)?.get(name);
   }
 }
 
@@ -69,9 +71,14 @@ export async function browse(jar: CookieJar, url: string, init: RequestInit = {}
 
 /**
  * Signs `user` in at the provider through its own login form, starting from the service's sign-in URL; returns the
- * provider's redirect back to the service (the callback URL with code and state), not yet followed.
+ * provider's redirect back to the service (the callback URL with code and state, on `callbackOrigin`), not yet followed.
  */
-export async function signInAtProvider(jar: CookieJar, signInUrl: string, user: string): Promise<string> {
+export async function signInAtProvider(
+  jar: CookieJar,
+  signInUrl: string,
+  user: string,
+  callbackOrigin = new URL(signInUrl).origin,
+): Promise<string> {
   let response = await browse(jar, signInUrl);
   let url = new URL(response.headers.get('location')!, signInUrl).toString();
   for (let step = 0; step < 10; step++) {
@@ -99,7 +106,7 @@ export async function signInAtProvider(jar: CookieJar, signInUrl: string, user: 
     const location = response.headers.get('location');
     if (!location) throw new Error(`the provider stopped at ${url} with ${response.status}`);
     url = new URL(location, url).toString();
-    if (new URL(url).origin === new URL(signInUrl).origin) return url;
+    if (new URL(url).origin === callbackOrigin) return url;
   }
   throw new Error('the provider did not redirect back');
 }
