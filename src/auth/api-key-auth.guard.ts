@@ -4,7 +4,9 @@ import { AuthenticatedRequest } from '../common/http/request-context';
 import { bearerToken } from './api-key-format';
 import { ApiKeysService } from './api-keys.service';
 import { requestCookie, SESSION_COOKIE } from './sign-in-cookies';
-import { sessionPrincipal, SsoService } from './sso.service';
+import { SignedInSession, sessionPrincipal, SsoService } from './sso.service';
+import { requestOrigin } from '../infrastructure/audit-trail/audit-origin';
+import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { ThrottledClients } from './throttled-clients';
 
 /**
@@ -17,7 +19,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Resolves the API key (or, on the admin API, a Settings page's session) into `request.principal` but rejects
  * nothing itself: the rate limiter runs next (per key, or per client IP for unauthenticated traffic), then ScopesGuard
- * answers 401/403. The one refusal here: a change made with a session from another site (cross-site request forgery).
+ * answers 401/403. The one refusal here: a change made with a session from another site (cross-site request forgery),
+ * recorded in the audit trail.
  */
 @Injectable()
 export class ApiKeyAuthGuard implements CanActivate {
@@ -25,6 +28,7 @@ export class ApiKeyAuthGuard implements CanActivate {
     private readonly apiKeys: ApiKeysService,
     private readonly throttledClients: ThrottledClients,
     private readonly sso: SsoService,
+    private readonly auditTrail: AuditTrail,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,11 +40,26 @@ export class ApiKeyAuthGuard implements CanActivate {
       const cookie = requestCookie(request, SESSION_COOKIE);
       const session = cookie ? await this.sso.session(cookie) : undefined;
       if (session) {
-        refuseCrossSite(request, this.sso.settings.publicOrigin);
+        if (isCrossSite(request, this.sso.settings.publicOrigin)) await this.refuseCrossSite(request, session);
         request.principal = sessionPrincipal(session);
       }
     }
     return true;
+  }
+
+  /** Refuses a cross-site change made with a session, and leaves a trace of the attempt in the organisation's audit trail. */
+  private async refuseCrossSite(request: AuthenticatedRequest, session: SignedInSession): Promise<never> {
+    const origin = request.headers.origin ?? 'an unknown origin';
+    const actor = { kind: 'sso' as const, subject: session.subject, email: session.email };
+    await this.auditTrail.record(requestOrigin(request, session.organizationId, actor), 'session.cross-site-refused', session.subject, {
+      origin,
+      method: request.method,
+      path: request.path,
+    });
+    throw new ApiError(
+      HttpStatus.FORBIDDEN,
+      `A change made with a signed-in session must come from the Settings pages at ${this.sso.settings!.publicOrigin}; this request came from ${origin}.`,
+    );
   }
 }
 
@@ -49,14 +68,8 @@ export class ApiKeyAuthGuard implements CanActivate {
  * sibling subdomain), a change must also say it comes from the pages' own origin: `Origin` (every browser sends it on
  * a POST or DELETE from a script), or `Sec-Fetch-Site: same-origin` where a privacy setting drops Origin.
  */
-function refuseCrossSite(request: AuthenticatedRequest, publicOrigin: string): void {
-  if (SAFE_METHODS.has(request.method)) return;
+function isCrossSite(request: AuthenticatedRequest, publicOrigin: string): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.origin;
-  const sameOrigin = origin === undefined ? request.headers['sec-fetch-site'] === 'same-origin' : origin === publicOrigin;
-  if (!sameOrigin) {
-    throw new ApiError(
-      HttpStatus.FORBIDDEN,
-      `A change made with a signed-in session must come from the Settings pages at ${publicOrigin}; this request came from ${origin ?? 'an unknown origin'}.`,
-    );
-  }
+  return origin === undefined ? request.headers['sec-fetch-site'] !== 'same-origin' : origin !== publicOrigin;
 }

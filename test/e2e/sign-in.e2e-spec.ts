@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Browser, chromium } from 'playwright-core';
 import { freePort } from '../support/local-servers';
-import { browse, CookieJar, OIDC_CLIENT, RunningOidcProvider, signInAtProvider, startOidcProvider } from '../support/oidc-provider';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SettingOverrides } from '../../src/config/settings';
+import {
+  browse,
+  CookieJar,
+  OIDC_CLIENT,
+  OidcProviderOptions,
+  RunningOidcProvider,
+  signInAtProvider,
+  startOidcProvider,
+} from '../support/oidc-provider';
 import { describeWithTools, systemToolPath } from '../support/system-tools';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -14,7 +26,10 @@ const KEYS = '/v1/admin/api-keys';
 const EVENTS = '/v1/admin/audit-events';
 
 /** The service with SSO configured for a fresh organisation and a provider of its own, listening on loopback. */
-async function startWithProvider(): Promise<{
+async function startWithProvider(
+  providerOptions: OidcProviderOptions = {},
+  settings: SettingOverrides = {},
+): Promise<{
   t: TestApp;
   provider: RunningOidcProvider;
   base: string;
@@ -24,7 +39,7 @@ async function startWithProvider(): Promise<{
   const organizationId = randomUUID();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const provider = await startOidcProvider([`${base}/auth/callback`]);
+  const provider = await startOidcProvider([`${base}/auth/callback`], providerOptions);
   const t = await TestApp.start({
     settings: {
       SSO_ISSUER_URL: provider.issuer,
@@ -32,10 +47,12 @@ async function startWithProvider(): Promise<{
       SSO_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
       SSO_REDIRECT_URL: `${base}/auth/callback`,
       SSO_SCOPES: 'openid email groups',
+      SSO_CLIENT_PRIVATE_KEY_FILE: undefined,
       SSO_GROUP_MAPPINGS: JSON.stringify([
         { group: 'finops-admins', organizationId, scopes: ['api-keys:admin', 'cost:read'] },
         { group: 'finops-readers', organizationId, scopes: ['cost:read'] },
       ]),
+      ...settings,
     },
   });
   await t.app.listen(port, '127.0.0.1');
@@ -134,6 +151,11 @@ describe('Sign-in through an OpenID Provider', () => {
     expect((await attempt({ 'sec-fetch-site': 'same-origin' })).status).toBe(201);
     const names = ((await t.http.get(KEYS).set(adminKey.auth)).body.data.keys as Array<{ name: string }>).map((key) => key.name);
     expect(names.filter((name) => name === 'csrf')).toHaveLength(1);
+    const refusals = (await auditActions()).filter((event) => event.action === 'session.cross-site-refused');
+    expect(refusals.map((event) => [event.actor.id, event.details])).toEqual([
+      ['alice', { origin: 'an unknown origin', method: 'POST', path: KEYS }],
+      ['alice', { origin: 'https://evil.example', method: 'POST', path: KEYS }],
+    ]);
   });
 
   it('grants only the mapped permissions: bob reads but does not administer', async () => {
@@ -170,6 +192,11 @@ describe('Sign-in through an OpenID Provider', () => {
     expect(jar.get(base, 'ci_session')).toBeUndefined();
     // A callback from a browser that never started a sign-in.
     expect((await fetch(back, { redirect: 'manual' })).status).toBe(400);
+    const reasons = (await auditActions())
+      .filter((event) => event.action === 'sign-in.failed')
+      .map((event) => String(event.details.reason));
+    expect(reasons.filter((reason) => reason.includes('state mismatch'))).toHaveLength(1);
+    expect(reasons.filter((reason) => reason.includes('already used')).length).toBeGreaterThanOrEqual(2);
   });
 
   it('returns only to a Settings page: no open redirect through returnTo', async () => {
@@ -178,6 +205,86 @@ describe('Sign-in through an OpenID Provider', () => {
       expect(callback.headers.get('location')).toBe('/settings/api-keys');
     }
     expect((await signIn('alice', '/settings/audit-log')).callback.headers.get('location')).toBe('/settings/audit-log');
+  });
+});
+
+/**
+ * The ID token and the client's own proof, each with a real provider that differs the way real ones can: its clock
+ * two hours behind (its ID tokens arrive expired), signing with another algorithm than agreed (the check that also
+ * refuses `alg: none`), another provider answering in its place (a mix-up), and a client that proves itself with a
+ * private key (private_key_jwt) instead of a secret.
+ */
+describe('Sign-in: the ID token and the client authentication', () => {
+  const started: Array<{ t: TestApp; provider: RunningOidcProvider }> = [];
+  afterAll(async () => {
+    for (const { t, provider } of started) {
+      await t.close();
+      provider.stop();
+    }
+  });
+  async function start(providerOptions: OidcProviderOptions, settings: SettingOverrides = {}) {
+    const running = await startWithProvider(providerOptions, settings);
+    started.push(running);
+    return running;
+  }
+  async function refusal(base: string, jar: CookieJar, back: string): Promise<string> {
+    const callback = await browse(jar, back);
+    expect(callback.status).toBe(400);
+    expect(jar.get(base, 'ci_session')).toBeUndefined();
+    return callback.text();
+  }
+
+  it('refuses an expired ID token', async () => {
+    const { base } = await start({ clockOffsetSeconds: -2 * 3600 });
+    const jar = new CookieJar();
+    const back = await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice');
+    expect(await refusal(base, jar, back)).toMatch(/expired/);
+  });
+
+  it('refuses an ID token signed with another algorithm than RS256', async () => {
+    const { base } = await start({ idTokenAlg: 'ES256' });
+    const jar = new CookieJar();
+    const back = await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice');
+    expect(await refusal(base, jar, back)).toContain('unexpected JWT alg received, expected RS256, got: ES256');
+  });
+
+  it('refuses an answer from another provider (mix-up), recording the refusal', async () => {
+    const { t, base, adminKey } = await start({});
+    const impostor = await startOidcProvider([`${base}/auth/callback`]);
+    try {
+      const jar = new CookieJar();
+      const begun = await browse(jar, `${base}/auth/sign-in`);
+      // The same authorization request, answered by the other provider (which knows a client of the same name).
+      const request = new URL(begun.headers.get('location')!);
+      const elsewhere = `${impostor.issuer}${request.pathname}${request.search}`;
+      const back = await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice', base, elsewhere);
+      expect(await refusal(base, jar, back)).toContain('iss mismatch');
+      const events = (await t.http.get(EVENTS).set(adminKey.auth)).body.data.events as Array<{
+        action: string;
+        details: { reason?: string };
+      }>;
+      expect(events.filter((event) => event.action === 'sign-in.failed').map((event) => event.details.reason)).toEqual([
+        expect.stringContaining('iss mismatch'),
+      ]);
+    } finally {
+      impostor.stop();
+    }
+  });
+
+  it('signs in with private_key_jwt: the client proves itself with its key, no secret configured', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const dir = join(process.env.E2E_TMP_DIR ?? '.test-tmp', `sso-${randomUUID()}`);
+    mkdirSync(dir, { recursive: true });
+    const keyFile = join(dir, 'client-key.pem');
+    writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const { base } = await start(
+      { clientJwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), alg: 'RS256', use: 'sig' }] } },
+      { SSO_CLIENT_SECRET: undefined, SSO_CLIENT_PRIVATE_KEY_FILE: keyFile },
+    );
+    const jar = new CookieJar();
+    const back = await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice');
+    expect((await browse(jar, back)).status).toBe(302);
+    expect(jar.get(base, 'ci_session')).toBeDefined();
   });
 });
 

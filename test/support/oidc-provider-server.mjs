@@ -4,10 +4,24 @@
 //
 //   node test/support/oidc-provider-server.mjs '{"redirectUris": […], "clientId": …, "clientSecret": …}'
 //
+// Options for the refusal tests, each a real provider misbehaving the way real ones can: `clockOffsetSeconds` (its
+// clock off, so its ID tokens arrive expired), `idTokenAlg` (signs ID tokens with another algorithm, e.g. ES256),
+// `clientJwks` (the client authenticates with private_key_jwt, these are its public keys).
+//
 // Users (any password): alice (groups finops-admins, engineering), bob (finops-readers), carol (no group).
+import { generateKeyPairSync } from 'node:crypto';
 import Provider from 'oidc-provider';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
+if (options.clockOffsetSeconds) {
+  const realNow = Date.now;
+  Date.now = () => realNow() + options.clockOffsetSeconds * 1000;
+}
+/** Signing keys of its own: RSA (RS256) and EC (ES256). */
+const signingKeys = [
+  { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'rsa-1', use: 'sig' },
+  { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'ec-1', use: 'sig' },
+];
 const USERS = {
   alice: { email: 'alice@example.com', groups: ['finops-admins', 'engineering'] },
   bob: { email: 'bob@example.com', groups: ['finops-readers'] },
@@ -22,20 +36,23 @@ const provider = new Provider(issuer, {
   clients: [
     {
       client_id: options.clientId,
-      client_secret: options.clientSecret,
       redirect_uris: options.redirectUris,
-      post_logout_redirect_uris: options.postLogoutRedirectUris ?? [],
       grant_types: ['authorization_code'],
       response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: options.idTokenAlg ?? 'RS256',
+      ...(options.clientJwks
+        ? { token_endpoint_auth_method: 'private_key_jwt', jwks: options.clientJwks }
+        : { client_secret: options.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }),
     },
   ],
+  jwks: { keys: signingKeys },
+  enabledJWA: { clientAuthSigningAlgValues: ['RS256', 'ES256'], idTokenSigningAlgValues: ['RS256', 'ES256'] },
+  features: { devInteractions: { enabled: true }, clientCredentials: { enabled: false } },
   claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups'] },
   scopes: ['openid', 'email', 'groups'],
   // The ID token carries the requested claims (the service reads groups from it, as from Entra ID or Okta).
   conformIdTokenClaims: false,
   pkce: { required: () => true },
-  features: { devInteractions: { enabled: true } },
   ttl: { IdToken: Number(options.idTokenSeconds ?? 3600) },
   cookies: { keys: ['test-provider-cookie-key'] },
   // The test client is first-party: no consent screen.

@@ -5,6 +5,14 @@ import { createInterface } from 'node:readline';
 /** The provider's test client (registered at start). */
 export const OIDC_CLIENT = { clientId: 'cost-insights-test', clientSecret: 'test-client-secret-not-a-real-one' };
 
+/** How the provider misbehaves or differs (oidc-provider-server.mjs). */
+export interface OidcProviderOptions {
+  clockOffsetSeconds?: number;
+  idTokenAlg?: 'RS256' | 'ES256';
+  /** The client's public keys: it authenticates with private_key_jwt. */
+  clientJwks?: { keys: object[] };
+}
+
 export interface RunningOidcProvider {
   issuer: string;
   stop(): void;
@@ -14,10 +22,10 @@ export interface RunningOidcProvider {
  * A real OpenID Provider (oidc-provider, test/support/oidc-provider-server.mjs) in a child process, with the test
  * client registered for `redirectUris`. Users: alice (finops-admins), bob (finops-readers), carol (no group).
  */
-export async function startOidcProvider(redirectUris: string[]): Promise<RunningOidcProvider> {
+export async function startOidcProvider(redirectUris: string[], options: OidcProviderOptions = {}): Promise<RunningOidcProvider> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(__dirname, 'oidc-provider-server.mjs'), JSON.stringify({ ...OIDC_CLIENT, redirectUris })],
+    [join(__dirname, 'oidc-provider-server.mjs'), JSON.stringify({ ...OIDC_CLIENT, redirectUris, ...options })],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -78,9 +86,11 @@ export async function signInAtProvider(
   signInUrl: string,
   user: string,
   callbackOrigin = new URL(signInUrl).origin,
+  /** Given: the sign-in was begun already, and the browser goes to this authorization URL instead. */
+  authorizationUrl?: string,
 ): Promise<string> {
-  let response = await browse(jar, signInUrl);
-  let url = new URL(response.headers.get('location')!, signInUrl).toString();
+  let response: Response;
+  let url = authorizationUrl ?? new URL((await browse(jar, signInUrl)).headers.get('location')!, signInUrl).toString();
   for (let step = 0; step < 10; step++) {
     response = await browse(jar, url);
     if (response.status === 200) {

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'sign-in.succeeded',
   'sign-in.failed',
   'sign-out',
+  'session.cross-site-refused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -33,6 +34,8 @@ export const AUDIT_ACTION_MEANINGS: Readonly<Record<AuditAction, string>> = {
   'sign-in.succeeded': 'someone signed in to the Settings pages through the identity provider',
   'sign-in.failed': 'a sign-in through the identity provider was refused (details: why)',
   'sign-out': 'someone signed out of the Settings pages',
+  'session.cross-site-refused':
+    "a change carrying a signed-in person's session came from another site and was refused (details: origin, method, path)",
 };
 
 export const AUDIT_ACTOR_KINDS = ['api-key', 'sso'] as const;
