@@ -48,8 +48,8 @@ export const DEFAULT_RETURN_PATH = '/settings/api-keys';
 /**
  * Sign-in to the Settings pages through the organisation's OpenID Connect provider (issue 36): the authorization code
  * flow with PKCE, `state` and `nonce`, by openid-client (a certified relying party library): it checks the ID token's
- * issuer, audience, expiry, nonce and signature against the provider's JWKS (fetched again for an unknown key id, so
- * key rotation works; `alg: none` and algorithms other than the client's are refused). Sessions and pending sign-ins
+ * issuer, audience, expiry, nonce and signature against the provider's JWKS (read again at each sign-in, so a key
+ * rotation is followed at once; `alg: none` and algorithms other than the client's are refused). Sessions and pending sign-ins
  * are server-side records (sign-in-records.ts), so every instance behind the load balancer knows them.
  */
 @Injectable()
@@ -107,6 +107,9 @@ export class SsoService {
       );
     }
     const client = await this.oidcClient();
+    // The provider's keys, read again at each sign-in (sign-ins are rare): a rotated key is known at once, where
+    // openid-client alone fetches the key set again at most once a minute.
+    await (client.issuer as Issuer & { reloadJwksUri(): Promise<void> }).reloadJwksUri().catch(() => undefined);
     const params = client.callbackParams(callback);
     if (params.error) throw new SignInRefusal(HttpStatus.FORBIDDEN, `The identity provider refused the sign-in: ${String(params.error)}.`);
     let claims: Record<string, unknown>;
@@ -143,7 +146,7 @@ export class SsoService {
     if (!sso) return undefined;
     const session = await this.records.get<SignedInSession>('session', sessionCookie);
     const now = Date.now();
-    if (!session || now >= session.endsAtMs || now >= session.activeAtMs + sso.sessionIdleSeconds * 1000) return undefined;
+    if (!session || !isLive(session, now, sso.sessionIdleSeconds)) return undefined;
     if (now - session.activeAtMs >= ACTIVITY_WRITE_EVERY_MS) {
       const active = { ...session, activeAtMs: now };
       await this.records.touch('session', sessionCookie, active, this.expiryOf(active));
@@ -208,6 +211,11 @@ export function sessionPrincipal(session: SignedInSession): Principal {
     scopes: session.scopes,
     person: { subject: session.subject, email: session.email },
   };
+}
+
+/** Before its absolute end, and used within the idle time. */
+export function isLive(session: Pick<SignedInSession, 'endsAtMs' | 'activeAtMs'>, nowMs: number, idleSeconds: number): boolean {
+  return nowMs < session.endsAtMs && nowMs < session.activeAtMs + idleSeconds * 1000;
 }
 
 function safeReturnPath(returnTo: unknown): string {

@@ -71,7 +71,7 @@ describe('Sign-in through an OpenID Provider', () => {
   });
   afterAll(async () => {
     await t?.close();
-    provider?.stop();
+    await provider?.stop();
   });
 
   /** Signs `user` in through the provider's form; the jar then holds the session cookie (if granted). */
@@ -219,7 +219,7 @@ describe('Sign-in: the ID token and the client authentication', () => {
   afterAll(async () => {
     for (const { t, provider } of started) {
       await t.close();
-      provider.stop();
+      await provider.stop();
     }
   });
   async function start(providerOptions: OidcProviderOptions, settings: SettingOverrides = {}) {
@@ -267,7 +267,26 @@ describe('Sign-in: the ID token and the client authentication', () => {
         expect.stringContaining('iss mismatch'),
       ]);
     } finally {
-      impostor.stop();
+      await impostor.stop();
+    }
+  });
+
+  it("follows a rotation of the provider's signing keys: the new key is fetched, the sign-in succeeds", async () => {
+    const { base, provider } = await start({});
+    const signInWorks = async () => {
+      const jar = new CookieJar();
+      const callback = await browse(jar, await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice'));
+      return [callback.status, jar.get(base, 'ci_session') !== undefined];
+    };
+    expect(await signInWorks()).toEqual([302, true]);
+    // The same issuer restarted with signing keys of its own: the service knows only the old ones.
+    await provider.stop();
+    const rotated = await startOidcProvider([`${base}/auth/callback`], { port: Number(new URL(provider.issuer).port) });
+    try {
+      expect(rotated.issuer).toBe(provider.issuer);
+      expect(await signInWorks()).toEqual([302, true]);
+    } finally {
+      await rotated.stop();
     }
   });
 
@@ -304,7 +323,7 @@ describeWithTools(['chromium'])("Sign-in in the browser, through the provider's 
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    provider?.stop();
+    await provider?.stop();
   });
 
   it('signs alice in, creates and revokes a key, shows both in the audit log under her name, and signs out', async () => {

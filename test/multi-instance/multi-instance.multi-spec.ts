@@ -131,7 +131,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await clickhouse?.onModuleDestroy().catch(() => undefined);
   await cluster?.stop();
-  provider?.stop();
+  await provider?.stop();
 }, 60_000);
 
 function amortizedByService(body: DataAnswerBody): Record<string, number> {

@@ -6,10 +6,11 @@
 //
 // Options for the refusal tests, each a real provider misbehaving the way real ones can: `clockOffsetSeconds` (its
 // clock off, so its ID tokens arrive expired), `idTokenAlg` (signs ID tokens with another algorithm, e.g. ES256),
-// `clientJwks` (the client authenticates with private_key_jwt, these are its public keys).
+// `clientJwks` (the client authenticates with private_key_jwt, these are its public keys), `port` (a restart in place,
+// with new signing keys: a key rotation).
 //
 // Users (any password): alice (groups finops-admins, engineering), bob (finops-readers), carol (no group).
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import Provider from 'oidc-provider';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
@@ -17,10 +18,10 @@ if (options.clockOffsetSeconds) {
   const realNow = Date.now;
   Date.now = () => realNow() + options.clockOffsetSeconds * 1000;
 }
-/** Signing keys of its own: RSA (RS256) and EC (ES256). */
+/** Signing keys of its own, new at each start (as a rotation makes them: new key ids): RSA (RS256) and EC (ES256). */
 const signingKeys = [
-  { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'rsa-1', use: 'sig' },
-  { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'ec-1', use: 'sig' },
+  { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: `rsa-${randomUUID()}`, use: 'sig' },
+  { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: `ec-${randomUUID()}`, use: 'sig' },
 ];
 const USERS = {
   alice: { email: 'alice@example.com', groups: ['finops-admins', 'engineering'] },
@@ -29,7 +30,7 @@ const USERS = {
 };
 
 const server = (await import('node:http')).createServer();
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
 const provider = new Provider(issuer, {

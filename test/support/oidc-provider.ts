@@ -11,11 +11,14 @@ export interface OidcProviderOptions {
   idTokenAlg?: 'RS256' | 'ES256';
   /** The client's public keys: it authenticates with private_key_jwt. */
   clientJwks?: { keys: object[] };
+  /** Listen here (a restart in place: the same issuer, new signing keys). */
+  port?: number;
 }
 
 export interface RunningOidcProvider {
   issuer: string;
-  stop(): void;
+  /** Kills the provider; resolves once it has exited (its port free). */
+  stop(): Promise<void>;
 }
 
 /**
@@ -35,7 +38,14 @@ export async function startOidcProvider(redirectUris: string[], options: OidcPro
     lines.once('line', (line) => resolve((JSON.parse(line) as { issuer: string }).issuer));
     child.once('exit', (code) => reject(new Error(`the OpenID provider exited (${code}) before listening`)));
   });
-  return { issuer, stop: () => child.kill('SIGKILL') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    issuer,
+    stop: () => {
+      child.kill('SIGKILL');
+      return exited;
+    },
+  };
 }
 
 /** Cookies per host (not per port), as a browser keeps them (names and values only: the test reads attributes itself). */
