@@ -199,6 +199,18 @@ describe('Sign-in through an OpenID Provider', () => {
     expect(reasons.filter((reason) => reason.includes('already used')).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('refuses an ID token whose nonce is not the one this sign-in sent (the request altered on its way)', async () => {
+    const jar = new CookieJar();
+    const begun = await browse(jar, `${base}/auth/sign-in`);
+    const request = new URL(begun.headers.get('location')!);
+    request.searchParams.set('nonce', 'another-nonce');
+    const back = await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice', base, request.toString());
+    const refused = await browse(jar, back);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('nonce mismatch');
+    expect(jar.get(base, 'ci_session')).toBeUndefined();
+  });
+
   it('returns only to a Settings page: no open redirect through returnTo', async () => {
     for (const returnTo of ['https://evil.example/', '//evil.example/settings/api-keys', '/settings/../v1/admin/api-keys']) {
       const { callback } = await signIn('alice', returnTo);
