@@ -23,7 +23,10 @@ export interface AppConfig {
   /** Embedded chDB data directory; used only when `clickhouse.url` is unset. */
   dataDir: string;
   clickhouse: {
+    /** The preferred server (the first of CLICKHOUSE_URL); unset: embedded. */
     url?: string;
+    /** Every server reads may enter through, preferred first: CLICKHOUSE_URL's, then the cluster's node URLs. */
+    entryUrls: string[];
     user: string;
     password: string;
     database: string;
@@ -161,11 +164,13 @@ export function loadConfig(env: Environment): AppConfig {
     throw new ConfigError('SHARED_FILTER_QUOTA_MB must hold at least one filter of SHARED_FILTER_MAX_BYTES');
   }
   const maxExecutionSeconds = settings.CLICKHOUSE_MAX_EXECUTION_SECONDS;
+  const entryUrls = settings.CLICKHOUSE_URL?.split(',') ?? [];
   return {
     port: settings.PORT,
     dataDir: settings.DATA_DIR,
     clickhouse: {
-      url: settings.CLICKHOUSE_URL,
+      url: entryUrls[0],
+      entryUrls: [...new Set([...entryUrls, ...(settings.CLICKHOUSE_CLUSTER ? settings.CLICKHOUSE_CLUSTER_NODE_URLS : [])])],
       user: settings.CLICKHOUSE_USER,
       password: settings.CLICKHOUSE_PASSWORD,
       database: settings.CLICKHOUSE_DATABASE,

@@ -95,6 +95,24 @@ function url(spec: { protocols: string[]; doc: string }): Setting<string | undef
   };
 }
 
+/** One URL, or several comma-separated (kept as the normalised list's text); unset by default. */
+function urls(spec: { protocols: string[]; doc: string }): Setting<string | undefined> {
+  const single = url(spec);
+  return {
+    default: undefined,
+    doc: spec.doc,
+    parse(raw, variable) {
+      const list = raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+        .map((item) => single.parse(item, variable)!);
+      if (list.length === 0) throw new ConfigError(`${variable} must be a URL`);
+      return list.join(',');
+    },
+  };
+}
+
 /** Interpolated into SQL as an identifier (database, cluster), so it must be one. */
 function identifier<T extends string | undefined>(spec: Described<T>): Setting<string | T> {
   return {
@@ -168,9 +186,11 @@ export const SETTINGS = {
     default: './data',
     doc: 'Embedded chDB data directory (used when `CLICKHOUSE_URL` is unset). One process at a time.',
   }),
-  CLICKHOUSE_URL: url({
+  CLICKHOUSE_URL: urls({
     protocols: ['http:', 'https:'],
-    doc: 'ClickHouse server over HTTP(S), e.g. `http://clickhouse:8123`. Same SQL as embedded.',
+    doc:
+      'ClickHouse server over HTTP(S), e.g. `http://clickhouse:8123`. Same SQL as embedded. Several, comma-separated: the ' +
+      'first is preferred, the others (a standby, other nodes of the cluster) take the reads when it does not answer',
   }),
   CLICKHOUSE_USER: text({ default: 'default', doc: 'Server credentials: the user' }),
   CLICKHOUSE_PASSWORD: text({ default: '', doc: 'Server credentials: the password' }),
@@ -522,7 +542,8 @@ export const SETTINGS = {
     protocols: ['http:', 'https:'],
     doc:
       "HTTP(S) URLs of the cluster's nodes, comma-separated, for the work done on each node (migrations, partition swaps of " +
-      "imports); default: each host of `system.clusters` at `CLICKHOUSE_URL`'s scheme and port",
+      "imports) and as entry nodes for reads when `CLICKHOUSE_URL`'s do not answer; default: each host of `system.clusters` " +
+      "at `CLICKHOUSE_URL`'s scheme and port",
   }),
   // ClickHouse closes idle keep-alive connections after keep_alive_timeout (3 s by default up to 24.x,
   // 10 s later): drop ours earlier so a socket the server has closed is never picked for a request.

@@ -130,6 +130,37 @@ describeOnCluster('ClickHouse cluster faults (a private 2 × 2 cluster)', () => 
     }
   }, 120_000);
 
+  it('keeps answering while the node it enters through is killed under load: reads go through another node (0 lost)', async () => {
+    // a enters through s1r1 (CLICKHOUSE_URL); the cluster's other nodes (CLICKHOUSE_CLUSTER_NODE_URLS) are its standbys.
+    const entry = cluster.node(1, 1);
+    const answers: HttpAnswer[] = [];
+    const started = Date.now();
+    let killedAt = 0;
+    let answeredBeforeKill = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (Date.now() - started < 6000) {
+          if (!killedAt && Date.now() - started > 1500) {
+            killedAt = Date.now() - started;
+            answeredBeforeKill = answers.length;
+            await entry.kill();
+          }
+          answers.push(await data(baseA));
+        }
+      }),
+    );
+    const failed = answers.filter((answer) => answer.status !== 200 || totalOf(answer) !== total);
+    const afterKill = answers.slice(answeredBeforeKill);
+    console.log(
+      `cluster-faults: entry node ${entry.id} killed after ${killedAt} ms of 8 concurrent /data: ${answers.length} requests ` +
+        `(${afterKill.length} after the kill), ${failed.length} failed or inexact, p50 ${median(answers.map((x) => x.ms))} ms`,
+    );
+    expect(failed.map((answer) => `${answer.status} ${answer.text.slice(0, 120)}`)).toEqual([]);
+    expect(afterKill.length).toBeGreaterThan(8);
+    await entry.start();
+    expect(totalOf(await data(baseA))).toBe(total);
+  }, 120_000);
+
   it('answers a clear 500 envelope within 1 s while a whole shard is down, never part of the answer, and recovers without a restart', async () => {
     const shard = [cluster.node(2, 1), cluster.node(2, 2)];
     await Promise.all(shard.map((node) => node.kill()));

@@ -10,6 +10,7 @@ import { servingTableName } from './cluster-ddl';
 import { ClickhouseCluster } from './cluster-nodes';
 import { FairScheduler, TenantQueueFullError } from './fair-scheduler';
 import { currentStatementOwner } from './statement-owner';
+import { EntryNodes } from './entry-nodes';
 
 export type StatementParameters = Record<string, unknown>;
 
@@ -24,8 +25,14 @@ export interface ReadOptions {
  */
 @Injectable()
 export class ClickhouseService implements OnModuleDestroy {
-  readonly client: ClickHouseClient;
+  /** The servers reads enter through (entry-nodes.ts): CLICKHOUSE_URL's, then a cluster's nodes; one for embedded. */
+  private readonly entries: EntryNodes<ClickHouseClient>;
   readonly database: string;
+
+  /** The client of the entry node now in use (the preferred one unless it stopped answering). */
+  get client(): ClickHouseClient {
+    return this.entries.current();
+  }
   /** True for the in-process chDB engine: files on this machine are also the engine's files. */
   readonly embedded: boolean;
 
@@ -33,7 +40,8 @@ export class ClickhouseService implements OnModuleDestroy {
   readonly url: string | undefined;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.client = createClickhouseClient(config);
+    const entryUrls = config.clickhouse.url ? config.clickhouse.entryUrls : [undefined];
+    this.entries = new EntryNodes(entryUrls.map((url) => createClickhouseClient({ ...config, clickhouse: { ...config.clickhouse, url } })));
     this.database = config.clickhouse.database;
     this.embedded = !config.clickhouse.url;
     this.url = config.clickhouse.url;
@@ -83,11 +91,13 @@ export class ClickhouseService implements OnModuleDestroy {
   async knownSettings<T extends Record<string, unknown>>(settings: T): Promise<Partial<T>> {
     const unknown = Object.keys(settings).filter((name) => !this.settingKnown.has(name));
     if (unknown.length > 0) {
-      const result = await this.client.query({
-        query: 'SELECT name FROM system.settings WHERE name IN {names:Array(String)}',
-        query_params: { names: unknown },
-        format: 'JSONEachRow',
-      });
+      const result = await this.entries.read((client) =>
+        client.query({
+          query: 'SELECT name FROM system.settings WHERE name IN {names:Array(String)}',
+          query_params: { names: unknown },
+          format: 'JSONEachRow',
+        }),
+      );
       const known = new Set((await result.json<{ name: string }>()).map((row) => row.name));
       for (const name of unknown) this.settingKnown.set(name, known.has(name));
     }
@@ -103,7 +113,10 @@ export class ClickhouseService implements OnModuleDestroy {
    * migrator and the importer use for the work done node by node.
    */
   private forNode(url: string): ClickhouseService {
-    const node = new ClickhouseService({ ...this.config, clickhouse: { ...this.config.clickhouse, url, cluster: undefined } });
+    const node = new ClickhouseService({
+      ...this.config,
+      clickhouse: { ...this.config.clickhouse, url, entryUrls: [url], cluster: undefined },
+    });
     node.writes = this.writes;
     return node;
   }
@@ -129,15 +142,13 @@ export class ClickhouseService implements OnModuleDestroy {
   async query<T>(query: string, params: StatementParameters = {}, options: ReadOptions = {}): Promise<T[]> {
     return this.scheduled(options, () =>
       this.measured('query', async () => {
-        const result = await this.client.query({
-          query,
-          query_params: params,
-          format: 'JSONEachRow',
-          clickhouse_settings: await this.readSettings(),
+        const settings = await this.readSettings();
+        return this.entries.read(async (client) => {
+          const result = await client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings });
+          const rows = await result.json<T>();
+          countRead(result.response_headers);
+          return rows;
         });
-        const rows = await result.json<T>();
-        countRead(result.response_headers);
-        return rows;
       }),
     );
   }
@@ -151,16 +162,19 @@ export class ClickhouseService implements OnModuleDestroy {
   async queryRaw(query: string, params: StatementParameters = {}, options: ReadOptions = {}): Promise<Buffer[]> {
     return this.scheduled(options, () =>
       this.measured('query', async () => {
-        const result = await this.client.exec({
-          query: `${query}\nFORMAT TabSeparatedRaw`,
-          query_params: params,
-          clickhouse_settings: await this.readSettings(),
+        const settings = await this.readSettings();
+        return this.entries.read(async (client) => {
+          const result = await client.exec({
+            query: `${query}\nFORMAT TabSeparatedRaw`,
+            query_params: params,
+            clickhouse_settings: settings,
+          });
+          const chunks: Buffer[] = [];
+          for await (const chunk of result.stream) chunks.push(chunk as Buffer);
+          throwStreamedException(chunks, result.response_headers);
+          countRead(result.response_headers);
+          return chunks;
         });
-        const chunks: Buffer[] = [];
-        for await (const chunk of result.stream) chunks.push(chunk as Buffer);
-        throwStreamedException(chunks, result.response_headers);
-        countRead(result.response_headers);
-        return chunks;
       }),
     );
   }
@@ -253,7 +267,7 @@ export class ClickhouseService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.cluster?.close();
-    await this.client.close();
+    await Promise.all(this.entries.all.map((client) => client.close()));
   }
 }
 
