@@ -3,7 +3,7 @@ import { ApiError } from '../common/errors/api-errors';
 import { AuthenticatedRequest } from '../common/http/request-context';
 import { bearerToken } from './api-key-format';
 import { ApiKeysService } from './api-keys.service';
-import { requestCookie, SESSION_COOKIE } from './sign-in-cookies';
+import { isCrossSite, requestCookie, SESSION_COOKIE } from './sign-in-cookies';
 import { SignedInSession, sessionPrincipal, SsoService } from './sso.service';
 import { requestOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
@@ -14,7 +14,6 @@ import { ThrottledClients } from './throttled-clients';
  * of the data-scope picker (with the person's cost:read). Every other data route takes API keys only.
  */
 const SESSION_ROUTES = /^\/v1\/(admin\/|cost-insights\/(filters|tag-values|cost-category-values)$)/;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Resolves the API key (or, on the admin API, a Settings page's session) into `request.principal` but rejects
@@ -61,15 +60,4 @@ export class ApiKeyAuthGuard implements CanActivate {
       `A change made with a signed-in session must come from the Settings pages at ${this.sso.settings!.publicOrigin}; this request came from ${origin}.`,
     );
   }
-}
-
-/**
- * The session cookie is SameSite=Strict, so browsers send it from this site only; as a second line (older browsers, a
- * sibling subdomain), a change must also say it comes from the pages' own origin: `Origin` (every browser sends it on
- * a POST or DELETE from a script), or `Sec-Fetch-Site: same-origin` where a privacy setting drops Origin.
- */
-function isCrossSite(request: AuthenticatedRequest, publicOrigin: string): boolean {
-  if (SAFE_METHODS.has(request.method)) return false;
-  const origin = request.headers.origin;
-  return origin === undefined ? request.headers['sec-fetch-site'] !== 'same-origin' : origin !== publicOrigin;
 }

@@ -1,5 +1,7 @@
 import type { Request, Response } from 'express';
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The browser's session with the Settings pages: sent to this origin only, never readable by scripts. */
 export const SESSION_COOKIE = 'ci_session';
 /** A sign-in under way at the provider: sent back on the provider's redirect to the callback (a top-level GET). */
@@ -30,4 +32,15 @@ export function setSignInCookie(
 
 export function clearSignInCookie(response: Response, name: typeof SESSION_COOKIE | typeof PENDING_COOKIE): void {
   setSignInCookie(response, name, '', 0);
+}
+
+/**
+ * The session cookie is SameSite=Strict, so browsers send it from this site only; as a second line (older browsers, a
+ * sibling subdomain), a change must also say it comes from the pages' own origin: `Origin` (every browser sends it on
+ * a POST or DELETE from a script), or `Sec-Fetch-Site: same-origin` where a privacy setting drops Origin.
+ */
+export function isCrossSite(request: Request, publicOrigin: string): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const origin = request.headers.origin;
+  return origin === undefined ? request.headers['sec-fetch-site'] !== 'same-origin' : origin !== publicOrigin;
 }

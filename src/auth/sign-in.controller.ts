@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-errors';
 import { WithoutKey } from '../common/http/request-context';
 import { requestOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
-import { clearSignInCookie, PENDING_COOKIE, requestCookie, SESSION_COOKIE, setSignInCookie } from './sign-in-cookies';
+import { clearSignInCookie, isCrossSite, PENDING_COOKIE, requestCookie, SESSION_COOKIE, setSignInCookie } from './sign-in-cookies';
 import { PENDING_SIGN_IN_SECONDS, SignedInSession, SignInRefusal, SsoService } from './sso.service';
 
 /** The sign-in routes, outside /v1 (browser navigations, not the API): app.factory.ts excludes them from the prefix. */
@@ -64,8 +64,7 @@ export class SignInController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ success: true; data: { signedOut: boolean } }> {
-    const origin = request.headers.origin;
-    if (this.sso.settings && origin !== undefined && origin !== this.sso.settings.publicOrigin) {
+    if (this.sso.settings && isCrossSite(request, this.sso.settings.publicOrigin)) {
       throw new ApiError(HttpStatus.FORBIDDEN, `Sign-out is accepted from the Settings pages at ${this.sso.settings.publicOrigin} only.`);
     }
     const cookie = requestCookie(request, SESSION_COOKIE);

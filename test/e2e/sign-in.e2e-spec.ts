@@ -149,6 +149,9 @@ describe('Sign-in through an OpenID Provider', () => {
     expect(((await crossSite.json()) as { error: { message: string } }).error.message).toContain(`Settings pages at ${base}`);
     expect((await attempt({})).status).toBe(403);
     expect((await attempt({ 'sec-fetch-site': 'same-origin' })).status).toBe(201);
+    // Nor can another site sign the person out.
+    expect((await asSession(jar, '/auth/sign-out', { method: 'POST', headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await asSession(jar, KEYS)).status).toBe(200);
     const names = ((await t.http.get(KEYS).set(adminKey.auth)).body.data.keys as Array<{ name: string }>).map((key) => key.name);
     expect(names.filter((name) => name === 'csrf')).toHaveLength(1);
     const refusals = (await auditActions()).filter((event) => event.action === 'session.cross-site-refused');
