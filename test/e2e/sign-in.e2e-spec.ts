@@ -286,6 +286,24 @@ describe('Sign-in: the ID token and the client authentication', () => {
     }
   });
 
+  it('refuses a code issued to another application (its ID token is for another audience), recording the refusal', async () => {
+    const { t, base, adminKey } = await start({});
+    const jar = new CookieJar();
+    const begun = await browse(jar, `${base}/auth/sign-in`);
+    // This sign-in's request (state, nonce, PKCE challenge), made in the name of another application of the provider.
+    const request = new URL(begun.headers.get('location')!);
+    request.searchParams.set('client_id', 'another-application');
+    const back = await signInAtProvider(jar, `${base}/auth/sign-in`, 'alice', base, request.toString());
+    expect(await refusal(base, jar, back)).toContain('invalid_grant');
+    const events = (await t.http.get(EVENTS).set(adminKey.auth)).body.data.events as Array<{
+      action: string;
+      details: { reason?: string };
+    }>;
+    expect(events.filter((event) => event.action === 'sign-in.failed').map((event) => event.details.reason)).toEqual([
+      expect.stringContaining('invalid_grant'),
+    ]);
+  });
+
   it("follows a rotation of the provider's signing keys: the new key is fetched, the sign-in succeeds", async () => {
     const { base, provider } = await start({});
     const signInWorks = async () => {

@@ -45,6 +45,15 @@ const provider = new Provider(issuer, {
         ? { token_endpoint_auth_method: 'private_key_jwt', jwks: options.clientJwks }
         : { client_secret: options.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }),
     },
+    // Another application at the same provider (its ID tokens are for another audience).
+    {
+      client_id: 'another-application',
+      client_secret: 'another-application-secret',
+      redirect_uris: options.redirectUris,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
   ],
   jwks: { keys: signingKeys },
   enabledJWA: { clientAuthSigningAlgValues: ['RS256', 'ES256'], idTokenSigningAlgValues: ['RS256', 'ES256'] },
