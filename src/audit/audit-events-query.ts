@@ -2,8 +2,8 @@ import { addDays, isCalendarDate, isSupportedDate } from '../common/dates/calend
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { SUPPORTED_DATES_TEXT, UUID_PATTERN } from '../common/validation/validators';
 import type { AnswerFormat } from '../answers/answer-format';
-import { AUDIT_ACTIONS, AuditAction, isAuditAction } from '../infrastructure/audit-trail/audit-event';
-import type { AuditPosition } from '../infrastructure/audit-trail/audit-events.repository';
+import { AUDIT_ACTIONS, isAuditAction } from '../infrastructure/audit-trail/audit-event';
+import type { AuditEventQuery, AuditPosition } from '../infrastructure/audit-trail/audit-events.repository';
 
 /**
  * Events per page of GET /v1/admin/audit-events: the default and the largest `limit`. A JSON page is for reading; a
@@ -17,15 +17,8 @@ export const AUDIT_EVENTS_PAGE_SIZES: Readonly<Record<AnswerFormat, { default: n
 /** The query parameters of the route, each named once (Swagger, the parser, the unknown-parameter check). */
 export const AUDIT_EVENTS_PARAMETERS = ['from', 'to', 'actor', 'action', 'limit', 'cursor'] as const;
 
-/** What a request asks for: its filters as instants, the page's size and where it starts. */
-export interface AuditEventsRequest {
-  fromMs?: number;
-  beforeMs?: number;
-  actor?: string;
-  action?: AuditAction;
-  after?: AuditPosition;
-  limit: number;
-}
+/** What a request asks for: the repository's query but the organisation (which comes from the key, never the request). */
+export type AuditEventsRequest = Omit<AuditEventQuery, 'organizationId'>;
 
 /** An actor as stored: a key id, an identity provider's subject or an email; printable, at most 256 characters. */
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
