@@ -1,4 +1,5 @@
-import { loadMigrations, splitStatements } from './migrator';
+import { migrationFault } from './migration-fault';
+import { loadMigrations, pendingMigrations, splitStatements } from './migrator';
 
 describe('migrations', () => {
   it('split on semicolons at line ends, without comment lines', () => {
@@ -24,5 +25,29 @@ describe('migrations', () => {
       '0008_bucketed_tag_maps',
       '0009_no_automatic_column_statistics',
     ]);
+  });
+
+  it('pending: those not applied, none above upToVersion', () => {
+    const migrations = loadMigrations('cost_insights');
+    const versions = (applied: number[], upToVersion?: number) =>
+      pendingMigrations(migrations, new Set(applied), upToVersion === undefined ? {} : { upToVersion }).map((m) => m.version);
+    expect(versions([])).toEqual(migrations.map((m) => m.version));
+    expect(versions([], 1)).toEqual([1]);
+    expect(versions([1, 2, 3], 5)).toEqual([4, 5]);
+    expect(versions([1, 3], 4)).toEqual([2, 4]);
+    expect(versions([1], 0)).toEqual([]);
+    expect(
+      versions(
+        migrations.map((m) => m.version),
+        25,
+      ),
+    ).toEqual([]);
+  });
+
+  it('fault point MIGRATE_FAULT_AFTER_STATEMENT is V:N with both positive, otherwise none', () => {
+    expect(migrationFault('23:2')).toEqual({ version: 23, statement: 2 });
+    expect(migrationFault(' 4:3 ')).toEqual({ version: 4, statement: 3 });
+    for (const value of [undefined, '', '23', '23:', ':2', '0:2', '23:0', '23:-1', 'a:b', '23:2:1'])
+      expect(migrationFault(value)).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { ClickhouseService } from './clickhouse.service';
 import { CLUSTER_WIDE_TABLES, ClusterReplication, DISTRIBUTED_SUFFIX, distributedTableSql, toClusterStatements } from './cluster-ddl';
 import { NodesUnreachableError } from './cluster-nodes';
+import { crashIfMigrationFault } from './migration-fault';
 
 export const MIGRATIONS_DIR = resolve(__dirname, '../../../clickhouse/migrations');
 
@@ -59,19 +60,20 @@ export function splitStatements(sql: string): string[] {
  * In `replicated` mode the statements are rewritten to run once, ON CLUSTER (cluster-ddl.ts).
  * Returns the migrations applied (on any node).
  */
-export async function migrate(clickhouse: ClickhouseService): Promise<Migration[]> {
+export async function migrate(clickhouse: ClickhouseService, options: MigrateOptions = {}): Promise<Migration[]> {
   const { cluster } = clickhouse;
-  if (!cluster) return migrateServer(clickhouse, (statement) => [statement]);
+  if (!cluster) return migrateServer(clickhouse, (statement) => [statement], options);
   const replication = await cluster.replication();
   await assertSchemaIsOf(clickhouse, replication);
   if (replication === 'replicated') {
     const target = { cluster: cluster.name, database: clickhouse.database };
-    return migrateServer(clickhouse, (statement) => toClusterStatements(statement, target));
+    return migrateServer(clickhouse, (statement) => toClusterStatements(statement, target), options);
   }
   const { reachable, unreachable } = await cluster.nodes();
   const applied = new Map<number, Migration>();
   for (const node of reachable) {
-    for (const migration of await migrateServer(node.connection, (statement) => [statement])) applied.set(migration.version, migration);
+    for (const migration of await migrateServer(node.connection, (statement) => [statement], options))
+      applied.set(migration.version, migration);
     await ensureDistributedTables(node.connection, cluster.name);
   }
   if (unreachable.length > 0) {
@@ -83,8 +85,23 @@ export async function migrate(clickhouse: ClickhouseService): Promise<Migration[
   return [...applied.values()].sort((a, b) => a.version - b.version);
 }
 
+export interface MigrateOptions {
+  /** Apply no migration above this version (tests build the store of an older release: test/support/old-store.ts). */
+  upToVersion?: number;
+}
+
+/** The migrations of `all` still to apply: not in `applied`, and none above `upToVersion`. */
+export function pendingMigrations(all: Migration[], applied: ReadonlySet<number>, options: MigrateOptions = {}): Migration[] {
+  const { upToVersion = Infinity } = options;
+  return all.filter((m) => !applied.has(m.version) && m.version <= upToVersion);
+}
+
 /** Applies the pending migrations of one server (or, translated, of a `replicated` cluster) through `translate`. */
-async function migrateServer(clickhouse: ClickhouseService, translate: (statement: string) => string[]): Promise<Migration[]> {
+async function migrateServer(
+  clickhouse: ClickhouseService,
+  translate: (statement: string) => string[],
+  options: MigrateOptions,
+): Promise<Migration[]> {
   const run = async (statement: string) => {
     for (const sql of translate(statement)) await clickhouse.command(sql);
   };
@@ -96,11 +113,14 @@ async function migrateServer(clickhouse: ClickhouseService, translate: (statemen
   );
   const applied = await clickhouse.query<{ version: number }>(`SELECT version FROM ${clickhouse.table('schema_migrations')}`);
   const appliedVersions = new Set(applied.map((row) => Number(row.version)));
-  const pending = loadMigrations(clickhouse.database).filter((m) => !appliedVersions.has(m.version));
+  const pending = pendingMigrations(loadMigrations(clickhouse.database), appliedVersions, options);
   const appliedNow: Migration[] = [];
   for (const migration of pending) {
     if (!(await serverKnowsSettings(clickhouse, migration.requiredMergeTreeSettings))) continue;
-    for (const statement of migration.statements) await run(statement);
+    for (const [index, statement] of migration.statements.entries()) {
+      await run(statement);
+      crashIfMigrationFault(migration.version, index + 1);
+    }
     await clickhouse.insert('schema_migrations', [
       { version: migration.version, name: migration.name, checksum: migration.checksum, applied_at: Date.now() },
     ]);
