@@ -68,7 +68,7 @@ export interface TestOrganization {
  * Embedded mode: each jest worker is its own process and opens its own chDB directory (one directory
  * can be opened by one process at a time). Server and cluster mode: the suite's servers, from the environment.
  */
-function workerSettings(): SettingOverrides {
+export function workerSettings(): SettingOverrides {
   if (SHARED_SERVERS) return {};
   return { DATA_DIR: join(process.env.E2E_TMP_DIR ?? '.test-tmp', `embedded-worker-${process.env.JEST_WORKER_ID ?? '1'}`) };
 }
