@@ -39,10 +39,12 @@ const LAYERS = {
   sources: ['common', 'config', 'observability', 'infrastructure', 'ingest'],
   // The audit trail's admin API (the recorder is infrastructure/audit, below every feature): the key admin routes' scope.
   audit: ['common', 'config', 'observability', 'infrastructure', 'answers', 'auth'],
+  // Backups of the whole store, fenced against the imports' partition swaps (ingest/publish-fence.ts).
+  backup: ['common', 'config', 'observability', 'infrastructure', 'ingest'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
-  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest', 'sources'],
+  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest', 'sources', 'backup'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

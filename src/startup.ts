@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from './config/app-config';
 import { loadDemoData } from './demo/demo-data.loader';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
 import { migrate } from './infrastructure/clickhouse/migrator';
+import { restoreInProgress } from './infrastructure/clickhouse/store-restore';
 import { recoverInterruptedImports } from './ingest/import-journal';
 import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
@@ -14,6 +15,7 @@ const logger = new Logger('Startup');
 export async function prepareStore(app: INestApplicationContext): Promise<void> {
   const config = app.get<AppConfig>(APP_CONFIG);
   const clickhouse = app.get(ClickhouseService);
+  await awaitRestore(clickhouse);
   if (config.migrateOnStart) {
     const applied = await migrate(clickhouse);
     if (applied.length) logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
@@ -32,6 +34,28 @@ export async function prepareStore(app: INestApplicationContext): Promise<void> 
         `  curl -s -X POST http://localhost:${config.port}/v1/cost-insights/data -H "Authorization: Bearer <key>" ` +
         `-H 'Content-Type: application/json' -d '{"groupBy":{"dateGrouping":"monthly","dimension":"cloud"}}'\n\n`,
     );
+  }
+}
+
+/**
+ * A store being restored from a backup (or whose restore was interrupted) is not served: a server's API waits for
+ * the restore to end; embedded, no restore can be running in another process (one process per directory), so the
+ * API refuses to start until `backup restore` is run again.
+ */
+async function awaitRestore(clickhouse: ClickhouseService): Promise<void> {
+  let lastTold = 0;
+  for (;;) {
+    const restoring = await restoreInProgress(clickhouse);
+    if (!restoring) return;
+    const what =
+      `the store is being restored from backup ${restoring.backup} (since ${restoring.since} UTC), or that restore was ` +
+      `interrupted; if no restore is running, run \`backup restore ${restoring.backup} --force\` again`;
+    if (clickhouse.embedded) throw new Error(`Not started: ${what}.`);
+    if (Date.now() - lastTold >= 30_000) {
+      logger.warn(`Waiting before serving: ${what}.`);
+      lastTold = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
 

@@ -1,5 +1,6 @@
 import { Command, OptionValues } from 'commander';
 import { API_KEY_PREFIX } from '../auth/api-key-format';
+import { BACKUP_NAME } from '../backup/backup-folder';
 import { isScope, MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../common/http/principal';
 import { UUID_PATTERN } from '../common/validation/validators';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
@@ -46,7 +47,10 @@ export type CliCommand =
       json: boolean;
     }
   | { name: 'sources list'; organizationId: string; json: boolean }
-  | { name: 'sources remove' | 'sources run'; organizationId: string; sourceId: string; json: boolean };
+  | { name: 'sources remove' | 'sources run'; organizationId: string; sourceId: string; json: boolean }
+  | { name: 'backup create'; backupName?: string; incremental: boolean; json: boolean }
+  | { name: 'backup list'; json: boolean }
+  | { name: 'backup restore'; backupName: string; force: boolean; json: boolean };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
 export class UsageError extends Error {
@@ -59,6 +63,13 @@ export class UsageError extends Error {
 }
 
 const MAX_DEMO_DAYS = 3660;
+
+function backupNameOption(name: string | undefined): string | undefined {
+  if (name !== undefined && !BACKUP_NAME.test(name)) {
+    throw new UsageError(`a backup name is 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit; got "${name}".`);
+  }
+  return name;
+}
 
 /** `sources add`'s store options; the source checks them (parseSourceLocation) and says what is wrong. */
 function sourceOptions(options: OptionValues): SourceOptions {
@@ -239,6 +250,28 @@ function cliProgram(accept: Accept): Command {
     .option('--org [uuid]')
     .option('--reporting-currency [code]')
     .option('--policy [usage_date|period_end]')
+    .option('--json');
+
+  const backup = group(program.command('backup'), 'backup', accept, (name) => {
+    if (name === undefined) throw new UsageError('backup needs a subcommand: create, list or restore.');
+    throw new UsageError(`Unknown backup subcommand "${name}": use create, list or restore.`);
+  });
+  command(backup, 'create', 'backup create', accept, (options) => ({
+    name: 'backup create',
+    backupName: backupNameOption(stringOption('--name', options.name)),
+    incremental: options.incremental === true,
+    json: options.json === true,
+  }))
+    .option('--name [name]')
+    .option('--incremental')
+    .option('--json');
+  command(backup, 'list', 'backup list', accept, (options) => ({ name: 'backup list', json: options.json === true })).option('--json');
+  command(backup, 'restore', 'backup restore', accept, (options, [name]) => {
+    if (!name) throw new UsageError('backup restore needs the name of a backup (see backup list).');
+    return { name: 'backup restore', backupName: backupNameOption(name)!, force: options.force === true, json: options.json === true };
+  })
+    .argument('[name]')
+    .option('--force')
     .option('--json');
 
   const sources = group(program.command('sources'), 'sources', accept, (name) => {

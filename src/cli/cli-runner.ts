@@ -20,6 +20,8 @@ import { runIngestRecoverCommand } from './ingest-recover.command';
 import { currencyCommand } from './currency.command';
 import { sourcesCommand } from './sources.command';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
+import { BackupService } from '../backup/backup.service';
+import { backupCommand } from './backup.command';
 
 /** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
 const INGEST_MAX_EXECUTION_SECONDS = 3600;
@@ -65,13 +67,15 @@ export async function runCli(argv: string[], io: CliOutput, environment: Environ
 
 /** `environment` with the command's own defaults for settings it leaves unset. */
 function commandEnvironment(command: CliCommand, environment: Environment): Environment {
-  if (command.name !== 'ingest' || environment.CLICKHOUSE_MAX_EXECUTION_SECONDS) return environment;
+  if (!['ingest', 'backup restore'].includes(command.name) || environment.CLICKHOUSE_MAX_EXECUTION_SECONDS) return environment;
   return { ...environment, CLICKHOUSE_MAX_EXECUTION_SECONDS: String(INGEST_MAX_EXECUTION_SECONDS) };
 }
 
 async function execute(app: INestApplicationContext, command: Exclude<CliCommand, { name: 'help' }>, io: CliOutput): Promise<number> {
   const clickhouse = app.get(ClickhouseService);
   if (command.name === 'migrate') return migrateCommand(clickhouse, io);
+  // A restore replaces the whole store, migrating what it restored: nothing to migrate before it.
+  if (command.name === 'backup restore') return backupCommand(app.get(BackupService), command, io);
   // Every other command needs the schema: migrations are idempotent, so apply any pending ones.
   await migrate(clickhouse);
   const apiKeys = app.get(ApiKeysService);
@@ -98,6 +102,9 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
     case 'sources remove':
     case 'sources run':
       return sourcesCommand(app, command, io);
+    case 'backup create':
+    case 'backup list':
+      return backupCommand(app.get(BackupService), command, io);
   }
 }
 

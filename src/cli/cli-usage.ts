@@ -55,6 +55,18 @@ const COMMANDS: Record<string, string> = {
       Remove a data source (the data it imported stays).`,
   'sources run': `  sources run <id> --org <uuid> [--json]
       Check a data source now, in this process, and import what is new (prints what it found and did).`,
+  'backup create': `  backup create [--name <name>] [--incremental] [--json]
+      Back up the whole store into BACKUP_DIR/<name> (default name: the time, UTC) with ClickHouse's BACKUP: cost
+      data, API keys, shared filters (with Redis: its keys too), settings, rates, sources, audit events. An import
+      publishing meanwhile is wholly in it or not at all. --incremental: only what changed since the newest complete
+      backup (which then must be kept). A backup is complete once its manifest.json is written.`,
+  'backup list': `  backup list [--json]
+      The backups in BACKUP_DIR, newest first: complete (restorable) or incomplete (interrupted or failed).`,
+  'backup restore': `  backup restore <name> [--force] [--json]
+      Restore a backup into this store (CLICKHOUSE_DATABASE; on a cluster, one of the same number of shards). The
+      store must be empty, else the refusal names what is in it; --force replaces it. The backup is restored and
+      checked (CHECK TABLE) aside first: a corrupt one is refused, naming the file, and nothing is changed. Meanwhile
+      the store is marked as being restored: an API started then waits. Stop the API (and workers) first.`,
   help: `  help [command]
       Show this text, or the usage of one command.`,
 };

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeysRepository } from '../auth/api-keys.repository';
+import { BackupService } from '../backup/backup.service';
 import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module';
 import { CurrencyRepository } from '../currency/currency.repository';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
@@ -18,6 +19,7 @@ import { SourcesService } from '../sources/sources.service';
 @Module({
   imports: [ClickhouseModule, RedisModule],
   providers: [
+    BackupService,
     ApiKeysService,
     ApiKeysRepository,
     CurrencyRepository,

@@ -12,6 +12,7 @@ import {
   SettingValues,
 } from './settings';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /**
  * The service's configuration, validated once at boot from the settings of settings.ts (each variable,
@@ -70,6 +71,8 @@ export interface AppConfig {
   auditRetentionDays: number;
   /** Server mode: how often an instance rolls back imports that died mid-publish (0: only at start). */
   importRecoveryIntervalSeconds: number;
+  /** Backups: the folder (absolute), and the worker's schedule (0: none) and retention. */
+  backup: { dir: string; intervalHours: number; keep: number };
   resultCache: {
     /** Memory budget of the per-instance answer cache, in bytes (0: no caching). */
     maxBytes: number;
@@ -208,6 +211,7 @@ export function loadConfig(env: Environment): AppConfig {
     apiKeyCacheTtlSeconds: settings.API_KEY_CACHE_TTL_SECONDS,
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS,
     importRecoveryIntervalSeconds: settings.IMPORT_RECOVERY_INTERVAL_SECONDS,
+    backup: { dir: resolve(settings.BACKUP_DIR), intervalHours: settings.BACKUP_INTERVAL_HOURS, keep: settings.BACKUP_KEEP },
     resultCache: {
       maxBytes: settings.RESULT_CACHE_MAX_MB * MIB,
       ttlSeconds: settings.RESULT_CACHE_TTL_SECONDS,

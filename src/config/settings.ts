@@ -12,7 +12,7 @@ export class ConfigError extends Error {}
 export type Environment = Record<string, string | undefined>;
 
 /** What a number counts, for the reader: the README shows large defaults in a larger unit (2 GiB, 30 days). */
-export type SettingUnit = 'bytes' | 'MiB' | 'seconds' | 'ms' | 'days' | 'percent' | 'count';
+export type SettingUnit = 'bytes' | 'MiB' | 'seconds' | 'ms' | 'hours' | 'days' | 'percent' | 'count';
 
 export interface Setting<T> {
   /** The value when the variable is unset or empty. */
@@ -395,6 +395,27 @@ export const SETTINGS = {
     max: 86_400,
     unit: 'seconds',
     doc: 'Server mode: how often an instance rolls back an import that died between partition swaps once its 2-minute lease expired (`0`: only at start)',
+  }),
+  BACKUP_DIR: text({
+    default: './backups',
+    doc:
+      'Where `backup create` writes and `backup restore` reads (ClickHouse `BACKUP … TO File`): one folder per backup. ' +
+      "With a server it is the server's path and must be in its `backups.allowed_path` and visible at the same path to " +
+      'the process that runs the backup commands (the same host, or a shared mount); embedded, it is allowed automatically',
+  }),
+  BACKUP_INTERVAL_HOURS: integer({
+    default: 0,
+    min: 0,
+    max: 24 * 7,
+    unit: 'hours',
+    doc: 'The worker (INGEST_WORKER) takes a backup this often, incremental on the newest complete one (`0`: never)',
+  }),
+  BACKUP_KEEP: integer({
+    default: 7,
+    min: 1,
+    max: 1000,
+    unit: 'count',
+    doc: 'Scheduled backups keep this many newest complete chains: older backups are deleted, never a base a kept backup needs',
   }),
   RESULT_CACHE_MAX_MB: integer({
     default: 64,

@@ -14,6 +14,7 @@ import {
 } from './import-journal';
 import { backupTableName, isPartitionId } from './import-tables';
 import { existingPartitions, PartitionHost } from './partition-hosts';
+import { runningBackups, waitWhileBackupsRun } from './publish-fence';
 
 export interface PublishPlan {
   /** Also the name of the staging table holding the new partitions, on each host. */
@@ -32,7 +33,7 @@ export interface PublishPlan {
 /**
  * Replaces the plan's partitions of cost_line_items with the staging tables', all or nothing:
  *   1. on each host, back up the partitions about to be replaced (REPLACE PARTITION into a backup table: hard links);
- *   2. journal 'swapping' with a lease and every step (host, partition);
+ *   2. journal 'swapping' with a lease and every step (host, partition), never while a backup runs (publish-fence.ts);
  *   3. swap each partition on each of its hosts (REPLACE PARTITION … FROM staging, atomic per partition and host),
  *      a partition's hosts one right after the other, renewing the lease;
  *   4. journal 'committed', drop the backups.
@@ -84,8 +85,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
   const dropping = new Set(plan.partitions.flatMap((p) => (p.elsewhere ?? []).map((host) => `${host.id}/${p.partitionId}`)));
   const hostOf = new Map(hosts.map((host) => [host.id, host]));
 
-  let leaseWrittenAt = Date.now(); // before the write: the server's lease cannot end earlier than this + the lease
-  await journalSwapping(clickhouse, entry);
+  let leaseWrittenAt = await journalSwappingOutsideBackups(clickhouse, entry);
   importsPublishingInThisProcess.add(entry.importId);
   try {
     for (const swap of entry.steps) {
@@ -125,6 +125,20 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
     importsPublishingInThisProcess.delete(entry.importId);
   }
   await dropBackups(hosts, entry.backupTable);
+}
+
+/**
+ * Journals 'swapping' when no backup runs (publish-fence.ts): waits while one does, and steps back (nothing swapped
+ * yet) when one began between the wait and the journal row. Returns when the lease was written (just before).
+ */
+async function journalSwappingOutsideBackups(clickhouse: ClickhouseService, entry: JournalEntry): Promise<number> {
+  for (;;) {
+    await waitWhileBackupsRun(clickhouse);
+    const leaseWrittenAt = Date.now(); // before the write: the server's lease cannot end earlier than this + the lease
+    await journalSwapping(clickhouse, entry);
+    if ((await runningBackups(clickhouse)).length === 0) return leaseWrittenAt;
+    await journalState(clickhouse, entry.importId, 'rolled_back');
+  }
 }
 
 async function dropBackups(hosts: PartitionHost[], backupTable: string): Promise<void> {

@@ -25,9 +25,14 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
     });
   }
   // chDB is an optional dependency: server deployments do not need the embedded engine.
-  const { createChdbConnection } = loadChdb();
+  const { createChdbConnection, Session } = loadChdb();
+  // The engine takes its server configuration from the first connection to a directory: this one allows
+  // BACKUP … TO File(BACKUP_DIR) (a later connection to the same directory shares that engine, so it can close).
+  const configuring = new Session(config.dataDir, { connectionArgs: [`--backups.allowed_path=${config.backup.dir}`] });
+  const connection = createChdbConnection({ path: config.dataDir });
+  configuring.close();
   return createClient({
-    connection: createChdbConnection({ path: config.dataDir }),
+    connection,
     clickhouse_settings: budgetSettings(config),
     log: { level: ClickHouseLogLevel.OFF },
   });
@@ -62,8 +67,11 @@ const CLUSTER_SETTINGS = {
 function loadChdb(): ChdbConnectionModule {
   try {
     // A require, not an import: the optional dependency may be absent, and only the embedded mode loads it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('chdb/connection') as ChdbConnectionModule;
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { createChdbConnection } = require('chdb/connection') as Pick<ChdbConnectionModule, 'createChdbConnection'>;
+    const { Session } = require('chdb') as Pick<ChdbConnectionModule, 'Session'>;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    return { createChdbConnection, Session };
   } catch (error) {
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
     // A production image installs without optional dependencies (Dockerfile: npm ci --omit=optional).
@@ -86,4 +94,5 @@ type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connect
 /** The part of `chdb/connection` used here (its own typings need node16 module resolution). */
 interface ChdbConnectionModule {
   createChdbConnection(options: { path: string }): ClientConnection;
+  Session: new (path: string, options: { connectionArgs: string[] }) => { close(): void };
 }

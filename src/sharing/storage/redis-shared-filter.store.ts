@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { UpstreamUnavailableException } from '../../common/errors/api-errors';
 import { metrics } from '../../observability/prometheus-metrics';
+import { REDIS_SHARED_FILTER_KEY_PREFIX, REDIS_SHARED_FILTER_QUOTA_KEY_PREFIX } from '../../infrastructure/redis/redis-key-prefixes';
 import { serializeSharedFilterConfiguration } from '../shared-filter-configuration';
 import {
   NewSharedFilter,
@@ -12,9 +13,6 @@ import {
   SharedFilterSaveOutcome,
   SharedFilterStore,
 } from './shared-filter.store';
-
-export const REDIS_SHARED_FILTER_KEY_PREFIX = 'cost-insights:shared-filter:';
-export const REDIS_SHARED_FILTER_QUOTA_KEY_PREFIX = 'cost-insights:shared-filter-quota:';
 
 export function redisSharedFilterKey(filterId: string): string {
   return REDIS_SHARED_FILTER_KEY_PREFIX + filterId;

@@ -1,0 +1,42 @@
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+
+/** A table of the store as system.tables describes it. */
+export interface StoreTable {
+  name: string;
+  engine: string;
+  rows: number;
+  bytes: number;
+}
+
+/** ClickHouse's File backup engine at `path` (a string literal: BACKUP takes no query parameters). */
+export function fileTarget(path: string): string {
+  return `File('${path.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}')`;
+}
+
+/** The tables of `database` (default: the store's) on one server. */
+export async function storeTables(server: ClickhouseService, database = server.database): Promise<StoreTable[]> {
+  const rows = await server.query<{ name: string; engine: string; rows: number | string | null; bytes: number | string | null }>(
+    `SELECT name, engine, total_rows AS rows, total_bytes AS bytes FROM system.tables WHERE database = {database:String} ORDER BY name`,
+    { database },
+  );
+  return rows.map((row) => ({ name: row.name, engine: row.engine, rows: Number(row.rows ?? 0), bytes: Number(row.bytes ?? 0) }));
+}
+
+const POLL_MS = 200;
+
+/**
+ * Runs a BACKUP or RESTORE … ASYNC and waits for it in system.backups: no HTTP request or query time limit bounds
+ * how long a large store takes. Throws ClickHouse's error when it ends otherwise than `done`.
+ */
+export async function awaitOperation(server: ClickhouseService, statement: string, done: 'BACKUP_CREATED' | 'RESTORED'): Promise<void> {
+  const [started] = await server.query<{ id: string }>(statement);
+  for (;;) {
+    const [row] = await server.query<{ status: string; error: string }>(
+      `SELECT toString(status) AS status, error FROM system.backups WHERE id = {id:String}`,
+      { id: started.id },
+    );
+    if (row?.status === done) return;
+    if (row && /FAILED|CANCELLED/.test(row.status)) throw new Error(row.error || row.status);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

@@ -1,0 +1,328 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { migrate } from '../infrastructure/clickhouse/migrator';
+import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastructure/clickhouse/store-restore';
+import { SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
+import { REDIS } from '../infrastructure/redis/redis.module';
+import { isImportTableName } from '../ingest/import-tables';
+import { BackupFence, standDownCaughtImports } from '../ingest/publish-fence';
+import {
+  assertBackupName,
+  BackupFolderError,
+  BackupManifest,
+  backupPath,
+  fileWithChecksum,
+  BackupPart,
+  listBackups,
+  ListedBackup,
+  MANIFEST_FORMAT,
+  prepareBackupFolder,
+  readManifest,
+  removeBackupFolder,
+  writeManifest,
+} from './backup-folder';
+import { awaitOperation, fileTarget, StoreTable, storeTables } from './backup-statements';
+import { existsSync } from 'node:fs';
+
+/** A part of the store and the server that holds it: the one server, or (backup) one replica of each shard. */
+interface PartServer {
+  folder: string;
+  shard: number;
+  server: ClickhouseService;
+}
+
+export interface RestoreOptions {
+  /** Replace a store that is not empty (named in the refusal otherwise). */
+  force?: boolean;
+}
+
+export interface RestoreReport {
+  name: string;
+  database: string;
+  rows: Record<string, number>;
+  /** Imports caught by the backup before their first swap: marked rolled back (they are in it not at all). */
+  importsStoodDown: string[];
+  redisKeys: number;
+  elapsedMs: number;
+}
+
+/** Tables never in a backup: the import's transient tables, the restore marker, the Distributed tables (migrate remakes them). */
+function backedUp(table: StoreTable): boolean {
+  return !isImportTableName(table.name) && table.name !== STORE_RESTORE_TABLE && table.engine !== 'Distributed';
+}
+
+/**
+ * Backups of the whole store with ClickHouse's own BACKUP/RESTORE (to BACKUP_DIR, backup-folder.ts): cost data, API
+ * keys, shared filters (the Redis keys too), settings, rates, sources, audit events, anomalies. An import is wholly
+ * in a backup or not at all (publish-fence.ts). A restore goes into a scratch database first and is checked there
+ * (CHECK TABLE: a corrupt file is named) before it replaces anything; the store says it is being restored meanwhile.
+ */
+@Injectable()
+export class BackupService {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get dir(): string {
+    return this.config.backup.dir;
+  }
+
+  list(): ListedBackup[] {
+    return listBackups(this.dir);
+  }
+
+  /** Takes a backup named `name` (default: the time), incremental on the newest complete one when asked. */
+  async create(
+    options: { name?: string; incremental?: boolean },
+    log: (message: string) => void = () => undefined,
+  ): Promise<BackupManifest> {
+    const name = options.name ?? defaultName(options.incremental ?? false);
+    assertBackupName(name);
+    const base = options.incremental ? this.newestComplete() : undefined;
+    if (options.incremental && !base)
+      throw new BackupFolderError(`no complete backup in ${this.dir} to be incremental on: take a full one first`);
+    const parts = await this.sourceParts();
+    prepareBackupFolder(this.dir, name);
+    const startedAt = new Date().toISOString();
+    let fence: BackupFence | undefined;
+    try {
+      fence = await BackupFence.hold(this.clickhouse, name, log);
+      const backedUpParts: BackupPart[] = [];
+      for (const part of parts) backedUpParts.push(await this.backUpPart(name, part, base?.name));
+      const manifest: BackupManifest = {
+        format: MANIFEST_FORMAT,
+        name,
+        base: base?.name ?? null,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        database: this.clickhouse.database,
+        mode: this.clickhouse.cluster ? 'cluster' : this.clickhouse.embedded ? 'embedded' : 'server',
+        schemaVersion: await schemaVersion(parts[0].server),
+        parts: backedUpParts,
+        redisKeys: await this.exportRedisKeys(),
+      };
+      this.assertVisibleHere(name, parts);
+      await fence.release('created');
+      writeManifest(this.dir, manifest);
+      return manifest;
+    } catch (error) {
+      await fence?.release('failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      removeBackupFolder(this.dir, name);
+      throw error;
+    }
+  }
+
+  /** Restores the backup `name` into this store (CLICKHOUSE_DATABASE), which must be empty unless `force`. */
+  async restore(name: string, options: RestoreOptions = {}, log: (message: string) => void = () => undefined): Promise<RestoreReport> {
+    const started = Date.now();
+    const manifest = readManifest(this.dir, name);
+    const targets = await this.targetParts(manifest);
+    if (!options.force) await assertEmpty(targets);
+    for (const target of targets) await markRestoring(target.server, name);
+    const scratch = `${this.clickhouse.database}__restore`;
+    try {
+      for (const target of targets) await this.restoreIntoScratch(manifest, target, scratch, log);
+    } catch (error) {
+      // Nothing of the store was touched: it is as it was.
+      for (const target of targets) {
+        await target.server.command(`DROP DATABASE IF EXISTS ${scratch}`).catch(() => undefined);
+        await markRestored(target.server, name);
+      }
+      throw error;
+    }
+    for (const target of targets) await replaceWithScratch(target.server, scratch);
+    await migrate(this.clickhouse);
+    const importsStoodDown = await standDownCaughtImports(this.clickhouse);
+    const redisKeys = await this.importRedisKeys(manifest);
+    for (const target of targets) await markRestored(target.server, name);
+    const rows: Record<string, number> = {};
+    for (const part of manifest.parts) for (const [table, count] of Object.entries(part.rows)) rows[table] = (rows[table] ?? 0) + count;
+    return { name, database: this.clickhouse.database, rows, importsStoodDown, redisKeys, elapsedMs: Date.now() - started };
+  }
+
+  private newestComplete(): ListedBackup | undefined {
+    return this.list().find((backup) => backup.complete && backup.manifest?.database === this.clickhouse.database);
+  }
+
+  private async backUpPart(name: string, part: PartServer, base: string | undefined): Promise<BackupPart> {
+    const { server } = part;
+    const tables = await storeTables(server);
+    const excluded = tables.filter((table) => !backedUp(table)).map((table) => `${server.database}.${table.name}`);
+    const target = fileTarget(backupPath(this.dir, name, part.folder));
+    await awaitOperation(
+      server,
+      `BACKUP DATABASE ${server.database}${excluded.length ? ` EXCEPT TABLES ${excluded.join(', ')}` : ''} TO ${target}` +
+        (base ? ` SETTINGS base_backup = ${fileTarget(backupPath(this.dir, base, part.folder))}` : '') +
+        ' ASYNC',
+      'BACKUP_CREATED',
+    );
+    const rows = Object.fromEntries(tables.filter(backedUp).map((table) => [table.name, table.rows]));
+    return { folder: part.folder, shard: part.shard, rows, bytes: tables.filter(backedUp).reduce((sum, table) => sum + table.bytes, 0) };
+  }
+
+  /** The backup's parts are written by ClickHouse: this process must see them to write the manifest beside them. */
+  private assertVisibleHere(name: string, parts: PartServer[]): void {
+    for (const part of parts) {
+      const file = `${backupPath(this.dir, name, part.folder)}/.backup`;
+      if (!existsSync(file)) {
+        throw new BackupFolderError(
+          `ClickHouse wrote the backup, but ${file} is not visible to this process: BACKUP_DIR must be the same folder for ` +
+            'ClickHouse and for the backup commands (the same host, or a shared mount)',
+        );
+      }
+    }
+  }
+
+  private async restoreIntoScratch(manifest: BackupManifest, target: PartServer, scratch: string, log: (message: string) => void) {
+    const { server } = target;
+    await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
+    const source = fileTarget(backupPath(this.dir, manifest.name, target.folder));
+    log(`Restoring part ${target.folder} of backup ${manifest.name}${server === this.clickhouse ? '' : ` on ${describeServer(target)}`}`);
+    try {
+      await awaitOperation(server, `RESTORE DATABASE ${manifest.database} AS ${scratch} FROM ${source} ASYNC`, 'RESTORED');
+    } catch (error) {
+      throw new BackupFolderError(`backup ${manifest.name} cannot be restored (part ${target.folder}): ${messageOf(error)}`);
+    }
+    for (const table of await storeTables(server, scratch)) {
+      if (!table.engine.endsWith('MergeTree')) continue;
+      const failed = await server.query<{ part_path: string; message: string }>(
+        `CHECK TABLE ${scratch}.${table.name} SETTINGS check_query_single_value_result = 0`,
+      );
+      const broken = failed.find((row) => Number((row as { is_passed?: number | string }).is_passed) === 0);
+      if (broken) {
+        const expected = /([0-9a-f]{32}) vs [0-9a-f]{32}/.exec(broken.message)?.[1];
+        const file = expected && fileWithChecksum(backupPath(this.dir, manifest.name, target.folder), expected);
+        throw new BackupFolderError(
+          `backup ${manifest.name} is corrupt: ${file ? `file ${file}` : `a file of part ${target.folder}`} (table ${table.name}) ` +
+            `does not match its checksum: ${broken.message.split('\n')[0]}. Nothing was changed.`,
+        );
+      }
+    }
+  }
+
+  private async sourceParts(): Promise<PartServer[]> {
+    const { cluster } = this.clickhouse;
+    if (!cluster) return [{ folder: 'store', shard: 1, server: this.clickhouse }];
+    await assertDistributedCluster(this.clickhouse);
+    const { reachable, unreachable } = await cluster.nodes();
+    const shards = [...new Set([...reachable, ...unreachable].map((node) => node.shard))].sort((a, b) => a - b);
+    return shards.map((shard) => {
+      const node = reachable.find((candidate) => candidate.shard === shard);
+      if (!node) throw new BackupFolderError(`no replica of shard ${shard} answers: no backup was taken`);
+      return { folder: `s${shard}`, shard, server: node.connection };
+    });
+  }
+
+  private async targetParts(manifest: BackupManifest): Promise<PartServer[]> {
+    const { cluster } = this.clickhouse;
+    const shards = manifest.parts.length;
+    if (!cluster) {
+      if (manifest.mode === 'cluster') throw shapeError(manifest, 'one server');
+      return [{ folder: manifest.parts[0].folder, shard: 1, server: this.clickhouse }];
+    }
+    if (manifest.mode !== 'cluster') throw shapeError(manifest, 'a cluster');
+    await assertDistributedCluster(this.clickhouse);
+    const nodes = await cluster.allNodes('restore refused, nothing was changed: every node of the cluster must answer');
+    const targetShards = new Set(nodes.map((node) => node.shard)).size;
+    if (targetShards !== shards) throw shapeError(manifest, `a cluster of ${targetShards} shard(s)`);
+    return nodes.map((node) => ({ folder: `s${node.shard}`, shard: node.shard, server: node.connection }));
+  }
+
+  private async exportRedisKeys(): Promise<BackupManifest['redisKeys']> {
+    if (!this.redis) return [];
+    const keys: BackupManifest['redisKeys'] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await this.redis.scan(cursor, 'MATCH', `${SHARED_FILTER_KEYS_PREFIX}*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of batch) {
+        const [dump, ttlMs] = await Promise.all([this.redis.dumpBuffer(key), this.redis.pttl(key)]);
+        if (dump && ttlMs !== -2) keys.push({ key, ttlMs: Math.max(ttlMs, 0), dump: dump.toString('base64') });
+      }
+    } while (cursor !== '0');
+    return keys.sort((a, b) => a.key.localeCompare(b.key));
+  }
+
+  private async importRedisKeys(manifest: BackupManifest): Promise<number> {
+    if (manifest.redisKeys.length === 0) return 0;
+    if (!this.redis)
+      throw new BackupFolderError(`backup ${manifest.name} holds shared filters kept in Redis: set REDIS_URL to restore them`);
+    for (const { key, ttlMs, dump } of manifest.redisKeys) {
+      await this.redis.restore(key, ttlMs, Buffer.from(dump, 'base64'), 'REPLACE');
+    }
+    return manifest.redisKeys.length;
+  }
+}
+
+function defaultName(incremental: boolean): string {
+  return `${new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}${incremental ? '-incremental' : ''}`;
+}
+
+async function schemaVersion(server: ClickhouseService): Promise<number> {
+  const [row] = await server.query<{ version: number | string }>(
+    `SELECT max(version) AS version FROM ${server.database}.schema_migrations`,
+  );
+  return Number(row.version);
+}
+
+/** A store is empty when none of its tables holds a row (the migrator's record and the restore marker aside). */
+async function assertEmpty(targets: PartServer[]): Promise<void> {
+  const found = new Map<string, number>();
+  for (const { server } of targets) {
+    for (const table of await storeTables(server)) {
+      if (table.rows > 0 && table.name !== 'schema_migrations' && backedUp(table))
+        found.set(table.name, (found.get(table.name) ?? 0) + table.rows);
+    }
+  }
+  if (found.size === 0) return;
+  const what = [...found].map(([table, rows]) => `${table} (${rows} rows)`).join(', ');
+  throw new BackupFolderError(
+    `restore refused, nothing was changed: the store is not empty: ${what}. Restore into an empty store, or add --force to replace it.`,
+  );
+}
+
+/** On one server: the store's tables replaced by the scratch database's (renames: no copy), then the scratch dropped. */
+async function replaceWithScratch(server: ClickhouseService, scratch: string): Promise<void> {
+  const current = await storeTables(server);
+  for (const table of current.sort((a, b) => Number(b.engine === 'Distributed') - Number(a.engine === 'Distributed'))) {
+    if (table.name !== STORE_RESTORE_TABLE) await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`);
+  }
+  const restored = await storeTables(server, scratch);
+  if (restored.length) {
+    await server.command(
+      `RENAME TABLE ${restored.map((table) => `${scratch}.${table.name} TO ${server.database}.${table.name}`).join(', ')}`,
+    );
+  }
+  await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
+}
+
+/** Only the `distributed` way of keeping replicas is backed up node by node; `replicated` clusters use ON CLUSTER. */
+async function assertDistributedCluster(clickhouse: ClickhouseService): Promise<void> {
+  if ((await clickhouse.cluster!.replication()) === 'replicated') {
+    throw new BackupFolderError(
+      'this cluster keeps replicas with ReplicatedMergeTree: back it up with ClickHouse itself (BACKUP DATABASE … ON CLUSTER, see docs/operations.md)',
+    );
+  }
+}
+
+function shapeError(manifest: BackupManifest, target: string): BackupFolderError {
+  const shape = manifest.mode === 'cluster' ? `a cluster of ${manifest.parts.length} shard(s)` : 'one server';
+  return new BackupFolderError(
+    `backup ${manifest.name} is of ${shape} and cannot be restored onto ${target}: restore onto a store of the same shape`,
+  );
+}
+
+function describeServer(part: PartServer): string {
+  return `shard ${part.shard}`;
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
