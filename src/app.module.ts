@@ -21,6 +21,7 @@ import { CurrencyModule } from './currency/currency.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 import { SourcesModule } from './sources/sources.module';
+import { BackupModule } from './backup/backup.module';
 
 /** Configuration (APP_CONFIG) is not imported here: createApp roots this module with it (config.module.ts). */
 @Module({
@@ -42,6 +43,7 @@ import { SourcesModule } from './sources/sources.module';
     InvoicesModule,
     SharingModule,
     SourcesModule,
+    BackupModule,
     AuditModule,
     McpModule,
   ],

@@ -15,6 +15,8 @@ const logger = new Logger('Startup');
 export async function prepareStore(app: INestApplicationContext): Promise<void> {
   const config = app.get<AppConfig>(APP_CONFIG);
   const clickhouse = app.get(ClickhouseService);
+  // Start-up can wait (a store being restored): what it says must be seen now, not once the server listens.
+  app.flushLogs();
   await awaitRestore(clickhouse);
   if (config.migrateOnStart) {
     const applied = await migrate(clickhouse);

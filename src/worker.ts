@@ -1,11 +1,16 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from './config/app-config';
 import { withConfig } from './config/config.module';
 import { migrate } from './infrastructure/clickhouse/migrator';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
+import { BackupModule } from './backup/backup.module';
 import { WorkerModule } from './sources/worker.module';
+
+/** The worker process: the data sources' checks and the scheduled backups (BACKUP_INTERVAL_MINUTES). */
+@Module({ imports: [WorkerModule, BackupModule] })
+class WorkerProcessModule {}
 
 /**
  * `npm run worker`: the data-source worker without the API (docker-compose's `worker`). Against a ClickHouse server
@@ -15,7 +20,7 @@ import { WorkerModule } from './sources/worker.module';
 async function main(): Promise<void> {
   const config = { ...loadConfig(process.env) };
   config.ingestSources = { ...config.ingestSources, worker: true };
-  const app = await NestFactory.createApplicationContext(withConfig(WorkerModule, config), { abortOnError: false });
+  const app = await NestFactory.createApplicationContext(withConfig(WorkerProcessModule, config), { abortOnError: false });
   if (config.migrateOnStart) await migrate(app.get(ClickhouseService));
   await app.init();
   const logger = new Logger('Worker');

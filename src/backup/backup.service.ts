@@ -71,6 +71,10 @@ export class BackupService {
     return this.config.backup.dir;
   }
 
+  get database(): string {
+    return this.clickhouse.database;
+  }
+
   list(): ListedBackup[] {
     return listBackups(this.dir);
   }

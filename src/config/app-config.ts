@@ -72,7 +72,7 @@ export interface AppConfig {
   /** Server mode: how often an instance rolls back imports that died mid-publish (0: only at start). */
   importRecoveryIntervalSeconds: number;
   /** Backups: the folder (absolute), and the worker's schedule (0: none) and retention. */
-  backup: { dir: string; intervalHours: number; keep: number };
+  backup: { dir: string; intervalMinutes: number; keep: number };
   resultCache: {
     /** Memory budget of the per-instance answer cache, in bytes (0: no caching). */
     maxBytes: number;
@@ -211,7 +211,7 @@ export function loadConfig(env: Environment): AppConfig {
     apiKeyCacheTtlSeconds: settings.API_KEY_CACHE_TTL_SECONDS,
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS,
     importRecoveryIntervalSeconds: settings.IMPORT_RECOVERY_INTERVAL_SECONDS,
-    backup: { dir: resolve(settings.BACKUP_DIR), intervalHours: settings.BACKUP_INTERVAL_HOURS, keep: settings.BACKUP_KEEP },
+    backup: { dir: resolve(settings.BACKUP_DIR), intervalMinutes: settings.BACKUP_INTERVAL_MINUTES, keep: settings.BACKUP_KEEP },
     resultCache: {
       maxBytes: settings.RESULT_CACHE_MAX_MB * MIB,
       ttlSeconds: settings.RESULT_CACHE_TTL_SECONDS,

@@ -12,7 +12,7 @@ export class ConfigError extends Error {}
 export type Environment = Record<string, string | undefined>;
 
 /** What a number counts, for the reader: the README shows large defaults in a larger unit (2 GiB, 30 days). */
-export type SettingUnit = 'bytes' | 'MiB' | 'seconds' | 'ms' | 'hours' | 'days' | 'percent' | 'count';
+export type SettingUnit = 'bytes' | 'MiB' | 'seconds' | 'ms' | 'minutes' | 'days' | 'percent' | 'count';
 
 export interface Setting<T> {
   /** The value when the variable is unset or empty. */
@@ -403,19 +403,21 @@ export const SETTINGS = {
       "With a server it is the server's path and must be in its `backups.allowed_path` and visible at the same path to " +
       'the process that runs the backup commands (the same host, or a shared mount); embedded, it is allowed automatically',
   }),
-  BACKUP_INTERVAL_HOURS: integer({
+  BACKUP_INTERVAL_MINUTES: integer({
     default: 0,
     min: 0,
-    max: 24 * 7,
-    unit: 'hours',
-    doc: 'The worker (INGEST_WORKER) takes a backup this often, incremental on the newest complete one (`0`: never)',
+    max: 7 * 24 * 60,
+    unit: 'minutes',
+    doc:
+      'The worker (INGEST_WORKER; one instance at a time with Redis) takes a backup when the newest complete one is older ' +
+      'than this: incremental on it, a full one every 7th (`0`: never; e.g. `1440`: daily)',
   }),
   BACKUP_KEEP: integer({
     default: 7,
     min: 1,
     max: 1000,
     unit: 'count',
-    doc: 'Scheduled backups keep this many newest complete chains: older backups are deleted, never a base a kept backup needs',
+    doc: 'Scheduled backups keep this many newest complete backups and the bases they need; older ones (and incomplete ones older than the newest complete) are deleted',
   }),
   RESULT_CACHE_MAX_MB: integer({
     default: 64,

@@ -3,6 +3,8 @@
  * production. They kill this process with SIGKILL (no `finally`, no cleanup: a real crash):
  *   INGEST_FAULT_AFTER_SWAPS=N     right after an import's N-th partition swap into cost_line_items;
  *   INGEST_FAULT_AFTER_RESTORES=N  right after a rollback's N-th partition restore.
+ * And one pause (test/e2e/backups.e2e-spec.ts catches an import publishing):
+ *   INGEST_PAUSE_AFTER_SWAPS=N:MS  sleeps MS milliseconds right after the N-th swap.
  */
 export type FaultPoint = 'swap' | 'restore';
 
@@ -25,4 +27,10 @@ export function injectedFaultCount(value: string | undefined): number | undefine
   if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
   const count = Number(value);
   return count > 0 ? count : undefined;
+}
+
+/** Sleeps as INGEST_PAUSE_AFTER_SWAPS says when this process has just done that many swaps. */
+export async function pauseIfInjected(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const [after, ms] = (env.INGEST_PAUSE_AFTER_SWAPS ?? '').split(':').map((part) => injectedFaultCount(part));
+  if (after !== undefined && ms !== undefined && passed.swap === after) await new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,5 +1,5 @@
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { crashIfInjected } from './fault-injection';
+import { crashIfInjected, pauseIfInjected } from './fault-injection';
 import { FocusIngestError } from './focus-files';
 import {
   importsPublishingInThisProcess,
@@ -108,6 +108,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
           : `ALTER TABLE ${local.table('cost_line_items')} REPLACE PARTITION ID '${swap.partitionId}' FROM ${local.table(entry.stagingTable)}`,
       );
       crashIfInjected('swap');
+      await pauseIfInjected();
     }
     await journalState(clickhouse, entry.importId, 'committed');
   } catch (error) {

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
 import { CheckSchedule } from './check-schedule';
-import { RedisLease } from './redis-lease';
+import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from './sources.repository';
 

@@ -15,7 +15,7 @@ import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
 import { ManifestCache } from './manifest-cache';
 import { MissingCredential, openStore, SourceStore } from './object-stores';
-import { RedisLease } from './redis-lease';
+import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { parseSourceLocation, SourceOptions } from './source-location';
 import { CheckOutcome, CheckRow, PeriodTotal, SourceRow, SourcesRepository } from './sources.repository';
 

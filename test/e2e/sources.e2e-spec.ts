@@ -8,7 +8,7 @@ import { ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob
 import Redis from 'ioredis';
 import { SourcesService } from '../../src/sources/sources.service';
 import { freePort, LocalServer, startAzurite, startS3Server } from '../support/local-servers';
-import { RedisLease } from '../../src/sources/redis-lease';
+import { RedisLease } from '../../src/infrastructure/redis/redis-lease';
 import { IngestWorkerService } from '../../src/sources/ingest-worker.service';
 import { E2E_MODE } from '../support/e2e-mode';
 import { exact, Exact, sum, text } from '../support/money';

@@ -55,6 +55,8 @@ export interface ClusterOptions {
    * default). The bench, which cancels nothing, measures ClickHouse's own fan-out without them.
    */
   relays?: boolean;
+  /** The folder BACKUP … TO File() may write into (`backups.allowed_path`): the backup commands' BACKUP_DIR. */
+  backupsDir?: string;
 }
 
 const ROOT = resolve(__dirname, '../..');
@@ -82,7 +84,7 @@ const START_ATTEMPTS = 3;
  * One node's configuration: its ports, the cluster (every node: itself at its own TCP port, so system.clusters
  * knows it as local, the others at their relays), its macros, query_log, and a distribution pool.
  */
-export function clusterNodeConfig(name: string, shards: NodeLayout[][], self: NodeLayout, relays = true): string {
+export function clusterNodeConfig(name: string, shards: NodeLayout[][], self: NodeLayout, relays = true, backupsDir?: string): string {
   const port = (node: NodeLayout) => (node === self || !relays ? node.tcpPort : node.relayPort);
   const shardXml = shards
     .map(
@@ -100,6 +102,7 @@ export function clusterNodeConfig(name: string, shards: NodeLayout[][], self: No
  <!-- clickhouse-local's default is 0: queued Distributed inserts would never be sent -->
  <background_distributed_schedule_pool_size>4</background_distributed_schedule_pool_size>
  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
+ ${backupsDir ? `<backups><allowed_path>${backupsDir}</allowed_path></backups>` : ''}
  <macros><shard>${self.shard}</shard><replica>r${self.replica}</replica><node_token>${self.token}</node_token></macros>
  <remote_servers>
   <${name}>
@@ -117,7 +120,7 @@ export async function startClickhouseCluster(dir: string, options: ClusterOption
     const nodeDir = join(dir, `s${self.shard}r${self.replica}`);
     mkdirSync(join(nodeDir, 'data'), { recursive: true });
     const configPath = join(nodeDir, 'node.xml');
-    writeFileSync(configPath, clusterNodeConfig(name, layout, self, options.relays ?? true));
+    writeFileSync(configPath, clusterNodeConfig(name, layout, self, options.relays ?? true, options.backupsDir));
     return { nodeDir, configPath };
   };
   let nodes: NodeProcess[] = [];

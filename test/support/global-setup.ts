@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { banner, checkSystemTools, missingToolsText } from '../../scripts/system-tools';
 import { startClickhouseCluster } from './clickhouse-cluster';
@@ -30,6 +30,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.E2E_TMP_DIR = tmp;
   process.env.E2E_MODE = mode;
   process.env.CLICKHOUSE_DATABASE = 'cost_insights_test';
+  // Backups of every mode's stores go here (the servers are started allowing it: backups.allowed_path).
+  process.env.BACKUP_DIR = join(tmp, 'backups');
   process.env.DEMO_ON_EMPTY_STORE = 'false';
   // Request logs would drown the test output; tests that read logs start their own processes.
   process.env.LOG_LEVEL ??= 'silent';
@@ -42,13 +44,19 @@ export default async function globalSetup(): Promise<void> {
   // (127.0.0.1): a low default limit would make other files' 401 tests flaky.
   process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ??= '1000';
   if (mode === 'server') {
-    const [clickhouse, redis] = await Promise.all([startClickhouseServer(join(tmp, 'clickhouse')), startRedisServer(join(tmp, 'redis'))]);
+    const [clickhouse, redis] = await Promise.all([
+      startClickhouseServer(join(tmp, 'clickhouse'), [`--config-file=${backupsConfig(tmp)}`]),
+      startRedisServer(join(tmp, 'redis')),
+    ]);
     process.env.CLICKHOUSE_URL = clickhouse.url;
     process.env.REDIS_URL = redis.url;
     process.env.E2E_SERVER_PIDS = `${clickhouse.pid},${redis.pid}`;
     await migrateSharedServerOnce();
   } else if (mode === 'cluster') {
-    const [cluster, redis] = await Promise.all([startClickhouseCluster(join(tmp, 'cluster')), startRedisServer(join(tmp, 'redis'))]);
+    const [cluster, redis] = await Promise.all([
+      startClickhouseCluster(join(tmp, 'cluster'), { backupsDir: process.env.BACKUP_DIR }),
+      startRedisServer(join(tmp, 'redis')),
+    ]);
     Object.assign(process.env, cluster.settings);
     process.env.REDIS_URL = redis.url;
     process.env.E2E_SERVER_PIDS = [...cluster.pids(), redis.pid].join(',');
@@ -73,4 +81,11 @@ async function migrateSharedServerOnce(): Promise<void> {
   } finally {
     await clickhouse.onModuleDestroy();
   }
+}
+
+/** A server configuration that lets BACKUP … TO File() write into BACKUP_DIR (clickhouse-local takes it as a file). */
+function backupsConfig(tmp: string): string {
+  const path = join(tmp, 'clickhouse-backups.xml');
+  writeFileSync(path, `<clickhouse><backups><allowed_path>${process.env.BACKUP_DIR}</allowed_path></backups></clickhouse>\n`);
+  return path;
 }

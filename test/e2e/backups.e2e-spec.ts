@@ -1,0 +1,503 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
+import { freePort, LocalServer, startRedisServer, stopProcess } from '../support/local-servers';
+import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
+import { SCOPES } from '../../src/common/http/principal';
+
+/**
+ * Backups (issue 33): `backup create|list|restore` run as the operator runs them (the built CLI, child processes) in
+ * every mode, and the API (the built server) answers every read endpoint byte for byte as before once a backup is
+ * restored onto an empty store. Refusals: a store that is not empty, an unknown or incomplete backup, a corrupt file,
+ * a folder that cannot be written. The fence: an import publishing while a backup starts is wholly in it; one that
+ * would publish while a backup runs waits and is not in it. A restore killed mid-way leaves the store refused.
+ */
+const ROOT = resolve(__dirname, '../..');
+const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `backups-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
+const { cli: CLI, server: SERVER } = privateBuildPaths(join(WORK, 'build'));
+const BACKUP_DIR = process.env.BACKUP_DIR!;
+const RUN = randomUUID().slice(0, 8);
+
+type Env = Record<string, string>;
+type Agent = ReturnType<typeof request>;
+
+let redis: LocalServer | undefined;
+
+/** A store of its own: an embedded directory, or a database of the suite's server or cluster. */
+function newStore(label: string): Env {
+  const database = `backups_${label}_${RUN}`;
+  if (!SHARED_SERVERS) return { DATA_DIR: join(WORK, `store-${label}`), CLICKHOUSE_DATABASE: database };
+  const store: Env = { CLICKHOUSE_URL: process.env.CLICKHOUSE_URL!, CLICKHOUSE_DATABASE: database };
+  for (const name of ['CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS']) if (process.env[name]) store[name] = process.env[name];
+  return store;
+}
+
+function childEnv(store: Env, extra: Env = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['CLICKHOUSE_URL', 'CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS', 'REDIS_URL', 'DATA_DIR', 'PORT'])
+    delete env[name];
+  // The shared filters' Redis of this file's own (a restore rewrites its keys: never another file's).
+  return { ...env, BACKUP_DIR, ...(redis ? { REDIS_URL: redis.url } : {}), ...store, ...extra };
+}
+
+function cli(store: Env, args: string[], extra: Env = {}): Promise<CliRun> {
+  return runCli(CLI, args, childEnv(store, extra));
+}
+
+async function ok(run: Promise<CliRun>): Promise<string> {
+  const result = await run;
+  if (result.code !== 0) throw new Error(`CLI failed (${result.code}): ${result.stderr}${result.stdout}`);
+  return result.stdout;
+}
+
+/** Runs the built API on `store` for `work`, then stops it. */
+async function withApi<T>(store: Env, work: (http: () => Agent) => Promise<T>, extra: Env = {}): Promise<T> {
+  const port = await freePort();
+  const server = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: childEnv(store, { PORT: String(port), DEMO_ON_EMPTY_STORE: 'false', INGEST_WORKER: 'false', LOG_LEVEL: 'warn', ...extra }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr!.on('data', (chunk) => (stderr += chunk));
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/health/ready`, server, () => stderr);
+    const agent = request(`http://127.0.0.1:${port}`);
+    return await work(() => agent);
+  } finally {
+    await stopProcess(server);
+  }
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited during start-up: ${output()}`);
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer on ${url}: ${output()}`);
+}
+
+// ------------------------------------------------------------------ the questions asked before and after
+
+const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+const RANGE = { start: day(40), end: day(1) };
+
+const QUESTIONS: { name: string; method: 'get' | 'post'; path: string; body?: object; csv?: boolean }[] = [
+  {
+    name: 'data monthly by cloud',
+    method: 'post',
+    path: '/v1/cost-insights/data',
+    body: { groupBy: { dateGrouping: 'monthly', dimension: 'cloud' } },
+  },
+  {
+    name: 'data daily by service, csv',
+    method: 'post',
+    path: '/v1/cost-insights/data',
+    body: { filters: { inclusions: { dateRange: RANGE } }, groupBy: { dateGrouping: 'daily', dimension: 'service' } },
+    csv: true,
+  },
+  {
+    name: 'compare',
+    method: 'post',
+    path: '/v1/cost-insights/compare',
+    body: {
+      baselinePeriod: { start: day(40), end: day(21) },
+      comparisonPeriod: { start: day(20), end: day(1) },
+      metric: 'amortized_cost',
+      groupBy: { dateGrouping: 'daily', dimension: 'service' },
+    },
+  },
+  { name: 'filters', method: 'post', path: '/v1/cost-insights/filters', body: { filters: { inclusions: { dateRange: RANGE } } } },
+  { name: 'tag values', method: 'post', path: '/v1/cost-insights/tag-values', body: { tagKey: 'team' } },
+  {
+    name: 'invoices',
+    method: 'post',
+    path: '/v1/cost-insights/invoices',
+    body: { filters: { inclusions: { billingPeriods: [day(1).slice(0, 7)] } } },
+  },
+  {
+    name: 'forecast',
+    method: 'post',
+    path: '/v1/cost-insights/forecast',
+    body: { forecastEnd: day(-20), groupBy: { dimension: 'cloud' } },
+  },
+  { name: 'anomalies', method: 'post', path: '/v1/cost-insights/anomalies', body: {} },
+  { name: 'currency', method: 'get', path: '/v1/admin/currency' },
+  { name: 'sources', method: 'get', path: '/v1/admin/sources' },
+  { name: 'audit events', method: 'get', path: '/v1/admin/audit-events' },
+];
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+/** Every question's answer; a key's last use (it moves with every request) is taken out of the key list. */
+async function answers(http: () => Agent, key: string, filterId: string): Promise<Record<string, Answer>> {
+  const result: Record<string, Answer> = {};
+  const asked = [...QUESTIONS, { name: 'shared filter', method: 'get' as const, path: `/v1/cost-insights/shared-filters/${filterId}` }];
+  for (const question of asked) {
+    const call = question.method === 'get' ? http().get(question.path) : http().post(question.path).send(question.body);
+    const response = await call
+      .set('Authorization', `Bearer ${key}`)
+      .set('Cache-Control', 'no-cache')
+      .set('Accept', 'csv' in question && question.csv ? 'text/csv' : 'application/json');
+    const headers = response.headers as Record<string, string | undefined>;
+    result[question.name] = {
+      status: response.status,
+      headers: { dataThrough: headers['x-data-through'], importedAt: headers['x-data-imported-at'], currency: headers['x-currency'] },
+      body: response.text,
+    };
+  }
+  const keys = await http().get('/v1/admin/api-keys').set('Authorization', `Bearer ${key}`);
+  const listed: unknown = JSON.parse(keys.text, (name, value: unknown) => (name === 'lastUsedAt' ? undefined : value));
+  result['api keys'] = { status: keys.status, headers: {}, body: JSON.stringify(listed) };
+  return result;
+}
+
+// ------------------------------------------------------------------ an estate
+
+async function createKey(store: Env, organizationId: string): Promise<string> {
+  const created = JSON.parse(
+    await ok(cli(store, ['keys', 'create', '--org', organizationId, '--name', 'backup test', '--scopes', SCOPES.join(','), '--json'])),
+  ) as { key: string };
+  return created.key;
+}
+
+/** Demo costs, EUR reporting with ECB-style rates, a data source, an admin-made key (an audit event) and a shared filter. */
+async function fillEstate(store: Env, organizationId: string): Promise<{ key: string; filterId: string }> {
+  await ok(cli(store, ['demo-data', '--org', organizationId, '--days', '45']));
+  const rates = join(WORK, `rates-${organizationId}.csv`);
+  writeFileSync(
+    rates,
+    ['date,from,to,rate', ...Array.from({ length: 50 }, (_, i) => `${day(i)},USD,EUR,0.9${i % 10}12`)].join('\n') + '\n',
+  );
+  await ok(cli(store, ['rates', 'import', rates, '--org', organizationId, '--source', 'test']));
+  await ok(cli(store, ['currency', 'set', '--org', organizationId, '--reporting-currency', 'EUR']));
+  mkdirSync(join(WORK, 'exports'), { recursive: true });
+  await ok(
+    cli(store, [
+      'sources',
+      'add',
+      '--org',
+      organizationId,
+      '--integration',
+      'aws-main',
+      '--kind',
+      'focus-files',
+      '--url',
+      `file://${join(WORK, 'exports')}`,
+    ]),
+  );
+  const key = await createKey(store, organizationId);
+  const filterId = await withApi(store, async (http) => {
+    const made = await http()
+      .post('/v1/admin/api-keys')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ name: 'made by the admin API', scopes: ['cost:read'] });
+    expect(made.status).toBe(201);
+    const shared = await http()
+      .post('/v1/cost-insights/shared-filters')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ organizationId, filterConfiguration: {} });
+    expect(shared.status).toBe(201);
+    return (JSON.parse(shared.text) as { data: { filterId: string } }).data.filterId;
+  });
+  return { key, filterId };
+}
+
+/** FOCUS charges of two billing periods (two partitions: two swaps) for `org`, with known totals. */
+function focusExport(path: string, cents: number): string {
+  const header =
+    'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency';
+  const lines = ['2025-01', '2025-02'].flatMap((period) =>
+    [1, 15].map(
+      (d) =>
+        `${cents}.25,${cents}.25,${cents}.5,Usage,${period}-${String(d).padStart(2, '0')}T00:00:00Z,${period}-01T00:00:00Z,111122223333,Amazon EC2,AWS,USD`,
+    ),
+  );
+  writeFileSync(path, `${header}\n${lines.join('\n')}\n`);
+  return path;
+}
+
+async function billedTotal(store: Env, key: string): Promise<string> {
+  return withApi(store, async (http) => {
+    const answer = await http()
+      .post('/v1/cost-insights/data')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Cache-Control', 'no-cache')
+      .send({
+        filters: { inclusions: { dateRange: { start: '2025-01-01', end: '2025-02-28' } } },
+        groupBy: { dateGrouping: 'monthly' },
+      });
+    expect(answer.status).toBe(200);
+    const body = JSON.parse(answer.text) as { data: { items: { billed_cost: string | number }[] } };
+    return body.data.items.map((item) => String(item.billed_cost)).join(' ');
+  });
+}
+
+// ------------------------------------------------------------------ the tests
+
+beforeAll(async () => {
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(WORK, { recursive: true });
+  buildPrivately(join(WORK, 'build'));
+  if (SHARED_SERVERS) redis = await startRedisServer(join(WORK, 'redis'));
+}, 240_000);
+
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describe(`backups (${E2E_MODE})`, () => {
+  const source = newStore('source');
+  const organizationId = randomUUID();
+  let estate: { key: string; filterId: string };
+  let before: Record<string, Answer>;
+  const full = `full-${RUN}`;
+
+  beforeAll(async () => {
+    estate = await fillEstate(source, organizationId);
+    before = await withApi(source, (http) => answers(http, estate.key, estate.filterId));
+    const created = JSON.parse(await ok(cli(source, ['backup', 'create', '--name', full, '--json']))) as {
+      name: string;
+      parts: unknown[];
+      redisKeys: number;
+    };
+    expect(created.name).toBe(full);
+    expect(created.parts).toHaveLength(E2E_MODE === 'cluster' ? 2 : 1);
+    // With Redis the one shared filter is four keys: the filter, the organisation's set and byte count, the key's set.
+    expect(created.redisKeys).toBe(SHARED_SERVERS ? 4 : 0);
+  }, 600_000);
+
+  it('restores onto an empty store: every endpoint answers byte for byte as before', async () => {
+    expect(Object.values(before).every((answer) => answer.status === 200)).toBe(true);
+    expect(before['audit events'].body).toContain('made by the admin API');
+    if (redis) await flushRedis(); // shared filters live in Redis here: the restore must bring them back
+    const target = newStore('restored');
+    const report = JSON.parse(await ok(cli(target, ['backup', 'restore', full, '--json']))) as { rows: Record<string, number> };
+    expect(report.rows.cost_line_items).toBeGreaterThan(0);
+    const after = await withApi(target, (http) => answers(http, estate.key, estate.filterId));
+    expect(after).toEqual(before);
+  }, 600_000);
+
+  it('lists complete and incomplete backups; refuses an unknown or incomplete one by name', async () => {
+    mkdirSync(join(BACKUP_DIR, `half-${RUN}`, 'store'), { recursive: true });
+    const listed = JSON.parse(await ok(cli(source, ['backup', 'list', '--json']))) as {
+      name: string;
+      complete: boolean;
+      problem?: string;
+    }[];
+    expect(listed.find((b) => b.name === full)).toMatchObject({ complete: true });
+    expect(listed.find((b) => b.name === `half-${RUN}`)).toMatchObject({ complete: false, problem: expect.stringContaining('incomplete') });
+    const empty = newStore('refusals');
+    const half = await cli(empty, ['backup', 'restore', `half-${RUN}`]);
+    expect(half.code).toBe(1);
+    expect(half.stderr).toContain(`backup half-${RUN} is not restorable: it is incomplete`);
+    const unknown = await cli(empty, ['backup', 'restore', `none-${RUN}`]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`no backup named none-${RUN}`);
+    expect(unknown.stderr).toContain(full);
+    rmSync(join(BACKUP_DIR, `half-${RUN}`), { recursive: true });
+  }, 300_000);
+
+  it('refuses to restore onto a store that is not empty, naming what is there, and changes nothing', async () => {
+    const refused = await cli(source, ['backup', 'restore', full]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/restore refused, nothing was changed: the store is not empty: .*cost_line_items \(\d+ rows\).*--force/);
+    const again = await withApi(source, (http) => answers(http, estate.key, estate.filterId));
+    expect(again).toEqual(before);
+  }, 300_000);
+
+  it('refuses a corrupt backup, naming the file, and leaves the store as it was', async () => {
+    const corrupt = `corrupt-${RUN}`;
+    cpSync(join(BACKUP_DIR, full), join(BACKUP_DIR, corrupt), { recursive: true });
+    const manifestPath = join(BACKUP_DIR, corrupt, 'manifest.json');
+    writeFileSync(manifestPath, readFileSync(manifestPath, 'utf8').replace(`"name": "${full}"`, `"name": "${corrupt}"`));
+    const damaged = largestFile(join(BACKUP_DIR, corrupt), 'data.bin');
+    const bytes = readFileSync(damaged);
+    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    writeFileSync(damaged, bytes);
+    const target = newStore('corrupt');
+    const refused = await cli(target, ['backup', 'restore', corrupt]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`backup ${corrupt} is corrupt: file ${damaged}`);
+    expect(refused.stderr).toContain('Nothing was changed');
+    // The target is still an empty store: a good backup restores onto it without --force.
+    await ok(cli(target, ['backup', 'restore', full]));
+    rmSync(join(BACKUP_DIR, corrupt), { recursive: true });
+  }, 600_000);
+
+  it('refuses a backup folder it cannot write, leaving no backup behind', async () => {
+    const blocked = join(WORK, 'not-a-folder');
+    writeFileSync(blocked, 'a file where the backup folder should be\n');
+    const refused = await cli(source, ['backup', 'create', '--name', `blocked-${RUN}`], { BACKUP_DIR: blocked });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`cannot write to the backup folder ${join(blocked, `blocked-${RUN}`)}`);
+    expect(refused.stderr).toContain('Nothing was backed up');
+  }, 120_000);
+
+  it('takes an incremental backup on the newest complete one, and restores it whole', async () => {
+    const second = randomUUID();
+    const secondKey = await createKey(source, second);
+    await ok(cli(source, ['ingest', 'focus', focusExport(join(WORK, 'second.csv'), 7), '--org', second]));
+    const incremental = JSON.parse(await ok(cli(source, ['backup', 'create', '--incremental', '--name', `inc-${RUN}`, '--json']))) as {
+      base: string;
+    };
+    expect(incremental.base).toBe(full);
+    expect(folderBytes(join(BACKUP_DIR, `inc-${RUN}`))).toBeLessThan(folderBytes(join(BACKUP_DIR, full)) / 2);
+    const target = newStore('incremental');
+    await ok(cli(target, ['backup', 'restore', `inc-${RUN}`]));
+    expect(await billedTotal(target, secondKey)).toBe('14.5 14.5');
+    const after = await withApi(target, (http) => answers(http, estate.key, estate.filterId));
+    expect(after['data monthly by cloud']).toEqual(before['data monthly by cloud']);
+  }, 600_000);
+
+  it('a restore killed mid-way leaves the store refused ("being restored") until restore is run again', async () => {
+    const target = newStore('killed');
+    const child = spawn(process.execPath, [CLI, 'backup', 'restore', full], {
+      cwd: ROOT,
+      env: childEnv(target),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise<void>((marked) =>
+      child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('Restoring part') && marked()),
+    );
+    child.kill('SIGKILL');
+    await new Promise((closed) => child.on('close', closed));
+    const port = await freePort();
+    const api = spawn(process.execPath, [SERVER], {
+      cwd: ROOT,
+      env: childEnv(target, { PORT: String(port), DEMO_ON_EMPTY_STORE: 'false', INGEST_WORKER: 'false', LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    api.stdout!.on('data', (chunk) => (output += chunk));
+    api.stderr!.on('data', (chunk) => (output += chunk));
+    try {
+      if (!SHARED_SERVERS) {
+        // Embedded: no other process can be restoring, so the API refuses to start, saying why.
+        await new Promise((exited) => api.on('close', exited));
+        expect(output).toContain(`the store is being restored from backup ${full}`);
+        await ok(cli(target, ['backup', 'restore', full, '--force']));
+      } else {
+        await waitUntil(() => output.includes(`Waiting before serving: the store is being restored from backup ${full}`));
+        expect(
+          await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ).toBe(0);
+        await ok(cli(target, ['backup', 'restore', full, '--force']));
+        await waitForHttp(`http://127.0.0.1:${port}/health/ready`, api, () => output);
+      }
+    } finally {
+      await stopProcess(api);
+    }
+    const after = await withApi(target, (http) => answers(http, estate.key, estate.filterId));
+    expect(after['data daily by service, csv']).toEqual(before['data daily by service, csv']);
+  }, 600_000);
+
+  it('the worker takes a backup on schedule (BACKUP_INTERVAL_MINUTES) that restores whole', async () => {
+    const scheduledDir = join(BACKUP_DIR, `scheduled-${RUN}`);
+    const scheduled = { INGEST_WORKER: 'true', BACKUP_INTERVAL_MINUTES: '60', BACKUP_DIR: scheduledDir };
+    // None yet, so one is due at once: full, complete once its manifest is written.
+    await withApi(
+      source,
+      () =>
+        waitUntil(
+          () => existsSync(scheduledDir) && readdirSync(scheduledDir).some((name) => existsSync(join(scheduledDir, name, 'manifest.json'))),
+        ),
+      scheduled,
+    );
+    const [name] = readdirSync(scheduledDir);
+    expect(JSON.parse(readFileSync(join(scheduledDir, name, 'manifest.json'), 'utf8'))).toMatchObject({
+      name,
+      base: null,
+      database: source.CLICKHOUSE_DATABASE,
+    });
+    const target = newStore('scheduled');
+    await ok(cli(target, ['backup', 'restore', name], { BACKUP_DIR: scheduledDir }));
+    const after = await withApi(target, (http) => answers(http, estate.key, estate.filterId));
+    expect(after['data monthly by cloud']).toEqual(before['data monthly by cloud']);
+  }, 600_000);
+
+  const fenced = SHARED_SERVERS ? it : it.skip; // embedded: one process per store, so no import can run beside a backup
+  fenced(
+    'an import publishing when a backup starts is wholly in it (the backup waits for it)',
+    async () => {
+      const org = randomUUID();
+      const key = await createKey(source, org);
+      const file = focusExport(join(WORK, 'caught.csv'), 3);
+      // The import pauses 8 s after its first of two swaps: half published when the backup starts.
+      const importing = cli(source, ['ingest', 'focus', file, '--org', org], { INGEST_PAUSE_AFTER_SWAPS: '1:8000' });
+      await waitUntil(async () => (await swappingImports(source)) > 0);
+      const backup = await cli(source, ['backup', 'create', '--name', `caught-${RUN}`]);
+      expect(backup.code).toBe(0);
+      expect(backup.stderr).toContain('Waiting for 1 import(s) to finish publishing');
+      expect((await importing).code).toBe(0);
+      const target = newStore('caught');
+      await ok(cli(target, ['backup', 'restore', `caught-${RUN}`]));
+      expect(await billedTotal(target, key)).toBe('6.5 6.5');
+    },
+    600_000,
+  );
+});
+
+async function flushRedis(): Promise<void> {
+  const { default: Redis } = await import('ioredis');
+  const client = new Redis(redis!.url);
+  await client.flushall();
+  client.disconnect();
+}
+
+/** Imports 'swapping' in the store's journal now, asked through the built CLI's store (a query over HTTP). */
+async function swappingImports(store: Env): Promise<number> {
+  const url = new URL(store.CLICKHOUSE_URL.split(',')[0]);
+  const table = store.CLICKHOUSE_CLUSTER ? 'import_journal_distributed' : 'import_journal';
+  url.searchParams.set('query', `SELECT count() FROM ${store.CLICKHOUSE_DATABASE}.${table} FINAL WHERE state = 'swapping'`);
+  return Number((await (await fetch(url)).text()).trim());
+}
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function largestFile(dir: string, name: string): string {
+  let best = { path: '', size: -1 };
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name === name && statSync(path).size > best.size) best = { path, size: statSync(path).size };
+    }
+  };
+  walk(dir);
+  if (!existsSync(best.path)) throw new Error(`no ${name} in ${dir}`);
+  return best.path;
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
