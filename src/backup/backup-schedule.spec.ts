@@ -1,4 +1,4 @@
-import { BackupManifest, ListedBackup } from './backup-folder';
+import { BackupManifest, ListedBackup } from './backup-location';
 import { dueBackup, expiredBackups, FULL_EVERY } from './backup-schedule';
 
 const DB = 'cost_insights';

@@ -1,4 +1,4 @@
-import { ListedBackup } from './backup-folder';
+import { ListedBackup } from './backup-location';
 
 /** Scheduled backups are incremental on the newest complete one, except every FULL_EVERY-th, which is full. */
 export const FULL_EVERY = 7;

@@ -3,7 +3,6 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { REDIS } from '../infrastructure/redis/redis.module';
-import { removeBackupFolder } from './backup-folder';
 import { dueBackup, expiredBackups } from './backup-schedule';
 import { BackupService } from './backup.service';
 
@@ -48,7 +47,7 @@ export class BackupSchedulerService implements OnApplicationBootstrap, OnModuleD
   private async tick(): Promise<void> {
     const held = await this.lease.acquire().catch(() => false); // renewed at every tick while a backup runs
     if (!held || this.running) return;
-    const due = dueBackup(this.backups.list(), this.backups.database, Date.now(), this.config.backup.intervalMinutes);
+    const due = dueBackup(await this.backups.list(), this.backups.database, Date.now(), this.config.backup.intervalMinutes);
     if (!due) return;
     this.running = this.run(due.incremental).finally(() => (this.running = undefined));
   }
@@ -57,8 +56,8 @@ export class BackupSchedulerService implements OnApplicationBootstrap, OnModuleD
     try {
       const manifest = await this.backups.create({ incremental }, (message) => this.logger.log(message));
       this.logger.log(`Scheduled backup ${manifest.name} complete${manifest.base ? ` (incremental on ${manifest.base})` : ''}`);
-      for (const name of expiredBackups(this.backups.list(), this.backups.database, this.config.backup.keep)) {
-        removeBackupFolder(this.backups.dir, name);
+      for (const name of expiredBackups(await this.backups.list(), this.backups.database, this.config.backup.keep)) {
+        await this.backups.location.remove(name);
         this.logger.log(`Deleted backup ${name} (BACKUP_KEEP=${this.config.backup.keep})`);
       }
     } catch (error) {

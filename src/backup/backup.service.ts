@@ -10,21 +10,15 @@ import { isImportTableName } from '../ingest/import-tables';
 import { BackupFence, standDownCaughtImports } from '../ingest/publish-fence';
 import {
   assertBackupName,
-  BackupFolderError,
+  BackupLocation,
+  backupLocation,
+  BackupLocationError,
   BackupManifest,
-  backupPath,
-  fileWithChecksum,
   BackupPart,
-  listBackups,
   ListedBackup,
   MANIFEST_FORMAT,
-  prepareBackupFolder,
-  readManifest,
-  removeBackupFolder,
-  writeManifest,
-} from './backup-folder';
-import { awaitOperation, fileTarget, StoreTable, storeTables } from './backup-statements';
-import { existsSync } from 'node:fs';
+} from './backup-location';
+import { awaitOperation, StoreTable, storeTables } from './backup-statements';
 
 /** A part of the store and the server that holds it: the one server, or (backup) one replica of each shard. */
 interface PartServer {
@@ -67,16 +61,18 @@ export class BackupService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  get dir(): string {
-    return this.config.backup.dir;
+  /** Where backups are: BACKUP_DIR, or S3-compatible storage (BACKUP_S3_URL). */
+  get location(): BackupLocation {
+    return (this.cachedLocation ??= backupLocation(this.config.backup));
   }
+  private cachedLocation?: BackupLocation;
 
   get database(): string {
     return this.clickhouse.database;
   }
 
-  list(): ListedBackup[] {
-    return listBackups(this.dir);
+  list(): Promise<ListedBackup[]> {
+    return this.location.list();
   }
 
   /** Takes a backup named `name` (default: the time), incremental on the newest complete one when asked. */
@@ -86,11 +82,12 @@ export class BackupService {
   ): Promise<BackupManifest> {
     const name = options.name ?? defaultName(options.incremental ?? false);
     assertBackupName(name);
-    const base = options.incremental ? this.newestComplete() : undefined;
-    if (options.incremental && !base)
-      throw new BackupFolderError(`no complete backup in ${this.dir} to be incremental on: take a full one first`);
+    const base = options.incremental ? await this.newestComplete() : undefined;
+    if (options.incremental && !base) {
+      throw new BackupLocationError(`no complete backup in ${this.location.description} to be incremental on: take a full one first`);
+    }
     const parts = await this.sourceParts();
-    prepareBackupFolder(this.dir, name);
+    await this.location.prepare(name);
     const startedAt = new Date().toISOString();
     let fence: BackupFence | undefined;
     try {
@@ -109,21 +106,22 @@ export class BackupService {
         parts: backedUpParts,
         redisKeys: await this.exportRedisKeys(),
       };
-      this.assertVisibleHere(name, parts);
+      await this.assertVisibleHere(name, parts);
       await fence.release('created');
-      writeManifest(this.dir, manifest);
+      await this.location.writeManifest(manifest);
       return manifest;
     } catch (error) {
       await fence?.release('failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
-      removeBackupFolder(this.dir, name);
-      throw error;
+      await this.location.remove(name).catch(() => undefined);
+      if (error instanceof BackupLocationError) throw error;
+      throw new BackupLocationError(`backup ${name} failed, nothing was kept: ${this.location.redact(messageOf(error))}`);
     }
   }
 
   /** Restores the backup `name` into this store (CLICKHOUSE_DATABASE), which must be empty unless `force`. */
   async restore(name: string, options: RestoreOptions = {}, log: (message: string) => void = () => undefined): Promise<RestoreReport> {
     const started = Date.now();
-    const manifest = readManifest(this.dir, name);
+    const manifest = await this.location.readManifest(name);
     const targets = await this.targetParts(manifest);
     if (!options.force) await assertEmpty(targets);
     for (const target of targets) await markRestoring(target.server, name);
@@ -148,19 +146,19 @@ export class BackupService {
     return { name, database: this.clickhouse.database, rows, importsStoodDown, redisKeys, elapsedMs: Date.now() - started };
   }
 
-  private newestComplete(): ListedBackup | undefined {
-    return this.list().find((backup) => backup.complete && backup.manifest?.database === this.clickhouse.database);
+  private async newestComplete(): Promise<ListedBackup | undefined> {
+    return (await this.list()).find((backup) => backup.complete && backup.manifest?.database === this.clickhouse.database);
   }
 
   private async backUpPart(name: string, part: PartServer, base: string | undefined): Promise<BackupPart> {
     const { server } = part;
     const tables = await storeTables(server);
     const excluded = tables.filter((table) => !backedUp(table)).map((table) => `${server.database}.${table.name}`);
-    const target = fileTarget(backupPath(this.dir, name, part.folder));
+    const target = this.location.engine(name, part.folder);
     await awaitOperation(
       server,
       `BACKUP DATABASE ${server.database}${excluded.length ? ` EXCEPT TABLES ${excluded.join(', ')}` : ''} TO ${target}` +
-        (base ? ` SETTINGS base_backup = ${fileTarget(backupPath(this.dir, base, part.folder))}` : '') +
+        (base ? ` SETTINGS base_backup = ${this.location.engine(base, part.folder)}` : '') +
         ' ASYNC',
       'BACKUP_CREATED',
     );
@@ -169,27 +167,27 @@ export class BackupService {
   }
 
   /** The backup's parts are written by ClickHouse: this process must see them to write the manifest beside them. */
-  private assertVisibleHere(name: string, parts: PartServer[]): void {
+  private async assertVisibleHere(name: string, parts: PartServer[]): Promise<void> {
     for (const part of parts) {
-      const file = `${backupPath(this.dir, name, part.folder)}/.backup`;
-      if (!existsSync(file)) {
-        throw new BackupFolderError(
-          `ClickHouse wrote the backup, but ${file} is not visible to this process: BACKUP_DIR must be the same folder for ` +
-            'ClickHouse and for the backup commands (the same host, or a shared mount)',
-        );
-      }
+      if (await this.location.hasPart(name, part.folder)) continue;
+      throw new BackupLocationError(
+        `ClickHouse wrote the backup, but ${this.location.describe(name, part.folder, '.backup')} is not visible to this process: ` +
+          'BACKUP_DIR must be the same folder for ClickHouse and for the backup commands (the same host, or a shared mount)',
+      );
     }
   }
 
   private async restoreIntoScratch(manifest: BackupManifest, target: PartServer, scratch: string, log: (message: string) => void) {
     const { server } = target;
     await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
-    const source = fileTarget(backupPath(this.dir, manifest.name, target.folder));
+    const source = this.location.engine(manifest.name, target.folder);
     log(`Restoring part ${target.folder} of backup ${manifest.name}${server === this.clickhouse ? '' : ` on ${describeServer(target)}`}`);
     try {
       await awaitOperation(server, `RESTORE DATABASE ${manifest.database} AS ${scratch} FROM ${source} ASYNC`, 'RESTORED');
     } catch (error) {
-      throw new BackupFolderError(`backup ${manifest.name} cannot be restored (part ${target.folder}): ${messageOf(error)}`);
+      throw new BackupLocationError(
+        `backup ${manifest.name} cannot be restored (part ${target.folder}): ${this.location.redact(messageOf(error))}`,
+      );
     }
     for (const table of await storeTables(server, scratch)) {
       if (!table.engine.endsWith('MergeTree')) continue;
@@ -199,13 +197,21 @@ export class BackupService {
       const broken = failed.find((row) => Number((row as { is_passed?: number | string }).is_passed) === 0);
       if (broken) {
         const expected = /([0-9a-f]{32}) vs [0-9a-f]{32}/.exec(broken.message)?.[1];
-        const file = expected && fileWithChecksum(backupPath(this.dir, manifest.name, target.folder), expected);
-        throw new BackupFolderError(
+        const file = expected && (await this.location.fileWithChecksum(await this.chainOf(manifest), target.folder, expected));
+        throw new BackupLocationError(
           `backup ${manifest.name} is corrupt: ${file ? `file ${file}` : `a file of part ${target.folder}`} (table ${table.name}) ` +
             `does not match its checksum: ${broken.message.split('\n')[0]}. Nothing was changed.`,
         );
       }
     }
+  }
+
+  /** The backup and the bases it is built on, newest first. */
+  private async chainOf(manifest: BackupManifest): Promise<string[]> {
+    const chain = [manifest.name];
+    for (let base = manifest.base; base !== null && chain.length < 1000; base = (await this.location.readManifest(base)).base)
+      chain.push(base);
+    return chain;
   }
 
   private async sourceParts(): Promise<PartServer[]> {
@@ -216,7 +222,7 @@ export class BackupService {
     const shards = [...new Set([...reachable, ...unreachable].map((node) => node.shard))].sort((a, b) => a - b);
     return shards.map((shard) => {
       const node = reachable.find((candidate) => candidate.shard === shard);
-      if (!node) throw new BackupFolderError(`no replica of shard ${shard} answers: no backup was taken`);
+      if (!node) throw new BackupLocationError(`no replica of shard ${shard} answers: no backup was taken`);
       return { folder: `s${shard}`, shard, server: node.connection };
     });
   }
@@ -254,7 +260,7 @@ export class BackupService {
   private async importRedisKeys(manifest: BackupManifest): Promise<number> {
     if (manifest.redisKeys.length === 0) return 0;
     if (!this.redis)
-      throw new BackupFolderError(`backup ${manifest.name} holds shared filters kept in Redis: set REDIS_URL to restore them`);
+      throw new BackupLocationError(`backup ${manifest.name} holds shared filters kept in Redis: set REDIS_URL to restore them`);
     for (const { key, ttlMs, dump } of manifest.redisKeys) {
       await this.redis.restore(key, ttlMs, Buffer.from(dump, 'base64'), 'REPLACE');
     }
@@ -287,7 +293,7 @@ async function assertEmpty(targets: PartServer[]): Promise<void> {
   }
   if (found.size === 0) return;
   const what = [...found].map(([table, rows]) => `${table} (${rows} rows)`).join(', ');
-  throw new BackupFolderError(
+  throw new BackupLocationError(
     `restore refused, nothing was changed: the store is not empty: ${what}. Restore into an empty store, or add --force to replace it.`,
   );
 }
@@ -310,15 +316,15 @@ async function replaceWithScratch(server: ClickhouseService, scratch: string): P
 /** Only the `distributed` way of keeping replicas is backed up node by node; `replicated` clusters use ON CLUSTER. */
 async function assertDistributedCluster(clickhouse: ClickhouseService): Promise<void> {
   if ((await clickhouse.cluster!.replication()) === 'replicated') {
-    throw new BackupFolderError(
+    throw new BackupLocationError(
       'this cluster keeps replicas with ReplicatedMergeTree: back it up with ClickHouse itself (BACKUP DATABASE … ON CLUSTER, see docs/operations.md)',
     );
   }
 }
 
-function shapeError(manifest: BackupManifest, target: string): BackupFolderError {
+function shapeError(manifest: BackupManifest, target: string): BackupLocationError {
   const shape = manifest.mode === 'cluster' ? `a cluster of ${manifest.parts.length} shard(s)` : 'one server';
-  return new BackupFolderError(
+  return new BackupLocationError(
     `backup ${manifest.name} is of ${shape} and cannot be restored onto ${target}: restore onto a store of the same shape`,
   );
 }

@@ -1,4 +1,4 @@
-import { BackupFolderError } from '../backup/backup-folder';
+import { BackupLocationError } from '../backup/backup-location';
 import { BackupService } from '../backup/backup.service';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT, formatTable } from './cli-output';
@@ -18,12 +18,12 @@ export async function backupCommand(backups: BackupService, command: BackupComma
         else
           io.out(
             `Backup ${manifest.name} complete${manifest.base ? ` (incremental on ${manifest.base})` : ''}: ${manifest.parts.length} part(s), ` +
-              `${rows} cost rows, ${manifest.redisKeys.length} Redis key(s), in ${((Date.now() - started) / 1000).toFixed(1)} s; folder ${backups.dir}/${manifest.name}`,
+              `${rows} cost rows, ${manifest.redisKeys.length} Redis key(s), in ${((Date.now() - started) / 1000).toFixed(1)} s; in ${backups.location.describe(manifest.name)}`,
           );
         return EXIT.ok;
       }
       case 'backup list': {
-        const listed = backups.list();
+        const listed = await backups.list();
         if (command.json) {
           io.out(
             JSON.stringify(
@@ -39,7 +39,7 @@ export async function backupCommand(backups: BackupService, command: BackupComma
               })),
             ),
           );
-        } else if (listed.length === 0) io.out(`No backups in ${backups.dir}.`);
+        } else if (listed.length === 0) io.out(`No backups in ${backups.location.description}.`);
         else
           io.out(
             formatTable(
@@ -71,7 +71,7 @@ export async function backupCommand(backups: BackupService, command: BackupComma
       }
     }
   } catch (error) {
-    if (!(error instanceof BackupFolderError)) throw error;
+    if (!(error instanceof BackupLocationError)) throw error;
     io.err(`Error: ${error.message}`);
     return EXIT.failure;
   }

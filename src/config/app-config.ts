@@ -72,7 +72,7 @@ export interface AppConfig {
   /** Server mode: how often an instance rolls back imports that died mid-publish (0: only at start). */
   importRecoveryIntervalSeconds: number;
   /** Backups: the folder (absolute), and the worker's schedule (0: none) and retention. */
-  backup: { dir: string; intervalMinutes: number; keep: number };
+  backup: { dir: string; s3?: S3BackupSettings; intervalMinutes: number; keep: number };
   resultCache: {
     /** Memory budget of the per-instance answer cache, in bytes (0: no caching). */
     maxBytes: number;
@@ -211,7 +211,12 @@ export function loadConfig(env: Environment): AppConfig {
     apiKeyCacheTtlSeconds: settings.API_KEY_CACHE_TTL_SECONDS,
     auditRetentionDays: settings.AUDIT_RETENTION_DAYS,
     importRecoveryIntervalSeconds: settings.IMPORT_RECOVERY_INTERVAL_SECONDS,
-    backup: { dir: resolve(settings.BACKUP_DIR), intervalMinutes: settings.BACKUP_INTERVAL_MINUTES, keep: settings.BACKUP_KEEP },
+    backup: {
+      dir: resolve(settings.BACKUP_DIR),
+      s3: backupS3(settings),
+      intervalMinutes: settings.BACKUP_INTERVAL_MINUTES,
+      keep: settings.BACKUP_KEEP,
+    },
     resultCache: {
       maxBytes: settings.RESULT_CACHE_MAX_MB * MIB,
       ttlSeconds: settings.RESULT_CACHE_TTL_SECONDS,
@@ -311,3 +316,31 @@ function parseGroupMappings(raw: string): SsoConfig['groupMappings'] {
 export const DEFAULT_CONFIG: AppConfig = loadConfig({});
 
 export { ConfigError };
+
+/** Where S3 backups go (BACKUP_S3_URL), or undefined for BACKUP_DIR. */
+export interface S3BackupSettings {
+  bucket: string;
+  /** Key prefix without a trailing slash ('' for the bucket's root). */
+  prefix: string;
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+function backupS3(settings: SettingValues): S3BackupSettings | undefined {
+  if (!settings.BACKUP_S3_URL) return undefined;
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(settings.BACKUP_S3_URL);
+  if (!match) throw new ConfigError(`BACKUP_S3_URL must be s3://bucket[/prefix], got "${settings.BACKUP_S3_URL}"`);
+  const prefix = (match[2] ?? '').replace(/\/+$/, '');
+  if (!/^[\w./-]*$/.test(prefix)) throw new ConfigError('BACKUP_S3_URL: the prefix may hold letters, digits and . _ - / only');
+  const region = settings.BACKUP_S3_REGION;
+  return {
+    bucket: match[1],
+    prefix,
+    endpoint: settings.BACKUP_S3_ENDPOINT || `https://s3.${region}.amazonaws.com`,
+    region,
+    accessKeyId: settings.BACKUP_S3_ACCESS_KEY_ID,
+    secretAccessKey: settings.BACKUP_S3_SECRET_ACCESS_KEY,
+  };
+}

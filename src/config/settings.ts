@@ -403,6 +403,22 @@ export const SETTINGS = {
       "With a server it is the server's path and must be in its `backups.allowed_path` and visible at the same path to " +
       'the process that runs the backup commands (the same host, or a shared mount); embedded, it is allowed automatically',
   }),
+  BACKUP_S3_URL: text({
+    default: '',
+    doc:
+      'Back up to S3-compatible storage instead of BACKUP_DIR: `s3://bucket/prefix` (ClickHouse `BACKUP … TO S3`; the ' +
+      'backup commands read the manifests with the AWS SDK)',
+  }),
+  BACKUP_S3_ENDPOINT: text({
+    default: '',
+    doc: 'The S3 endpoint for BACKUP_S3_URL (S3-compatible servers: MinIO, Ceph, OCI, …); empty: AWS, `https://s3.<region>.amazonaws.com`',
+  }),
+  BACKUP_S3_REGION: text({ default: 'us-east-1', doc: 'The S3 region for BACKUP_S3_URL' }),
+  BACKUP_S3_ACCESS_KEY_ID: text({
+    default: '',
+    doc: "Credentials for BACKUP_S3_URL: the access key id (empty: the server's own, e.g. an instance role)",
+  }),
+  BACKUP_S3_SECRET_ACCESS_KEY: text({ default: '', doc: 'Credentials for BACKUP_S3_URL: the secret access key; never logged' }),
   BACKUP_INTERVAL_MINUTES: integer({
     default: 0,
     min: 0,

@@ -1,0 +1,347 @@
+import {
+  DeleteObjectsCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  GetObjectCommand,
+} from '@aws-sdk/client-s3';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig, S3BackupSettings } from '../config/app-config';
+import { fileTarget } from './backup-statements';
+
+/**
+ * Where backups live: a folder (BACKUP_DIR) or S3-compatible storage (BACKUP_S3_URL). Each backup is a folder (or
+ * prefix) holding a ClickHouse backup per part of the store (`store` for one server, `s1`, `s2`, … for a cluster's
+ * shards), and `manifest.json`, written last, once every part is complete: one without it is an incomplete backup
+ * (interrupted or failed), listed as such and never restored.
+ */
+export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_FORMAT = 1;
+
+/** A name is a folder name and a SQL string literal's content: letters, digits, `.`, `_`, `-`. */
+export const BACKUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** What a backup holds, beside ClickHouse's own `.backup` file of each part. */
+export interface BackupManifest {
+  format: typeof MANIFEST_FORMAT;
+  name: string;
+  /** The backup this one is incremental on (its parts are their base), or null for a full backup. */
+  base: string | null;
+  startedAt: string;
+  finishedAt: string;
+  /** The database the backup was taken of (a restore may put it in another). */
+  database: string;
+  mode: 'embedded' | 'server' | 'cluster';
+  /** The last migration applied when it was taken. */
+  schemaVersion: number;
+  parts: BackupPart[];
+  /** Redis keys of the shared filters (they live there when REDIS_URL is set): DUMP payloads, base64. */
+  redisKeys: { key: string; ttlMs: number; dump: string }[];
+}
+
+export interface BackupPart {
+  /** Sub-folder of the backup: `store`, or `s<shard>` on a cluster. */
+  folder: string;
+  /** 1 for one server; the shard on a cluster, whose every replica is restored from this part. */
+  shard: number;
+  /** Rows per table when it was taken. */
+  rows: Record<string, number>;
+  bytes: number;
+}
+
+export interface ListedBackup {
+  name: string;
+  complete: boolean;
+  manifest?: BackupManifest;
+  /** Why it is not restorable, for an incomplete one. */
+  problem?: string;
+  modifiedAt: string;
+}
+
+export class BackupLocationError extends Error {}
+
+export function assertBackupName(name: string): void {
+  if (!BACKUP_NAME.test(name)) {
+    throw new BackupLocationError(
+      `backup name must be 1-100 letters, digits, '.', '_' or '-' (starting with a letter or digit), got "${name}"`,
+    );
+  }
+}
+
+/** The location the configuration names: S3 when BACKUP_S3_URL is set, else the folder BACKUP_DIR. */
+export function backupLocation(config: AppConfig['backup']): BackupLocation {
+  return config.s3 ? new S3Location(config.s3) : new FolderLocation(config.dir);
+}
+
+/** The shared logic of every location over a few primitives (read, write, list, remove). */
+export abstract class BackupLocation {
+  /** The location in messages (never a secret). */
+  abstract readonly description: string;
+  /** The ClickHouse backup engine (SQL) of one part of a backup. */
+  abstract engine(name: string, folder: string): string;
+  /** A file of a backup in messages. */
+  abstract describe(name: string, ...path: string[]): string;
+  /** A message without the location's secrets (ClickHouse masks them itself; this holds whatever it does not). */
+  redact(message: string): string {
+    return message;
+  }
+  /** Makes room for a new backup, refusing a name taken and a location that cannot be written. */
+  abstract prepare(name: string): Promise<void>;
+  abstract remove(name: string): Promise<void>;
+  protected abstract names(): Promise<{ name: string; modifiedAt: string }[]>;
+  protected abstract read(name: string, ...path: string[]): Promise<string | undefined>;
+  protected abstract write(name: string, file: string, text: string): Promise<void>;
+
+  /** Writes the manifest whole (a reader sees none or all of it): the backup is complete from then on. */
+  async writeManifest(manifest: BackupManifest): Promise<void> {
+    await this.write(manifest.name, MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+
+  /** Whether ClickHouse's listing of a part is where this process looks (BACKUP_DIR must be the same for both). */
+  async hasPart(name: string, folder: string): Promise<boolean> {
+    return (await this.read(name, folder, '.backup')) !== undefined;
+  }
+
+  /** Every backup, newest first, complete or not. */
+  async list(): Promise<ListedBackup[]> {
+    const listed = await Promise.all((await this.names()).filter(({ name }) => BACKUP_NAME.test(name)).map((entry) => this.inspect(entry)));
+    return listed.sort((a, b) => (b.manifest?.startedAt ?? b.modifiedAt).localeCompare(a.manifest?.startedAt ?? a.modifiedAt));
+  }
+
+  /** The manifest of a complete backup; an unknown or incomplete one is refused, saying why. */
+  async readManifest(name: string): Promise<BackupManifest> {
+    assertBackupName(name);
+    const entry = (await this.names()).find((candidate) => candidate.name === name);
+    if (!entry) {
+      const known = (await this.list()).filter((backup) => backup.complete);
+      throw new BackupLocationError(
+        `no backup named ${name} in ${this.description}` +
+          (known.length ? ` (complete backups: ${known.map((b) => b.name).join(', ')})` : ''),
+      );
+    }
+    const listed = await this.inspect(entry);
+    if (!listed.complete) throw new BackupLocationError(`backup ${name} is not restorable: ${listed.problem}`);
+    return listed.manifest!;
+  }
+
+  /**
+   * The file of a backup part whose content has this checksum, as ClickHouse's `.backup` lists it, followed into the
+   * bases of an incremental one (`chain`: the backup and its bases, newest first): how a corrupt file is named.
+   */
+  async fileWithChecksum(chain: string[], folder: string, checksum: string): Promise<string | undefined> {
+    for (const name of chain) {
+      const listing = await this.read(name, folder, '.backup');
+      const entry = [...(listing ?? '').matchAll(/<file>(.*?)<\/file>/gs)]
+        .map((match) => match[1])
+        .find((text) => text.includes(`<checksum>${checksum}</checksum>`));
+      if (!entry) return undefined;
+      if (/<use_base>true<\/use_base>/.test(entry)) continue;
+      const stored = /<data_file>(.*?)<\/data_file>/.exec(entry)?.[1] ?? /<name>(.*?)<\/name>/.exec(entry)?.[1];
+      return stored === undefined ? undefined : this.describe(name, folder, stored);
+    }
+    return undefined;
+  }
+
+  private async inspect({ name, modifiedAt }: { name: string; modifiedAt: string }): Promise<ListedBackup> {
+    const text = await this.read(name, MANIFEST_FILE);
+    const where = this.describe(name, MANIFEST_FILE);
+    if (text === undefined)
+      return { name, complete: false, modifiedAt, problem: `it is incomplete (no ${MANIFEST_FILE}: interrupted or failed)` };
+    let manifest: BackupManifest;
+    try {
+      manifest = JSON.parse(text) as BackupManifest;
+    } catch {
+      return { name, complete: false, modifiedAt, problem: `its ${MANIFEST_FILE} is not valid JSON (${where})` };
+    }
+    if (manifest.format !== MANIFEST_FORMAT || manifest.name !== name || !Array.isArray(manifest.parts)) {
+      return { name, complete: false, modifiedAt, problem: `its ${MANIFEST_FILE} is not a manifest of this format (${where})` };
+    }
+    for (const part of manifest.parts) {
+      if (!(await this.hasPart(name, part.folder))) {
+        return { name, complete: false, modifiedAt, manifest, problem: `file ${this.describe(name, part.folder, '.backup')} is missing` };
+      }
+    }
+    return { name, complete: true, modifiedAt, manifest };
+  }
+}
+
+/** BACKUP_DIR: ClickHouse's File engine; the backup commands read and write the same folder. */
+export class FolderLocation extends BackupLocation {
+  constructor(readonly dir: string) {
+    super();
+  }
+
+  get description(): string {
+    return this.dir;
+  }
+
+  engine(name: string, folder: string): string {
+    return fileTarget(this.path(name, folder));
+  }
+
+  describe(name: string, ...path: string[]): string {
+    return this.path(name, ...path);
+  }
+
+  async prepare(name: string): Promise<void> {
+    const path = this.path(name);
+    if (existsSync(path)) throw new BackupLocationError(`a backup named ${name} already exists in ${this.dir}`);
+    try {
+      mkdirSync(path, { recursive: true });
+      writeFileSync(join(path, '.writable'), '');
+      rmSync(join(path, '.writable'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new BackupLocationError(`cannot write to the backup folder ${path}: ${code}. Nothing was backed up.`);
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    rmSync(this.path(name), { recursive: true, force: true });
+  }
+
+  protected async names(): Promise<{ name: string; modifiedAt: string }[]> {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => ({ name: entry.name, modifiedAt: statSync(join(this.dir, entry.name)).mtime.toISOString() }));
+  }
+
+  protected async read(name: string, ...path: string[]): Promise<string | undefined> {
+    const file = this.path(name, ...path);
+    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  }
+
+  protected async write(name: string, file: string, text: string): Promise<void> {
+    const path = this.path(name, file);
+    writeFileSync(`${path}.tmp`, text);
+    renameSync(`${path}.tmp`, path);
+  }
+
+  private path(name: string, ...path: string[]): string {
+    assertBackupName(name);
+    return join(this.dir, name, ...path);
+  }
+}
+
+/** BACKUP_S3_URL: ClickHouse's S3 engine (path-style URLs) and the AWS SDK for the manifests and listings. */
+export class S3Location extends BackupLocation {
+  private readonly client: S3Client;
+
+  constructor(private readonly s3: S3BackupSettings) {
+    super();
+    this.client = new S3Client({
+      endpoint: s3.endpoint,
+      region: s3.region,
+      forcePathStyle: true,
+      credentials: s3.accessKeyId ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } : undefined,
+      maxAttempts: 3,
+    });
+  }
+
+  get description(): string {
+    return `s3://${this.s3.bucket}/${this.s3.prefix}`;
+  }
+
+  engine(name: string, folder: string): string {
+    const url = `${this.s3.endpoint.replace(/\/$/, '')}/${this.s3.bucket}/${this.key(name, folder)}`;
+    const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    // ClickHouse masks the credentials of an S3 engine in its logs and errors; this process never logs statements.
+    return this.s3.accessKeyId
+      ? `S3(${literal(url)}, ${literal(this.s3.accessKeyId)}, ${literal(this.s3.secretAccessKey)})`
+      : `S3(${literal(url)})`;
+  }
+
+  describe(name: string, ...path: string[]): string {
+    return `s3://${this.s3.bucket}/${this.key(name, ...path)}`;
+  }
+
+  override redact(message: string): string {
+    return this.s3.secretAccessKey ? message.split(this.s3.secretAccessKey).join('[HIDDEN]') : message;
+  }
+
+  async prepare(name: string): Promise<void> {
+    if ((await this.names()).some((entry) => entry.name === name)) {
+      throw new BackupLocationError(`a backup named ${name} already exists in ${this.description}`);
+    }
+    try {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, '.started'), Body: new Date().toISOString() }),
+      );
+    } catch (error) {
+      throw new BackupLocationError(`cannot write to ${this.describe(name)}: ${messageOf(error)}. Nothing was backed up.`);
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    for (;;) {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: `${this.key(name)}/`, MaxKeys: 1000 }),
+      );
+      const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
+      if (keys.length === 0) return;
+      await this.client.send(new DeleteObjectsCommand({ Bucket: this.s3.bucket, Delete: { Objects: keys } }));
+    }
+  }
+
+  protected async names(): Promise<{ name: string; modifiedAt: string }[]> {
+    const names: { name: string; modifiedAt: string }[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: this.prefix(), Delimiter: '/', ContinuationToken: token }),
+      );
+      for (const common of page.CommonPrefixes ?? []) {
+        const name = common.Prefix!.slice(this.prefix().length).replace(/\/$/, '');
+        const marker = await this.head(name, '.started');
+        names.push({ name, modifiedAt: marker ?? new Date(0).toISOString() });
+      }
+      token = page.NextContinuationToken;
+    } while (token);
+    return names;
+  }
+
+  protected async read(name: string, ...path: string[]): Promise<string | undefined> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, ...path) }));
+      return await object.Body!.transformToString('utf8');
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  protected async write(name: string, file: string, text: string): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file), Body: text }));
+  }
+
+  private async head(name: string, file: string): Promise<string | undefined> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file) }));
+      return head.LastModified?.toISOString();
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private prefix(): string {
+    return this.s3.prefix ? `${this.s3.prefix}/` : '';
+  }
+
+  private key(name: string, ...path: string[]): string {
+    assertBackupName(name);
+    return [`${this.prefix()}${name}`, ...path].join('/');
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 404;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0] : String(error);
+}
