@@ -93,6 +93,8 @@ export abstract class BackupLocation {
   protected abstract names(): Promise<{ name: string; modifiedAt: string }[]>;
   protected abstract read(name: string, ...path: string[]): Promise<string | undefined>;
   protected abstract write(name: string, file: string, text: string): Promise<void>;
+  /** The size of every file under a part of a backup, by its path relative to the part. */
+  protected abstract sizes(name: string, folder: string): Promise<Map<string, number>>;
 
   /** Writes the manifest whole (a reader sees none or all of it): the backup is complete from then on. */
   async writeManifest(manifest: BackupManifest): Promise<void> {
@@ -102,6 +104,29 @@ export abstract class BackupLocation {
   /** Whether ClickHouse's listing of a part is where this process looks (BACKUP_DIR must be the same for both). */
   async hasPart(name: string, folder: string): Promise<boolean> {
     return (await this.read(name, folder, '.backup')) !== undefined;
+  }
+
+  /**
+   * Why a part just written is not whole, or undefined when it is: its `.backup` listing complete and every file it
+   * stores present with the size it lists. ClickHouse can report a backup created although the disk filled up under
+   * it (measured: chDB 26.7 on a full tmpfs, an empty `.backup`), so a backup is never taken on its word alone.
+   */
+  async incompletePart(name: string, folder: string): Promise<string | undefined> {
+    const listing = await this.read(name, folder, '.backup');
+    const where = this.describe(name, folder, '.backup');
+    if (listing === undefined) return `${where} is missing`;
+    if (!/<\/config>\s*$/.test(listing)) return `${where} is cut short (${listing.length} bytes)`;
+    const sizes = await this.sizes(name, folder);
+    for (const [, entry] of listing.matchAll(/<file>(.*?)<\/file>/gs)) {
+      if (/<use_base>true<\/use_base>/.test(entry)) continue;
+      const size = Number(/<size>(\d+)<\/size>/.exec(entry)?.[1] ?? 0);
+      const stored = /<data_file>(.*?)<\/data_file>/.exec(entry)?.[1] ?? /<name>(.*?)<\/name>/.exec(entry)?.[1];
+      if (size === 0 || stored === undefined) continue;
+      if (sizes.get(stored) !== size && !/<base_size>/.test(entry)) {
+        return `${this.describe(name, folder, stored)} has ${sizes.get(stored) ?? 'no'} bytes, ${size} expected`;
+      }
+    }
+    return undefined;
   }
 
   /** Every backup, newest first, complete or not. */
@@ -214,6 +239,20 @@ export class FolderLocation extends BackupLocation {
     return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   }
 
+  protected async sizes(name: string, folder: string): Promise<Map<string, number>> {
+    const root = this.path(name, folder);
+    const sizes = new Map<string, number>();
+    const walk = (relative: string) => {
+      for (const entry of readdirSync(join(root, relative), { withFileTypes: true })) {
+        const path = relative ? `${relative}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) walk(path);
+        else sizes.set(path, statSync(join(root, path)).size);
+      }
+    };
+    if (existsSync(root)) walk('');
+    return sizes;
+  }
+
   protected async write(name: string, file: string, text: string): Promise<void> {
     const path = this.path(name, file);
     writeFileSync(`${path}.tmp`, text);
@@ -315,6 +354,18 @@ export class S3Location extends BackupLocation {
 
   protected async write(name: string, file: string, text: string): Promise<void> {
     await this.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file), Body: text }));
+  }
+
+  protected async sizes(name: string, folder: string): Promise<Map<string, number>> {
+    const prefix = `${this.key(name, folder)}/`;
+    const sizes = new Map<string, number>();
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) sizes.set(object.Key!.slice(prefix.length), object.Size ?? 0);
+      token = page.NextContinuationToken;
+    } while (token);
+    return sizes;
   }
 
   private async head(name: string, file: string): Promise<string | undefined> {

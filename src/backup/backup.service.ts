@@ -106,7 +106,7 @@ export class BackupService {
         parts: backedUpParts,
         redisKeys: await this.exportRedisKeys(),
       };
-      await this.assertVisibleHere(name, parts);
+      await this.assertWhole(name, parts);
       await fence.release('created');
       await this.location.writeManifest(manifest);
       return manifest;
@@ -166,14 +166,23 @@ export class BackupService {
     return { folder: part.folder, shard: part.shard, rows, bytes: tables.filter(backedUp).reduce((sum, table) => sum + table.bytes, 0) };
   }
 
-  /** The backup's parts are written by ClickHouse: this process must see them to write the manifest beside them. */
-  private async assertVisibleHere(name: string, parts: PartServer[]): Promise<void> {
+  /**
+   * The backup's parts are written by ClickHouse: this process must see them to write the manifest beside them, and
+   * each must be whole (incompletePart: a full disk is not always reported).
+   */
+  private async assertWhole(name: string, parts: PartServer[]): Promise<void> {
     for (const part of parts) {
-      if (await this.location.hasPart(name, part.folder)) continue;
-      throw new BackupLocationError(
-        `ClickHouse wrote the backup, but ${this.location.describe(name, part.folder, '.backup')} is not visible to this process: ` +
-          'BACKUP_DIR must be the same folder for ClickHouse and for the backup commands (the same host, or a shared mount)',
-      );
+      if (!(await this.location.hasPart(name, part.folder))) {
+        throw new BackupLocationError(
+          `ClickHouse wrote the backup, but ${this.location.describe(name, part.folder, '.backup')} is not visible to this process: ` +
+            'BACKUP_DIR must be the same folder for ClickHouse and for the backup commands (the same host, or a shared mount)',
+        );
+      }
+      const problem = await this.location.incompletePart(name, part.folder);
+      if (problem)
+        throw new BackupLocationError(
+          `backup ${name} failed, nothing was kept: it was not written whole (${problem}; is the target full?)`,
+        );
     }
   }
 

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -268,6 +268,7 @@ describe(`backups (${E2E_MODE})`, () => {
   let estate: { key: string; filterId: string };
   let before: Record<string, Answer>;
   const full = `full-${RUN}`;
+  const embeddedOnly = SHARED_SERVERS ? it.skip : it;
 
   beforeAll(async () => {
     estate = await fillEstate(source, organizationId);
@@ -349,6 +350,31 @@ describe(`backups (${E2E_MODE})`, () => {
     expect(refused.stderr).toContain(`cannot write to the backup folder ${join(blocked, `blocked-${RUN}`)}`);
     expect(refused.stderr).toContain('Nothing was backed up');
   }, 120_000);
+
+  // Embedded only: there the CLI process itself writes the backup. The target is a 1 MiB tmpfs mounted for that
+  // process alone (unshare: a user and mount namespace of its own, no privileges needed), where the backup cannot fit.
+  embeddedOnly(
+    'a target that fills up mid-backup: a clear error, and no backup left behind or listed',
+    async () => {
+      const dir = join(WORK, 'small-disk');
+      mkdirSync(dir, { recursive: true });
+      const script =
+        'mount -t tmpfs -o size=128k tmpfs "$BACKUP_DIR" || exit 97; "$0" "$1" backup create --name "$2"; echo "exit=$?"; exec "$0" "$1" backup list --json';
+      const run = spawnSync('unshare', ['-rm', 'sh', '-c', script, process.execPath, CLI, `small-${RUN}`], {
+        cwd: ROOT,
+        env: childEnv(source, { BACKUP_DIR: dir }),
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
+      expect(run.status).not.toBe(97); // the namespace and the mount worked
+      expect(run.stdout).toContain('exit=1');
+      expect(run.stderr).toMatch(
+        new RegExp(`Error: backup small-${RUN} failed, nothing was kept: .*(not written whole|No space left on device)`),
+      );
+      expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('[]'); // nothing listed: the partial folder was removed
+    },
+    300_000,
+  );
 
   it('takes an incremental backup on the newest complete one, and restores it whole', async () => {
     const second = randomUUID();
@@ -438,7 +464,6 @@ describe(`backups (${E2E_MODE})`, () => {
   // libchdb's server (clickhouse-local listening: scripts/clickhouse-server.py) never starts the backups' S3 I/O pool
   // ("The BackupsIOThreadPool is not initialized"); the embedded engine and a real clickhouse-server do. So S3 runs here
   // embedded only (the location code, the AWS SDK side and ClickHouse's S3 engine are the same in every mode).
-  const embeddedOnly = SHARED_SERVERS ? it.skip : it;
   embeddedOnly(
     'backs up to S3-compatible storage (s3rver) and restores from it, incremental through its base, never echoing the secret',
     async () => {
