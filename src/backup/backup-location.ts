@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { messageOf } from '../common/errors/message-of';
 import type { AppConfig, S3BackupSettings } from '../config/app-config';
 import { fileTarget } from './backup-statements';
 
@@ -391,8 +392,4 @@ export class S3Location extends BackupLocation {
 function isNotFound(error: unknown): boolean {
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 404;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0] : String(error);
 }

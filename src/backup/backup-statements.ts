@@ -1,3 +1,4 @@
+import { sleep } from '../common/async/sleep';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 
 /** A table of the store as system.tables describes it. */
@@ -37,6 +38,6 @@ export async function awaitOperation(server: ClickhouseService, statement: strin
     );
     if (row?.status === done) return;
     if (row && /FAILED|CANCELLED/.test(row.status)) throw new Error(row.error || row.status);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { messageOf } from '../common/errors/message-of';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../infrastructure/clickhouse/migrator';
@@ -190,7 +191,7 @@ export class BackupService {
     const { server } = target;
     await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
     const source = this.location.engine(manifest.name, target.folder);
-    log(`Restoring part ${target.folder} of backup ${manifest.name}${server === this.clickhouse ? '' : ` on ${describeServer(target)}`}`);
+    log(`Restoring part ${target.folder} of backup ${manifest.name}${server === this.clickhouse ? '' : ` on shard ${target.shard}`}`);
     try {
       await awaitOperation(server, `RESTORE DATABASE ${manifest.database} AS ${scratch} FROM ${source} ASYNC`, 'RESTORED');
     } catch (error) {
@@ -336,12 +337,4 @@ function shapeError(manifest: BackupManifest, target: string): BackupLocationErr
   return new BackupLocationError(
     `backup ${manifest.name} is of ${shape} and cannot be restored onto ${target}: restore onto a store of the same shape`,
   );
-}
-
-function describeServer(part: PartServer): string {
-  return `shard ${part.shard}`;
-}
-
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
 }

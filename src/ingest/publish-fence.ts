@@ -1,3 +1,4 @@
+import { sleep } from '../common/async/sleep';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { JOURNAL_TABLE, journalState, recoverInterruptedImports, SWAP_LEASE_SECONDS } from './import-journal';
 
@@ -115,10 +116,6 @@ async function swappingImports(clickhouse: ClickhouseService): Promise<{ import_
     `SELECT import_id, toUInt8(lease_expires_at < now64(3)) AS lease_expired
      FROM ${clickhouse.table(JOURNAL_TABLE)} FINAL WHERE state = 'swapping' ORDER BY import_id`,
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
