@@ -1,12 +1,14 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { freePort, LocalServer, startRedisServer, startS3Server, stopProcess } from '../support/local-servers';
+import { LocalServer, startRedisServer, startS3Server, stopProcess } from '../support/local-servers';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
+import { itWithTools } from '../support/system-tools';
+import { childEnv as storeChildEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
 import { SCOPES } from '../../src/common/http/principal';
 
 /**
@@ -37,11 +39,8 @@ function newStore(label: string): Env {
 }
 
 function childEnv(store: Env, extra: Env = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['CLICKHOUSE_URL', 'CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS', 'REDIS_URL', 'DATA_DIR', 'PORT'])
-    delete env[name];
   // The shared filters' Redis of this file's own (a restore rewrites its keys: never another file's).
-  return { ...env, BACKUP_DIR, ...(redis ? { REDIS_URL: redis.url } : {}), ...store, ...extra };
+  return storeChildEnv({ BACKUP_DIR, ...(redis ? { REDIS_URL: redis.url } : {}), ...store, ...extra });
 }
 
 function cli(store: Env, args: string[], extra: Env = {}): Promise<CliRun> {
@@ -54,39 +53,12 @@ async function ok(run: Promise<CliRun>): Promise<string> {
   return result.stdout;
 }
 
+const API_SETTINGS: Env = { DEMO_ON_EMPTY_STORE: 'false', INGEST_WORKER: 'false', LOG_LEVEL: 'warn' };
+const START_MS = 90_000;
+
 /** Runs the built API on `store` for `work`, then stops it. */
 async function withApi<T>(store: Env, work: (http: () => Agent) => Promise<T>, extra: Env = {}): Promise<T> {
-  const port = await freePort();
-  const server = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env: childEnv(store, { PORT: String(port), DEMO_ON_EMPTY_STORE: 'false', INGEST_WORKER: 'false', LOG_LEVEL: 'warn', ...extra }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr!.on('data', (chunk) => (stderr += chunk));
-  try {
-    await waitForHttp(`http://127.0.0.1:${port}/health/ready`, server, () => stderr);
-    const agent = request(`http://127.0.0.1:${port}`);
-    return await work(() => agent);
-  } finally {
-    await stopProcess(server);
-  }
-}
-
-async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited during start-up: ${output()}`);
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not answer on ${url}: ${output()}`);
+  return withBuiltApi(SERVER, childEnv(store, { ...API_SETTINGS, ...extra }), { ready: '/health/ready', timeoutMs: START_MS }, work);
 }
 
 // ------------------------------------------------------------------ the questions asked before and after
@@ -269,6 +241,7 @@ describe(`backups (${E2E_MODE})`, () => {
   let before: Record<string, Answer>;
   const full = `full-${RUN}`;
   const embeddedOnly = SHARED_SERVERS ? it.skip : it;
+  const embeddedOnlyWithUnshare = SHARED_SERVERS ? it.skip : itWithTools(['unshare']);
 
   beforeAll(async () => {
     estate = await fillEstate(source, organizationId);
@@ -351,9 +324,10 @@ describe(`backups (${E2E_MODE})`, () => {
     expect(refused.stderr).toContain('Nothing was backed up');
   }, 120_000);
 
-  // Embedded only: there the CLI process itself writes the backup. The target is a 1 MiB tmpfs mounted for that
+  // Embedded only: there the CLI process itself writes the backup. The target is a 128 KiB tmpfs mounted for that
   // process alone (unshare: a user and mount namespace of its own, no privileges needed), where the backup cannot fit.
-  embeddedOnly(
+  // Without unshare on the PATH it is skipped loudly (failed under CI), like every suite's system tool.
+  embeddedOnlyWithUnshare(
     'a target that fills up mid-backup: a clear error, and no backup left behind or listed',
     async () => {
       const dir = join(WORK, 'small-disk');
@@ -404,31 +378,23 @@ describe(`backups (${E2E_MODE})`, () => {
     );
     child.kill('SIGKILL');
     await new Promise((closed) => child.on('close', closed));
-    const port = await freePort();
-    const api = spawn(process.execPath, [SERVER], {
-      cwd: ROOT,
-      env: childEnv(target, { PORT: String(port), DEMO_ON_EMPTY_STORE: 'false', INGEST_WORKER: 'false', LOG_LEVEL: 'warn' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    api.stdout!.on('data', (chunk) => (output += chunk));
-    api.stderr!.on('data', (chunk) => (output += chunk));
+    const { child: api, url, output } = await spawnBuiltApi(SERVER, childEnv(target, API_SETTINGS), { stdout: true });
     try {
       if (!SHARED_SERVERS) {
         // Embedded: no other process can be restoring, so the API refuses to start, saying why.
         await new Promise((exited) => api.on('close', exited));
-        expect(output).toContain(`the store is being restored from backup ${full}`);
+        expect(output()).toContain(`the store is being restored from backup ${full}`);
         await ok(cli(target, ['backup', 'restore', full, '--force']));
       } else {
-        await waitUntil(() => output.includes(`Waiting before serving: the store is being restored from backup ${full}`));
+        await waitUntil(() => output().includes(`Waiting before serving: the store is being restored from backup ${full}`));
         expect(
-          await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+          await fetch(`${url}/health/ready`).then(
             (r) => r.status,
             () => 0,
           ),
         ).toBe(0);
         await ok(cli(target, ['backup', 'restore', full, '--force']));
-        await waitForHttp(`http://127.0.0.1:${port}/health/ready`, api, () => output);
+        await waitForHttp(`${url}/health/ready`, api, output, START_MS);
       }
     } finally {
       await stopProcess(api);

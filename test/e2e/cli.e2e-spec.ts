@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -7,9 +7,10 @@ import { DemoCostRow, generateDemoRows } from '../../src/demo/demo-data.generato
 import { sumDecimals } from '../support/decimals';
 import { demoExchangeRates } from '../../src/demo/demo-exchange-rates';
 import { asNumber, exact, rounded, sum, times } from '../support/money';
-import { freePort, stopProcess } from '../support/local-servers';
+import { stopProcess } from '../support/local-servers';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
+import { childEnv, withBuiltApi } from '../support/built-app';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 
 /**
@@ -29,14 +30,6 @@ const EMBEDDED_STORE = join(WORK, 'store');
 type CliResult = CliRun;
 
 type Env = Record<string, string>;
-
-/** The environment of a child process: the test's, minus any store settings, plus `store`. */
-function childEnv(store: Env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['CLICKHOUSE_URL', 'CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS', 'REDIS_URL', 'DATA_DIR', 'PORT'])
-    delete env[name];
-  return { ...env, ...store };
-}
 
 /** The store this file's CLI runs use: the suite's server or cluster, or an embedded directory of its own. */
 function modeStore(): Env {
@@ -159,40 +152,12 @@ async function withApi(run: (http: () => Agent) => Promise<void>): Promise<void>
     }
     return;
   }
-  const port = await freePort();
-  const server = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env: childEnv({
-      ...modeStore(),
-      PORT: String(port),
-      MIGRATE_ON_START: 'true',
-      DEMO_ON_EMPTY_STORE: 'false',
-    }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr!.on('data', (chunk) => (stderr += chunk));
-  try {
-    await waitForHttp(`http://127.0.0.1:${port}/docs-json`, server, () => stderr);
-    const agent = request(`http://127.0.0.1:${port}`);
-    await run(() => agent);
-  } finally {
-    await stopProcess(server);
-  }
-}
-
-async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited during start-up: ${output()}`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not answer on ${url}: ${output()}`);
+  await withBuiltApi(
+    SERVER,
+    childEnv({ ...modeStore(), MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'false' }),
+    { ready: '/docs-json' },
+    run,
+  );
 }
 
 function sha256(text: string): string {

@@ -7,9 +7,10 @@ import request from 'supertest';
 import { keepRecoveringImports } from '../../src/startup';
 import { startAppWithEnv } from '../support/app-with-env';
 import { toScaled } from '../support/decimals';
-import { freePort, LocalServer, startClickhouseServer, stopProcess } from '../support/local-servers';
+import { LocalServer, startClickhouseServer } from '../support/local-servers';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
+import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 
@@ -180,10 +181,14 @@ let clickhouseCluster: LocalCluster | undefined;
 let store: Env;
 
 function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['CLICKHOUSE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'INGEST_FAULT_AFTER_SWAPS', 'INGEST_FAULT_AFTER_RESTORES'])
-    delete env[name];
-  return { ...env, ...store, ...extra };
+  return builtChildEnv({ ...store, ...extra }, [
+    'CLICKHOUSE_URL',
+    'REDIS_URL',
+    'DATA_DIR',
+    'PORT',
+    'INGEST_FAULT_AFTER_SWAPS',
+    'INGEST_FAULT_AFTER_RESTORES',
+  ]);
 }
 
 function cli(args: string[], extraEnv: Env = {}): Promise<CliRun> {
@@ -300,31 +305,7 @@ async function expireLease(importId: string): Promise<void> {
 /** The HTTP API on the store: in-process on a server, the built server when embedded (after the CLI exited). */
 async function withApi<T>(run: (http: () => Agent) => Promise<T>): Promise<T> {
   if (app) return run(() => app!.http);
-  const port = await freePort();
-  const server = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env: childEnv({ PORT: String(port), MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'false' }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr!.on('data', (chunk) => (stderr += chunk));
-  try {
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    while (
-      !(await fetch(`${url}/docs-json`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (server.exitCode !== null || Date.now() > deadline) throw new Error(`API server did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const agent = request(url);
-    return await run(() => agent);
-  } finally {
-    await stopProcess(server);
-  }
+  return withBuiltApi(SERVER, childEnv({ MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'false' }), { ready: '/docs-json' }, run);
 }
 
 /**

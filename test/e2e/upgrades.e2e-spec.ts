@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -6,12 +6,12 @@ import request from 'supertest';
 import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { loadMigrations, migrate } from '../../src/infrastructure/clickhouse/migrator';
-import { freePort, stopProcess } from '../support/local-servers';
 import { sumDecimalText, toScaled } from '../support/decimals';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 import { buildOldStore, DAYS, MONEY_COLUMNS, oldEstate, OldRow, writtenColumns } from '../support/old-store';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp, workerSettings } from '../support/test-app';
+import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
 
 /**
  * Upgrades (issue 33 item 3). A store written by an older release — the schema of migrations 1..N only, filled with
@@ -462,9 +462,7 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
 
     /** The store of one case: a database of its own (embedded: in a directory of its own, opened by the children only). */
     function childEnv(store: Env, extra: Env = {}): NodeJS.ProcessEnv {
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      for (const name of ['DATA_DIR', 'PORT', 'MIGRATE_FAULT_AFTER_STATEMENT']) delete env[name];
-      return { ...env, ...store, ...extra };
+      return builtChildEnv({ ...store, ...extra }, ['DATA_DIR', 'PORT', 'MIGRATE_FAULT_AFTER_STATEMENT']);
     }
 
     /** buildOldStore in a child process, from the compiled migrator (the store's directory is the child's to open). */
@@ -513,31 +511,12 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
 
     /** The compiled API server on the store (no migration at start: the CLI did it), for `run`. */
     async function withApi<T>(store: Env, run: (http: () => Agent) => Promise<T>): Promise<T> {
-      const port = await freePort();
-      const server = spawn(process.execPath, [SERVER], {
-        cwd: ROOT,
-        env: childEnv(store, { PORT: String(port), MIGRATE_ON_START: 'false', DEMO_ON_EMPTY_STORE: 'false' }),
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      server.stderr!.on('data', (chunk) => (stderr += chunk));
-      try {
-        const url = `http://127.0.0.1:${port}`;
-        const deadline = Date.now() + 60_000;
-        while (
-          !(await fetch(`${url}/health/live`).then(
-            (r) => r.ok,
-            () => false,
-          ))
-        ) {
-          if (server.exitCode !== null || Date.now() > deadline) throw new Error(`API server did not start: ${stderr}`);
-          await new Promise((r) => setTimeout(r, 200));
-        }
-        const agent = request(url);
-        return await run(() => agent);
-      } finally {
-        await stopProcess(server);
-      }
+      return withBuiltApi(
+        SERVER,
+        childEnv(store, { MIGRATE_ON_START: 'false', DEMO_ON_EMPTY_STORE: 'false' }),
+        { ready: '/health/live' },
+        run,
+      );
     }
 
     const CASES: [version: number, afterStatement: number, what: string][] = [
