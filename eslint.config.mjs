@@ -27,10 +27,13 @@ const LAYERS = {
   // An answer from the handler to the wire: serialization, CSV, delivery, and for cost data the answer cache, the
   // freshness within the key's data scope (kernel SQL) and the currency header.
   answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency'],
+  // Activated tag keys: which keys each question reads from the activated columns, and the back-fill that changes them
+  // (fenced against the imports' partition swaps, ingest/publish-fence.ts).
+  'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'ingest'],
   ...Object.fromEntries(
     FEATURES.map((feature) => [
       feature,
-      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'answers', 'currency'],
+      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'answers', 'currency', 'tag-keys'],
     ]),
   ),
   demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
@@ -44,7 +47,7 @@ const LAYERS = {
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
-  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest', 'sources', 'backup'],
+  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest', 'sources', 'backup', 'tag-keys'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

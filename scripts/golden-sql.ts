@@ -103,6 +103,17 @@ export function goldenStatements(): Record<string, CompiledSql> {
       }),
       50001,
     ),
+    // Every key it names active (activated-maps.ts): the activated maps and their projections (migration 0027).
+    'data-daily-by-tag-activated': buildCostDataQuery(
+      TABLE,
+      data({
+        scope: { ...ORG, readsActivatedMaps: true },
+        dateGrouping: 'daily',
+        dimensions: [{ kind: 'tag', key: 'team' }],
+        filters: { inclusions: { dateRange: OCTOBER, costCategory: 'Business Unit', costCategoryValues: ['Payments'] } },
+      }),
+      50001,
+    ),
     'data-scoped-key-billing-periods': buildCostDataQuery(
       TABLE,
       data({ scope: SCOPED, filters: { inclusions: { billingPeriods: ['2026-10'] } } }),

@@ -18,6 +18,7 @@ import { RedisModule } from './infrastructure/redis/redis.module';
 import { DataVersionModule } from './infrastructure/data-version/data-version.module';
 import { AuditTrailModule } from './infrastructure/audit-trail/audit-trail.module';
 import { CurrencyModule } from './currency/currency.module';
+import { TagKeysModule } from './tag-keys/tag-keys.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 import { SourcesModule } from './sources/sources.module';
@@ -32,6 +33,7 @@ import { BackupModule } from './backup/backup.module';
     DataVersionModule,
     AuditTrailModule,
     CurrencyModule,
+    TagKeysModule,
     AnswersModule,
     AuthModule,
     HealthModule,

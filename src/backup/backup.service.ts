@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { messageOf } from '../common/errors/message-of';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../infrastructure/clickhouse/migrator';
+import { ensureDictionaries, migrate, reloadDictionaries } from '../infrastructure/clickhouse/migrator';
 import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastructure/clickhouse/store-restore';
 import { SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
@@ -43,10 +43,14 @@ export interface RestoreReport {
   elapsedMs: number;
 }
 
-/** Tables never in a backup: the import's transient tables, the restore marker, the Distributed tables (migrate remakes them). */
+/**
+ * Tables never in a backup: the import's transient tables, the restore marker, the Distributed tables and the
+ * dictionaries (the migrations make them; the store's own are kept through a restore).
+ */
 function backedUp(table: StoreTable): boolean {
-  return !isImportTableName(table.name) && table.name !== STORE_RESTORE_TABLE && table.engine !== 'Distributed';
+  return !isImportTableName(table.name) && table.name !== STORE_RESTORE_TABLE && !DERIVED_ENGINES.includes(table.engine);
 }
+const DERIVED_ENGINES = ['Distributed', 'Dictionary'];
 
 /**
  * Backups of the whole store with ClickHouse's own BACKUP/RESTORE (to BACKUP_DIR, backup-folder.ts): cost data, API
@@ -128,6 +132,8 @@ export class BackupService {
     for (const target of targets) await markRestoring(target.server, name);
     const scratch = `${this.clickhouse.database}__restore`;
     try {
+      // The restored cost table's column defaults read the store's dictionaries: they must exist first.
+      for (const target of targets) await ensureDictionaries(target.server, this.clickhouse.cluster !== undefined);
       for (const target of targets) await this.restoreIntoScratch(manifest, target, scratch, log);
     } catch (error) {
       // Nothing of the store was touched: it is as it was.
@@ -139,6 +145,7 @@ export class BackupService {
     }
     for (const target of targets) await replaceWithScratch(target.server, scratch);
     await migrate(this.clickhouse);
+    for (const target of targets) await reloadDictionaries(target.server); // their sources were just replaced
     const importsStoodDown = await standDownCaughtImports(this.clickhouse);
     const redisKeys = await this.importRedisKeys(manifest);
     for (const target of targets) await markRestored(target.server, name);
@@ -312,7 +319,8 @@ async function assertEmpty(targets: PartServer[]): Promise<void> {
 async function replaceWithScratch(server: ClickhouseService, scratch: string): Promise<void> {
   const current = await storeTables(server);
   for (const table of current.sort((a, b) => Number(b.engine === 'Distributed') - Number(a.engine === 'Distributed'))) {
-    if (table.name !== STORE_RESTORE_TABLE) await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`);
+    if (table.name === STORE_RESTORE_TABLE || table.engine === 'Dictionary') continue;
+    await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`);
   }
   const restored = await storeTables(server, scratch);
   if (restored.length) {

@@ -48,6 +48,33 @@ describe('CLI command line', () => {
     });
   });
 
+  it('parses tag-keys show and set, the key lists comma-separated, trimmed and once each', () => {
+    expect(parseCommandLine(['tag-keys', 'show', '--org', ORG])).toEqual({
+      name: 'tag-keys show',
+      organizationId: ORG.toLowerCase(),
+      json: false,
+    });
+    expect(
+      parseCommandLine(['tag-keys', 'set', '--org', ORG, '--tag', 'team, env,team', '--cost-category', 'Business Unit', '--json']),
+    ).toEqual({
+      name: 'tag-keys set',
+      organizationId: ORG.toLowerCase(),
+      tag: ['team', 'env'],
+      costCategory: ['Business Unit'],
+      json: true,
+    });
+    expect(parseCommandLine(['tag-keys', 'set', '--org', ORG])).toMatchObject({ tag: [], costCategory: [] });
+    expect(usageError(['tag-keys', 'set', '--org', ORG, '--tag', 'x'.repeat(257)]).message).toMatch(
+      /^--tag: a key is at most 256 characters/,
+    );
+    const many = Array.from({ length: 51 }, (_, i) => `k${i}`).join(',');
+    expect(usageError(['tag-keys', 'set', '--org', ORG, '--cost-category', many]).message).toBe(
+      '--cost-category: at most 50 keys, got 51.',
+    );
+    expect(usageError(['tag-keys']).message).toBe('tag-keys needs a subcommand: show or set.');
+    expect(usageError(['tag-keys', 'set']).message).toMatch(/--org <uuid> is required/);
+  });
+
   it('rejects bad keys create input with messages naming the option', () => {
     expect(usageError(['keys', 'create', '--name', 'x', '--scopes', 'cost:read']).message).toBe('--org <uuid> is required.');
     expect(usageError(['keys', 'create', '--org', 'acme', '--name', 'x', '--scopes', 'cost:read']).message).toMatch(
@@ -56,10 +83,10 @@ describe('CLI command line', () => {
     expect(usageError(['keys', 'create', '--org', ORG, '--scopes', 'cost:read']).message).toMatch(/^--name <text> is required/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', '  ', '--scopes', 'cost:read']).message).toMatch(/^--name/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x']).message).toBe(
-      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write.',
+      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write, tag-keys:admin.',
     );
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read,cost:write,admin']).message).toBe(
-      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write.',
+      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write, tag-keys:admin.',
     );
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', ' , ']).message).toMatch(/^--scopes lists no scope/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read', '--data-scope', '{team']).message).toMatch(

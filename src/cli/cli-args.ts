@@ -6,6 +6,8 @@ import { UUID_PATTERN } from '../common/validation/validators';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
+import { MAX_MAP_KEY_LENGTH } from '../cost-query/dimension-registry';
+import { MAX_ACTIVATED_KEYS } from '../tag-keys/dto/tag-keys.dto';
 import { CONVERSION_POLICIES, ConversionPolicy } from '../common/money/exchange-rates';
 import {
   INTEGRATION_ID_PATTERN,
@@ -50,6 +52,8 @@ export type CliCommand =
   | { name: 'sources remove' | 'sources run'; organizationId: string; sourceId: string; json: boolean }
   | { name: 'backup create'; backupName?: string; incremental: boolean; json: boolean }
   | { name: 'backup list'; json: boolean }
+  | { name: 'tag-keys show'; organizationId: string; json: boolean }
+  | { name: 'tag-keys set'; organizationId: string; tag: string[]; costCategory: string[]; json: boolean }
   | { name: 'backup restore'; backupName: string; force: boolean; json: boolean };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
@@ -69,6 +73,19 @@ function backupNameOption(name: string | undefined): string | undefined {
     throw new UsageError(`a backup name is 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit; got "${name}".`);
   }
   return name;
+}
+
+/** A comma-separated list of tag or cost-category keys (`--tag ''` or leaving it out: none). */
+function keyListOption(flag: string, value: unknown): string[] {
+  const text = stringOption(flag, value === true ? '' : value) ?? '';
+  const keys = text
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0);
+  const tooLong = keys.find((key) => key.length > MAX_MAP_KEY_LENGTH);
+  if (tooLong) throw new UsageError(`${flag}: a key is at most ${MAX_MAP_KEY_LENGTH} characters, got "${tooLong.slice(0, 40)}…".`);
+  if (keys.length > MAX_ACTIVATED_KEYS) throw new UsageError(`${flag}: at most ${MAX_ACTIVATED_KEYS} keys, got ${keys.length}.`);
+  return [...new Set(keys)];
 }
 
 /** `sources add`'s store options; the source checks them (parseSourceLocation) and says what is wrong. */
@@ -250,6 +267,29 @@ function cliProgram(accept: Accept): Command {
     .option('--org [uuid]')
     .option('--reporting-currency [code]')
     .option('--policy [usage_date|period_end]')
+    .option('--json');
+
+  const tagKeys = group(program.command('tag-keys'), 'tag-keys', accept, (name) => {
+    if (name === undefined) throw new UsageError('tag-keys needs a subcommand: show or set.');
+    throw new UsageError(`Unknown tag-keys subcommand "${name}": use show or set.`);
+  });
+  command(tagKeys, 'show', 'tag-keys show', accept, (options) => ({
+    name: 'tag-keys show',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  command(tagKeys, 'set', 'tag-keys set', accept, (options) => ({
+    name: 'tag-keys set',
+    organizationId: organizationIdOption(options.org),
+    tag: keyListOption('--tag', options.tag),
+    costCategory: keyListOption('--cost-category', options.costCategory),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--tag [keys]')
+    .option('--cost-category [keys]')
     .option('--json');
 
   const backup = group(program.command('backup'), 'backup', accept, (name) => {

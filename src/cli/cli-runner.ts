@@ -18,6 +18,9 @@ import { migrateCommand } from './migrate.command';
 import { runIngestFocusCommand, ttyProgressLine } from './ingest-focus.command';
 import { runIngestRecoverCommand } from './ingest-recover.command';
 import { currencyCommand } from './currency.command';
+import { tagKeysCommand } from './tag-keys.command';
+import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
 import { sourcesCommand } from './sources.command';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
 import { BackupService } from '../backup/backup.service';
@@ -105,6 +108,9 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
     case 'backup create':
     case 'backup list':
       return backupCommand(app.get(BackupService), command, io);
+    case 'tag-keys show':
+    case 'tag-keys set':
+      return tagKeysCommand(app.get(TagKeysRepository), app.get(TagKeyActivationService), command, io);
   }
 }
 

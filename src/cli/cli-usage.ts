@@ -41,6 +41,14 @@ const COMMANDS: Record<string, string> = {
   'currency set': `  currency set --org <uuid> [--reporting-currency <ISO 4217>] [--policy usage_date|period_end] [--json]
       Set the currency answers are reported in (default USD) and which day's rate converts a cost: its usage
       day (usage_date, default) or its billing period's last day (period_end).`,
+  'tag-keys show': `  tag-keys show --org <uuid> [--json]
+      The organisation's activated tag and cost-category keys (backfilling or active), and the keys its last 90
+      days carry with their share of cost (suggested: on at least half of it, with at most 10,000 values).`,
+  'tag-keys set': `  tag-keys set --org <uuid> [--tag k1,k2] [--cost-category k1,k2] [--json]
+      Set the activated keys (the whole set: keys left out are deactivated at once). Questions naming only active
+      keys are answered from columns holding those keys alone; a key added is back-filled (every row of the
+      organisation rewritten and checked, imports fenced) before it is active. Waits for the back-fill. No answer
+      changes, only its speed.`,
   'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}>
               --url <file:///dir | s3://bucket/prefix | azure://container/prefix> [--endpoint <url>] [--region <r>]
               [--path-style] [--credentials-env ID_VAR,SECRET_VAR] [--sas-token-env VAR] [--json]

@@ -1,3 +1,5 @@
+import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
 import { Module } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeysRepository } from '../auth/api-keys.repository';
@@ -27,6 +29,8 @@ import { SourcesService } from '../sources/sources.service';
     SourcesRepository,
     SourceCheckService,
     SourcesService,
+    TagKeysRepository,
+    TagKeyActivationService,
   ],
 })
 export class CliModule {}

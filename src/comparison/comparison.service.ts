@@ -1,3 +1,4 @@
+import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -24,6 +25,7 @@ export class ComparisonService {
   constructor(
     private readonly clickhouse: ClickhouseService,
     private readonly currencies: AnswerCurrencyService,
+    private readonly activatedKeys: ActivatedKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,13 +46,15 @@ export class ComparisonService {
       grouped: dimensionName !== undefined,
     };
     const maxPoints = this.config.maxResultRows;
+    const filters = request.filters ?? {};
+    const dimension = dimensionName === undefined ? undefined : (parseDimension(dimensionName) as DimensionRef);
     const query: ComparisonQuery = {
-      scope,
-      filters: request.filters ?? {},
+      scope: await this.activatedKeys.scopeFor(scope, filters, dimension ? [dimension] : []),
+      filters,
       baselinePeriod: spec.baselinePeriod,
       comparisonPeriod: spec.comparisonPeriod,
       dateGrouping: spec.dateGrouping,
-      dimension: dimensionName === undefined ? undefined : (parseDimension(dimensionName) as DimensionRef),
+      dimension,
       totalLabel: TOTAL_DIMENSION_VALUE,
     };
     await this.refuseKnownOversizedComparison(query, maxPoints);

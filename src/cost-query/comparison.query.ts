@@ -40,7 +40,9 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params);
   const bucket = bucketStartSql(query.dateGrouping);
-  const dimension = query.dimension ? dimensionValueSql(query.dimension, params) : params.named('total_label', 'String', query.totalLabel);
+  const dimension = query.dimension
+    ? dimensionValueSql(query.dimension, params, query.scope)
+    : params.named('total_label', 'String', query.totalLabel);
   // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projections
   // (migrations 0005 daily, 0006 monthly) hold, so ClickHouse can answer it from one of them. The
   // outer GROUPING SETS re-adds those exact Decimal partial sums (`part_` prefix: never alias a column name).
@@ -86,7 +88,7 @@ export function buildComparisonValuesProbe(
   limit: number,
 ): CompiledSql {
   const params = new SqlParameters();
-  const dimension = dimensionValueSql(query.dimension, params);
+  const dimension = dimensionValueSql(query.dimension, params, query.scope);
   const side = (period: DateRange) =>
     [`  SELECT ${dimension} AS dim_0`, `  FROM ${table}`, `  WHERE ${periodWhere(query, period, params).replace(/\n/g, '\n  ')}`].join(
       '\n',

@@ -51,7 +51,7 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
   const money = new MoneySql(query.conversion, params, query.convertedSums);
   const dims = query.dimensions.map((_, i) => dim(i));
   const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
-  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dim(i)}`);
+  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params, query.scope)} AS ${dim(i)}`);
   // grouping(x) = 1: x is not a key of the row's grouping set.
   const kind = dims.length
     ? `multiIf(grouping(${BUCKET}) = 0, ${PAGE_LINE.item}, grouping(${dims[0]}) = 0, ${PAGE_LINE.topValue}, ${PAGE_LINE.totals})`

@@ -1,5 +1,6 @@
 import { bucketStartSql, DateGrouping } from './date-bucketing';
-import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, MAP_DIMENSIONS, NOT_SET } from './dimension-registry';
+import { mapColumn } from './activated-maps';
+import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
@@ -40,9 +41,9 @@ const dimensionColumn = (index: number): string => `dim_${index}`;
  * Map key) reported as NOT_SET so such rows form their own group instead of disappearing.
  * Tag and category keys are parameters.
  */
-export function dimensionValueSql(ref: DimensionRef, params: SqlParameters): string {
+export function dimensionValueSql(ref: DimensionRef, params: SqlParameters, scope?: OrganizationScope): string {
   const value =
-    ref.kind === 'column' ? COLUMN_DIMENSIONS[ref.name].column : `${MAP_DIMENSIONS[ref.kind].column}[${params.add('String', ref.key)}]`;
+    ref.kind === 'column' ? COLUMN_DIMENSIONS[ref.name].column : `${mapColumn(ref.kind, scope)}[${params.add('String', ref.key)}]`;
   return `if(empty(${value}), ${params.named('not_set', 'String', NOT_SET)}, ${value})`;
 }
 
@@ -75,7 +76,7 @@ export function buildCostDataQuery(
 ): CompiledSql {
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params, query.convertedSums);
-  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params)} AS ${dimensionColumn(i)}`);
+  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params, query.scope)} AS ${dimensionColumn(i)}`);
   const whereSql = compileWhere(query.scope, query.filters, params, whereOptions(query));
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);

@@ -1,3 +1,4 @@
+import { mapColumn } from './activated-maps';
 import { FILTER_FIELD_ENTRIES, ListFilterField, MAP_DIMENSIONS, MapDimensionKind, NOT_SET } from './filter-fields';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
 import { SqlParameters } from './sql-parameters';
@@ -30,8 +31,8 @@ export function compileWhere(scope: OrganizationScope, filters: Filters, params:
     `organization_id = ${params.named('organization_id', 'UUID', scope.organizationId)}`,
     ...dataScopeConditions(scope, params),
     ...dateWindowConditions(inclusions, params, options),
-    ...fieldConditions(inclusions, params, options.omit),
-    ...fieldConditions(exclusions, params, options.omit).map((condition) => `NOT (${condition})`),
+    ...fieldConditions(inclusions, params, scope, options.omit),
+    ...fieldConditions(exclusions, params, scope, options.omit).map((condition) => `NOT (${condition})`),
   ];
   if (exclusions.dateRange) conditions.push(`NOT (${dateRangeCondition(exclusions.dateRange, params)})`);
   return conditions.join('\n  AND ');
@@ -44,8 +45,8 @@ export function compileWhere(scope: OrganizationScope, filters: Filters, params:
 export function dataScopeConditions(scope: OrganizationScope, params: SqlParameters): string[] {
   if (!scope.dataScope) return [];
   return [
-    ...fieldConditions(scope.dataScope.inclusions ?? {}, params),
-    ...fieldConditions(scope.dataScope.exclusions ?? {}, params).map((condition) => `NOT (${condition})`),
+    ...fieldConditions(scope.dataScope.inclusions ?? {}, params, scope),
+    ...fieldConditions(scope.dataScope.exclusions ?? {}, params, scope).map((condition) => `NOT (${condition})`),
   ];
 }
 
@@ -80,7 +81,7 @@ function dateRangeCondition(range: DateRange, params: SqlParameters): string {
 }
 
 /** One condition per active field of a FilterFields (in the field table's order), each true when a row matches that field. */
-function fieldConditions(fields: FilterFields, params: SqlParameters, omit?: FilterTarget): string[] {
+function fieldConditions(fields: FilterFields, params: SqlParameters, scope: OrganizationScope, omit?: FilterTarget): string[] {
   const conditions: string[] = [];
   for (const [name, field] of FILTER_FIELD_ENTRIES) {
     if (field.kind === 'list') {
@@ -88,7 +89,8 @@ function fieldConditions(fields: FilterFields, params: SqlParameters, omit?: Fil
       if (name === omit || !values?.length) continue;
       conditions.push(`${field.column} IN ${params.add('Array(String)', withNotSet(values))}`);
     } else if (field.kind === 'mapKey') {
-      const { column, valuesField } = MAP_DIMENSIONS[field.map];
+      const { valuesField } = MAP_DIMENSIONS[field.map];
+      const column = mapColumn(field.map, scope);
       const key = fields[name] as string | null | undefined;
       // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
       if (field.map === omit || key === undefined || key === null) continue;

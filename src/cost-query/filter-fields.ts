@@ -63,6 +63,7 @@ export type FilterFieldDefinition = ListFieldDefinition | DateRangeFieldDefiniti
 export const MAP_DIMENSIONS = {
   tag: {
     column: 'resource_tags',
+    activatedColumn: 'activated_resource_tags',
     keyField: 'resourceTag',
     valuesField: 'resourceTagValues',
     optionsField: 'resourceTags',
@@ -70,6 +71,7 @@ export const MAP_DIMENSIONS = {
   },
   costCategory: {
     column: 'cost_categories',
+    activatedColumn: 'activated_cost_categories',
     keyField: 'costCategory',
     valuesField: 'costCategoryValues',
     optionsField: 'costCategories',

@@ -1,3 +1,4 @@
+import { mapColumn } from './activated-maps';
 import {
   COLUMN_DIMENSIONS,
   DIMENSIONS,
@@ -390,7 +391,7 @@ export function buildMapKeyValuesQuery(input: MapKeyValuesQueryInput): CompiledS
     throw new Error(`buildMapKeyValuesQuery: page limit must be an integer from 1 to ${MAX_MAP_KEY_VALUES}`);
   }
   const params = new SqlParameters();
-  const column = MAP_DIMENSIONS[input.kind].column;
+  const column = mapColumn(input.kind, input.scope);
   const organization = params.named('organization_id', 'UUID', input.scope.organizationId);
   const key = params.add('String', input.key);
   const conditions = [`organization_id = ${organization}`, ...dataScopeConditions(input.scope, params), "map_value != ''"];

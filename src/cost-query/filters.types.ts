@@ -16,4 +16,9 @@ export interface OrganizationScope {
   organizationId: string;
   /** Filters without dates that every statement ANDs; absent: the whole organisation. */
   dataScope?: Filters;
+  /**
+   * Every tag and cost-category key the question names is active for the organisation: its maps are read from the
+   * activated columns (activated-maps.ts). Set from the organisation's stored activations, never from a request.
+   */
+  readsActivatedMaps?: boolean;
 }

@@ -8,7 +8,7 @@ import { generateDemoRows } from '../demo/demo-data.generator';
 import { COST_COLUMNS } from '../ingest/focus-mapping';
 import type { CostLineItemRow } from './cost-line-item';
 import { COST_MEASURES, SAVINGS_SOURCES, SUMMED_METRICS } from './cost-metrics';
-import { LIST_FIELDS } from './filter-fields';
+import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
 
 /**
@@ -104,8 +104,9 @@ const swaggerProperties = (dto: object) =>
   (Reflect.getMetadata('swagger/apiModelPropertiesArray', dto) as string[]).map((key) => key.slice(1));
 
 describe('one definition per concept', () => {
-  it("the importer writes every column of the cost table but imported_at (the migrations' columns)", () => {
-    expect(sorted(COST_COLUMNS)).toEqual(sorted(costTableColumns().filter((column) => column !== 'imported_at')));
+  it("the importer writes every column of the cost table but imported_at and the activated maps (the migrations' columns)", () => {
+    const computed = ['imported_at', ...Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn)];
+    expect(sorted(COST_COLUMNS)).toEqual(sorted(costTableColumns().filter((column) => !computed.includes(column))));
   });
 
   it('the row every loader writes (CostLineItemRow) has exactly the columns the importer writes', () => {
@@ -127,7 +128,14 @@ describe('one definition per concept', () => {
 
   it("every aggregate projection groups by every list field's column (or its month), so questions on it stay pre-aggregated", () => {
     const projections = projectionKeys();
-    expect(sorted(projections.keys())).toEqual(['daily_dimension_sums', 'daily_tag_sums', 'monthly_dimension_sums', 'monthly_tag_sums']);
+    expect(sorted(projections.keys())).toEqual([
+      'daily_activated_tag_sums',
+      'daily_dimension_sums',
+      'daily_tag_sums',
+      'monthly_activated_tag_sums',
+      'monthly_dimension_sums',
+      'monthly_tag_sums',
+    ]);
     for (const [name, keys] of projections) {
       const missing = LIST_FIELDS.map((field) => field.column).filter((column) => !keys.includes(column));
       expect({ projection: name, missing }).toEqual({ projection: name, missing: [] });

@@ -1,3 +1,4 @@
+import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -40,6 +41,7 @@ export class CostsService {
     private readonly clickhouse: ClickhouseService,
     private readonly currencies: AnswerCurrencyService,
     private readonly convertedSums: ConvertedSumsService,
+    private readonly activatedKeys: ActivatedKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -90,7 +92,7 @@ export class CostsService {
   }
 
   /** The request validated into the kernel's question, answered in its currency by `compute`. */
-  private answer<T>(
+  private async answer<T>(
     scope: OrganizationScope,
     request: CostDataRequestDto,
     compute: (query: CostDataQuery, money: AnswerMoney) => Promise<T>,
@@ -101,11 +103,12 @@ export class CostsService {
     // `dimensions` wins over `dimension`; an explicit null counts as absent (as IsOptional treats it).
     const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
     const today = todayUtc();
+    const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
     const question: Omit<CostDataQuery, 'conversion'> = {
-      scope,
+      scope: await this.activatedKeys.scopeFor(scope, filters, dimensions),
       filters,
       dateGrouping: request.groupBy.dateGrouping,
-      dimensions: names.map((name) => parseDimension(name) as DimensionRef), // validated by the DTO
+      dimensions,
       multiDimension: Array.isArray(request.groupBy.dimensions),
       today,
       defaultWindowDays: this.config.defaultWindowDays,

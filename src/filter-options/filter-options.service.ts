@@ -1,3 +1,4 @@
+import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { createHash } from 'node:crypto';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import type { OrganizationScope } from '../cost-query/filters.types';
@@ -57,6 +58,7 @@ export class FilterOptionsService {
     private readonly clickhouse: ClickhouseService,
     private readonly currencies: AnswerCurrencyService,
     private readonly dataVersion: CostDataVersion,
+    private readonly activatedKeys: ActivatedKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -144,15 +146,16 @@ export class FilterOptionsService {
     question: { scope: OrganizationScope; kind: MapDimensionKind; key: string; search?: string },
     page?: MapKeyValuesPage,
   ): Promise<{ values: string[]; more: boolean }> {
+    const scope = await this.activatedKeys.scopeFor(question.scope, {}, [{ kind: question.kind, key: question.key }]);
     const query = buildMapKeyValuesQuery({
-      scope: question.scope,
+      scope,
       kind: question.kind,
       key: question.key,
       table: this.clickhouse.table(COST_TABLE),
       search: question.search,
       page,
     });
-    const rows = await this.clickhouse.query<{ map_value: string }>(query.sql, query.params, question.scope);
+    const rows = await this.clickhouse.query<{ map_value: string }>(query.sql, query.params, scope);
     return readMapKeyValues(rows, page);
   }
 }

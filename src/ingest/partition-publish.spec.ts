@@ -65,6 +65,7 @@ function fakeClickhouse(options: FakeOptions) {
         if (sql.includes('system.tables')) return [{ found: tables.has(String(params.name)) ? '1' : '0' }];
         if (sql.startsWith('SELECT state')) return state ? [{ state }] : [];
         if (sql.includes('backup_runs')) return []; // no backup runs (the fence: publish-fence.ts)
+        if (sql.includes('tag_key_activations')) return [{ changed: 0 }]; // no activation changed (activated-maps.ts)
         throw new Error(`unexpected query: ${sql}`);
       },
       async command(sql: string, params: Record<string, unknown> = {}) {

@@ -12,7 +12,8 @@ import {
   renewLease,
   rollBackImport,
 } from './import-journal';
-import { backupTableName, isPartitionId } from './import-tables';
+import { activationsChangedSince, rewriteActivatedMaps } from './activated-maps';
+import { backupTableName, isPartitionId, parseImportTableName } from './import-tables';
 import { existingPartitions, PartitionHost } from './partition-hosts';
 import { runningBackups, waitWhileBackupsRun } from './publish-fence';
 
@@ -88,6 +89,11 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
   let leaseWrittenAt = await journalSwappingOutsideBackups(clickhouse, entry);
   importsPublishingInThisProcess.add(entry.importId);
   try {
+    if (await refreshActivatedMapsIfChanged(clickhouse, entry, hosts)) {
+      const renewing = Date.now();
+      await renewLease(clickhouse, entry.importId);
+      leaseWrittenAt = renewing;
+    }
     for (const swap of entry.steps) {
       const lease = leaseAction(Date.now() - leaseWrittenAt);
       if (lease === 'expired') {
@@ -140,6 +146,32 @@ async function journalSwappingOutsideBackups(clickhouse: ClickhouseService, entr
     if ((await runningBackups(clickhouse)).length === 0) return leaseWrittenAt;
     await journalState(clickhouse, entry.importId, 'rolled_back');
   }
+}
+
+/**
+ * The staged rows (and the backups a rollback would restore) were written with the activated keys in force when the
+ * import began: if an activation changed since, they are rewritten with today's before anything is swapped. Past the
+ * fence no activation back-fill runs, and one that starts waits for this publish (activated-maps.ts). True if rewritten.
+ */
+async function refreshActivatedMapsIfChanged(clickhouse: ClickhouseService, entry: JournalEntry, hosts: PartitionHost[]): Promise<boolean> {
+  const startedAt = parseImportTableName(entry.stagingTable)?.startedAt ?? 0;
+  if (!(await activationsChangedSince(clickhouse, entry.organizationId, startedAt))) return false;
+  for (const { clickhouse: local } of hosts) {
+    for (const table of [entry.stagingTable, entry.backupTable]) {
+      if (!(await tableExists(local, table))) continue;
+      await local.command(`SYSTEM START MERGES ${local.table(table)}`); // staging stops them (ingest-focus.ts); mutations need them
+      await rewriteActivatedMaps(local, table);
+    }
+  }
+  return true;
+}
+
+async function tableExists(local: ClickhouseService, table: string): Promise<boolean> {
+  const rows = await local.query(`SELECT 1 FROM system.tables WHERE database = {database:String} AND name = {table:String}`, {
+    database: local.database,
+    table,
+  });
+  return rows.length > 0;
 }
 
 async function dropBackups(hosts: PartitionHost[], backupTable: string): Promise<void> {

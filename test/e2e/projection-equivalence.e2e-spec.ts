@@ -418,8 +418,10 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
       { db: t.clickhouse.database },
     );
     expect(rows.map((r) => r.name).sort()).toEqual([
+      'daily_activated_tag_sums',
       'daily_dimension_sums',
       'daily_tag_sums',
+      'monthly_activated_tag_sums',
       'monthly_dimension_sums',
       'monthly_tag_sums',
     ]);

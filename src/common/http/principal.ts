@@ -1,7 +1,8 @@
 /**
  * What a key may do: the permissions chosen when it is created (spec: Settings > API keys).
  * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys); `rates:admin` its exchange rates and
- * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency); `sources:admin` its data sources (/v1/admin/sources).
+ * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency); `sources:admin` its data sources (/v1/admin/sources);
+ * `tag-keys:admin` the tag and cost-category keys answered at column speed (/v1/admin/tag-keys).
  */
 export const SCOPES = [
   'cost:read',
@@ -11,6 +12,7 @@ export const SCOPES = [
   'rates:admin',
   'sources:admin',
   'anomalies:write',
+  'tag-keys:admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -129,6 +129,20 @@ ORDER BY (organization_id, usage_date)`;
     }
   });
 
+  it('creates a dictionary on every node, loading from the Distributed table of its cluster-wide source', () => {
+    const statements = loadMigrations('cost_insights', undefined, true).flatMap((migration) => migration.statements);
+    const dictionaries = statements.filter((sql) => /^CREATE\s+DICTIONARY/i.test(sql));
+    expect(dictionaries.length).toBeGreaterThan(0);
+    for (const statement of dictionaries) {
+      const [sql, ...rest] = translate(statement);
+      expect(rest).toEqual([]);
+      expect(sql).toMatch(/^CREATE DICTIONARY IF NOT EXISTS cost_insights\.\w+ ON CLUSTER ci_cluster/);
+      expect(sql).toContain('FROM cost_insights.tag_key_activations_distributed FINAL');
+    }
+    const single = loadMigrations('cost_insights').flatMap((migration) => migration.statements);
+    expect(single.find((sql) => /^CREATE\s+DICTIONARY/i.test(sql))).toContain('FROM cost_insights.tag_key_activations FINAL');
+  });
+
   it('serves the cluster-wide tables through their Distributed tables in cluster mode only; the migration record stays local', () => {
     expect(servingTableName('cost_line_items', true)).toBe('cost_line_items_distributed');
     expect(servingTableName('cost_line_items', false)).toBe('cost_line_items');

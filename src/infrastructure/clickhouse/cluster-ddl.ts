@@ -16,7 +16,8 @@
  *   as many months (or integrations) as there are shards, while each partition lives wholly on one shard,
  *   where a re-import swaps it atomically (REPLACE PARTITION);
  * - the small tables (API keys and their last use, shared filters, the import journal, exchange rates,
- *   organisation settings, data sources, the register of converted-sum builds, the audit trail, the backup runs) keep all their rows on
+ *   organisation settings, data sources, the register of converted-sum builds, the audit trail, the backup runs, the
+ *   activated tag keys) keep all their rows on
  *   the first shard (a constant sharding key): every node reads them through their Distributed tables, and
  *   the versions of one row are always on one shard, so FINAL is exact;
  * - converted sums (derived, rebuilt at will) keep each organisation's rows on one shard;
@@ -59,6 +60,7 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   anomaly_feedback: FIRST_SHARD,
   audit_events: FIRST_SHARD,
   backup_runs: FIRST_SHARD,
+  tag_key_activations: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */
@@ -120,6 +122,10 @@ export function toClusterStatements(statement: string, target: ClusterTarget): s
         `ENGINE = Distributed(${target.cluster}, ${database}, ${table}, ${key})`,
     ];
   }
+
+  match = new RegExp(`^CREATE\\s+DICTIONARY\\s+(IF\\s+NOT\\s+EXISTS\\s+)?${QUALIFIED}`, 'i').exec(sql);
+  // Every node its own copy, loaded from the cluster-wide source the statement names.
+  if (match) return [insertAfter(sql, match[0], ` ${onCluster}`)];
 
   match = new RegExp(`^DROP\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?${QUALIFIED}\\s*$`, 'i').exec(sql);
   if (match) {

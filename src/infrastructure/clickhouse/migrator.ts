@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ClickhouseService } from './clickhouse.service';
-import { CLUSTER_WIDE_TABLES, ClusterReplication, DISTRIBUTED_SUFFIX, distributedTableSql, toClusterStatements } from './cluster-ddl';
+import {
+  CLUSTER_WIDE_TABLES,
+  ClusterReplication,
+  DISTRIBUTED_SUFFIX,
+  distributedTableSql,
+  servingTableName,
+  toClusterStatements,
+} from './cluster-ddl';
 import { NodesUnreachableError } from './cluster-nodes';
 import { crashIfMigrationFault } from './migration-fault';
 
@@ -20,14 +27,19 @@ export interface Migration {
   requiredMergeTreeSettings: string[];
 }
 
-/** Reads `NNNN_name.sql` files in version order; `{{database}}` stands for the configured database. */
-export function loadMigrations(database: string, dir = MIGRATIONS_DIR): Migration[] {
+/**
+ * Reads `NNNN_name.sql` files in version order; `{{database}}` stands for the configured database, and
+ * `{{serving:<table>}}` for the table the service reads (servingTableName: its Distributed table on a cluster).
+ */
+export function loadMigrations(database: string, dir = MIGRATIONS_DIR, clusterMode = false): Migration[] {
   return readdirSync(dir)
     .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))
     .sort()
     .map((file) => {
       const text = readFileSync(join(dir, file), 'utf8');
-      const sql = text.replace(/\{\{database\}\}/g, database);
+      const sql = text
+        .replace(/\{\{serving:(\w+)\}\}/g, (_, table: string) => `${database}.${servingTableName(table, clusterMode)}`)
+        .replace(/\{\{database\}\}/g, database);
       return {
         version: Number(file.slice(0, 4)),
         name: file.replace(/\.sql$/, ''),
@@ -62,20 +74,24 @@ export function splitStatements(sql: string): string[] {
  */
 export async function migrate(clickhouse: ClickhouseService, options: MigrateOptions = {}): Promise<Migration[]> {
   const { cluster } = clickhouse;
-  if (!cluster) return migrateServer(clickhouse, (statement) => [statement], options);
+  if (!cluster) return migrateServer(clickhouse, (statement) => [statement], options, false);
   const replication = await cluster.replication();
   await assertSchemaIsOf(clickhouse, replication);
   if (replication === 'replicated') {
     const target = { cluster: cluster.name, database: clickhouse.database };
-    return migrateServer(clickhouse, (statement) => toClusterStatements(statement, target), options);
+    const applied = await migrateServer(clickhouse, (statement) => toClusterStatements(statement, target), options, true);
+    await reloadDictionaries(clickhouse);
+    return applied;
   }
   const { reachable, unreachable } = await cluster.nodes();
   const applied = new Map<number, Migration>();
   for (const node of reachable) {
-    for (const migration of await migrateServer(node.connection, (statement) => [statement], options))
+    for (const migration of await migrateServer(node.connection, (statement) => [statement], options, true))
       applied.set(migration.version, migration);
     await ensureDistributedTables(node.connection, cluster.name);
   }
+  // A dictionary first loaded while a node was still unmigrated (its source table missing) would keep that failure.
+  for (const node of reachable) await reloadDictionaries(node.connection);
   if (unreachable.length > 0) {
     throw new NodesUnreachableError(
       `migrated ${reachable.length} of ${reachable.length + unreachable.length} nodes of cluster ${cluster.name}; run migrate again when every node answers`,
@@ -101,6 +117,7 @@ async function migrateServer(
   clickhouse: ClickhouseService,
   translate: (statement: string) => string[],
   options: MigrateOptions,
+  clusterMode: boolean,
 ): Promise<Migration[]> {
   const run = async (statement: string) => {
     for (const sql of translate(statement)) await clickhouse.command(sql);
@@ -113,7 +130,7 @@ async function migrateServer(
   );
   const applied = await clickhouse.query<{ version: number }>(`SELECT version FROM ${clickhouse.table('schema_migrations')}`);
   const appliedVersions = new Set(applied.map((row) => Number(row.version)));
-  const pending = pendingMigrations(loadMigrations(clickhouse.database), appliedVersions, options);
+  const pending = pendingMigrations(loadMigrations(clickhouse.database, MIGRATIONS_DIR, clusterMode), appliedVersions, options);
   const appliedNow: Migration[] = [];
   for (const migration of pending) {
     if (!(await serverKnowsSettings(clickhouse, migration.requiredMergeTreeSettings))) continue;
@@ -127,6 +144,23 @@ async function migrateServer(
     appliedNow.push(migration);
   }
   return appliedNow;
+}
+
+/** Creates the store's dictionaries as the migrations define them, where missing (a restore needs them before its tables). */
+export async function ensureDictionaries(server: ClickhouseService, clusterMode: boolean): Promise<void> {
+  const statements = loadMigrations(server.database, MIGRATIONS_DIR, clusterMode).flatMap((migration) => migration.statements);
+  await server.command(`CREATE DATABASE IF NOT EXISTS ${server.database}`);
+  for (const statement of statements.filter((sql) => /^CREATE\s+DICTIONARY\s+IF\s+NOT\s+EXISTS\b/i.test(sql))) {
+    await server.command(statement);
+  }
+}
+
+/** Loads the store's dictionaries afresh (their sources may have appeared or changed with the migrations). */
+export async function reloadDictionaries(server: ClickhouseService): Promise<void> {
+  const dictionaries = await server.query<{ name: string }>(`SELECT name FROM system.dictionaries WHERE database = {database:String}`, {
+    database: server.database,
+  });
+  for (const { name } of dictionaries) await server.command(`SYSTEM RELOAD DICTIONARY ${server.database}.${name}`);
 }
 
 /**

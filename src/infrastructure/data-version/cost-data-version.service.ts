@@ -9,8 +9,11 @@ const COST_TABLE = 'cost_line_items';
  * currency settings that convert them (a rate loaded or a reporting currency changed moves the answers too).
  */
 const ANSWER_TABLES = [COST_TABLE, 'exchange_rates', 'organization_settings'];
-/** What cached answers are keyed by: the answer tables, and the anomaly feedback that shapes anomaly answers. */
-const CACHE_KEY_TABLES = [...ANSWER_TABLES, 'anomaly_feedback'];
+/**
+ * What cached answers are keyed by: the answer tables, the anomaly feedback that shapes anomaly answers, and the
+ * activated tag keys (which change no answer, only where it is read from: tag-keys/activated-keys.service.ts).
+ */
+const CACHE_KEY_TABLES = [...ANSWER_TABLES, 'anomaly_feedback', 'tag_key_activations'];
 
 /**
  * A value that changes whenever one organisation's cost data may have changed, for cache keys: answers

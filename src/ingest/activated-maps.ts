@@ -1,0 +1,112 @@
+import { sleep } from '../common/async/sleep';
+import { MAP_DIMENSIONS } from '../cost-query/filter-fields';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { PartitionHost, partitionHosts } from './partition-hosts';
+
+/**
+ * The activated map columns of the cost rows (migration 0027): each row's tags and cost categories restricted to the
+ * keys its organisation activates, written at every insert by their DEFAULT expressions, which read the keys from the
+ * `activated_map_keys` dictionary. What is here keeps them exact when the keys change: the dictionary reloaded on
+ * every node, and rows written before a change rewritten by the very same expressions.
+ */
+export const ACTIVATED_COLUMNS = Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn);
+export const ACTIVATIONS_TABLE = 'tag_key_activations';
+const DICTIONARY = 'activated_map_keys';
+const ACTIVATED_PROJECTIONS = ['daily_activated_tag_sums', 'monthly_activated_tag_sums'];
+
+/**
+ * How long after an activation changed a write may still have used the keys before it: a node reloads its
+ * dictionary when told, or within the dictionary's lifetime (60 s) if it missed that; plus clock skew.
+ */
+export const ACTIVATION_SETTLE_SECONDS = 120;
+
+/** Every node loads the organisations' keys afresh (each must answer: a node with old keys would write old maps). */
+export async function reloadActivatedKeys(clickhouse: ClickhouseService): Promise<PartitionHost[]> {
+  const hosts = await partitionHosts(clickhouse, 'the activated keys were not changed');
+  for (const { clickhouse: node } of hosts) await node.command(`SYSTEM RELOAD DICTIONARY ${node.table(DICTIONARY)}`);
+  return hosts;
+}
+
+/**
+ * Rewrites the activated columns of `table` on one host from the keys in force (its DEFAULT expressions, read from
+ * the table itself so they are written once), for one organisation's partitions or for the whole table, and gives
+ * parts written before migration 0027 the activated projections. A mutation: atomic per part, reads go on.
+ */
+export async function rewriteActivatedMaps(host: ClickhouseService, table: string, organizationId?: string): Promise<void> {
+  const expressions = await host.query<{ name: string; default_expression: string }>(
+    `SELECT name, default_expression FROM system.columns
+     WHERE database = {database:String} AND table = {table:String} AND name IN {columns:Array(String)} ORDER BY name`,
+    { database: host.database, table, columns: ACTIVATED_COLUMNS },
+  );
+  if (expressions.length !== ACTIVATED_COLUMNS.length) throw new Error(`${table} has no activated map columns (migration 0027)`);
+  const partitions = await host.query<{ partition_id: string }>(
+    `SELECT DISTINCT partition_id FROM system.parts
+     WHERE database = {database:String} AND table = {table:String} AND active
+       AND (empty({organization_id:String}) OR partition LIKE concat('(\\'', {organization_id:String}, '\\'%'))`,
+    { database: host.database, table, organization_id: organizationId?.toLowerCase() ?? '' },
+  );
+  const assignments = expressions.map((column) => `${column.name} = ${column.default_expression}`).join(', ');
+  for (const { partition_id: partition } of partitions) {
+    if (!/^[\w-]+$/.test(partition)) throw new Error(`unexpected partition id ${partition}`);
+    await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} IN PARTITION ID '${partition}' WHERE 1`);
+    // A part without the projections (written before 0027) gets them; a part with them had them rebuilt just now.
+    for (const projection of ACTIVATED_PROJECTIONS) {
+      await host.command(`ALTER TABLE ${host.table(table)} MATERIALIZE PROJECTION ${projection} IN PARTITION ID '${partition}'`);
+    }
+  }
+  await awaitMutations(host, table);
+}
+
+const POLL_MS = 200;
+
+/**
+ * Waits until the table's mutations are done, polling system.mutations (a large organisation's rewrite outlasts any
+ * statement time limit); a mutation that keeps failing is killed and its reason thrown.
+ */
+async function awaitMutations(host: ClickhouseService, table: string): Promise<void> {
+  for (;;) {
+    const pending = await host.query<{ mutation_id: string; latest_fail_reason: string }>(
+      `SELECT mutation_id, latest_fail_reason FROM system.mutations
+       WHERE database = {database:String} AND table = {table:String} AND NOT is_done`,
+      { database: host.database, table },
+    );
+    if (pending.length === 0) return;
+    const failed = pending.find((mutation) => mutation.latest_fail_reason !== '');
+    if (failed) {
+      await host.command(
+        `KILL MUTATION WHERE database = {database:String} AND table = {table:String} AND mutation_id = {mutation_id:String}`,
+        { database: host.database, table, mutation_id: failed.mutation_id },
+      );
+      throw new Error(`rewriting the activated maps of ${table} failed: ${failed.latest_fail_reason}`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Rows of the organisation whose activated maps differ from its maps restricted to `keys` (0 when exact). */
+export async function activatedMapMismatches(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  keys: { tag: readonly string[]; costCategory: readonly string[] },
+): Promise<number> {
+  const restricted = (column: string, param: string) => `mapFilter((k, v) -> has({${param}:Array(String)}, k), ${column})`;
+  const differs = (kind: 'tag' | 'costCategory', param: string) =>
+    `${restricted(MAP_DIMENSIONS[kind].activatedColumn, param)} != ${restricted(MAP_DIMENSIONS[kind].column, param)}`;
+  const [row] = await clickhouse.query<{ rows: string }>(
+    `SELECT toString(count()) AS rows FROM ${clickhouse.table('cost_line_items')}
+     WHERE organization_id = {organization_id:UUID} AND (${differs('tag', 'tag_keys')} OR ${differs('costCategory', 'category_keys')})`,
+    { organization_id: organizationId, tag_keys: keys.tag, category_keys: keys.costCategory },
+  );
+  return Number(row.rows);
+}
+
+/** Whether any of the organisation's activations changed at or after `since` (ms since the epoch, less the settle time). */
+export async function activationsChangedSince(clickhouse: ClickhouseService, organizationId: string, since: number): Promise<boolean> {
+  const [row] = await clickhouse.query<{ changed: number | string }>(
+    `SELECT toUInt8(count() > 0) AS changed FROM ${clickhouse.table(ACTIVATIONS_TABLE)}
+     WHERE organization_id = {organization_id:UUID}
+       AND updated_at >= fromUnixTimestamp64Milli({since:Int64}) - toIntervalSecond(${ACTIVATION_SETTLE_SECONDS})`,
+    { organization_id: organizationId, since },
+  );
+  return Number(row.changed) === 1;
+}

@@ -1,0 +1,79 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsString, Length } from 'class-validator';
+import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
+import { MAP_DIMENSIONS } from '../../cost-query/filter-fields';
+
+/** Keys an organisation may activate per map: enough for every key its questions group by, few enough to stay small. */
+export const MAX_ACTIVATED_KEYS = 50;
+
+const KINDS = Object.keys(MAP_DIMENSIONS);
+
+export class ActivatedKeysDto {
+  @ApiProperty({ description: 'Resource tag keys to answer at column speed.', example: ['team', 'env'], maxItems: MAX_ACTIVATED_KEYS })
+  @IsArray()
+  @ArrayMaxSize(MAX_ACTIVATED_KEYS)
+  @IsString({ each: true })
+  @Length(1, MAX_MAP_KEY_LENGTH, { each: true })
+  tag: string[];
+
+  @ApiProperty({ description: 'Cost category keys to answer at column speed.', example: ['Business Unit'], maxItems: MAX_ACTIVATED_KEYS })
+  @IsArray()
+  @ArrayMaxSize(MAX_ACTIVATED_KEYS)
+  @IsString({ each: true })
+  @Length(1, MAX_MAP_KEY_LENGTH, { each: true })
+  costCategory: string[];
+}
+
+export class KeyActivationDto {
+  @ApiProperty({ enum: KINDS, example: 'tag' })
+  kind: string;
+
+  @ApiProperty({ example: 'team' })
+  key: string;
+
+  @ApiProperty({
+    enum: ['backfilling', 'active'],
+    description:
+      '`backfilling`: written by every new row while the existing ones are rewritten; questions still read the full maps. `active`: questions naming only active keys read the activated columns.',
+  })
+  state: string;
+
+  @ApiProperty({ description: 'When the state was set (UTC).', example: '2026-11-26 16:40:00.000000' })
+  updatedAt: string;
+}
+
+export class KeyPresenceDto {
+  @ApiProperty({ enum: KINDS, example: 'tag' })
+  kind: string;
+
+  @ApiProperty({ example: 'team' })
+  key: string;
+
+  @ApiProperty({
+    description: "Share of the organisation's amortized cost of the last 90 days on rows carrying the key (0–1).",
+    example: 0.93,
+  })
+  costShare: number;
+
+  @ApiProperty({ description: 'Distinct values of the key over those 90 days.', example: 40 })
+  distinctValues: number;
+
+  @ApiProperty({ description: 'On at least half of the cost with at most 10,000 values: worth activating.', example: true })
+  suggested: boolean;
+}
+
+export class TagKeysDto {
+  @ApiProperty({ type: [KeyActivationDto], description: 'Keys activated (back-filling or active).' })
+  activated: KeyActivationDto[];
+
+  @ApiProperty({ type: [KeyPresenceDto], description: 'Keys present in the last 90 days, by share of cost (at most 1,000).' })
+  present: KeyPresenceDto[];
+}
+
+export class TagKeysResponseDto {
+  @ApiProperty({ example: true })
+  success: boolean;
+
+  @ApiProperty({ type: TagKeysDto })
+  data: TagKeysDto;
+}

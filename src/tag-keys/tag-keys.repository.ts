@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import type { ActivatedKeys } from '../cost-query/activated-maps';
+import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ACTIVATIONS_TABLE } from '../ingest/activated-maps';
+
+/** Where a key stands: being written and back-filled, answered from the activated columns, or neither. */
+export type ActivationState = 'backfilling' | 'active' | 'inactive';
+
+export interface KeyActivation {
+  kind: MapDimensionKind;
+  key: string;
+  state: ActivationState;
+  updatedAt: string;
+}
+
+/** A key present in the organisation's cost rows, with the share of its cost it tags and how many values it has. */
+export interface KeyPresence {
+  kind: MapDimensionKind;
+  key: string;
+  /** Of the organisation's amortized cost over the window, the share on rows that carry the key (0–1, 4 decimals). */
+  costShare: number;
+  distinctValues: number;
+}
+
+/** The SQL of an organisation's activated keys (migration 0027). The organisation always comes from the key or --org. */
+@Injectable()
+export class TagKeysRepository {
+  constructor(private readonly clickhouse: ClickhouseService) {}
+
+  async activations(organizationId: string): Promise<KeyActivation[]> {
+    const rows = await this.clickhouse.query<{ kind: MapDimensionKind; key: string; state: ActivationState; updated_at: string }>(
+      `SELECT kind, key, toString(state) AS state, toString(updated_at) AS updated_at
+       FROM ${this.clickhouse.table(ACTIVATIONS_TABLE)} FINAL
+       WHERE organization_id = {organization_id:UUID} AND state != 'inactive'
+       ORDER BY kind DESC, key`,
+      { organization_id: organizationId },
+      { organizationId },
+    );
+    return rows.map((row) => ({ kind: row.kind, key: row.key, state: row.state, updatedAt: row.updated_at }));
+  }
+
+  /** The keys every row's activated columns hold (active ones only: a back-filling key is not yet exact). */
+  async activeKeys(organizationId: string): Promise<ActivatedKeys> {
+    const activations = await this.activations(organizationId);
+    const of = (kind: MapDimensionKind) => activations.filter((a) => a.kind === kind && a.state === 'active').map((a) => a.key);
+    return { tag: of('tag'), costCategory: of('costCategory') };
+  }
+
+  async save(organizationId: string, kind: MapDimensionKind, key: string, state: ActivationState): Promise<void> {
+    await this.clickhouse.insert(ACTIVATIONS_TABLE, [
+      { organization_id: organizationId, kind, key, state, updated_at: clickhouseTimestamp(new Date()) },
+    ]);
+  }
+
+  /** Every tag and cost-category key of the organisation's rows since `since`, by the share of cost it tags. */
+  async presentKeys(organizationId: string, since: string): Promise<KeyPresence[]> {
+    const perKind = (kind: MapDimensionKind) => `
+      SELECT '${kind}' AS kind, key, sum(cost) AS key_cost, uniqExact(value) AS distinct_values
+      FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost FROM ${this.clickhouse.table('cost_line_items')}
+            WHERE organization_id = {organization_id:UUID} AND usage_date >= {since:Date})
+      ARRAY JOIN mapKeys(map) AS key, mapValues(map) AS value
+      GROUP BY key`;
+    const rows = await this.clickhouse.query<{ kind: MapDimensionKind; key: string; cost_share: number; distinct_values: string }>(
+      `WITH (SELECT sum(amortized_cost) FROM ${this.clickhouse.table('cost_line_items')}
+             WHERE organization_id = {organization_id:UUID} AND usage_date >= {since:Date}) AS total
+       SELECT kind, key, if(total = 0, 0, round(toFloat64(key_cost / total), 4)) AS cost_share, toString(distinct_values) AS distinct_values
+       FROM (${perKind('tag')} UNION ALL ${perKind('costCategory')})
+       ORDER BY kind DESC, cost_share DESC, key
+       LIMIT 1000`,
+      { organization_id: organizationId, since },
+      { organizationId },
+    );
+    return rows.map((row) => ({
+      kind: row.kind,
+      key: row.key,
+      costShare: Number(row.cost_share),
+      distinctValues: Number(row.distinct_values),
+    }));
+  }
+}
