@@ -228,6 +228,29 @@ export const TAG_PAIRS: TagPair[] = [
   },
 ];
 
+/**
+ * Issue 34: the keys the measured organisation activates before TAG_PAIRS are measured again (tag-activated ÷ column,
+ * target ≤ 1.3): every key the pairs name (ACTIVATED_KEYS_NAMED checks it), plus the estate's app tag — the keys an
+ * organisation would group by; never resource_id, the one per resource that keeps the full-map projections large.
+ */
+export const ACTIVATED_KEYS = { tag: ['env', 'team', 'app'], costCategory: ['Project'] };
+
+/** Every tag and cost-category key a request body names (groupings `tag:…`/`costCategory:…`, filters resourceTag/costCategory). */
+export function keysNamed(body: unknown): { tag: string[]; costCategory: string[] } {
+  const named = { tag: new Set<string>(), costCategory: new Set<string>() };
+  const visit = (value: unknown, field?: string): void => {
+    if (typeof value === 'string') {
+      const dimension = /^(tag|costCategory):(.+)$/.exec(value);
+      if (dimension) named[dimension[1] as 'tag' | 'costCategory'].add(dimension[2]);
+      else if (field === 'resourceTag') named.tag.add(value);
+      else if (field === 'costCategory') named.costCategory.add(value);
+    } else if (Array.isArray(value)) value.forEach((item) => visit(item));
+    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) visit(item, key);
+  };
+  visit(body);
+  return { tag: [...named.tag].sort(), costCategory: [...named.costCategory].sort() };
+}
+
 /** Issue 23: the 12-month monthly tag question, raw line items vs the tag projection (target ≥ 10× at 30M line items). */
 export const TAG_PROJECTION_CASE = {
   name: 'monthly-by-tag:team, 12 months',

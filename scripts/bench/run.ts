@@ -2,7 +2,7 @@
  * `npm run bench` — the API against raw ClickHouse and PostgreSQL 15 on one generated estate, in one run.
  *
  *   npm run bench -- [--rows 10000000] [--runs 40] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
- *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api]
+ *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api] [--activated]
  *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
  *
  * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
@@ -20,6 +20,11 @@
  *    then the equivalent PostgreSQL statements of every case (after all the API and ClickHouse timings).
  * 5. autocannon against the probe route and a tiny /data request (repeated: answer cache; and computed afresh),
  *    then the largest case computed afresh under the same load; API RSS sampled throughout.
+ * 6. Issue 34, with --activated (off by default: the back-fill runs mutations per partition of the organisation,
+ *    minutes even on a small estate): the measured organisation activates the keys the tag pairs name through
+ *    PUT /v1/admin/tag-keys; the back-fill is timed, every pair must answer the same bytes as on the full maps (the
+ *    bench fails otherwise), the tag pairs are measured again (tag-activated ÷ column) and the disk of the activated
+ *    columns and projections is read per million of the organisation's line items.
  * Results: bench/results/<timestamp>.json and .md.
  */
 import 'reflect-metadata';
@@ -41,7 +46,8 @@ import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { answerStatementFilter } from './answer-statements';
-import { CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE } from './cases';
+import { ACTIVATED_KEYS, CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE, TagPair } from './cases';
+import { activatedDisk, activateThroughRoute, answerBytes, checkKeysCoverPairs, describeDisk, firstDifference } from './activated';
 import { judgeTargets } from './targets';
 import {
   CONVERTED_TWIN_ORGANIZATION,
@@ -90,6 +96,7 @@ async function main(): Promise<void> {
   const connections = Number(arg('connections', '16'));
   const dir = resolve(arg('dir', '.test-tmp/bench-api'));
   const skipPostgres = flag('skip-postgres');
+  const measureActivatedKeys = flag('activated');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
 
@@ -309,8 +316,8 @@ async function main(): Promise<void> {
   const rssQueriesPeak = rssPeak;
 
   // Issue 23: each question by a tag against the same question by a column, on the API and on ClickHouse, alternated.
-  const tagPairs = [];
-  for (const pair of TAG_PAIRS) {
+  // Measured again (issue 34) once the keys the pairs name are activated: `label` says which.
+  const measureTagPair = async (pair: TagPair, label: string) => {
     const { statements: columnStatements } = await capture(apiRequest(pair.path, pair.column));
     const { statements: tagStatements } = await capture(apiRequest(pair.path, pair.tag));
     const measuredPair = await client.alternated(warmup, runs, [
@@ -329,12 +336,14 @@ async function main(): Promise<void> {
       tagOverColumnApiP50: round(tagApi.p50 / columnApi.p50),
       tagOverColumnEngineP50: round(tagFacts.engine.p50 / columnFacts.engine.p50),
     };
-    tagPairs.push(entry);
     log(
-      `tag pair: ${pair.name}: API ${columnApi.p50} → ${tagApi.p50} ms (×${entry.tagOverColumnApiP50}), engine ${columnFacts.engine.p50} → ` +
+      `${label}: ${pair.name}: API ${columnApi.p50} → ${tagApi.p50} ms (×${entry.tagOverColumnApiP50}), engine ${columnFacts.engine.p50} → ` +
         `${tagFacts.engine.p50} ms (×${entry.tagOverColumnEngineP50}), rows read ${columnFacts.readRows.toLocaleString('en-US')} → ${tagFacts.readRows.toLocaleString('en-US')}`,
     );
-  }
+    return { entry, tagStatements };
+  };
+  const tagPairs: Awaited<ReturnType<typeof measureTagPair>>['entry'][] = [];
+  for (const pair of TAG_PAIRS) tagPairs.push((await measureTagPair(pair, 'tag pair')).entry);
 
   // Issue 29: the same question converted (the twin's Azure rows are EUR) and not (the measured organisation's are USD).
   // The first converted question is answered from the cost rows and starts the build of the twin's converted sums;
@@ -443,6 +452,48 @@ async function main(): Promise<void> {
     }
   }
 
+  /**
+   * Issue 34: snapshots every pair's answers on the full maps, activates ACTIVATED_KEYS through PUT /v1/admin/tag-keys
+   * (timing the back-fill), requires the very same bytes afterwards, checks each tag question now reads the activated
+   * columns, measures TAG_PAIRS again and reads the disk of the activated columns and projections before and after.
+   */
+  const measureActivated = async () => {
+    checkKeysCoverPairs(TAG_PAIRS, ACTIVATED_KEYS);
+    const { key: adminKey } = await app.get(ApiKeysService).create(MEASURED_ORGANIZATION, 'bench admin', ['tag-keys:admin']);
+    const ask = (path: string, body: unknown) => answerBytes(`${base}${path}`, key, body);
+    const before = [];
+    for (const pair of TAG_PAIRS) before.push({ tag: await ask(pair.path, pair.tag), column: await ask(pair.path, pair.column) });
+    const diskBefore = await activatedDisk(clickhouse, MEASURED_ORGANIZATION);
+    log(`activated keys: ${JSON.stringify(ACTIVATED_KEYS)}; disk before: ${describeDisk(diskBefore)}`);
+    const backfillSeconds = await activateThroughRoute(app, base, adminKey, ACTIVATED_KEYS);
+    log(`activated keys: back-filled in ${backfillSeconds} s (${Number(facts.measured_rows).toLocaleString('en-US')} line items)`);
+    for (const [i, pair] of TAG_PAIRS.entries()) {
+      for (const side of ['tag', 'column'] as const) {
+        const after = await ask(pair.path, pair[side]);
+        if (!after.equals(before[i][side]))
+          throw new Error(`ACTIVATED KEYS CHANGED AN ANSWER: ${pair.name} (${side}): ${firstDifference(before[i][side], after)}`);
+      }
+    }
+    log(`activated keys: all ${TAG_PAIRS.length} pairs answer the same bytes as on the full maps`);
+    // The data version an activation bumps is re-read within 2 × RESULT_CACHE_VERSION_CHECK_MS: until then a question
+    // may still read the full maps. Each tag question must read the activated columns before it is measured.
+    const readsActivated = (statements: Statement[]) => statements.some((s) => /\bactivated_(resource_tags|cost_categories)\b/.test(s.sql));
+    const pairs = [];
+    for (const pair of TAG_PAIRS) {
+      for (let attempt = 0; !readsActivated((await capture(apiRequest(pair.path, pair.tag))).statements); attempt++) {
+        if (attempt === 20) throw new Error(`${pair.name}: the tag question still reads the full maps after activation`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const { entry, tagStatements } = await measureTagPair(pair, 'activated tag pair');
+      if (!readsActivated(tagStatements)) throw new Error(`${pair.name}: the measured tag question read the full maps`);
+      const onFullMaps = tagPairs.find((p) => p.pair === pair.name)!;
+      pairs.push({ ...entry, fullMapsTagApiP50: onFullMaps.tag.api.p50, fullMapsTagOverColumnApiP50: onFullMaps.tagOverColumnApiP50 });
+    }
+    const diskAfter = await activatedDisk(clickhouse, MEASURED_ORGANIZATION);
+    log(`activated keys: disk after (per million of the organisation's line items): ${describeDisk(diskAfter)}`);
+    return { keys: ACTIVATED_KEYS, backfillSeconds, answersIdentical: true, pairs, disk: { before: diskBefore, after: diskAfter } };
+  };
+
   // Small-request throughput.
   const tiny = {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
@@ -481,6 +532,10 @@ async function main(): Promise<void> {
   );
   clearInterval(rssTimer);
 
+  // Issue 34: the keys the tag pairs name activated for the measured organisation, after every measurement above
+  // (all on the full maps), so none of them is changed by it. Then the same pairs again: tag-activated ÷ column.
+  const activated = measureActivatedKeys ? await measureActivated() : undefined;
+
   const machine = {
     cpu: cpus()[0]?.model,
     cores: cpus().length,
@@ -508,6 +563,7 @@ async function main(): Promise<void> {
     projection,
     tagPairs,
     tagProjection,
+    activated,
     conversions,
     convertedSumsBuildSeconds,
     insights,
@@ -633,6 +689,7 @@ function markdown(report: any): string {
     '',
     `Tag pre-aggregation (${report.tagProjection.case}): raw line items p50 ${report.tagProjection.rawScan.p50} ms reading ${report.tagProjection.rawScan.readRows.toLocaleString('en-US')} rows; tag projection p50 ${report.tagProjection.projection.p50} ms reading ${report.tagProjection.projection.readRows.toLocaleString('en-US')} rows → **×${report.tagProjection.speedupP50}** (engine ×${report.tagProjection.engine.speedupP50}).`,
     '',
+    ...activatedMarkdown(report.activated),
     "Money in one currency (issue 29): the same question of the measured organisation (USD) and of its twin whose Azure rows are billed in EUR, converted at each day's rate, alternated.",
     '',
     '| case | unconverted API p50 | converted API p50 | converted ÷ unconverted |',
@@ -664,6 +721,31 @@ function markdown(report: any): string {
     '',
   ];
   return lines.join('\n');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function activatedMarkdown(activated: any): string[] {
+  if (!activated) return ['Activated keys (issue 34): not measured (run with --activated).', ''];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const disk = (d: any) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    d.entries.map((e: any) => `${e.name} ${e.mbPerMillionLineItems} MB (${e.rows.toLocaleString('en-US')} rows)`).join('; ') +
+    (d.compactParts > 0 ? ` (${d.compactParts} of ${d.parts} parts compact: their column sizes read 0)` : '');
+  return [
+    `Activated keys (issue 34): the measured organisation activates tag ${activated.keys.tag.join(', ')} and cost category ${activated.keys.costCategory.join(', ')} through PUT /v1/admin/tag-keys after every measurement above; back-fill (rewrite and check of its ${activated.disk.after.organizationRows.toLocaleString('en-US')} line items) **${activated.backfillSeconds} s**. Every pair answered the same bytes before and after. The same pairs again, each tag question now reading the activated columns:`,
+    '',
+    '| pair | column API p50 | activated tag API p50 | activated tag ÷ column (API) | full-map tag ÷ column (API, above) | column engine p50 | activated tag engine p50 | activated tag ÷ column (engine) | rows read column → activated tag |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...activated.pairs.map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (p: any) =>
+        `| ${p.pair} | ${p.column.api.p50} | ${p.tag.api.p50} | ${p.tagOverColumnApiP50} | ${p.fullMapsTagOverColumnApiP50} | ${p.column.engine.p50} | ${p.tag.engine.p50} | ${p.tagOverColumnEngineP50} | ${p.column.readRows.toLocaleString('en-US')} → ${p.tag.readRows.toLocaleString('en-US')} |`,
+    ),
+    '',
+    `Disk in the measured organisation's partitions per million of its line items, before activation: ${disk(activated.disk.before)}.`,
+    `After: ${disk(activated.disk.after)}.`,
+    '',
+  ];
 }
 
 main().catch((error: unknown) => {

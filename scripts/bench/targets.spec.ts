@@ -87,4 +87,21 @@ describe('judgeTargets', () => {
     expect(speedup).toEqual(expect.objectContaining({ met: true, detail: '×25.00' }));
     expect(judgeTargets(run({}))).toHaveLength(4); // a run without them is judged on the four
   });
+
+  it("judges issue 34's target when measured: every activated tag pair within 1.3× of its column question", () => {
+    const pair = (name: string, column: number, tag: number) => ({
+      pair: name,
+      column: { api: { p50: column } },
+      tag: { api: { p50: tag } },
+    });
+    const judged = (pairs: ReturnType<typeof pair>[]) =>
+      judgeTargets({ ...run({}), activated: { pairs } }).find((v) => v.target.includes('activated keys'))!;
+    expect(judged([pair('daily', 40, 52), pair('monthly', 30, 39.03)])).toEqual(
+      expect.objectContaining({ met: false, detail: '1.3000–1.3010; missed by monthly 1.3010' }),
+    );
+    expect(judged([pair('daily', 40, 30), pair('monthly', 30, 39)])).toEqual(
+      expect.objectContaining({ met: true, detail: '0.7500–1.3000' }),
+    );
+    expect(judgeTargets({ ...run({}), activated: { pairs: [] } })).toHaveLength(4); // no pairs: not judged
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The issue's four targets, judged on the unrounded ratios of one run's p50s (the tables round to two places:
+ * The issue's four targets (and later issues' when measured), judged on the unrounded ratios of one run's p50s (the tables round to two places:
  * 1.1511 would print as 1.15 and still miss "≤ 1.15").
  */
 export const TARGETS = {
@@ -11,6 +11,8 @@ export const TARGETS = {
   tagOverColumnMax: 1.5,
   /** Issue 23: the 12-month monthly tag question from the tag projection, against the raw line items (judged at 30M). */
   tagPreAggregationMin: 10,
+  /** Issue 34: a question naming only activated keys costs at most this many times the same question by a column. */
+  activatedTagOverColumnMax: 1.3,
   /** Issue 29: a question whose costs are converted at each day's rate, against the same question with nothing to convert. */
   convertedOverUnconvertedMax: 1.15,
   /** Issue 32: a forecast or an anomaly scan, against the /data question that reads the same days. */
@@ -25,6 +27,7 @@ export interface MeasuredRun {
   tagProjection?: { rawScan: { p50: number }; projection: { p50: number } };
   conversions?: Array<{ case: string; unconverted: { p50: number }; converted: { p50: number } }>;
   insights?: Array<{ case: string; data: { p50: number }; insight: { p50: number } }>;
+  activated?: { pairs: Array<{ pair: string; column: { api: { p50: number } }; tag: { api: { p50: number } } }> };
 }
 
 export interface TargetVerdict {
@@ -81,8 +84,25 @@ export function judgeTargets(run: MeasuredRun): TargetVerdict[] {
       detail: `${(share * 100).toFixed(1)} %`,
     },
     ...judgeTagTargets(run),
+    ...judgeActivatedTarget(run),
     ...judgeConversionTarget(run),
     ...judgeInsightTarget(run),
+  ];
+}
+
+/** Issue 34's speed target, when the run measured it (--activated). */
+function judgeActivatedTarget(run: MeasuredRun): TargetVerdict[] {
+  if (!run.activated?.pairs.length) return [];
+  const pairs = run.activated.pairs.map((p) => ({ name: p.pair, value: p.tag.api.p50 / p.column.api.p50 }));
+  const missed = pairs.filter((p) => p.value > TARGETS.activatedTagOverColumnMax);
+  return [
+    {
+      target: `a question naming only activated keys ≤ ${TARGETS.activatedTagOverColumnMax}× the same question by a column (API p50), every pair`,
+      met: missed.length === 0,
+      detail:
+        `${ratio(Math.min(...pairs.map((p) => p.value)))}–${ratio(Math.max(...pairs.map((p) => p.value)))}` +
+        (missed.length ? `; missed by ${missed.map((p) => `${p.name} ${ratio(p.value)}`).join('; ')}` : ''),
+    },
   ];
 }
 
