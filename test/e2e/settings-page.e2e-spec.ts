@@ -290,6 +290,126 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
   }, 120_000);
 
+  it('lists the tag keys present with their share of cost, activates one, and shows it back-filling until active', async () => {
+    const organizationId = (await t.newOrganization(['cost:read'])).organizationId;
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    // team and env on most of the cost with two values each; build with a value per row (a few rows: still under the
+    // 10,000 values that end a suggestion); owner on little of the cost.
+    const rows: { usage_date: string; amortized_cost: string; resource_tags: Record<string, string> }[] = [
+      { usage_date: day(1), amortized_cost: '40.5', resource_tags: { team: 'payments', env: 'prod', build: 'b-101' } },
+      { usage_date: day(2), amortized_cost: '25', resource_tags: { team: 'search', env: 'prod', build: 'b-102' } },
+      { usage_date: day(3), amortized_cost: '10.25', resource_tags: { team: 'search', build: 'b-103' } },
+      { usage_date: day(4), amortized_cost: '5', resource_tags: { env: 'dev', build: 'b-104', owner: 'ana' } },
+      { usage_date: day(5), amortized_cost: '19', resource_tags: {} },
+    ];
+    await t.insertRows(organizationId, rows);
+    const total = rows.reduce((sum, row) => sum + Number(row.amortized_cost), 0);
+    const expected = ['team', 'env', 'build', 'owner']
+      .map((key) => {
+        const tagged = rows.filter((row) => key in row.resource_tags);
+        const share = Math.round((tagged.reduce((sum, row) => sum + Number(row.amortized_cost), 0) / total) * 10_000) / 10_000;
+        const values = new Set(tagged.map((row) => row.resource_tags[key])).size;
+        return { key, share, values, suggested: share >= 0.5 && values <= 10_000 };
+      })
+      .sort((a, b) => b.share - a.share || a.key.localeCompare(b.key));
+    const percent = (share: number) => `${Number((share * 100).toFixed(2))}%`;
+    const tagAdmin = await t.keyFor(organizationId, ['api-keys:admin', 'tag-keys:admin']);
+    const tab = await browser.newPage();
+    tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    const row = (key: string) => tab.locator(`#tag-key-rows tr[data-kind="tag"][data-key="${key}"]`);
+    try {
+      await tab.goto(`${base}/settings/api-keys`);
+      await tab.getByLabel('Admin API key').fill(tagAdmin.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { name: 'Tag keys' }).waitFor();
+      await row('team').waitFor();
+      expect(await tab.locator('#tag-keys-locked').isVisible()).toBe(false);
+      await expect(tab.locator('#tag-keys-summary').textContent()).resolves.toBe(
+        'No key is activated: every question reads the full tag maps.',
+      );
+      const shown = await Promise.all((await tab.locator('#tag-key-rows tr').all()).map((tr) => tr.locator('td').allTextContents()));
+      expect(shown).toEqual(
+        expected.map(({ key, share, values, suggested }) => [
+          '',
+          'Tag',
+          key,
+          percent(share),
+          String(values),
+          '—',
+          suggested ? 'suggested' : '',
+        ]),
+      );
+      expect(shown.map((cells) => cells[3])).toEqual(['80.95%', '75.94%', '70.68%', '5.01%']); // the rounding, by hand once
+      for (const { key } of expected) expect(await tab.getByLabel(`Answer tag ${key} at column speed`).isChecked()).toBe(false);
+
+      await tab.getByLabel('Answer tag team at column speed').check();
+      const [put] = await Promise.all([
+        tab.waitForResponse((response) => response.url().endsWith('/v1/admin/tag-keys') && response.request().method() === 'PUT'),
+        tab.locator('#tag-keys').getByRole('button', { name: 'Save' }).click(),
+      ]);
+      expect(put.status()).toBe(202);
+      expect(JSON.parse(put.request().postData() ?? '')).toEqual({ tag: ['team'], costCategory: [] });
+      // Back-filling from the 202 on (even when the answer comes before the key is recorded), then polled until Active.
+      const answered = ((await put.json()) as { data: { activated: { key: string; state: string }[] } }).data.activated;
+      if (!answered.some(({ key, state }) => key === 'team' && state === 'active')) {
+        await row('team').locator('td.state-backfilling', { hasText: 'Back-filling' }).waitFor();
+        await tab.getByRole('status').filter({ hasText: '1 activated key, 1 back-filling' }).waitFor();
+      }
+      await row('team').locator('td.state-active', { hasText: 'Active' }).waitFor({ timeout: 120_000 });
+      await tab.getByRole('status').filter({ hasText: '1 activated key, all active.' }).waitFor();
+      expect(await row('env').locator('td').nth(5).textContent()).toBe('—');
+      expect(await tab.getByLabel('Answer tag team at column speed').isChecked()).toBe(true);
+      expect(await tab.getByLabel('Answer tag env at column speed').isChecked()).toBe(false);
+
+      // Nothing back-fills any more: the page stops asking.
+      let polled = 0;
+      tab.on('request', (request) => request.url().endsWith('/v1/admin/tag-keys') && polled++);
+      await new Promise((done) => setTimeout(done, 2_500));
+      expect(polled).toBe(0);
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await tab.screenshot({ path: join(SCREENSHOTS, 'tag-keys.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await tab.close();
+    }
+    const { data } = (await (await fetch(`${base}/v1/admin/tag-keys`, { headers: tagAdmin.auth })).json()) as {
+      data: { activated: { kind: string; key: string; state: string }[] };
+    };
+    expect(data.activated.map(({ kind, key, state }) => ({ kind, key, state }))).toEqual([{ kind: 'tag', key: 'team', state: 'active' }]);
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 180_000);
+
+  it('says tag keys need tag-keys:admin, and shows nothing to change, to a key without it', async () => {
+    const organizationId = (await t.newOrganization(['cost:read'])).organizationId;
+    await t.insertRows(organizationId, [
+      { usage_date: new Date().toISOString().slice(0, 10), amortized_cost: '1', resource_tags: { team: 'payments' } },
+    ]);
+    const keysAdmin = await t.keyFor(organizationId, ['api-keys:admin', 'cost:read']);
+    const tab = await browser.newPage();
+    const asked: string[] = [];
+    tab.on('request', (request) => request.url().includes('/tag-keys') && asked.push(request.url()));
+    try {
+      await tab.goto(`${base}/settings/api-keys`);
+      await tab.getByLabel('Admin API key').fill(keysAdmin.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { name: 'Tag keys' }).waitFor();
+      const locked = tab.locator('#tag-keys-locked');
+      await locked.waitFor();
+      expect(await locked.textContent()).toContain('tag-keys:admin');
+      expect(await tab.locator('#tag-keys input').count()).toBe(0);
+      expect(await tab.locator('#tag-keys').getByRole('button').count()).toBe(0);
+      expect(await tab.locator('#tag-keys-form').isVisible()).toBe(false);
+      expect(asked).toEqual([]);
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await tab.screenshot({ path: join(SCREENSHOTS, 'tag-keys-locked.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await tab.close();
+    }
+  }, 120_000);
+
   it('lists every key of the organisation across the pages of the key list', async () => {
     const organizationId = (await t.newOrganization(['cost:read'])).organizationId;
     const others = [];
