@@ -43,6 +43,8 @@ export class TagKeyActivationService {
         .filter((key) => !current.some((a) => a.kind === kind && a.key === key && a.state === 'active'))
         .map((key) => ({ kind, key, state: 'backfilling' as const, updatedAt: '' })),
     );
+    // Recorded before answering (the caller lists them as back-filling); recorded again once the fence is held.
+    for (const { kind, key } of activating) await this.repository.save(organizationId, kind, key, 'backfilling');
     const backfilled = activating.length > 0 ? this.backfill(organizationId, activating) : Promise.resolve();
     return { activating, deactivated, backfilled };
   }

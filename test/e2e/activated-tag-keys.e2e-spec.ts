@@ -134,6 +134,11 @@ describe('activated tag and cost-category keys', () => {
   const activate = async (org: TestOrganization, keys = ACTIVE) => {
     const response = await setKeys(org, keys);
     expect(response.status).toBe(202);
+    // The answer lists every key of the set, each back-filling or (already) active.
+    const answered = (response.body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated;
+    expect(answered.map((a) => `${a.kind}:${a.key}`).sort()).toEqual(
+      [...keys.costCategory.map((key) => `costCategory:${key}`), ...keys.tag.map((key) => `tag:${key}`)].sort(),
+    );
     const wanted = keys.tag.length + keys.costCategory.length;
     for (let waited = 0; ; waited += 100) {
       const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);

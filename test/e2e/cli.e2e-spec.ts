@@ -412,6 +412,24 @@ describe(`operator CLI (${MODE})`, () => {
     }
   }, 240_000);
 
+  it('activates tag keys, waiting for the back-fill, and shows them', async () => {
+    const org = randomUUID();
+    json<DemoLoad>(await cli(['demo-data', '--org', org, '--days', '5', '--seed', '3', '--json']));
+    const set = json<{ activated: { kind: string; key: string; state: string }[]; present: { key: string; costShare: number }[] }>(
+      await cli(['tag-keys', 'set', '--org', org, '--tag', 'team,env', '--json']),
+    );
+    expect(set.activated.map((a) => [a.kind, a.key, a.state])).toEqual([
+      ['tag', 'env', 'active'],
+      ['tag', 'team', 'active'],
+    ]);
+    expect(set.present.find((key) => key.key === 'team')?.costShare).toBeGreaterThan(0.5);
+    const shown = await cli(['tag-keys', 'show', '--org', org]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^tag\s+team\s+active\s/m);
+    const cleared = await cli(['tag-keys', 'set', '--org', org]);
+    expect(cleared.stdout).toContain(`No activated keys for organisation ${org}`);
+  }, 240_000);
+
   it('refuses a locked embedded data directory with exit code 1 and a clear message, and corrupts nothing', async () => {
     const dataDir = join(WORK, 'locked-store');
     const store = embeddedStore(dataDir);
