@@ -29,8 +29,9 @@ export async function reloadActivatedKeys(clickhouse: ClickhouseService): Promis
 
 /**
  * Rewrites the activated columns of `table` on one host from the keys in force (its DEFAULT expressions, read from
- * the table itself so they are written once), for one organisation's partitions or for the whole table, and gives
- * parts written before migration 0027 the activated projections. A mutation: atomic per part, reads go on.
+ * the table itself so they are written once), for one organisation or for the whole table, and gives its parts
+ * written before migration 0027 the activated projections. One mutation for the rows (atomic per part, reads go on;
+ * a part without the organisation's rows is only relinked), then one per partition that lacks a projection.
  */
 export async function rewriteActivatedMaps(host: ClickhouseService, table: string, organizationId?: string): Promise<void> {
   const expressions = await host.query<{ name: string; default_expression: string }>(
@@ -39,22 +40,34 @@ export async function rewriteActivatedMaps(host: ClickhouseService, table: strin
     { database: host.database, table, columns: ACTIVATED_COLUMNS },
   );
   if (expressions.length !== ACTIVATED_COLUMNS.length) throw new Error(`${table} has no activated map columns (migration 0027)`);
-  const partitions = await host.query<{ partition_id: string }>(
-    `SELECT DISTINCT partition_id FROM system.parts
-     WHERE database = {database:String} AND table = {table:String} AND active
-       AND (empty({organization_id:String}) OR partition LIKE concat('(\\'', {organization_id:String}, '\\'%'))`,
-    { database: host.database, table, organization_id: organizationId?.toLowerCase() ?? '' },
-  );
   const assignments = expressions.map((column) => `${column.name} = ${column.default_expression}`).join(', ');
-  for (const { partition_id: partition } of partitions) {
+  const rows = organizationId === undefined ? '1' : 'organization_id = {organization_id:UUID}';
+  await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} WHERE ${rows}`, { organization_id: organizationId ?? '' });
+  for (const { partition_id: partition, projection } of await partsWithoutProjections(host, table, organizationId)) {
     if (!/^[\w-]+$/.test(partition)) throw new Error(`unexpected partition id ${partition}`);
-    await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} IN PARTITION ID '${partition}' WHERE 1`);
-    // A part without the projections (written before 0027) gets them; a part with them had them rebuilt just now.
-    for (const projection of ACTIVATED_PROJECTIONS) {
-      await host.command(`ALTER TABLE ${host.table(table)} MATERIALIZE PROJECTION ${projection} IN PARTITION ID '${partition}'`);
-    }
+    await host.command(`ALTER TABLE ${host.table(table)} MATERIALIZE PROJECTION ${projection} IN PARTITION ID '${partition}'`);
   }
   await awaitMutations(host, table);
+}
+
+/** The (partition, projection) pairs of the table (or of one organisation's partitions) with a part lacking the projection. */
+async function partsWithoutProjections(
+  host: ClickhouseService,
+  table: string,
+  organizationId?: string,
+): Promise<{ partition_id: string; projection: string }[]> {
+  return host.query(
+    `SELECT DISTINCT parts.partition_id AS partition_id, projection
+     FROM (SELECT name, partition_id FROM system.parts
+           WHERE database = {database:String} AND table = {table:String} AND active
+             AND (empty({organization_id:String}) OR startsWith(partition, concat('(\\'', {organization_id:String}, '\\''))))
+          AS parts
+     CROSS JOIN (SELECT arrayJoin({projections:Array(String)}) AS projection) AS wanted
+     WHERE (parts.name, projection) NOT IN (SELECT parent_name, name FROM system.projection_parts
+                                           WHERE database = {database:String} AND table = {table:String} AND active)
+     ORDER BY partition_id, projection`,
+    { database: host.database, table, organization_id: organizationId?.toLowerCase() ?? '', projections: ACTIVATED_PROJECTIONS },
+  );
 }
 
 const POLL_MS = 200;

@@ -192,7 +192,33 @@ describe('activated tag and cost-category keys', () => {
   it('answers daily and monthly tag questions from the activated projections once the keys are active', async () => {
     const org = await t.newOrganization();
     await t.insertRows(org.organizationId, estate(6));
+    // Parts written before migration 0027 have no activated projections: the back-fill gives them both.
+    const servers = t.clickhouse.cluster ? (await t.clickhouse.cluster.allNodes('the test')).map((n) => n.connection) : [t.clickhouse];
+    for (const server of servers) {
+      const partitions = await server.query<{ id: string }>(
+        `SELECT DISTINCT _partition_id AS id FROM ${server.table('cost_line_items')} WHERE organization_id = {org:UUID}`,
+        { org: org.organizationId },
+      );
+      for (const { id } of partitions) {
+        for (const projection of ['daily_activated_tag_sums', 'monthly_activated_tag_sums']) {
+          await server.command(
+            `ALTER TABLE ${server.table('cost_line_items')} CLEAR PROJECTION ${projection} IN PARTITION ID '${id}' SETTINGS mutations_sync = 2`,
+          );
+        }
+      }
+    }
     await activate(org);
+    for (const server of servers) {
+      const [{ parts, projected }] = await server.query<{ parts: string; projected: string }>(
+        `SELECT toString(count()) AS parts,
+                toString(countIf((name, 'daily_activated_tag_sums') IN (SELECT parent_name, name FROM system.projection_parts WHERE active)
+                             AND (name, 'monthly_activated_tag_sums') IN (SELECT parent_name, name FROM system.projection_parts WHERE active))) AS projected
+         FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active
+           AND startsWith(partition, concat('(\\'', {org:String}, '\\''))`,
+        { db: server.database, org: org.organizationId.toLowerCase() },
+      );
+      expect(projected).toBe(parts);
+    }
     await t.insertRows(org.organizationId, estate(7, ['2026-10-20'])); // a part written after activation has them too
     // ClickHouse fails a statement that does not read the named projection (preferred: on a tie of granules read, ClickHouse
     // would take either); the test app's statements are made to name it.
