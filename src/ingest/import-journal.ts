@@ -299,7 +299,8 @@ export async function recoverInterruptedImports(clickhouse: ClickhouseService, l
   return report;
 }
 
-async function tableExists(clickhouse: ClickhouseService, name: string): Promise<boolean> {
+/** Whether the server (a host's local view on a cluster) has the table `name` in its database. */
+export async function tableExists(clickhouse: ClickhouseService, name: string): Promise<boolean> {
   const [row] = await clickhouse.query<{ found: number | string }>(
     `SELECT count() AS found FROM system.tables WHERE database = {database:String} AND name = {name:String}`,
     { database: clickhouse.database, name },

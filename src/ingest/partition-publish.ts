@@ -1,3 +1,4 @@
+import { messageOf } from '../common/errors/message-of';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { crashIfInjected, pauseIfInjected } from './fault-injection';
 import { FocusIngestError } from './focus-files';
@@ -11,6 +12,7 @@ import {
   readImportState,
   renewLease,
   rollBackImport,
+  tableExists,
 } from './import-journal';
 import { activationsChangedSince, rewriteActivatedMaps } from './activated-maps';
 import { backupTableName, isPartitionId, parseImportTableName } from './import-tables';
@@ -122,7 +124,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
       await rollBackImport(clickhouse, entry);
     } catch (rollbackError) {
       throw new Error(
-        `import failed while publishing (${describe(error)}) and could not be rolled back (${describe(rollbackError)}); ` +
+        `import failed while publishing (${messageOf(error)}) and could not be rolled back (${messageOf(rollbackError)}); ` +
           'run `ingest recover` to restore the previous data',
         { cause: rollbackError },
       );
@@ -166,18 +168,6 @@ async function refreshActivatedMapsIfChanged(clickhouse: ClickhouseService, entr
   return true;
 }
 
-async function tableExists(local: ClickhouseService, table: string): Promise<boolean> {
-  const rows = await local.query(`SELECT 1 FROM system.tables WHERE database = {database:String} AND name = {table:String}`, {
-    database: local.database,
-    table,
-  });
-  return rows.length > 0;
-}
-
 async function dropBackups(hosts: PartitionHost[], backupTable: string): Promise<void> {
   for (const { clickhouse: local } of hosts) await local.command(`DROP TABLE IF EXISTS ${local.table(backupTable)}`).catch(() => undefined);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0] : String(error);
 }
