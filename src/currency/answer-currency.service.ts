@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { compareExact, parseExactDecimal } from '../common/money/exact-decimal';
 import { EffectiveRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
@@ -53,7 +54,7 @@ const REMEMBERED_ORGANIZATIONS = 1_000;
  */
 @Injectable()
 export class AnswerCurrencyService {
-  private readonly organizations = new Map<string, OrganizationMoney>();
+  private readonly organizations = new LeastRecentlyUsed<OrganizationMoney>(REMEMBERED_ORGANIZATIONS);
 
   constructor(
     private readonly repository: CurrencyRepository,
@@ -128,11 +129,7 @@ export class AnswerCurrencyService {
     const id = organizationId.toLowerCase();
     const version = fresh ? await this.versions.readNow(organizationId) : await this.versions.current(organizationId);
     const known = this.organizations.get(id);
-    this.organizations.delete(id); // re-inserted last: the map's order is the order of use
-    if (known?.version === version) {
-      this.organizations.set(id, known);
-      return known;
-    }
+    if (known?.version === version) return known;
     const context: OrganizationMoney = {
       version,
       settings: this.repository.settings(organizationId),
@@ -140,11 +137,10 @@ export class AnswerCurrencyService {
       books: new Map(),
     };
     // A failed read is not remembered: the next request reads again.
-    const forget = () => this.organizations.get(id) === context && this.organizations.delete(id);
+    const forget = () => this.organizations.forget(id, context);
     context.settings.catch(forget);
     context.presence.catch(forget);
     this.organizations.set(id, context);
-    if (this.organizations.size > REMEMBERED_ORGANIZATIONS) this.organizations.delete(this.organizations.keys().next().value as string);
     return context;
   }
 

@@ -1,3 +1,4 @@
+import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
@@ -38,7 +39,7 @@ interface BuildState {
 @Injectable()
 export class ConvertedSumsService implements OnModuleDestroy {
   private readonly logger = new Logger('ConvertedSums');
-  private readonly states = new Map<string, BuildState>();
+  private readonly states = new LeastRecentlyUsed<BuildState>(REMEMBERED_CONVERSIONS);
   private readonly building = new Set<string>();
   private readonly running = new Set<Promise<void>>();
 
@@ -90,10 +91,8 @@ export class ConvertedSumsService implements OnModuleDestroy {
     const key = `${organizationId.toLowerCase()}|${conversion.target}|${conversion.policy}`;
     const version = await this.versions.current(organizationId);
     const known = this.states.get(key);
-    this.states.delete(key); // re-inserted last: the map's order is the order of use
     const state = known?.version === version ? known : { version, checkedAt: Number.NEGATIVE_INFINITY };
     this.states.set(key, state);
-    if (this.states.size > REMEMBERED_CONVERSIONS) this.states.delete(this.states.keys().next().value as string);
     return state;
   }
 

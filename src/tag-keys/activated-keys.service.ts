@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { ActivatedKeys, scopeReadingActivatedMaps } from '../cost-query/activated-maps';
 import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
@@ -14,7 +15,7 @@ const REMEMBERED_ORGANIZATIONS = 1_000;
  */
 @Injectable()
 export class ActivatedKeysService {
-  private readonly organizations = new Map<string, { version: string; keys: Promise<ActivatedKeys> }>();
+  private readonly organizations = new LeastRecentlyUsed<{ version: string; keys: Promise<ActivatedKeys> }>(REMEMBERED_ORGANIZATIONS);
 
   constructor(
     private readonly repository: TagKeysRepository,
@@ -30,15 +31,10 @@ export class ActivatedKeysService {
     const id = organizationId.toLowerCase();
     const version = await this.versions.current(organizationId);
     const known = this.organizations.get(id);
-    this.organizations.delete(id); // re-inserted last: the map's order is the order of use
-    if (known?.version === version) {
-      this.organizations.set(id, known);
-      return known.keys;
-    }
-    const keys = this.repository.activeKeys(organizationId);
-    keys.catch(() => this.organizations.delete(id));
-    this.organizations.set(id, { version, keys });
-    if (this.organizations.size > REMEMBERED_ORGANIZATIONS) this.organizations.delete(this.organizations.keys().next().value!);
-    return keys;
+    if (known?.version === version) return known.keys;
+    const entry = { version, keys: this.repository.activeKeys(organizationId) };
+    entry.keys.catch(() => this.organizations.forget(id, entry)); // a failed read is not remembered
+    this.organizations.set(id, entry);
+    return entry.keys;
   }
 }
