@@ -1,6 +1,5 @@
 import type { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import type { TagKeysRepository } from '../tag-keys/tag-keys.repository';
-import { addDays, todayUtc } from '../common/dates/calendar-date';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT, formatTable } from './cli-output';
 
@@ -23,7 +22,7 @@ export async function tagKeysCommand(
   }
   const activated = await repository.activations(org);
   if (command.json) {
-    const present = await repository.presentKeys(org, addDays(todayUtc(), -89));
+    const present = await repository.presentKeys(org);
     io.out(JSON.stringify({ organizationId: org, activated, present }));
     return EXIT.ok;
   }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { messageOf } from '../common/errors/message-of';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -59,7 +60,7 @@ export class TagKeyActivationService {
     try {
       for (const { kind, key } of keys) await this.repository.save(organizationId, kind, key, 'backfilling');
       const hosts = await reloadActivatedKeys(this.clickhouse);
-      const written = await this.writtenKeys(organizationId);
+      const written = await this.repository.writtenKeys(organizationId);
       for (let pass = 1; ; pass++) {
         for (const host of hosts) await rewriteActivatedMaps(host.clickhouse, 'cost_line_items', organizationId);
         const mismatches = await activatedMapMismatches(this.clickhouse, organizationId, written);
@@ -70,15 +71,9 @@ export class TagKeyActivationService {
       await fence.release('created');
       this.logger.log(`Activated ${keys.map(describeKey).join(', ')} for organisation ${organizationId}`);
     } catch (error) {
-      await fence.release('failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      await fence.release('failed', messageOf(error)).catch(() => undefined);
       throw error;
     }
-  }
-
-  private async writtenKeys(organizationId: string): Promise<ActivatedKeys> {
-    const activations = await this.repository.activations(organizationId);
-    const of = (kind: MapDimensionKind) => activations.filter((a) => a.kind === kind).map((a) => a.key);
-    return { tag: of('tag'), costCategory: of('costCategory') };
   }
 }
 

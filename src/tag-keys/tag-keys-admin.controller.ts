@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Logger, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { addDays, todayUtc } from '../common/dates/calendar-date';
 import { ApiError } from '../common/errors/api-errors';
 import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
@@ -15,11 +14,6 @@ import { TagKeysRepository } from './tag-keys.repository';
 
 const ADMIN = 'tag-keys:admin';
 const FORBIDDEN = `The API key lacks the \`${ADMIN}\` scope, or has a data scope.`;
-/** The window `present` describes. */
-const PRESENCE_DAYS = 90;
-/** A key worth activating: on at least this share of the cost, with at most this many values. */
-const SUGGESTED_COST_SHARE = 0.5;
-const SUGGESTED_MAX_VALUES = 10_000;
 
 /**
  * The organisation's activated tag and cost-category keys (`tag-keys:admin`): questions naming only these are answered
@@ -85,15 +79,9 @@ export class TagKeysAdminController {
   private async describe(organizationId: string): Promise<TagKeysDto> {
     const [activated, present] = await Promise.all([
       this.repository.activations(organizationId),
-      this.repository.presentKeys(organizationId, addDays(todayUtc(), -(PRESENCE_DAYS - 1))),
+      this.repository.presentKeys(organizationId),
     ]);
-    return {
-      activated,
-      present: present.map((key) => ({
-        ...key,
-        suggested: key.costShare >= SUGGESTED_COST_SHARE && key.distinctValues <= SUGGESTED_MAX_VALUES,
-      })),
-    };
+    return { activated, present };
   }
 }
 

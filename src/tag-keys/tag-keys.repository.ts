@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { addDays, todayUtc } from '../common/dates/calendar-date';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
@@ -22,7 +23,15 @@ export interface KeyPresence {
   /** Of the organisation's amortized cost over the window, the share on rows that carry the key (0–1, 4 decimals). */
   costShare: number;
   distinctValues: number;
+  /** Worth activating: on at least SUGGESTED_COST_SHARE of the cost, with at most SUGGESTED_MAX_VALUES values. */
+  suggested: boolean;
 }
+
+/** The window `presentKeys` describes. */
+export const PRESENCE_DAYS = 90;
+/** A key worth activating: on at least this share of the cost, with at most this many values (a team-level key). */
+export const SUGGESTED_COST_SHARE = 0.5;
+export const SUGGESTED_MAX_VALUES = 10_000;
 
 /** The SQL of an organisation's activated keys (migration 0027). The organisation always comes from the key or --org. */
 @Injectable()
@@ -41,11 +50,14 @@ export class TagKeysRepository {
     return rows.map((row) => ({ kind: row.kind, key: row.key, state: row.state, updatedAt: row.updated_at }));
   }
 
-  /** The keys every row's activated columns hold (active ones only: a back-filling key is not yet exact). */
+  /** The keys every row's activated columns hold exactly (active ones: a back-filling key is not there yet). */
   async activeKeys(organizationId: string): Promise<ActivatedKeys> {
-    const activations = await this.activations(organizationId);
-    const of = (kind: MapDimensionKind) => activations.filter((a) => a.kind === kind && a.state === 'active').map((a) => a.key);
-    return { tag: of('tag'), costCategory: of('costCategory') };
+    return keysOf(await this.activations(organizationId), ['active']);
+  }
+
+  /** The keys new rows are written with (back-filling or active). */
+  async writtenKeys(organizationId: string): Promise<ActivatedKeys> {
+    return keysOf(await this.activations(organizationId), ['backfilling', 'active']);
   }
 
   async save(organizationId: string, kind: MapDimensionKind, key: string, state: ActivationState): Promise<void> {
@@ -54,8 +66,9 @@ export class TagKeysRepository {
     ]);
   }
 
-  /** Every tag and cost-category key of the organisation's rows since `since`, by the share of cost it tags. */
-  async presentKeys(organizationId: string, since: string): Promise<KeyPresence[]> {
+  /** Every tag and cost-category key of the organisation's last PRESENCE_DAYS, by the share of cost it tags. */
+  async presentKeys(organizationId: string): Promise<KeyPresence[]> {
+    const since = addDays(todayUtc(), -(PRESENCE_DAYS - 1));
     const perKind = (kind: MapDimensionKind) => `
       SELECT '${kind}' AS kind, key, sum(cost) AS key_cost, uniqExact(value) AS distinct_values
       FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost FROM ${this.clickhouse.table('cost_line_items')}
@@ -72,11 +85,15 @@ export class TagKeysRepository {
       { organization_id: organizationId, since },
       { organizationId },
     );
-    return rows.map((row) => ({
-      kind: row.kind,
-      key: row.key,
-      costShare: Number(row.cost_share),
-      distinctValues: Number(row.distinct_values),
-    }));
+    return rows.map((row) => {
+      const [costShare, distinctValues] = [Number(row.cost_share), Number(row.distinct_values)];
+      const suggested = costShare >= SUGGESTED_COST_SHARE && distinctValues <= SUGGESTED_MAX_VALUES;
+      return { kind: row.kind, key: row.key, costShare, distinctValues, suggested };
+    });
   }
+}
+
+function keysOf(activations: KeyActivation[], states: ActivationState[]): ActivatedKeys {
+  const of = (kind: MapDimensionKind) => activations.filter((a) => a.kind === kind && states.includes(a.state)).map((a) => a.key);
+  return { tag: of('tag'), costCategory: of('costCategory') };
 }

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, Length } from 'class-validator';
 import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
 import { MAP_DIMENSIONS } from '../../cost-query/filter-fields';
+import { PRESENCE_DAYS, SUGGESTED_COST_SHARE, SUGGESTED_MAX_VALUES } from '../tag-keys.repository';
 
 /** Keys an organisation may activate per map: enough for every key its questions group by, few enough to stay small. */
 export const MAX_ACTIVATED_KEYS = 50;
@@ -50,15 +51,18 @@ export class KeyPresenceDto {
   key: string;
 
   @ApiProperty({
-    description: "Share of the organisation's amortized cost of the last 90 days on rows carrying the key (0–1).",
+    description: `Share of the organisation's amortized cost of the last ${PRESENCE_DAYS} days on rows carrying the key (0–1).`,
     example: 0.93,
   })
   costShare: number;
 
-  @ApiProperty({ description: 'Distinct values of the key over those 90 days.', example: 40 })
+  @ApiProperty({ description: `Distinct values of the key over those ${PRESENCE_DAYS} days.`, example: 40 })
   distinctValues: number;
 
-  @ApiProperty({ description: 'On at least half of the cost with at most 10,000 values: worth activating.', example: true })
+  @ApiProperty({
+    description: `On at least ${SUGGESTED_COST_SHARE * 100} % of the cost with at most ${SUGGESTED_MAX_VALUES.toLocaleString('en-US')} values: worth activating.`,
+    example: true,
+  })
   suggested: boolean;
 }
 
@@ -66,7 +70,7 @@ export class TagKeysDto {
   @ApiProperty({ type: [KeyActivationDto], description: 'Keys activated (back-filling or active).' })
   activated: KeyActivationDto[];
 
-  @ApiProperty({ type: [KeyPresenceDto], description: 'Keys present in the last 90 days, by share of cost (at most 1,000).' })
+  @ApiProperty({ type: [KeyPresenceDto], description: `Keys present in the last ${PRESENCE_DAYS} days, by share of cost (at most 1,000).` })
   present: KeyPresenceDto[];
 }
 
