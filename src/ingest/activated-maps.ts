@@ -1,6 +1,7 @@
 import { sleep } from '../common/async/sleep';
 import { MAP_DIMENSIONS } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { newImportId } from './import-tables';
 import { PartitionHost, partitionHosts } from './partition-hosts';
 
 /**
@@ -28,12 +29,12 @@ export async function reloadActivatedKeys(clickhouse: ClickhouseService): Promis
 }
 
 /**
- * Rewrites the activated columns of `table` on one host from the keys in force (its DEFAULT expressions, read from
- * the table itself so they are written once), for one organisation or for the whole table, and gives its parts
- * written before migration 0027 the activated projections. One mutation for the rows (atomic per part, reads go on;
- * a part without the organisation's rows is only relinked), then one per partition that lacks a projection.
+ * Rewrites the activated columns of a small table on one host (an import's staging or backup table) from the keys
+ * in force: one mutation by its DEFAULT expressions (read from the table itself, so they are written once), atomic
+ * per part. Not for the cost table: a mutation of a non-replicated table visits every one of its parts, whatever it
+ * changes (rewriteOrganizationPartitions).
  */
-export async function rewriteActivatedMaps(host: ClickhouseService, table: string, organizationId?: string): Promise<void> {
+export async function rewriteActivatedMaps(host: ClickhouseService, table: string): Promise<void> {
   const expressions = await host.query<{ name: string; default_expression: string }>(
     `SELECT name, default_expression FROM system.columns
      WHERE database = {database:String} AND table = {table:String} AND name IN {columns:Array(String)} ORDER BY name`,
@@ -41,32 +42,95 @@ export async function rewriteActivatedMaps(host: ClickhouseService, table: strin
   );
   if (expressions.length !== ACTIVATED_COLUMNS.length) throw new Error(`${table} has no activated map columns (migration 0027)`);
   const assignments = expressions.map((column) => `${column.name} = ${column.default_expression}`).join(', ');
-  const rows = organizationId === undefined ? '1' : 'organization_id = {organization_id:UUID}';
-  await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} WHERE ${rows}`, { organization_id: organizationId ?? '' });
-  for (const { partition_id: partition, projection } of await partsWithoutProjections(host, table, organizationId)) {
+  await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} WHERE 1`);
+  for (const { partition_id: partition, projection } of await partsWithoutProjections(host, table)) {
     if (!/^[\w-]+$/.test(partition)) throw new Error(`unexpected partition id ${partition}`);
     await host.command(`ALTER TABLE ${host.table(table)} MATERIALIZE PROJECTION ${projection} IN PARTITION ID '${partition}'`);
   }
   await awaitMutations(host, table);
 }
 
-/** The (partition, projection) pairs of the table (or of one organisation's partitions) with a part lacking the projection. */
-async function partsWithoutProjections(
-  host: ClickhouseService,
-  table: string,
-  organizationId?: string,
-): Promise<{ partition_id: string; projection: string }[]> {
+/** Copies of a partition that changed while it was being copied, before the rewrite gives up. */
+const PARTITION_COPY_ATTEMPTS = 3;
+
+/**
+ * Rewrites one organisation's partitions of the cost table on one host with the keys in force: each partition copied
+ * into a table of its own (an import's name: backups skip it, a crash's leftover is dropped as an abandoned import's),
+ * where the DEFAULT expressions compute the activated maps and the insert builds every projection, then swapped in
+ * with REPLACE PARTITION, atomic. Work in proportion to the organisation's rows: a mutation would visit every part of
+ * the table (chDB 26.7: 100 s for one organisation's rows among 700 partitions). Run under the publish fence, so no
+ * import swaps meanwhile; a partition that changes while it is copied (an insert) is copied again.
+ */
+export async function rewriteOrganizationPartitions(host: ClickhouseService, organizationId: string): Promise<void> {
+  const table = 'cost_line_items';
+  const columns = (
+    await host.query<{ name: string }>(
+      `SELECT name FROM system.columns
+       WHERE database = {database:String} AND table = {table:String} AND name NOT IN {activated:Array(String)} ORDER BY position`,
+      { database: host.database, table, activated: ACTIVATED_COLUMNS },
+    )
+  ).map((column) => column.name);
+  for (const partition of await organizationPartitions(host, table, organizationId)) {
+    for (let attempt = 1; ; attempt++) {
+      const before = await partitionDigest(host, table, partition);
+      const copy = newImportId();
+      await host.command(`CREATE TABLE ${host.table(copy)} AS ${host.table(table)}`);
+      try {
+        await host.command(
+          `INSERT INTO ${host.table(copy)} (${columns.join(', ')})
+           SELECT ${columns.join(', ')} FROM ${host.table(table)} WHERE _partition_id = {partition:String}
+           SETTINGS max_execution_time = 0`,
+          { partition },
+        );
+        if ((await partitionDigest(host, table, partition)) === before) {
+          await host.command(`ALTER TABLE ${host.table(table)} REPLACE PARTITION ID '${partition}' FROM ${host.table(copy)}`);
+          break;
+        }
+        if (attempt === PARTITION_COPY_ATTEMPTS) throw new Error(`partition ${partition} kept changing while it was rewritten`);
+      } finally {
+        await host.command(`DROP TABLE IF EXISTS ${host.table(copy)}`);
+      }
+    }
+  }
+}
+
+/** The organisation's partitions of `table` on the host. */
+async function organizationPartitions(host: ClickhouseService, table: string, organizationId: string): Promise<string[]> {
+  const rows = await host.query<{ partition_id: string }>(
+    `SELECT DISTINCT partition_id FROM system.parts
+     WHERE database = {database:String} AND table = {table:String} AND active
+       AND startsWith(partition, concat('(\\'', {organization_id:String}, '\\''))
+     ORDER BY partition_id`,
+    { database: host.database, table, organization_id: organizationId.toLowerCase() },
+  );
+  const partitions = rows.map((row) => row.partition_id);
+  const unexpected = partitions.find((partition) => !/^[\w-]+$/.test(partition));
+  if (unexpected !== undefined) throw new Error(`unexpected partition id ${unexpected}`);
+  return partitions;
+}
+
+/** What a partition holds, as its parts' block range, rows and mutation version: equal unless rows came or went (a merge keeps it). */
+async function partitionDigest(host: ClickhouseService, table: string, partition: string): Promise<string> {
+  const [row] = await host.query<{ digest: string }>(
+    `SELECT concat(toString(min(min_block_number)), ':', toString(max(max_block_number)), ':', toString(sum(rows)), ':',
+                   toString(max(data_version))) AS digest
+     FROM system.parts WHERE database = {database:String} AND table = {table:String} AND partition_id = {partition:String} AND active`,
+    { database: host.database, table, partition },
+  );
+  return row?.digest ?? '';
+}
+
+/** The (partition, projection) pairs of the table with a part lacking the projection. */
+async function partsWithoutProjections(host: ClickhouseService, table: string): Promise<{ partition_id: string; projection: string }[]> {
   return host.query(
     `SELECT DISTINCT parts.partition_id AS partition_id, projection
      FROM (SELECT name, partition_id FROM system.parts
-           WHERE database = {database:String} AND table = {table:String} AND active
-             AND (empty({organization_id:String}) OR startsWith(partition, concat('(\\'', {organization_id:String}, '\\''))))
-          AS parts
+           WHERE database = {database:String} AND table = {table:String} AND active) AS parts
      CROSS JOIN (SELECT arrayJoin({projections:Array(String)}) AS projection) AS wanted
      WHERE (parts.name, projection) NOT IN (SELECT parent_name, name FROM system.projection_parts
                                            WHERE database = {database:String} AND table = {table:String} AND active)
      ORDER BY partition_id, projection`,
-    { database: host.database, table, organization_id: organizationId?.toLowerCase() ?? '', projections: ACTIVATED_PROJECTIONS },
+    { database: host.database, table, projections: ACTIVATED_PROJECTIONS },
   );
 }
 

@@ -3,7 +3,7 @@ import { messageOf } from '../common/errors/message-of';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { activatedMapMismatches, reloadActivatedKeys, rewriteActivatedMaps } from '../ingest/activated-maps';
+import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../ingest/activated-maps';
 import { BackupFence } from '../ingest/publish-fence';
 import { KeyActivation, TagKeysRepository } from './tag-keys.repository';
 
@@ -62,7 +62,7 @@ export class TagKeyActivationService {
       const hosts = await reloadActivatedKeys(this.clickhouse);
       const written = await this.repository.writtenKeys(organizationId);
       for (let pass = 1; ; pass++) {
-        for (const host of hosts) await rewriteActivatedMaps(host.clickhouse, 'cost_line_items', organizationId);
+        for (const host of hosts) await rewriteOrganizationPartitions(host.clickhouse, organizationId);
         const mismatches = await activatedMapMismatches(this.clickhouse, organizationId, written);
         if (mismatches === 0) break;
         if (pass === BACKFILL_PASSES) throw new Error(`${mismatches} row(s) still differ after ${pass} back-fill passes`);

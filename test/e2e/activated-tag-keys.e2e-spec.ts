@@ -92,6 +92,7 @@ const QUESTIONS: { path: string; body: object }[] = [
 const ACTIVE = { tag: ['team', 'env'], costCategory: ['Business Unit'] };
 
 describe('activated tag and cost-category keys', () => {
+  jest.setTimeout(240_000); // back-fills on a shared test server, beside every other suite's data
   let t: TestApp;
   const statements: string[] = [];
   beforeAll(async () => {
@@ -140,12 +141,13 @@ describe('activated tag and cost-category keys', () => {
       [...keys.costCategory.map((key) => `costCategory:${key}`), ...keys.tag.map((key) => `tag:${key}`)].sort(),
     );
     const wanted = keys.tag.length + keys.costCategory.length;
-    for (let waited = 0; ; waited += 100) {
-      const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
-      const activated = (body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated;
+    for (let waited = 0; ; waited += 250) {
+      const { status, body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
+      const activated =
+        status === 200 ? (body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated : [];
       if (activated.length === wanted && activated.every((a) => a.state === 'active')) return activated;
-      if (waited > 120_000) throw new Error(`keys not active after 120 s: ${JSON.stringify(activated)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (waited > 120_000) throw new Error(`keys not active after 120 s (last answer ${status}): ${JSON.stringify(activated)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
 
