@@ -6,7 +6,7 @@
 -- The columns are DEFAULT expressions over the activated_map_keys dictionary, so every write path fills them at
 -- write time without knowing about them: inserts, an import's staging table (CREATE TABLE … AS keeps the default),
 -- hence REPLACE PARTITION, re-imports and crash recovery, on every shard. Activating a key rewrites the
--- organisation's rows (a mutation per partition) and verifies them before any question reads the columns
+-- organisation's rows (each partition copied and swapped back) and verifies them before any question reads the columns
 -- (src/tag-keys/tag-key-activation.service.ts); a question reads them only when every key it names is active.
 --
 -- The projections are not built for existing parts here: a part without them is read as before, and an
