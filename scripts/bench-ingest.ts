@@ -3,6 +3,7 @@
  * on the same engine, measured in one run, for CSV and Parquet.
  *
  *   npx ts-node -T scripts/bench-ingest.ts [--rows 3000000] [--dir .test-tmp/bench-ingest] [--only embedded|server]
+ *                                          [--activated [--rounds 3]]
  *
  * 1. Generates a FOCUS 1.0 export of N line items inside ClickHouse: 12 months in month order, 3 billing accounts,
  *    40 sub-accounts, 6 services, 5 regions, 4 tag keys (team, env, application, cost-center; 5 % untagged), as CSV
@@ -14,6 +15,10 @@
  *    (server: system.query_log; embedded: this process's peak RSS, the engine's included).
  * 3. The memory bound: the Parquet import again under CLICKHOUSE_MAX_MEMORY_BYTES = 1 GiB, beside ClickHouse's
  *    own load of the same file into Nullable(String) columns (what the importer did before) under the same limit.
+ * 4. With --activated (issue 34), instead of 2 and 3: the Parquet import into an organisation with no activated tag keys
+ *    and into one that activated team, env and application (the dictionary loaded before), alternated `--rounds`
+ *    times on one store; then, the activated projections dropped (the store before migration 0027 built them), the
+ *    import again: what activated keys cost an import, and what the projections cost every organisation.
  * Results: bench/results/<timestamp>-ingest.{json,md}.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,6 +31,8 @@ import { migrate } from '../src/infrastructure/clickhouse/migrator';
 import { serveFile } from '../src/ingest/file-server';
 import { FOCUS_SOURCE_STRUCTURE } from '../src/ingest/focus-mapping';
 import { ingestFocus } from '../src/ingest/ingest-focus';
+import { reloadActivatedKeys } from '../src/ingest/activated-maps';
+import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
 import { startClickhouseWithQueryLog } from '../test/support/app-with-env';
 import { focusExportSql } from '../test/support/focus-export';
 
@@ -86,6 +93,15 @@ async function main(): Promise<void> {
   );
   await generator.onModuleDestroy();
 
+  if (process.argv.includes('--activated')) {
+    const activated: ActivatedImports[] = [];
+    for (const engine of ['embedded', 'server'] as const) {
+      if (!only || only === engine) activated.push(await measureActivatedImports(engine, dir, parquet, rows, Number(arg('rounds') ?? 3)));
+    }
+    writeReport('ingest-activated', { rows, activated }, activatedMarkdown(rows, activated));
+    return;
+  }
+
   const pairs: Pair[] = [];
   const bounds: Record<string, unknown>[] = [];
   for (const engine of ['embedded', 'server'] as const) {
@@ -143,18 +159,120 @@ async function main(): Promise<void> {
 
   const report = {
     startedAt: new Date().toISOString(),
-    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: round(totalmem() / GIB) },
+    machine: machine(),
     rows,
     files: { csvBytes: statSync(csv).size, parquetBytes: statSync(parquet).size, parquetRowGroups: Number(groups.groups) },
     pairs,
     bounds,
   };
-  const stamp = `${report.startedAt.replace(/[:.]/g, '-')}-ingest`;
+  writeReport('ingest', report, markdown(report));
+}
+
+function machine() {
+  return { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: round(totalmem() / GIB) };
+}
+
+function writeReport(suffix: string, report: object, text: string): void {
+  const startedAt = new Date().toISOString();
+  const stamp = `${startedAt.replace(/[:.]/g, '-')}-${suffix}`;
   const out = resolve('bench/results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(out, `${stamp}.md`), markdown(report));
-  log(`\n${markdown(report)}\nwritten to bench/results/${stamp}.{json,md}`);
+  writeFileSync(join(out, `${stamp}.json`), `${JSON.stringify({ startedAt, machine: machine(), ...report }, null, 2)}\n`);
+  writeFileSync(join(out, `${stamp}.md`), text);
+  log(`\n${text}\nwritten to bench/results/${stamp}.{json,md}`);
+}
+
+/** The keys the activated organisation's imports write (the export's team-level keys; cost-center stays on the full maps). */
+const ACTIVATED_IMPORT_KEYS = ['team', 'env', 'application'];
+
+interface ActivatedImports {
+  engine: 'embedded' | 'server';
+  /** Seconds of each import, in the order run (alternated). */
+  withoutKeys: number[];
+  withKeys: number[];
+  /** After the activated projections were dropped: the store as before migration 0027 built them. */
+  withoutActivatedProjections: number[];
+  /** median(withKeys) ÷ median(withoutKeys): target ≤ 1.2. */
+  ratio: number;
+  /** median(withoutKeys) ÷ median(withoutActivatedProjections): what the projections cost an organisation with no keys. */
+  projectionsRatio: number;
+}
+
+/** Issue 34's import target: the Parquet import into an organisation with activated keys and into one without, alternated. */
+async function measureActivatedImports(
+  engine: 'embedded' | 'server',
+  dir: string,
+  parquet: string,
+  rows: number,
+  rounds: number,
+): Promise<ActivatedImports> {
+  const server = engine === 'server' ? await startClickhouseWithQueryLog(join(dir, 'activated-server')) : undefined;
+  const clickhouse = service(join(dir, 'activated-embedded'), server?.url, { CLICKHOUSE_MAX_MEMORY_BYTES: '0' });
+  try {
+    await migrate(clickhouse);
+    const importOnce = async (activated: boolean) => {
+      const organizationId = randomUUID();
+      if (activated) {
+        const repository = new TagKeysRepository(clickhouse);
+        for (const key of ACTIVATED_IMPORT_KEYS) await repository.save(organizationId, 'tag', key, 'active');
+        await reloadActivatedKeys(clickhouse);
+      }
+      const began = Date.now();
+      await ingestFocus(clickhouse, { paths: [parquet], organizationId });
+      const seconds = round((Date.now() - began) / 1000);
+      log(`${engine.padEnd(8)} ${activated ? 'with keys   ' : 'without keys'} ${seconds} s (${Math.round(rows / seconds).toLocaleString('en-US')} rows/s)`);
+      return seconds;
+    };
+    const withoutKeys: number[] = [];
+    const withKeys: number[] = [];
+    for (let turn = 0; turn < rounds; turn++) {
+      // Alternated, the first of each round swapped, so neither always follows the other's merges.
+      for (const activated of turn % 2 === 0 ? [false, true] : [true, false]) {
+        (activated ? withKeys : withoutKeys).push(await importOnce(activated));
+      }
+    }
+    const table = clickhouse.table('cost_line_items');
+    for (const projection of ['daily_activated_tag_sums', 'monthly_activated_tag_sums']) {
+      await clickhouse.command(`ALTER TABLE ${table} DROP PROJECTION ${projection} SETTINGS mutations_sync = 2`);
+    }
+    const withoutActivatedProjections: number[] = [];
+    for (let turn = 0; turn < rounds; turn++) withoutActivatedProjections.push(await importOnce(false));
+    return {
+      engine,
+      withoutKeys,
+      withKeys,
+      withoutActivatedProjections,
+      ratio: round(median(withKeys) / median(withoutKeys)),
+      projectionsRatio: round(median(withoutKeys) / median(withoutActivatedProjections)),
+    };
+  } finally {
+    await clickhouse.onModuleDestroy();
+    await server?.stop();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function activatedMarkdown(rows: number, results: ActivatedImports[]): string {
+  const seconds = (values: number[]) => `${round(median(values))} s (${values.join(', ')})`;
+  return [
+    `# FOCUS import with activated tag keys (issue 34), ${rows.toLocaleString('en-US')} line items (Parquet)`,
+    '',
+    `Each import into a fresh organisation; "with keys": it activated ${ACTIVATED_IMPORT_KEYS.join(', ')} first. Medians (each run).`,
+    '',
+    '| engine | without keys | with keys | with ÷ without (target ≤ 1.2) | activated projections dropped | without keys ÷ projections dropped |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.engine} | ${seconds(r.withoutKeys)} | ${seconds(r.withKeys)} | ${r.ratio} ${r.ratio <= 1.2 ? '✓' : '✗'} | ` +
+        `${seconds(r.withoutActivatedProjections)} | ${r.projectionsRatio} |`,
+    ),
+    '',
+  ].join('\n');
 }
 
 /**

@@ -8,6 +8,8 @@ import { restoreInProgress } from './infrastructure/clickhouse/store-restore';
 import { recoverInterruptedImports } from './ingest/import-journal';
 import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
+import { messageOf } from './common/errors/message-of';
+import { describeKey, TagKeyActivationService } from './tag-keys/tag-key-activation.service';
 
 const logger = new Logger('Startup');
 
@@ -36,7 +38,17 @@ export async function prepareStore(app: INestApplicationContext): Promise<void> 
         `  curl -s -X POST http://localhost:${config.port}/v1/cost-insights/data -H "Authorization: Bearer <key>" ` +
         `-H 'Content-Type: application/json' -d '{"groupBy":{"dateGrouping":"monthly","dimension":"cloud"}}'\n\n`,
     );
+    activateDemoTagKeys(app.get(TagKeyActivationService));
   }
+}
+
+/** The demo organisation gets the default tag keys like any first import (TAG_KEYS_DEFAULT), back-filled while it serves. */
+function activateDemoTagKeys(tagKeys: TagKeyActivationService): void {
+  void (async () => {
+    const change = await tagKeys.activateSuggested(DEMO_ORGANIZATION_ID);
+    await change?.backfilled;
+    if (change) logger.log(`Activated the demo's suggested tag keys ${change.activating.map(describeKey).join(', ')}`);
+  })().catch((error: unknown) => logger.warn(`Activating the demo's suggested tag keys failed: ${messageOf(error)}`));
 }
 
 /**

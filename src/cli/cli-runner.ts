@@ -92,7 +92,12 @@ async function execute(app: INestApplicationContext, command: Exclude<CliCommand
     case 'demo-data':
       return demoDataCommand(clickhouse, command, io);
     case 'ingest':
-      return runIngestFocusCommand(command, clickhouse, { ...io, progress: ttyProgressLine(process.stderr) });
+      return runIngestFocusCommand(
+        command,
+        clickhouse,
+        { ...io, progress: ttyProgressLine(process.stderr) },
+        app.get(TagKeyActivationService),
+      );
     case 'ingest recover':
       return runIngestRecoverCommand(clickhouse, command, io);
     case 'rates import':

@@ -1,7 +1,9 @@
 import { EXIT } from './cli-output';
+import { messageOf } from '../common/errors/message-of';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
+import { describeKey, type TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 
 /** Where the command writes; structurally a CliOutput, plus an optional live progress line. */
 export interface IngestCommandOutput {
@@ -18,11 +20,15 @@ export interface IngestFocusCommandOptions extends Omit<IngestFocusOptions, 'onP
   json: boolean;
 }
 
-/** `ingest focus …`: runs the import, shows progress, prints a summary to reconcile against the invoice. */
+/**
+ * `ingest focus …`: runs the import, shows progress, prints a summary to reconcile against the invoice; then, for an
+ * organisation that never chose its tag keys, activates the suggested ones (`tagKeys`, TAG_KEYS_DEFAULT) and waits.
+ */
 export async function runIngestFocusCommand(
   options: IngestFocusCommandOptions,
   clickhouse: ClickhouseService,
   io: IngestCommandOutput,
+  tagKeys?: TagKeyActivationService,
 ): Promise<number> {
   let lastProgress = 0;
   const onProgress = io.progress
@@ -37,7 +43,8 @@ export async function runIngestFocusCommand(
     const { paths, organizationId, integrationId } = options;
     const summary = await ingestFocus(clickhouse, { paths, organizationId, integrationId, onProgress });
     io.progress?.('');
-    io.out(options.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+    const activatedTagKeys = tagKeys ? await activateSuggestedKeys(tagKeys, organizationId, io) : [];
+    io.out(options.json ? JSON.stringify({ ...summary, activatedTagKeys }, null, 2) : formatSummary(summary, activatedTagKeys));
     return EXIT.ok;
   } catch (error) {
     io.progress?.('');
@@ -47,6 +54,26 @@ export async function runIngestFocusCommand(
     }
     throw error;
   }
+}
+
+/**
+ * The default after an import: the suggested keys activated and back-filled (`kind:key` each). A failed back-fill
+ * fails nothing imported: the keys stay back-filling, read from the full maps, until `tag-keys set` is run again.
+ */
+async function activateSuggestedKeys(tagKeys: TagKeyActivationService, organizationId: string, io: IngestCommandOutput): Promise<string[]> {
+  const change = await tagKeys.activateSuggested(organizationId);
+  if (!change) return [];
+  const keys = change.activating.map(describeKey);
+  io.progress?.(`activating the suggested tag keys ${keys.join(', ')} (TAG_KEYS_DEFAULT)…`);
+  try {
+    await change.backfilled;
+  } catch (error) {
+    io.err(`Warning: activating the suggested tag keys failed (the import stands; run \`tag-keys set\` again): ${messageOf(error)}`);
+    return [];
+  } finally {
+    io.progress?.('');
+  }
+  return keys;
 }
 
 export function progressLine(p: IngestProgress): string {
@@ -65,7 +92,7 @@ export function ttyProgressLine(stream: NodeJS.WriteStream): ((line: string) => 
   return (line) => stream.write(`\r\x1b[K${line.slice(0, Math.max((stream.columns ?? 120) - 1, 20))}`);
 }
 
-export function formatSummary(s: IngestFocusSummary): string {
+export function formatSummary(s: IngestFocusSummary, activatedTagKeys: string[] = []): string {
   const oneCurrency = s.currencies.length <= 1;
   return [
     `Imported ${s.rows.toLocaleString('en-US')} rows from ${s.files} file(s) (${formatBytes(s.bytes)}) for organisation ${s.organizationId} ` +
@@ -114,6 +141,12 @@ export function formatSummary(s: IngestFocusSummary): string {
         ]
       : []),
     ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
+    ...(activatedTagKeys.length > 0
+      ? [
+          `Activated the suggested tag keys ${activatedTagKeys.join(', ')}: on most of the cost, answered at column speed ` +
+            '(the first import of an organisation that never chose its keys; change them with `tag-keys set`).',
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -104,6 +104,8 @@ export interface AppConfig {
   /** The data-source worker (src/sources): whether this process runs it, how often, and its completeness rules. */
   ingestSources: { worker: boolean; pollSeconds: number; settleSeconds: number; incompleteAfterSeconds: number; fileRoot: string };
   migrateOnStart: boolean;
+  /** Activate the suggested tag keys of an organisation that never chose any, once an import brought its data. */
+  activateSuggestedTagKeys: boolean;
   /** Load the demo organisation, data and key when the store is empty at start. */
   demoOnEmptyStore: boolean;
   /** Number of proxy hops whose X-Forwarded-For is trusted (0: use the socket address). */
@@ -245,6 +247,7 @@ export function loadConfig(env: Environment): AppConfig {
       fileRoot: settings.INGEST_FILE_ROOT,
     },
     migrateOnStart: settings.MIGRATE_ON_START,
+    activateSuggestedTagKeys: settings.TAG_KEYS_DEFAULT,
     demoOnEmptyStore: settings.DEMO_ON_EMPTY_STORE,
     trustProxyHops: settings.TRUST_PROXY_HOPS,
     keepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,

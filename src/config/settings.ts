@@ -527,6 +527,10 @@ export const SETTINGS = {
     default: true,
     doc: 'Apply pending migrations at start (set `false` when a separate migrate step runs)',
   }),
+  TAG_KEYS_DEFAULT: boolean({
+    default: true,
+    doc: 'An organisation that never chose its activated tag keys gets the suggested ones (on at least half of its cost, at most 10,000 values) activated after an import brings its data: `ingest focus`, a data source, the demo estate (`false`: every key is read from the full maps until an admin chooses)',
+  }),
   DEMO_ON_EMPTY_STORE: boolean({
     default: true,
     doc: 'Load the demo organisation, data and key when the store is empty',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { describeKey, TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
@@ -53,6 +54,7 @@ export class SourceCheckService {
     private readonly sources: SourcesRepository,
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tagKeys: TagKeyActivationService,
   ) {}
 
   /** `retryAfterMs`: when the worker tries again should the source be unreachable (said in that check's message). */
@@ -117,7 +119,20 @@ export class SourceCheckService {
     for (const delivery of plan.toImport) {
       rows.push(await this.importDelivery(source, store, delivery));
     }
+    if (rows.some((row) => row.outcome === 'imported')) await this.activateSuggestedKeys(source);
     return rows.length > 0 ? rows : [this.row(source, 'unchanged', {})];
+  }
+
+  /** The default once data came in (TAG_KEYS_DEFAULT): waited for, so one check's back-fill never overlaps the next. */
+  private async activateSuggestedKeys(source: SourceRow): Promise<void> {
+    try {
+      const change = await this.tagKeys.activateSuggested(source.organization_id);
+      await change?.backfilled;
+      if (change)
+        this.logger.log(`source ${source.source_id}: activated the suggested tag keys ${change.activating.map(describeKey).join(', ')}`);
+    } catch (error) {
+      this.logger.warn(`source ${source.source_id}: activating the suggested tag keys failed (the import stands): ${describe(error)}`);
+    }
   }
 
   private async importDelivery(source: SourceRow, store: SourceStore, delivery: Delivery): Promise<CheckRow> {

@@ -4,10 +4,15 @@ import { RedisModule } from '../infrastructure/redis/redis.module';
 import { IngestWorkerService } from './ingest-worker.service';
 import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from './sources.repository';
+import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
 
-/** The data-source worker alone (`npm run worker`): the store, Redis for its lease, the sources and their checks. */
+/**
+ * The data-source worker alone (`npm run worker`): the store, Redis for its lease, the sources and their checks, and
+ * the tag keys a check may activate (TAG_KEYS_DEFAULT).
+ */
 @Module({
   imports: [ClickhouseModule, RedisModule],
-  providers: [SourcesRepository, SourceCheckService, IngestWorkerService],
+  providers: [SourcesRepository, SourceCheckService, IngestWorkerService, TagKeysRepository, TagKeyActivationService],
 })
 export class WorkerModule {}

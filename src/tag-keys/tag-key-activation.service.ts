@@ -1,10 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/errors/message-of';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../ingest/activated-maps';
 import { BackupFence } from '../ingest/publish-fence';
+import { MAX_ACTIVATED_KEYS } from './dto/tag-keys.dto';
 import { KeyActivation, TagKeysRepository } from './tag-keys.repository';
 
 /** Back-fill passes before an activation gives up (a row written meanwhile with the old keys asks for another). */
@@ -16,6 +18,9 @@ export interface ActivationChange {
   /** Keys no longer answered from the activated columns. */
   deactivated: KeyActivation[];
 }
+
+/** A change under way: `backfilled` settles when the keys activated are active (or the back-fill failed). */
+export type ActivationInProgress = ActivationChange & { backfilled: Promise<void> };
 
 /**
  * Changes which keys an organisation's activated columns hold, without changing any answer: a key is written by
@@ -31,10 +36,12 @@ export class TagKeyActivationService {
   constructor(
     private readonly clickhouse: ClickhouseService,
     private readonly repository: TagKeysRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Sets the organisation's activated keys to `wanted`: returns at once what changes; `backfilled` ends the change. */
-  async change(organizationId: string, wanted: ActivatedKeys): Promise<ActivationChange & { backfilled: Promise<void> }> {
+  async change(organizationId: string, wanted: ActivatedKeys): Promise<ActivationInProgress> {
+    await this.repository.recordChoice(organizationId);
     const current = await this.repository.activations(organizationId);
     const isWanted = (a: { kind: MapDimensionKind; key: string }) => wanted[a.kind].includes(a.key);
     const deactivated = current.filter((a) => !isWanted(a));
@@ -48,6 +55,25 @@ export class TagKeyActivationService {
     for (const { kind, key } of activating) await this.repository.save(organizationId, kind, key, 'backfilling');
     const backfilled = activating.length > 0 ? this.backfill(organizationId, activating) : Promise.resolve();
     return { activating, deactivated, backfilled };
+  }
+
+  /**
+   * The default (TAG_KEYS_DEFAULT), called once an import brought data: an organisation that never chose its keys gets
+   * the suggested ones (tag-keys.repository.ts), which makes that its choice. Undefined when it chose already, the
+   * default is off, or nothing is suggested yet (asked again after its next import).
+   */
+  async activateSuggested(organizationId: string): Promise<ActivationInProgress | undefined> {
+    if (!this.config.activateSuggestedTagKeys || (await this.repository.hasChosen(organizationId))) return undefined;
+    const suggested = (await this.repository.presentKeys(organizationId)).filter((key) => key.suggested);
+    if (suggested.length === 0) return undefined;
+    const keysOf = (kind: MapDimensionKind) =>
+      suggested
+        .filter((k) => k.kind === kind)
+        .map((k) => k.key)
+        .slice(0, MAX_ACTIVATED_KEYS);
+    const change = await this.change(organizationId, { tag: keysOf('tag'), costCategory: keysOf('costCategory') });
+    this.logger.log(`Activating the suggested keys ${change.activating.map(describeKey).join(', ')} for organisation ${organizationId}`);
+    return change;
   }
 
   /**
@@ -77,6 +103,6 @@ export class TagKeyActivationService {
   }
 }
 
-function describeKey(activation: { kind: MapDimensionKind; key: string }): string {
+export function describeKey(activation: { kind: MapDimensionKind; key: string }): string {
   return `${activation.kind}:${activation.key}`;
 }

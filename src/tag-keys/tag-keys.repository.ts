@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { addDays, todayUtc } from '../common/dates/calendar-date';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
@@ -33,6 +32,12 @@ export const PRESENCE_DAYS = 90;
 export const SUGGESTED_COST_SHARE = 0.5;
 export const SUGGESTED_MAX_VALUES = 10_000;
 
+/**
+ * A row that records that the organisation chose its keys (an admin, or the default once applied), whatever it chose:
+ * an empty choice too. Never a key: keys are non-empty, and the dictionary reads the tag and cost-category kinds only.
+ */
+const CHOICE_MARK = { kind: 'choice', key: '' } as const;
+
 /** The SQL of an organisation's activated keys (migration 0027). The organisation always comes from the key or --org. */
 @Injectable()
 export class TagKeysRepository {
@@ -42,9 +47,9 @@ export class TagKeysRepository {
     const rows = await this.clickhouse.query<{ kind: MapDimensionKind; key: string; state: ActivationState; updated_at: string }>(
       `SELECT kind, key, toString(state) AS state, toString(updated_at) AS updated_at
        FROM ${this.clickhouse.table(ACTIVATIONS_TABLE)} FINAL
-       WHERE organization_id = {organization_id:UUID} AND state != 'inactive'
+       WHERE organization_id = {organization_id:UUID} AND state != 'inactive' AND kind IN {kinds:Array(String)}
        ORDER BY kind DESC, key`,
-      { organization_id: organizationId },
+      { organization_id: organizationId, kinds: Object.keys(MAP_DIMENSIONS) },
       { organizationId },
     );
     return rows.map((row) => ({ kind: row.kind, key: row.key, state: row.state, updatedAt: row.updated_at }));
@@ -66,23 +71,44 @@ export class TagKeysRepository {
     ]);
   }
 
-  /** Every tag and cost-category key of the organisation's last PRESENCE_DAYS, by the share of cost it tags. */
+  /** Records that the organisation chose its keys (TagKeyActivationService.change): the default no longer applies. */
+  async recordChoice(organizationId: string): Promise<void> {
+    await this.clickhouse.insert(ACTIVATIONS_TABLE, [
+      { organization_id: organizationId, ...CHOICE_MARK, state: 'inactive', updated_at: clickhouseTimestamp(new Date()) },
+    ]);
+  }
+
+  /** Whether the organisation ever chose its keys (or had the default applied). */
+  async hasChosen(organizationId: string): Promise<boolean> {
+    const [row] = await this.clickhouse.query<{ chosen: number | string }>(
+      `SELECT toUInt8(count() > 0) AS chosen FROM ${this.clickhouse.table(ACTIVATIONS_TABLE)}
+       WHERE organization_id = {organization_id:UUID}`,
+      { organization_id: organizationId },
+      { organizationId },
+    );
+    return Number(row.chosen) === 1;
+  }
+
+  /**
+   * Every tag and cost-category key of the organisation's latest PRESENCE_DAYS of data (up to its last usage date, so
+   * an import of past months is described too), by the share of cost it tags.
+   */
   async presentKeys(organizationId: string): Promise<KeyPresence[]> {
-    const since = addDays(todayUtc(), -(PRESENCE_DAYS - 1));
+    const costs = this.clickhouse.table('cost_line_items');
+    const inWindow = `organization_id = {organization_id:UUID} AND usage_date > last_day - ${PRESENCE_DAYS}`;
     const perKind = (kind: MapDimensionKind) => `
       SELECT '${kind}' AS kind, key, sum(cost) AS key_cost, uniqExact(value) AS distinct_values
-      FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost FROM ${this.clickhouse.table('cost_line_items')}
-            WHERE organization_id = {organization_id:UUID} AND usage_date >= {since:Date})
+      FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost FROM ${costs} WHERE ${inWindow})
       ARRAY JOIN mapKeys(map) AS key, mapValues(map) AS value
       GROUP BY key`;
     const rows = await this.clickhouse.query<{ kind: MapDimensionKind; key: string; cost_share: number; distinct_values: string }>(
-      `WITH (SELECT sum(amortized_cost) FROM ${this.clickhouse.table('cost_line_items')}
-             WHERE organization_id = {organization_id:UUID} AND usage_date >= {since:Date}) AS total
+      `WITH (SELECT max(usage_date) FROM ${costs} WHERE organization_id = {organization_id:UUID}) AS last_day,
+            (SELECT sum(amortized_cost) FROM ${costs} WHERE ${inWindow}) AS total
        SELECT kind, key, if(total = 0, 0, round(toFloat64(key_cost / total), 4)) AS cost_share, toString(distinct_values) AS distinct_values
        FROM (${perKind('tag')} UNION ALL ${perKind('costCategory')})
        ORDER BY kind DESC, cost_share DESC, key
        LIMIT 1000`,
-      { organization_id: organizationId, since },
+      { organization_id: organizationId },
       { organizationId },
     );
     return rows.map((row) => {

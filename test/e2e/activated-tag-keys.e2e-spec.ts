@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runIngestFocusCommand } from '../../src/cli/ingest-focus.command';
 import { activatedMapMismatches } from '../../src/ingest/activated-maps';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
+import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { interceptStatements } from '../support/statement-interceptor';
 import { sumDecimalText } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
@@ -96,7 +98,7 @@ describe('activated tag and cost-category keys', () => {
   let t: TestApp;
   const statements: string[] = [];
   beforeAll(async () => {
-    t = await TestApp.start();
+    t = await TestApp.start({ settings: { TAG_KEYS_DEFAULT: 'true' } });
     interceptStatements(t.clickhouse, (sql) => {
       statements.push(sql);
       return sql;
@@ -146,7 +148,7 @@ describe('activated tag and cost-category keys', () => {
       const activated =
         status === 200 ? (body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated : [];
       if (activated.length === wanted && activated.every((a) => a.state === 'active')) return activated;
-      if (waited > 120_000) throw new Error(`keys not active after 120 s (last answer ${status}): ${JSON.stringify(activated)}`);
+      if (waited > 200_000) throw new Error(`keys not active after 200 s (last answer ${status}): ${JSON.stringify(activated)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
@@ -211,10 +213,10 @@ describe('activated tag and cost-category keys', () => {
     }
     await activate(org);
     for (const server of servers) {
+      // One read of system.parts (a part lists its projections): a merge finishing meanwhile cannot skew the counts.
       const [{ parts, projected }] = await server.query<{ parts: string; projected: string }>(
         `SELECT toString(count()) AS parts,
-                toString(countIf((name, 'daily_activated_tag_sums') IN (SELECT parent_name, name FROM system.projection_parts WHERE active)
-                             AND (name, 'monthly_activated_tag_sums') IN (SELECT parent_name, name FROM system.projection_parts WHERE active))) AS projected
+                toString(countIf(has(projections, 'daily_activated_tag_sums') AND has(projections, 'monthly_activated_tag_sums'))) AS projected
          FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active
            AND startsWith(partition, concat('(\\'', {org:String}, '\\''))`,
         { db: server.database, org: org.organizationId.toLowerCase() },
@@ -305,6 +307,59 @@ describe('activated tag and cost-category keys', () => {
     expect(await askAll(org)).toEqual(before);
   });
 
+  it('activates the suggested keys after the first import of an organisation that never chose its keys, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'default-keys-'));
+    try {
+      const rows = 3_000;
+      const file = join(dir, 'export.csv');
+      writeFileSync(file, focusCsv(rows, 3));
+      // Computed here from the rows written: team and env tag every row; build every third, under half of the cost.
+      const costOf = (keep: (n: number) => boolean) =>
+        sumDecimalText(
+          Array.from({ length: rows }, (_, n) => n)
+            .filter(keep)
+            .map(focusCost),
+        );
+      expect(Number(costOf((n) => n % 3 === 0)) / Number(costOf(() => true))).toBeLessThan(0.5);
+      const suggested = ['tag:env', 'tag:team'];
+
+      const importWithDefault = async (org: TestOrganization) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const command = { paths: [file], organizationId: org.organizationId, integrationId: 'aws', json: true };
+        const io = { out: (text: string) => out.push(text), err: (text: string) => err.push(text) };
+        expect({ code: await runIngestFocusCommand(command, t.clickhouse, io, t.app.get(TagKeyActivationService)), err }).toEqual({
+          code: 0,
+          err: [],
+        });
+        return (JSON.parse(out.join('')) as { activatedTagKeys: string[] }).activatedTagKeys;
+      };
+      const activatedOf = async (org: TestOrganization) => {
+        const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
+        return (body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated.map(
+          (a) => `${a.kind}:${a.key}:${a.state}`,
+        );
+      };
+      const [org, chose, twin] = [await t.newOrganization(), await t.newOrganization(), await t.newOrganization()];
+      expect((await setKeys(chose, { tag: [], costCategory: [] })).status).toBe(202); // a choice of none is a choice
+
+      expect((await importWithDefault(org)).sort()).toEqual(suggested);
+      expect(await activatedOf(org)).toEqual(suggested.map((key) => `${key}:active`));
+      expect(await importWithDefault(org)).toEqual([]); // chosen now: a re-import changes nothing
+      expect(await activatedOf(org)).toEqual(suggested.map((key) => `${key}:active`));
+      expect(await importWithDefault(chose)).toEqual([]);
+      expect(await activatedOf(chose)).toEqual([]);
+
+      // The same rows imported without the default answer the same, read from the full maps.
+      await ingestFocus(t.clickhouse, { paths: [file], organizationId: twin.organizationId, integrationId: 'aws' });
+      expect(await askAll(org)).toEqual(await askAll(twin));
+      expect(await readsOf(org, QUESTIONS[0])).toEqual({ activated: true, full: false });
+      expect(await activatedMapMismatches(t.clickhouse, org.organizationId, { tag: ['env', 'team'], costCategory: [] })).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a key without tag-keys:admin, a data-scoped key, and a malformed set', async () => {
     const org = await t.newOrganization(['cost:read']);
     expect((await t.http.get('/v1/admin/tag-keys').set(org.auth)).status).toBe(403);
@@ -343,8 +398,13 @@ describe('activated tag and cost-category keys', () => {
   });
 });
 
-/** A FOCUS 1.0 export (CSV) with team, env and a per-resource build tag, over two months. */
-function focusCsv(rows: number): string {
+/** The cost of focusCsv's row `n`. */
+function focusCost(n: number): string {
+  return `${n % 997}.${String(n % 89).padStart(2, '0')}`;
+}
+
+/** A FOCUS 1.0 export (CSV) with team, env and a per-resource build tag (on every `buildEvery`th row), over two months. */
+function focusCsv(rows: number, buildEvery = 1): string {
   const columns = [
     'BilledCost',
     'EffectiveCost',
@@ -379,8 +439,9 @@ function focusCsv(rows: number): string {
     const next = month === '09' ? '10' : '11';
     const day = String((n % 28) + 1).padStart(2, '0');
     const hour = String(n % 24).padStart(2, '0');
-    const cost = `${n % 997}.${String(n % 89).padStart(2, '0')}`;
-    const tags = JSON.stringify({ team: ['red', 'blue', 'green'][n % 3], env: ['prod', 'dev'][n % 2], build: `b-${n % 300}` });
+    const cost = focusCost(n);
+    const build = n % buildEvery === 0 ? { build: `b-${n % 300}` } : {};
+    const tags = JSON.stringify({ team: ['red', 'blue', 'green'][n % 3], env: ['prod', 'dev'][n % 2], ...build });
     lines.push(
       [
         cost,

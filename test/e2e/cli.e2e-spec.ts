@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { DemoCostRow, generateDemoRows } from '../../src/demo/demo-data.generator';
@@ -10,7 +10,7 @@ import { asNumber, exact, rounded, sum, times } from '../support/money';
 import { stopProcess } from '../support/local-servers';
 import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
 import { TestApp } from '../support/test-app';
-import { childEnv, withBuiltApi } from '../support/built-app';
+import { childEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 
 /**
@@ -162,6 +162,19 @@ async function withApi(run: (http: () => Agent) => Promise<void>): Promise<void>
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A FOCUS export whose `team` tag is on 8 of its 10 dollars and `build` on the other 2: team alone is suggested. */
+const TAGGED_FOCUS_CSV = [
+  'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency,Tags',
+  '8,8,8,Usage,2026-09-01T00:00:00Z,2026-09-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD,"{""team"": ""red""}"',
+  '2,2,2,Usage,2026-09-02T00:00:00Z,2026-09-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD,"{""build"": ""b-1""}"',
+  '',
+].join('\n');
+
+interface TagKeysAnswer {
+  activated: { kind: string; key: string; state: string }[];
+  present: { kind: string; key: string; suggested: boolean }[];
 }
 
 const LOCK_MESSAGE = /data directory .* is in use by another process.*Stop the server.*CLICKHOUSE_URL/s;
@@ -429,6 +442,59 @@ describe(`operator CLI (${MODE})`, () => {
     const cleared = await cli(['tag-keys', 'set', '--org', org]);
     expect(cleared.stdout).toContain(`No activated keys for organisation ${org}`);
   }, 240_000);
+
+  it("activates the suggested tag keys after an organisation's first import, unless TAG_KEYS_DEFAULT is false", async () => {
+    const file = join(WORK, 'tagged-export.csv');
+    writeFileSync(file, TAGGED_FOCUS_CSV);
+    const importTagged = async (org: string, tagKeysDefault: string, json = true) => {
+      const result = await cli(['ingest', 'focus', file, '--org', org, ...(json ? ['--json'] : [])], {
+        ...modeStore(),
+        TAG_KEYS_DEFAULT: tagKeysDefault,
+      });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      return result.stdout;
+    };
+    const activatedBy = (stdout: string) => (JSON.parse(stdout) as { rows: number; activatedTagKeys: string[] }).activatedTagKeys;
+    const [off, on, text] = [randomUUID(), randomUUID(), randomUUID()];
+    expect(activatedBy(await importTagged(off, 'false'))).toEqual([]);
+    expect(activatedBy(await importTagged(on, 'true'))).toEqual(['tag:team']);
+    expect(activatedBy(await importTagged(on, 'true'))).toEqual([]); // chosen now: nothing more
+    expect(await importTagged(text, 'true', false)).toContain('Activated the suggested tag keys tag:team');
+    expect((await cli(['tag-keys', 'show', '--org', on])).stdout).toMatch(/^tag\s+team\s+active\s/m);
+    expect((await cli(['tag-keys', 'show', '--org', off])).stdout).toContain(`No activated keys for organisation ${off}`);
+  }, 240_000);
+
+  it('starts on an empty store with the demo estate and activates its suggested tag keys while serving', async () => {
+    const store = embeddedStore(join(WORK, 'demo-store'));
+    const settings = { ...store, MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'true', TAG_KEYS_DEFAULT: 'true' };
+    const api = await spawnBuiltApi(SERVER, childEnv(settings), { stdout: true });
+    try {
+      await waitForHttp(`${api.url}/docs-json`, api.child, api.output, 180_000);
+      const key = /Demo API key[^\n]*\n\n\s+(\S+)/.exec(api.output())?.[1];
+      expect(key).toBeDefined();
+      const keysIn = (answer: TagKeysAnswer) => ({
+        activated: answer.activated.map((a) => `${a.kind}:${a.key}:${a.state}`).sort(),
+        suggested: answer.present
+          .filter((p) => p.suggested)
+          .map((p) => `${p.kind}:${p.key}:active`)
+          .sort(),
+      });
+      for (let waited = 0; ; waited += 500) {
+        const response = await request(api.url).get('/v1/admin/tag-keys').set('Authorization', `Bearer ${key}`);
+        expect(response.status).toBe(200);
+        const seen = keysIn((response.body as { data: TagKeysAnswer }).data);
+        if (seen.activated.length > 0 && seen.activated.every((a) => a.endsWith(':active'))) {
+          expect(seen.suggested.length).toBeGreaterThan(0);
+          expect(seen.activated).toEqual(seen.suggested);
+          break;
+        }
+        if (waited > 180_000) throw new Error(`the demo's keys are not active after 180 s: ${JSON.stringify(seen)}; ${api.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    } finally {
+      await stopProcess(api.child);
+    }
+  }, 420_000);
 
   it('refuses a locked embedded data directory with exit code 1 and a clear message, and corrupts nothing', async () => {
     const dataDir = join(WORK, 'locked-store');

@@ -98,7 +98,10 @@ describe('Data sources', () => {
 
   beforeAll(async () => {
     mkdirSync(root, { recursive: true });
-    t = await TestApp.start({ settings: { INGEST_FILE_ROOT: root, INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0' } });
+    t = await TestApp.start({
+      // The default tag keys on: the CSVs here carry no tags (nothing to suggest) but the one case that tests it.
+      settings: { INGEST_FILE_ROOT: root, INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0', TAG_KEYS_DEFAULT: 'true' },
+    });
   });
 
   afterAll(async () => {
@@ -316,6 +319,22 @@ describe('Data sources', () => {
     write(join(dir, 'b.csv'), focusCsv('2026-09', [{ billed: '2.5', day: '2026-09-02' }]), an);
     expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']);
     expect(await billedByMonth(org)).toEqual({ '2026-09': '7.5' });
+  });
+
+  it('activates the suggested tag keys after the first import of an organisation that never chose them', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'tagged');
+    // team tags 8 of the 10 dollars (suggested: on at least half of the cost), build the other 2 (not suggested).
+    const line = (billed: string, day: string, tags: object) =>
+      `${billed},${billed},${billed},Usage,${day}T00:00:00Z,2026-09-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD,"${JSON.stringify(tags).replace(/"/g, '""')}"`;
+    const csv = [`${HEADER},Tags`, line('8', '2026-09-01', { team: 'red' }), line('2', '2026-09-02', { build: 'b-1' })].join('\n');
+    write(join(dir, 'a.csv'), `${csv}\n`, new Date('2026-11-01T00:00:00Z'));
+    const id = await addSource(org, 'focus-files', dir, 'files');
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']); // the check waits for the back-fill
+    const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
+    const activated = (body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated;
+    expect(activated.map((a) => `${a.kind}:${a.key}:${a.state}`)).toEqual(['tag:team:active']);
+    expect(await billedByMonth(org)).toEqual({ '2026-09': '10' });
   });
 
   it('refuses bad sources with a 4xx naming the field, and keys without the permission', async () => {

@@ -33,6 +33,9 @@ export default async function globalSetup(): Promise<void> {
   // Backups of every mode's stores go here (the servers are started allowing it: backups.allowed_path).
   process.env.BACKUP_DIR = join(tmp, 'backups');
   process.env.DEMO_ON_EMPTY_STORE = 'false';
+  // Each import into a suite's fresh organisation would start a back-fill of its suggested tag keys: the default is
+  // on only in the cases that test it (activated-tag-keys, focus-ingest, cli, data-sources).
+  process.env.TAG_KEYS_DEFAULT = 'false';
   // Request logs would drown the test output; tests that read logs start their own processes.
   process.env.LOG_LEVEL ??= 'silent';
   // JSON lines whether or not the run's stdout is a terminal (tests that read logs parse them).

@@ -51,7 +51,7 @@ export class KeyPresenceDto {
   key: string;
 
   @ApiProperty({
-    description: `Share of the organisation's amortized cost of the last ${PRESENCE_DAYS} days on rows carrying the key (0–1).`,
+    description: `Share of the organisation's amortized cost over its latest ${PRESENCE_DAYS} days of data (up to its last usage date) on rows carrying the key (0–1).`,
     example: 0.93,
   })
   costShare: number;
@@ -70,7 +70,10 @@ export class TagKeysDto {
   @ApiProperty({ type: [KeyActivationDto], description: 'Keys activated (back-filling or active).' })
   activated: KeyActivationDto[];
 
-  @ApiProperty({ type: [KeyPresenceDto], description: `Keys present in the last ${PRESENCE_DAYS} days, by share of cost (at most 1,000).` })
+  @ApiProperty({
+    type: [KeyPresenceDto],
+    description: `Keys present in the organisation's latest ${PRESENCE_DAYS} days of data, by share of cost (at most 1,000).`,
+  })
   present: KeyPresenceDto[];
 }
 
