@@ -220,7 +220,9 @@ async function measureActivatedImports(
       const began = Date.now();
       await ingestFocus(clickhouse, { paths: [parquet], organizationId });
       const seconds = round((Date.now() - began) / 1000);
-      log(`${engine.padEnd(8)} ${activated ? 'with keys   ' : 'without keys'} ${seconds} s (${Math.round(rows / seconds).toLocaleString('en-US')} rows/s)`);
+      log(
+        `${engine.padEnd(8)} ${activated ? 'with keys   ' : 'without keys'} ${seconds} s (${Math.round(rows / seconds).toLocaleString('en-US')} rows/s)`,
+      );
       return seconds;
     };
     const withoutKeys: number[] = [];

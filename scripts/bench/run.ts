@@ -20,8 +20,8 @@
  *    then the equivalent PostgreSQL statements of every case (after all the API and ClickHouse timings).
  * 5. autocannon against the probe route and a tiny /data request (repeated: answer cache; and computed afresh),
  *    then the largest case computed afresh under the same load; API RSS sampled throughout.
- * 6. Issue 34, with --activated (off by default: the back-fill runs mutations per partition of the organisation,
- *    minutes even on a small estate): the measured organisation activates the keys the tag pairs name through
+ * 6. Issue 34, with --activated (off by default: the back-fill rewrites the measured organisation's partitions, a
+ *    re-import's work, and changes the estate every later phase would read): the measured organisation activates the keys the tag pairs name through
  *    PUT /v1/admin/tag-keys; the back-fill is timed, every pair must answer the same bytes as on the full maps (the
  *    bench fails otherwise), the tag pairs are measured again (tag-activated ÷ column) and the disk of the activated
  *    columns and projections is read per million of the organisation's line items.

@@ -72,7 +72,9 @@ export class FilterOptionsService {
     const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', selection.inclusions?.dateRange, this.config.maxDateRangeDays);
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
 
-    const scope = organizationScopeOf(principal);
+    // A tag or cost-category filter naming only active keys reads the activated columns; the keys listed (resourceTags,
+    // costCategories, tagValues) always come from the full maps.
+    const scope = await this.activatedKeys.scopeFor(organizationScopeOf(principal), selection);
     const today = todayUtc();
     // Each field leaves its own filter out (billingPeriods too, whose list then covers the default window): with
     // billing periods in the selection, the branches read any of their dates.
