@@ -8,6 +8,7 @@ import { applyHeapGrowing } from './config/heap-tuning';
 import { shutdownState } from './health/shutdown-state';
 import { isEmbeddedLockError } from './infrastructure/clickhouse/clickhouse.client-factory';
 import { keepRecoveringImports, prepareStore } from './startup';
+import { sleep } from './common/async/sleep';
 
 async function main(): Promise<void> {
   // Fail on a bad environment before anything starts.
@@ -64,10 +65,6 @@ function drainOnSignals(app: NestExpressApplication, server: Server, config: App
       });
     });
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 main().catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
 import { messageOf } from './common/errors/message-of';
 import { describeKey, TagKeyActivationService } from './tag-keys/tag-key-activation.service';
+import { sleep } from './common/async/sleep';
 
 const logger = new Logger('Startup');
 
@@ -69,7 +70,7 @@ async function awaitRestore(clickhouse: ClickhouseService): Promise<void> {
       logger.warn(`Waiting before serving: ${what}.`);
       lastTold = Date.now();
     }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
   }
 }
 

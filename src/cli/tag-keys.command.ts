@@ -1,4 +1,4 @@
-import type { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { describeKey, type TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import type { TagKeysRepository } from '../tag-keys/tag-keys.repository';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT, formatTable } from './cli-output';
@@ -16,7 +16,7 @@ export async function tagKeysCommand(
   if (command.name === 'tag-keys set') {
     const change = await activation.change(org, { tag: command.tag, costCategory: command.costCategory });
     if (!command.json && change.activating.length > 0) {
-      io.err(`Back-filling ${change.activating.map((a) => `${a.kind}:${a.key}`).join(', ')} for organisation ${org}…`);
+      io.err(`Back-filling ${change.activating.map(describeKey).join(', ')} for organisation ${org}…`);
     }
     await change.backfilled;
   }

@@ -1,3 +1,5 @@
+import { sleep } from '../common/async/sleep';
+
 /**
  * TEST-ONLY fault injection, for test/e2e/ingest-crash-recovery.e2e-spec.ts; never set these in
  * production. They kill this process with SIGKILL (no `finally`, no cleanup: a real crash):
@@ -32,5 +34,5 @@ export function injectedFaultCount(value: string | undefined): number | undefine
 /** Sleeps as INGEST_PAUSE_AFTER_SWAPS says when this process has just done that many swaps. */
 export async function pauseIfInjected(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const [after, ms] = (env.INGEST_PAUSE_AFTER_SWAPS ?? '').split(':').map((part) => injectedFaultCount(part));
-  if (after !== undefined && ms !== undefined && passed.swap === after) await new Promise((resolve) => setTimeout(resolve, ms));
+  if (after !== undefined && ms !== undefined && passed.swap === after) await sleep(ms);
 }

@@ -18,6 +18,7 @@ import {
 } from './focus-mapping';
 import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from './import-tables';
 import { watchProcessReadBytes } from './process-read-bytes';
+import { messageOf } from '../common/errors/message-of';
 
 /** Where an import's files go: its input table (Null engine) and the report its second view fills. */
 export interface ImportInput {
@@ -277,7 +278,7 @@ export function loadFailure(error: unknown, file: FocusFile): FocusIngestError {
 
 /** ClickHouse's parse error in one line, its data row turned into the file's line number. */
 function parseErrorSummary(error: unknown, file: FocusFile): string {
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  const message = messageOf(error);
   const row = /\(at row (\d+)\)/.exec(message);
   const where = row ? (file.format === 'CSVWithNames' ? `line ${Number(row[1]) + 1}: ` : `row ${row[1]}: `) : '';
   return `${where}${message.replace(/:?\s*\(at row \d+\).*$/, '').slice(0, 300)}`;

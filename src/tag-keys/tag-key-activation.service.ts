@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/errors/message-of';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
+import { dimensionName } from '../cost-query/dimension-registry';
 import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../ingest/activated-maps';
@@ -103,6 +104,7 @@ export class TagKeyActivationService {
   }
 }
 
+/** A key as the API names its dimension: `tag:team`, `costCategory:Business Unit`. */
 export function describeKey(activation: { kind: MapDimensionKind; key: string }): string {
-  return `${activation.kind}:${activation.key}`;
+  return dimensionName({ kind: activation.kind, key: activation.key });
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Logger, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-errors';
+import { messageOf } from '../common/errors/message-of';
 import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
@@ -9,7 +10,7 @@ import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { ActivatedKeysDto, TagKeysDto, TagKeysResponseDto } from './dto/tag-keys.dto';
-import { TagKeyActivationService } from './tag-key-activation.service';
+import { describeKey, TagKeyActivationService } from './tag-key-activation.service';
 import { TagKeysRepository } from './tag-keys.repository';
 
 const ADMIN = 'tag-keys:admin';
@@ -51,6 +52,7 @@ export class TagKeysAdminController {
     description: [
       'The body is the whole set. A key left out is deactivated at once (questions naming it read the full maps again).',
       "A key added is `backfilling` until the organisation's rows are rewritten and checked, in the background: no answer changes meanwhile, only its speed once the key is `active` (GET shows it). Sending the set again resumes a back-fill that failed.",
+      'Until an organisation first sets its keys, the import that brings its data activates the suggested ones (`TAG_KEYS_DEFAULT`); any PUT, even of an empty set, is its choice from then on.',
     ].join('\n\n'),
   })
   @ApiAcceptedResponse({ type: TagKeysResponseDto })
@@ -64,13 +66,12 @@ export class TagKeysAdminController {
     const { organizationId } = principal;
     const change = await this.activation.change(organizationId, { tag: body.tag, costCategory: body.costCategory });
     change.backfilled.catch((error: unknown) =>
-      this.logger.error(`Back-fill of activated keys for organisation ${organizationId} failed: ${String(error)}`),
+      this.logger.error(`Back-fill of activated keys for organisation ${organizationId} failed: ${messageOf(error)}`),
     );
     if (change.activating.length > 0 || change.deactivated.length > 0) {
-      const keys = (list: { kind: string; key: string }[]) => list.map((a) => `${a.kind}:${a.key}`);
       await this.auditTrail.record(origin, 'tag-keys.changed', 'tag-keys', {
-        activating: keys(change.activating),
-        deactivated: keys(change.deactivated),
+        activating: change.activating.map(describeKey),
+        deactivated: change.deactivated.map(describeKey),
       });
     }
     return ok(await this.describe(organizationId));

@@ -1,6 +1,7 @@
 import type { ClusterConfig } from '../../config/app-config';
 import type { ClickhouseService } from './clickhouse.service';
 import { ClusterReplication } from './cluster-ddl';
+import { messageOf } from '../../common/errors/message-of';
 
 /** A node of the cluster as system.clusters lists it. */
 export interface ClusterNode {
@@ -203,5 +204,5 @@ export class NodesUnreachableError extends Error {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200);
+  return messageOf(error).slice(0, 200);
 }
