@@ -175,13 +175,16 @@ export async function activatedMapMismatches(
   return Number(row.rows);
 }
 
-/** Whether any of the organisation's activations changed at or after `since` (ms since the epoch, less the settle time). */
+/**
+ * Whether any of the organisation's key activations changed at or after `since` (ms since the epoch, less the settle
+ * time). The row recording that the organisation chose (kind 'choice') changes no key, so it is not counted.
+ */
 export async function activationsChangedSince(clickhouse: ClickhouseService, organizationId: string, since: number): Promise<boolean> {
   const [row] = await clickhouse.query<{ changed: number | string }>(
     `SELECT toUInt8(count() > 0) AS changed FROM ${clickhouse.table(ACTIVATIONS_TABLE)}
-     WHERE organization_id = {organization_id:UUID}
+     WHERE organization_id = {organization_id:UUID} AND kind IN {kinds:Array(String)}
        AND updated_at >= fromUnixTimestamp64Milli({since:Int64}) - toIntervalSecond(${ACTIVATION_SETTLE_SECONDS})`,
-    { organization_id: organizationId, since },
+    { organization_id: organizationId, since, kinds: Object.keys(MAP_DIMENSIONS) },
   );
   return Number(row.changed) === 1;
 }
