@@ -9,7 +9,7 @@ import { recoverInterruptedImports } from './ingest/import-journal';
 import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
 import { messageOf } from './common/errors/message-of';
-import { describeKey, TagKeyActivationService } from './tag-keys/tag-key-activation.service';
+import { TagKeyActivationService } from './tag-keys/tag-key-activation.service';
 import { sleep } from './common/async/sleep';
 
 const logger = new Logger('Startup');
@@ -46,9 +46,8 @@ export async function prepareStore(app: INestApplicationContext): Promise<void> 
 /** The demo organisation gets the default tag keys like any first import (TAG_KEYS_DEFAULT), back-filled while it serves. */
 function activateDemoTagKeys(tagKeys: TagKeyActivationService): void {
   void (async () => {
-    const change = await tagKeys.activateSuggested(DEMO_ORGANIZATION_ID);
-    await change?.backfilled;
-    if (change) logger.log(`Activated the demo's suggested tag keys ${change.activating.map(describeKey).join(', ')}`);
+    const keys = await tagKeys.activateSuggestedKeys(DEMO_ORGANIZATION_ID);
+    if (keys.length > 0) logger.log(`Activated the demo's suggested tag keys ${keys.join(', ')}`);
   })().catch((error: unknown) => logger.warn(`Activating the demo's suggested tag keys failed: ${messageOf(error)}`));
 }
 

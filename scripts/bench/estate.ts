@@ -13,11 +13,15 @@
  * - tags env (4 values), team (80), app (600), resource_id (one per resource: high cardinality);
  *   cost categories BusinessUnit (12) and Project (150);
  * - ten money columns with savings on a quarter of the rows.
+ * The shape `shared-dimensions` (issue 34's estate) gives a resource the dimensions and tags of one of 400 applications
+ * instead of its own, resource_id aside: the dimension projections then hold a row per application where the full-map
+ * tag projections still hold one per resource.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { addDays, monthNumber } from '../../src/common/dates/calendar-date';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { COST_COLUMNS } from '../../src/ingest/focus-mapping';
 
@@ -46,8 +50,17 @@ const COLUMNS = COST_COLUMNS.join(', ');
 
 const arrayLiteral = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
 
+/**
+ * Whose dimensions and tags a resource has: its own (each resource a combination of its own), or those of one of
+ * SHARED_OWNERS applications its resources share (only the resource_id tag is the resource's).
+ */
+export type EstateShape = 'own-dimensions' | 'shared-dimensions';
+export const ESTATE_SHAPES: readonly EstateShape[] = ['own-dimensions', 'shared-dimensions'];
+const SHARED_OWNERS = 400;
+
 /** One INSERT of rows [start, start + count). Partitions: 4 orgs × 3 integrations × 14 months = 168. */
-export function generateSql(table: string, start: number, count: number, resources: number): string {
+export function generateSql(table: string, start: number, count: number, resources: number, shape: EstateShape): string {
+  const owner = shape === 'shared-dimensions' ? `r % ${SHARED_OWNERS}` : 'r';
   return `
 INSERT INTO ${table} (${COLUMNS})
 SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
@@ -93,11 +106,12 @@ FROM
 (
   SELECT
     number AS n,
-    -- The resource a line item belongs to fixes its dimensions and tags; the row fixes day and amount.
+    -- The resource a line item belongs to fixes its dimensions and tags (through its owner: itself or its
+    -- application); the row fixes day and amount.
     intHash64(number) % ${resources} AS r,
-    intHash64(r) AS h,
+    intHash64(${owner}) AS h,
     intHash64(number + 1000000007) AS h2,
-    intHash64(r + 2000000011) AS hr,
+    intHash64(${owner} + 2000000011) AS hr,
     if(r % 10 < 7, 0, 1 + (r % 3)) AS o,
     toUInt8(h % 3) AS c,
     toUInt16(c * 16 + (bitShiftRight(h, 4) % 16)) AS s,
@@ -117,7 +131,12 @@ export function resourceCount(rows: number): number {
   return Math.max(1000, Math.round(rows / (DAYS * 12)));
 }
 
-export async function generateEstate(clickhouse: ClickhouseService, rows: number, log: (m: string) => void): Promise<void> {
+export async function generateEstate(
+  clickhouse: ClickhouseService,
+  rows: number,
+  log: (m: string) => void,
+  shape: EstateShape = 'own-dimensions',
+): Promise<void> {
   const table = clickhouse.table('cost_line_items');
   // Each statement well inside the API's 120 s statement limit: 2M rows took up to 113 s once every insert also
   // built the activated projections (migration 0027).
@@ -126,7 +145,7 @@ export async function generateEstate(clickhouse: ClickhouseService, rows: number
   for (let start = 0; start < rows; start += chunk) {
     const count = Math.min(chunk, rows - start);
     const began = Date.now();
-    await clickhouse.command(generateSql(table, start, count, resources));
+    await clickhouse.command(generateSql(table, start, count, resources, shape));
     log(
       `  inserted rows ${start.toLocaleString('en-US')}…${(start + count).toLocaleString('en-US')} in ${((Date.now() - began) / 1000).toFixed(1)} s`,
     );
@@ -210,20 +229,25 @@ export async function generateConvertedTwin(clickhouse: ClickhouseService): Prom
   // The WHERE names the source table's column: unqualified, ClickHouse would read the SELECT's alias of the same name
   // (the twin's id), and copy nothing.
   const table = clickhouse.table('cost_line_items');
-  await clickhouse.client.command({
-    query: `INSERT INTO ${table} (${COLUMNS})
-      SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
-      SELECT ${COST_COLUMNS.map((column) =>
-        column === 'organization_id'
-          ? `toUUID('${CONVERTED_TWIN_ORGANIZATION}') AS organization_id`
-          : column === 'billing_currency'
-            ? "if(cloud = 'Azure', 'EUR', 'USD') AS billing_currency"
-            : column,
-      ).join(', ')}
-      FROM ${table} AS measured WHERE measured.organization_id = toUUID('${MEASURED_ORGANIZATION}')`,
-    // 7M rows written with their four projections at once: more than the API's per-statement memory budget.
-    clickhouse_settings: { max_execution_time: 0, max_memory_usage: '0' },
-  });
+  // A month at a time: the whole organisation in one statement (21M rows at 30M) outlasts the client's request timeout.
+  const [first, last] = [monthNumber(FIRST_DAY), monthNumber(addDays(FIRST_DAY, DAYS - 1))];
+  for (let month = 0; month <= last - first; month++) {
+    await clickhouse.client.command({
+      query: `INSERT INTO ${table} (${COLUMNS})
+        SETTINGS max_partitions_per_insert_block = 0, max_insert_threads = 2
+        SELECT ${COST_COLUMNS.map((column) =>
+          column === 'organization_id'
+            ? `toUUID('${CONVERTED_TWIN_ORGANIZATION}') AS organization_id`
+            : column === 'billing_currency'
+              ? "if(cloud = 'Azure', 'EUR', 'USD') AS billing_currency"
+              : column,
+        ).join(', ')}
+        FROM ${table} AS measured WHERE measured.organization_id = toUUID('${MEASURED_ORGANIZATION}')
+          AND toStartOfMonth(measured.usage_date) = addMonths(toDate('${FIRST_DAY}'), ${month})`,
+      // A month of the measured organisation written with every projection at once: more than the API's memory budget.
+      clickhouse_settings: { max_execution_time: 0, max_memory_usage: '0' },
+    });
+  }
   await clickhouse.client.command({
     query: `INSERT INTO ${clickhouse.table('exchange_rates')} (organization_id, rate_date, base_currency, quote_currency, rate, source, loaded_at)
       SELECT toUUID('${CONVERTED_TWIN_ORGANIZATION}'), toDate('${FIRST_DAY}') - 7 + number, 'EUR', 'USD',

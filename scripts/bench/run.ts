@@ -3,6 +3,7 @@
  *
  *   npm run bench -- [--rows 10000000] [--runs 40] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api] [--activated]
+ *                    [--estate own-dimensions|shared-dimensions]
  *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
  *
  * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
@@ -52,6 +53,8 @@ import { judgeTargets } from './targets';
 import {
   CONVERTED_TWIN_ORGANIZATION,
   generateConvertedTwin,
+  ESTATE_SHAPES,
+  EstateShape,
   generateEstate,
   loadPostgres,
   MEASURED_ORGANIZATION,
@@ -97,6 +100,8 @@ async function main(): Promise<void> {
   const dir = resolve(arg('dir', '.test-tmp/bench-api'));
   const skipPostgres = flag('skip-postgres');
   const measureActivatedKeys = flag('activated');
+  const shape = arg('estate', 'own-dimensions') as EstateShape;
+  if (!ESTATE_SHAPES.includes(shape)) throw new Error(`--estate: one of ${ESTATE_SHAPES.join(', ')}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
 
@@ -137,9 +142,9 @@ async function main(): Promise<void> {
   const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
   const resetRss = () => (rssPeak = process.memoryUsage().rss);
 
-  log(`generating ${rows.toLocaleString('en-US')} rows in ClickHouse…`);
+  log(`generating ${rows.toLocaleString('en-US')} rows (${shape}) in ClickHouse…`);
   let began = Date.now();
-  await generateEstate(clickhouse, rows, log);
+  await generateEstate(clickhouse, rows, log, shape);
   // Before the merges below, so the twin's partitions are merged alike.
   await generateConvertedTwin(clickhouse);
   const [copies] = await clickhouse.query<{ measured: string; twin: string }>(
@@ -550,6 +555,7 @@ async function main(): Promise<void> {
     machine,
     estate: {
       rows,
+      shape,
       measuredOrganizationRows: Number(facts.measured_rows),
       parts: Number(facts.parts),
       generateSeconds,
@@ -656,7 +662,7 @@ function markdown(report: any): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; ClickHouse ${m.clickhouse}; PostgreSQL ${m.postgres}.`,
     `ClickHouse round trip floor (SELECT 1 through the client): p50 ${report.clickhouseSelectOne.p50} ms.`,
-    `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
+    `Estate: ${report.estate.rows.toLocaleString('en-US')} line items (${report.estate.shape ?? 'own-dimensions'} estate; ${report.estate.measuredOrganizationRows.toLocaleString('en-US')} in the measured organisation), ${report.estate.parts} parts; ${report.settings.warmup} warm-up + ${report.settings.runs} runs (PostgreSQL ${report.settings.pgRuns}). Times in ms.`,
     '',
     'Targets (judged on unrounded p50 ratios; the tables below round to two places):',
     '',

@@ -3,7 +3,7 @@ import { messageOf } from '../common/errors/message-of';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
-import { describeKey, type TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import type { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 
 /** Where the command writes; structurally a CliOutput, plus an optional live progress line. */
 export interface IngestCommandOutput {
@@ -61,19 +61,16 @@ export async function runIngestFocusCommand(
  * fails nothing imported: the keys stay back-filling, read from the full maps, until `tag-keys set` is run again.
  */
 async function activateSuggestedKeys(tagKeys: TagKeyActivationService, organizationId: string, io: IngestCommandOutput): Promise<string[]> {
-  const change = await tagKeys.activateSuggested(organizationId);
-  if (!change) return [];
-  const keys = change.activating.map(describeKey);
-  io.progress?.(`activating the suggested tag keys ${keys.join(', ')} (TAG_KEYS_DEFAULT)…`);
   try {
-    await change.backfilled;
+    return await tagKeys.activateSuggestedKeys(organizationId, (keys) =>
+      io.progress?.(`activating the suggested tag keys ${keys.join(', ')} (TAG_KEYS_DEFAULT)…`),
+    );
   } catch (error) {
     io.err(`Warning: activating the suggested tag keys failed (the import stands; run \`tag-keys set\` again): ${messageOf(error)}`);
     return [];
   } finally {
     io.progress?.('');
   }
-  return keys;
 }
 
 export function progressLine(p: IngestProgress): string {

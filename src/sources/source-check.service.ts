@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { describeKey, TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
@@ -126,10 +126,8 @@ export class SourceCheckService {
   /** The default once data came in (TAG_KEYS_DEFAULT): waited for, so one check's back-fill never overlaps the next. */
   private async activateSuggestedKeys(source: SourceRow): Promise<void> {
     try {
-      const change = await this.tagKeys.activateSuggested(source.organization_id);
-      await change?.backfilled;
-      if (change)
-        this.logger.log(`source ${source.source_id}: activated the suggested tag keys ${change.activating.map(describeKey).join(', ')}`);
+      const keys = await this.tagKeys.activateSuggestedKeys(source.organization_id);
+      if (keys.length > 0) this.logger.log(`source ${source.source_id}: activated the suggested tag keys ${keys.join(', ')}`);
     } catch (error) {
       this.logger.warn(`source ${source.source_id}: activating the suggested tag keys failed (the import stands): ${describe(error)}`);
     }

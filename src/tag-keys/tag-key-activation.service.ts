@@ -63,7 +63,7 @@ export class TagKeyActivationService {
    * the suggested ones (tag-keys.repository.ts), which makes that its choice. Undefined when it chose already, the
    * default is off, or nothing is suggested yet (asked again after its next import).
    */
-  async activateSuggested(organizationId: string): Promise<ActivationInProgress | undefined> {
+  private async activateSuggested(organizationId: string): Promise<ActivationInProgress | undefined> {
     if (!this.config.activateSuggestedTagKeys || (await this.repository.hasChosen(organizationId))) return undefined;
     const suggested = (await this.repository.presentKeys(organizationId)).filter((key) => key.suggested);
     if (suggested.length === 0) return undefined;
@@ -75,6 +75,19 @@ export class TagKeyActivationService {
     const change = await this.change(organizationId, { tag: keysOf('tag'), costCategory: keysOf('costCategory') });
     this.logger.log(`Activating the suggested keys ${change.activating.map(describeKey).join(', ')} for organisation ${organizationId}`);
     return change;
+  }
+
+  /**
+   * activateSuggested, waited for: the keys it activated (`tag:team` …) once active, [] when it had none to activate.
+   * `started` hears them before the back-fill. What its callers run after an import: a failure fails nothing imported.
+   */
+  async activateSuggestedKeys(organizationId: string, started?: (keys: string[]) => void): Promise<string[]> {
+    const change = await this.activateSuggested(organizationId);
+    if (!change) return [];
+    const keys = change.activating.map(describeKey);
+    started?.(keys);
+    await change.backfilled;
+    return keys;
   }
 
   /**
