@@ -1,3 +1,4 @@
+import { withProjectionPreference } from './projection-preference';
 import { dimensionValueSql } from './cost-data.query';
 import { daysInRange } from '../common/dates/calendar-date';
 import { bucketStartSql, DateGrouping } from './date-bucketing';
@@ -73,7 +74,7 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
     'GROUP BY GROUPING SETS ((side, bucket_start, dim_0), (side, dim_0), (side))',
     `LIMIT ${params.add('UInt64', rowLimit)}`,
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withProjectionPreference(query.dateGrouping, sql), params: params.toObject() };
 }
 
 /**

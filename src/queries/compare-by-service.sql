@@ -72,3 +72,4 @@ GROUP BY
         (side, dim_0),
         (side))
 LIMIT {p4:UInt64}
+SETTINGS preferred_optimize_projection_name = 'monthly_dimension_sums'

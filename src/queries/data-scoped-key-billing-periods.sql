@@ -33,3 +33,4 @@ ORDER BY
     grouping(bucket_start) = 1 DESC,
     bucket_start ASC
 LIMIT {p4:UInt64}
+SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'

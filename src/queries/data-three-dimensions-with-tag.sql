@@ -49,3 +49,4 @@ ORDER BY
     dim_1 ASC,
     dim_2 ASC
 LIMIT {p9:UInt64}
+SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'

@@ -7,7 +7,7 @@ import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { sleep } from '../../src/common/async/sleep';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { interceptStatements } from '../support/statement-interceptor';
+import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { sumDecimalText } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -257,8 +257,11 @@ describe('activated tag and cost-category keys', () => {
     // would take either); the test app's statements are made to name it.
     const forced: { projection?: string } = {};
     interceptStatements(t.clickhouse, (sql) =>
-      forced.projection && /\bactivated_resource_tags\b/.test(sql) && !/SETTINGS/.test(sql)
-        ? `${sql}\nSETTINGS optimize_use_projections = 1, preferred_optimize_projection_name = '${forced.projection}', force_optimize_projection_name = '${forced.projection}'`
+      forced.projection && /\bactivated_resource_tags\b/.test(sql) && !/SETTINGS (?!preferred_optimize_projection_name)/.test(sql)
+        ? withSettings(
+            sql,
+            `optimize_use_projections = 1, preferred_optimize_projection_name = '${forced.projection}', force_optimize_projection_name = '${forced.projection}'`,
+          )
         : sql,
     );
     try {

@@ -5,7 +5,7 @@ import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { deleteOrganizationCosts } from '../../src/ingest/cost-partitions';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { E2E_MODE } from '../support/e2e-mode';
-import { interceptStatements } from '../support/statement-interceptor';
+import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -76,7 +76,7 @@ describe('tag projections stay consistent with the line items through every writ
       if (!mode || !sql.includes('cost_line_items') || sql.includes('system.parts') || sql.includes('dataThrough')) return sql;
       const settings =
         mode === 'raw' ? 'optimize_use_projections = 0' : `optimize_use_projections = 1${forcing ? ', force_optimize_projection = 1' : ''}`;
-      return `${sql}\nSETTINGS ${settings}`;
+      return withSettings(sql, settings);
     });
     org = await t.newOrganization();
   }, 60_000);

@@ -1,5 +1,5 @@
 import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { interceptStatements } from '../support/statement-interceptor';
+import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 import { E2E_MODE } from '../support/e2e-mode';
 
@@ -356,11 +356,12 @@ const SETTINGS: Record<Mode, (question?: Question) => string> = {
   raw: () => 'optimize_use_projections = 0',
   'projection-allowed': () => 'optimize_use_projections = 1',
   'projection-required': () => 'optimize_use_projections = 1, force_optimize_projection = 1',
-  // On small test data both projections read one granule per part, so the engine may pick either: prefer the
-  // monthly one (of the question's kind), and make ClickHouse fail the statement unless it really reads it.
+  // On small test data both projections read one granule per part, so the engine would pick either: the statement
+  // names the monthly one (of the question's kind) as preferred (projection-preference.ts); ClickHouse fails it
+  // unless it really reads that one.
   'monthly-projection-required': (question) => {
     const name = question?.tags ? 'monthly_tag_sums' : 'monthly_dimension_sums';
-    return `optimize_use_projections = 1, preferred_optimize_projection_name = '${name}', force_optimize_projection_name = '${name}'`;
+    return `optimize_use_projections = 1, force_optimize_projection_name = '${name}'`;
   },
 };
 
@@ -377,7 +378,7 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
       // Cost statements only (not the answer cache's data-version read of system.parts).
       if (!mode || !sql.includes('cost_line_items') || sql.includes('system.parts')) return sql;
       statements.push({ sql, params });
-      return `${sql}\nSETTINGS ${SETTINGS[mode](asked)}`;
+      return withSettings(sql, SETTINGS[mode](asked));
     });
     org = await t.newOrganization();
     const other = await t.newOrganization();

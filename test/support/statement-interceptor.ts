@@ -16,6 +16,14 @@ export function interceptStatements(
     queryRaw(onStatement(sql, params), params, options)) as typeof clickhouse.queryRaw;
 }
 
+/**
+ * `sql` with `settings` added: to its closing SETTINGS clause when it has one (a question by month names the
+ * projection it prefers, projection-preference.ts), where a setting named twice takes the later value.
+ */
+export function withSettings(sql: string, settings: string): string {
+  return /\nSETTINGS [^\n]*$/.test(sql) ? `${sql}, ${settings}` : `${sql}\nSETTINGS ${settings}`;
+}
+
 /** What one read statement sent back to the application: its rows (lines) and bytes. */
 export interface StatementResult {
   sql: string;
