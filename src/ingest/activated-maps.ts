@@ -42,10 +42,14 @@ export async function rewriteActivatedMaps(host: ClickhouseService, table: strin
   );
   if (expressions.length !== ACTIVATED_COLUMNS.length) throw new Error(`${table} has no activated map columns (migration 0027)`);
   const assignments = expressions.map((column) => `${column.name} = ${column.default_expression}`).join(', ');
-  await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} WHERE 1`);
+  // Never waited for inside the statement (libchdb's default is mutations_sync = 1): polled, past any statement limit.
+  await host.command(`ALTER TABLE ${host.table(table)} UPDATE ${assignments} WHERE 1 SETTINGS mutations_sync = 0`);
+  await awaitMutations(host, table);
   for (const { partition_id: partition, projection } of await partsWithoutProjections(host, table)) {
     if (!/^[\w-]+$/.test(partition)) throw new Error(`unexpected partition id ${partition}`);
-    await host.command(`ALTER TABLE ${host.table(table)} MATERIALIZE PROJECTION ${projection} IN PARTITION ID '${partition}'`);
+    await host.command(
+      `ALTER TABLE ${host.table(table)} MATERIALIZE PROJECTION ${projection} IN PARTITION ID '${partition}' SETTINGS mutations_sync = 0`,
+    );
   }
   await awaitMutations(host, table);
 }

@@ -106,13 +106,14 @@ const QUESTIONS: { path: string; body: object }[] = [
 const ACTIVE = { tag: ['team', 'env'], costCategory: ['Business Unit'] };
 
 /**
- * Clears both activated projections in one partition, as parts written before migration 0027 lack them. Awaited by
- * polling the partition's parts: with every suite's parts in the table the mutation can outlast the 20 s statement limit.
+ * Clears both activated projections in one partition, as parts written before migration 0027 lack them. Never waited
+ * for inside the statement (libchdb's default is mutations_sync = 1; under load the mutation outlasted the 20 s
+ * statement limit): awaited by polling the partition's parts.
  */
 async function clearActivatedProjections(server: ClickhouseService, partitionId: string): Promise<void> {
   const clear = (projection: string) => `CLEAR PROJECTION ${projection} IN PARTITION ID '${partitionId}'`;
   await server.command(
-    `ALTER TABLE ${server.table('cost_line_items')} ${clear('daily_activated_tag_sums')}, ${clear('monthly_activated_tag_sums')}`,
+    `ALTER TABLE ${server.table('cost_line_items')} ${clear('daily_activated_tag_sums')}, ${clear('monthly_activated_tag_sums')} SETTINGS mutations_sync = 0`,
   );
   for (;;) {
     const [{ projected }] = await server.query<{ projected: string }>(
