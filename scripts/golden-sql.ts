@@ -209,9 +209,10 @@ export function goldenStatements(): Record<string, CompiledSql> {
       monitored: { kind: 'tag', key: 'team' },
       monitoredValues: ['payments', 'search'],
       anomalies: [
-        { value: 'payments', baselineStart: '2026-09-03', start: '2026-10-01', end: '2026-10-02' },
-        { baselineStart: '2026-09-04', start: '2026-10-02', end: '2026-10-02' },
+        { value: 'payments', start: '2026-10-01', end: '2026-10-02' },
+        { start: '2026-10-02', end: '2026-10-02' },
       ],
+      baselineWeeks: 4,
       leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
       conversion: CONVERSION,
     }),

@@ -124,12 +124,14 @@ function judgeInsightTarget(run: MeasuredRun): TargetVerdict[] {
 
 /** Issue 29's target, when the run measured it. */
 function judgeConversionTarget(run: MeasuredRun): TargetVerdict[] {
-  if (!run.conversions?.length) return [];
+  if (!run.conversions) return [];
+  const target = `a converted question ≤ ${TARGETS.convertedOverUnconvertedMax}× the same question with nothing to convert (API p50)`;
+  if (run.conversions.length === 0) return [{ target, met: undefined, detail: 'not measured (--skip-conversion)' }];
   const cases = run.conversions.map((c) => ({ name: c.case, value: c.converted.p50 / c.unconverted.p50 }));
   const missed = cases.filter((c) => c.value > TARGETS.convertedOverUnconvertedMax);
   return [
     {
-      target: `a converted question ≤ ${TARGETS.convertedOverUnconvertedMax}× the same question with nothing to convert (API p50)`,
+      target,
       met: missed.length === 0,
       detail:
         cases.map((c) => `${c.name} ${ratio(c.value)}`).join('; ') +

@@ -29,7 +29,7 @@ export class AnomaliesController {
       "Requires scope `cost:read`; the key's organisation and data scope, like every answer.",
       `**Series**: the daily amortized cost of each of the ${ANOMALY_LIMITS.monitoredValues} values of \`dimension\` (default \`${ANOMALY_LIMITS.defaultDimension}\`) with the highest costs, the others as \`${ANOMALY_LIMITS.otherLabel}\`; ${ANOMALY_LIMITS.leftOutCategories.join(', ')} charges are left out (one-offs and commitment purchases are not usage). Complete days only: up to yesterday (UTC).`,
       `**Model**: ${ANOMALY_METHOD}. A day is anomalous when its score is at least ${ANOMALY_LIMITS.scoreThreshold} and its impact reaches both \`minImpact\` and \`minImpactPercentage\`; only increases are anomalies; consecutive anomalous days are one anomaly.`,
-      `**Root causes**: over ${ROOT_CAUSE_DIMENSIONS.join(', ')} (the monitored one left out) and every tag, the values whose amount over the anomaly's days rose most above their average over the ${ANOMALY_LIMITS.baselineDays} days before it.`,
+      `**Root causes**: over ${ROOT_CAUSE_DIMENSIONS.join(', ')} (the monitored one left out) and every tag, the values whose amount over the anomaly's days rose most above their usual amount — their mean on the same weekdays over the ${ANOMALY_LIMITS.rootCauseBaselineWeeks} weeks before it.`,
       `**Kept**: each reported anomaly is kept ${ANOMALY_LIMITS.keptDays} days under its \`id\`, for feedback (\`POST /v1/cost-insights/anomalies/{id}/feedback\`); its latest feedback comes back with it.`,
     ].join('\n\n'),
   })

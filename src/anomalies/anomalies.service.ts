@@ -156,16 +156,19 @@ export class AnomaliesService {
     const first = dayNumber(read.start);
     const length = dayNumber(read.end) - first + 1;
     const series = new Map<string, number[]>();
+    const dayIndexes = new Map<string, number>(); // a day's text is parsed once, not once per series
     for (const row of rows) {
       if (Number(row.one_off) === 1) continue;
       const values = series.get(row.series) ?? new Array<number>(length).fill(0);
       series.set(row.series, values);
-      values[dayNumber(row.day) - first] = Number(row.amount);
+      let index = dayIndexes.get(row.day);
+      if (index === undefined) dayIndexes.set(row.day, (index = dayNumber(row.day) - first));
+      values[index] = Number(row.amount);
     }
     return series;
   }
 
-  /** Per anomaly (in order), its root causes: the values whose amounts rose most over their baseline days' average. */
+  /** Per anomaly (in order), its root causes: the values whose amounts rose most over their usual amount on the same weekdays. */
   private async rootCauses(
     scope: OrganizationScope,
     request: AnomaliesRequestDto,
@@ -177,7 +180,6 @@ export class AnomaliesService {
     if (found.length === 0) return [];
     const windows: AnomalyWindow[] = found.map((anomaly) => ({
       ...(anomaly.value === ANOMALY_LIMITS.otherLabel ? {} : { value: anomaly.value }),
-      baselineStart: formatDayNumber(anomaly.startDay - ANOMALY_LIMITS.baselineDays),
       start: formatDayNumber(anomaly.startDay),
       end: formatDayNumber(anomaly.endDay),
     }));
@@ -187,6 +189,7 @@ export class AnomaliesService {
       monitored,
       monitoredValues: seriesValues.filter((value) => value !== ANOMALY_LIMITS.otherLabel),
       anomalies: windows,
+      baselineWeeks: ANOMALY_LIMITS.rootCauseBaselineWeeks,
       leftOutCategories: ANOMALY_LIMITS.leftOutCategories,
       conversion: money.conversion,
     });
@@ -200,7 +203,7 @@ export class AnomaliesService {
     const causes: RankedCause[][] = found.map(() => []);
     for (const row of rows) {
       const anomaly = found[Number(row.anomaly) - 1];
-      const expected = (Number(row.baseline) / ANOMALY_LIMITS.baselineDays) * (anomaly.endDay - anomaly.startDay + 1);
+      const expected = Number(row.baseline) / ANOMALY_LIMITS.rootCauseBaselineWeeks;
       const contribution = Number(row.actual) - expected;
       if (contribution <= 0) continue;
       causes[Number(row.anomaly) - 1].push({

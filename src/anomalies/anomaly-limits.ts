@@ -23,6 +23,8 @@ export const ANOMALY_LIMITS = {
   maxAnomalies: 100,
   /** Root causes per anomaly. */
   rootCauses: 5,
+  /** A root cause's usual amount: its mean on the anomaly's weekdays over this many weeks before the anomaly. */
+  rootCauseBaselineWeeks: BASELINE_DAYS / 7,
   /** One-off charges and purchases (commitment fees) are not usage: left out of the series, as Vantage does. */
   leftOutCategories: [...ONE_OFF_CHARGE_CATEGORIES, 'Purchase'],
   /** Days anomalies are kept for feedback. */

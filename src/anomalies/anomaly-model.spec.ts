@@ -1,5 +1,5 @@
 import { dayNumber } from '../common/dates/calendar-date';
-import { BASELINE_DAYS, detectAnomalies, median, MIN_BASELINE_DAYS } from './anomaly-model';
+import { BASELINE_DAYS, detectAnomalies, medianOf, MIN_BASELINE_DAYS } from './anomaly-model';
 
 const FIRST = dayNumber('2026-08-03'); // a Monday
 const defaults = {
@@ -98,9 +98,23 @@ describe('anomaly model', () => {
     expect(detectAnomalies({ ...defaults, values }).map((a) => a.startDay - FIRST)).toEqual([52]);
   });
 
-  it('median', () => {
-    expect(median([3, 1, 2])).toBe(2);
-    expect(median([4, 1, 2, 3])).toBe(2.5);
-    expect(median([])).toBe(0);
+  it('selects the median of any window of up to BASELINE_DAYS values as sorting them does, leaving them in place', () => {
+    let state = 11;
+    const next = () => (state = (state * 48271) % 2147483647);
+    for (let round = 0; round < 500; round++) {
+      const values = Array.from({ length: 40 }, () => (next() % 9 === 0 ? 5 : (next() % 1000) / 7)); // with ties
+      const copy = [...values];
+      const count = 1 + (next() % BASELINE_DAYS);
+      const from = next() % (values.length - count + 1);
+      const window = values.slice(from, from + count).sort((a, b) => a - b);
+      const middle = count >> 1;
+      const expected = count % 2 ? window[middle] : (window[middle - 1] + window[middle]) / 2;
+      expect(medianOf(values, count, from)).toBe(expected);
+      expect(values).toEqual(copy);
+    }
+  });
+
+  it('takes 0 as the median of no values', () => {
+    expect(medianOf([1, 2, 3], 0)).toBe(0);
   });
 });

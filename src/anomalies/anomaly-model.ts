@@ -1,3 +1,5 @@
+import { isoWeekday } from '../common/dates/calendar-date';
+
 /**
  * Anomalies of a daily cost series: each day is compared with a robust baseline of the days before it — the median
  * level of the previous BASELINE_DAYS usable days, shaped by each weekday's typical share of its week — and scored by how many robust
@@ -60,12 +62,25 @@ interface DayJudgement {
 
 /** The anomalies of the series, oldest first. */
 export function detectAnomalies(input: DetectionInput): DetectedAnomaly[] {
+  const series = { ...input, centred: centredMedians(input.values) };
   const anomalous: DayJudgement[] = [];
   for (let index = Math.max(0, input.detectFrom - input.firstDay); index < input.values.length; index++) {
-    const judgement = judge(input, index);
-    if (judgement && isAnomalous(judgement, input) && !recursMonthly(input, judgement)) anomalous.push(judgement);
+    const judgement = judge(series, index);
+    if (judgement && isAnomalous(judgement, input) && !recursMonthly(series, judgement)) anomalous.push(judgement);
   }
   return mergeConsecutive(anomalous);
+}
+
+/** A series being judged, with the median of the 7 days centred on each day (see weekdayShape). */
+interface JudgedSeries extends DetectionInput {
+  centred: Float64Array;
+}
+
+/** Each day's median of the 7 days centred on it (NaN where the series does not hold them all). */
+function centredMedians(values: readonly number[]): Float64Array {
+  const centred = new Float64Array(values.length).fill(Number.NaN);
+  for (let i = WEEK_HALF; i + WEEK_HALF < values.length; i++) centred[i] = medianOf(values, 2 * WEEK_HALF + 1, i - WEEK_HALF);
+  return centred;
 }
 
 /**
@@ -73,7 +88,7 @@ export function detectAnomalies(input: DetectionInput): DetectedAnomaly[] {
  * end (a month-end close, a mid-month batch): at least half this day's rise over its baseline. A monthly pattern is
  * the series' habit, not an anomaly.
  */
-function recursMonthly(input: DetectionInput, day: DayJudgement): boolean {
+function recursMonthly(input: JudgedSeries, day: DayJudgement): boolean {
   const rise = day.actual / day.expected - 1;
   return monthBefore(day.day).some((earlier) => {
     const index = earlier - input.firstDay;
@@ -99,10 +114,10 @@ function monthBefore(dayNumber: number): number[] {
  * (the same weekday a week apart, which no fitted shape can absorb: four days per weekday would flatter the first).
  * Judged for every day of every series, so written on reused typed arrays (a year of 50 series in tens of ms).
  */
-function judge(input: DetectionInput, index: number): DayJudgement | undefined {
+function judge(input: JudgedSeries, index: number): DayJudgement | undefined {
   const baseline = baselineOf(input, index);
   if (baseline.count < MIN_BASELINE_DAYS) return undefined;
-  const shape = weekdayShape(baseline);
+  const shape = weekdayShape(baseline, input);
   const { count, values, weekdays } = baseline;
   for (let i = 0; i < count; i++) work[i] = values[i] / shape[weekdays[i]];
   const level = medianOf(work, count);
@@ -135,21 +150,26 @@ const work = new Float64Array(BASELINE_DAYS);
 const sorted = new Float64Array(BASELINE_DAYS);
 const ratios = Array.from({ length: 7 }, () => new Float64Array(BASELINE_DAYS));
 const ratioCounts = new Uint8Array(7);
+/** Days each side of a day in the week centred on it. */
+const WEEK_HALF = 3;
 
 function baselineOf(input: DetectionInput, index: number): BaselineWindow {
   const first = Math.max(0, input.historyFrom - input.firstDay);
-  let count = 0;
-  let i = index - 1;
-  for (; i >= first && count < BASELINE_DAYS; i--) if (!input.excluded.has(input.firstDay + i)) count++;
-  reusedWindow.count = count;
+  const { excluded, firstDay } = input;
+  let i = Math.max(first - 1, index - 1 - BASELINE_DAYS);
+  if (excluded.size > 0) {
+    i = index - 1;
+    for (let count = 0; i >= first && count < BASELINE_DAYS; i--) if (!excluded.has(firstDay + i)) count++;
+  }
   let at = 0;
   for (let j = i + 1; j < index; j++) {
-    const day = input.firstDay + j;
-    if (input.excluded.has(day)) continue;
+    const day = firstDay + j;
+    if (excluded.size > 0 && excluded.has(day)) continue;
     reusedWindow.days[at] = day;
     reusedWindow.weekdays[at] = weekdayOf(day);
     reusedWindow.values[at++] = input.values[j];
   }
+  reusedWindow.count = at;
   return reusedWindow;
 }
 
@@ -178,11 +198,15 @@ function isAnomalous({ expected, actual, score }: DayJudgement, input: Detection
  * (so a change of level inside the window does not pass for a weekly pattern); 1 for a weekday with fewer than two
  * such days, or where the amounts around it are not positive.
  */
-function weekdayShape({ count, values, weekdays }: BaselineWindow): number[] {
+function weekdayShape({ count, days, values, weekdays }: BaselineWindow, series: JudgedSeries): number[] {
   ratioCounts.fill(0);
+  // Without left-out days the window is a run of the series: its inner days' weeks are the series' centred ones.
+  const start = days[0] - series.firstDay;
+  const contiguous = count > 0 && days[count - 1] - days[0] === count - 1;
   for (let i = 0; i < count; i++) {
-    const from = Math.max(0, i - 3);
-    const around = medianOf(values.subarray(from, Math.min(count, i + 4)), Math.min(count, i + 4) - from);
+    const from = Math.max(0, i - WEEK_HALF);
+    const to = Math.min(count, i + WEEK_HALF + 1);
+    const around = contiguous && to - from === 2 * WEEK_HALF + 1 ? series.centred[start + i] : medianOf(values, to - from, from);
     if (around > 0 && values[i] >= 0) ratios[weekdays[i]][ratioCounts[weekdays[i]]++] = values[i] / around;
   }
   return ratios.map((weekdayRatios, weekday) => {
@@ -191,17 +215,57 @@ function weekdayShape({ count, values, weekdays }: BaselineWindow): number[] {
   });
 }
 
-/** The median of the first `count` values (insertion sort into scratch: at most BASELINE_DAYS of them). */
-function medianOf(values: ArrayLike<number>, count: number): number {
+/** The median of `count` values from `from`, found in scratch (at most BASELINE_DAYS of them; the input is not reordered). */
+export function medianOf(values: ArrayLike<number>, count: number, from = 0): number {
   if (count === 0) return 0;
+  const middle = count >> 1;
+  if (count <= SMALL_SAMPLE) {
+    insertionSort(values, count, from);
+    return count % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+  for (let i = 0; i < count; i++) sorted[i] = values[from + i];
+  const upper = selectNth(sorted, count, middle);
+  if (count % 2) return upper;
+  // The lower middle is the largest of the values the selection left before the middle.
+  let lower = sorted[0];
+  for (let i = 1; i < middle; i++) if (sorted[i] > lower) lower = sorted[i];
+  return (lower + upper) / 2;
+}
+
+/** Up to this many values, insertion sort beats selection. */
+const SMALL_SAMPLE = 12;
+
+function insertionSort(values: ArrayLike<number>, count: number, from: number): void {
   for (let i = 0; i < count; i++) {
-    const value = values[i];
+    const value = values[from + i];
     let j = i - 1;
     for (; j >= 0 && sorted[j] > value; j--) sorted[j + 1] = sorted[j];
     sorted[j + 1] = value;
   }
-  const middle = count >> 1;
-  return count % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Reorders the first `count` values so that the n-th smallest is at n, the smaller ones before it (quickselect). */
+function selectNth(values: Float64Array, count: number, n: number): number {
+  let left = 0;
+  let right = count - 1;
+  while (left < right) {
+    const pivot = values[(left + right) >> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swapped = values[i];
+        values[i++] = values[j];
+        values[j--] = swapped;
+      }
+    }
+    if (n <= j) right = j;
+    else if (n >= i) left = i;
+    else break;
+  }
+  return values[n];
 }
 
 function mergeConsecutive(days: DayJudgement[]): DetectedAnomaly[] {
@@ -231,14 +295,7 @@ function mergeConsecutive(days: DayJudgement[]): DetectedAnomaly[] {
   });
 }
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday). */
+/** 0 = Sunday … 6 = Saturday. */
 function weekdayOf(dayNumber: number): number {
-  return (((dayNumber + 4) % 7) + 7) % 7;
+  return isoWeekday(dayNumber) % 7;
 }

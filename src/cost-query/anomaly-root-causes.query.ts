@@ -1,4 +1,4 @@
-import { addDays } from '../common/dates/calendar-date';
+import { addDays, dayNumber, formatDayNumber, isoWeekday } from '../common/dates/calendar-date';
 import { dimensionValueSql } from './cost-data.query';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 import { COLUMN_DIMENSIONS, DimensionRef } from './dimension-registry';
@@ -10,11 +10,10 @@ import { CompiledSql, SqlParameters } from './sql-parameters';
 /** The columns an anomaly's root causes are looked for in (besides every tag), by their dimension names. */
 export const ROOT_CAUSE_DIMENSIONS = ['account', 'service', 'region', 'usageType'] as const;
 
-/** One anomaly whose causes are looked for: its series, its days and the baseline days before them. */
+/** One anomaly whose causes are looked for: its series and its days. */
 export interface AnomalyWindow {
   /** The monitored dimension's value; absent for the series of the values not monitored on their own. */
   value?: string;
-  baselineStart: string;
   start: string;
   end: string;
 }
@@ -27,6 +26,8 @@ export interface RootCausesQuery {
   /** The values with a series of their own; the remaining series is every other value. */
   monitoredValues: readonly string[];
   anomalies: AnomalyWindow[];
+  /** Weeks before an anomaly its baseline days are taken from (the same weekdays as its days). */
+  baselineWeeks: number;
   /** Charge categories left out, as from the series the anomalies were found in. */
   leftOutCategories: readonly string[];
   conversion?: CurrencyConversion;
@@ -35,30 +36,36 @@ export interface RootCausesQuery {
 /**
  * One row per (anomaly, candidate dimension and value): `anomaly` (1-based, in `anomalies` order), `cause_dimension`
  * (`account`, `service`, `region`, `usageType` or `tag:<key>`; a monitored value's own dimension left out), `cause_value`, and the
- * amounts (exact, rounded once) over the anomaly's days (`actual`) and its baseline days (`baseline`). The rows of the
- * anomalies' series and days (only those: a set lookup per row, see `windowRows`) are first summed per day and
+ * amounts (exact, rounded once) over the anomaly's days (`actual`) and over its baseline days (`baseline`): the days of
+ * the `baselineWeeks` weeks before it on the anomaly's weekdays, each counted as often as the anomaly has that weekday
+ * — so `baseline / baselineWeeks` is what the anomaly's days usually amount to, weekly pattern included. The rows of
+ * the anomalies' series and days (only those: a set lookup per row, see `windowRows`) are first summed per day and
  * candidate columns (the shape the tag projections keep), then spread over the anomalies covering them and their
- * candidate causes (ARRAY JOIN after the aggregation: before it, no projection could answer).
+ * candidate causes (ARRAY JOIN after the aggregation: before it, no projection could answer). Reading the tag maps
+ * is most of the statement's time, so the fewer days read, the better: a week's weekday rather than every day.
  */
 export function buildRootCausesQuery(table: string, query: RootCausesQuery): CompiledSql {
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params);
-  const windows = query.anomalies;
+  const windows = query.anomalies.map((anomaly) => withBaseline(anomaly, query.baselineWeeks));
   const first = windows.map((w) => w.baselineStart).sort()[0];
   const last = windows.map((w) => w.end).sort()[windows.length - 1];
   const filters = { ...query.filters, inclusions: { ...query.filters.inclusions, dateRange: { start: first, end: last } } };
   const where = compileWhere(query.scope, filters, params, { today: last, defaultWindowDays: 1 });
   const leftOut = `charge_category NOT IN ${params.named('left_out_categories', 'Array(String)', query.leftOutCategories)}`;
   const monitoredValues = params.named('monitored_values', 'Array(String)', query.monitoredValues);
-  const column = (name: string, type: string, of: (w: AnomalyWindow) => unknown) => params.named(name, type, windows.map(of));
+  const column = (name: string, type: string, of: (w: BaselinedWindow) => unknown) => params.named(name, type, windows.map(of));
   const values = column('anomaly_values', 'Array(String)', (w) => w.value ?? '');
   const isOther = column('anomaly_is_other', 'Array(UInt8)', (w) => (w.value === undefined ? 1 : 0));
   const baselineStarts = column('anomaly_baseline_starts', 'Array(Date)', (w) => w.baselineStart);
   const starts = column('anomaly_starts', 'Array(Date)', (w) => w.start);
   const ends = column('anomaly_ends', 'Array(Date)', (w) => w.end);
+  const weights = column('anomaly_weekday_days', 'Array(Array(UInt8))', (w) => w.weekdayDays);
+  const weightOf = (anomaly: string) => `${weights}[${anomaly}][toDayOfWeek(usage_date)]`;
   const inSeries = `if(${isOther}[i] = 1, NOT has(${monitoredValues}, value), value = ${values}[i])`;
-  const inWindow = `usage_date >= ${baselineStarts}[i] AND usage_date <= ${ends}[i]`;
-  const covering = `arrayFilter(i -> ${inSeries} AND ${inWindow}, range(1, ${windows.length + 1}))`;
+  const inDays = `usage_date >= ${starts}[i] AND usage_date <= ${ends}[i]`;
+  const inBaseline = `usage_date >= ${baselineStarts}[i] AND usage_date < ${starts}[i] AND ${weightOf('i')} > 0`;
+  const covering = `arrayFilter(i -> ${inSeries} AND (${inDays} OR ${inBaseline}), range(1, ${windows.length + 1}))`;
   const keys = ['usage_date', 'value', ...CAUSE_COLUMNS.map((column) => column.column), MAP_DIMENSIONS.tag.column];
   const grouped = money.select((branch, and) => {
     const [amount] = branch.sums(['amortized_cost']);
@@ -72,9 +79,9 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
   const sql = [
     'SELECT anomaly, cause.1 AS cause_dimension, cause.2 AS cause_value,',
     `  toString(${money.total('sumIf(part, in_anomaly)')}) AS actual,`,
-    `  toString(${money.total('sumIf(part, NOT in_anomaly)')}) AS baseline`,
+    `  toString(${money.total('sumIf(part * weight, NOT in_anomaly)')}) AS baseline`,
     'FROM (',
-    `  SELECT anomaly, cause, usage_date >= ${starts}[anomaly] AS in_anomaly, part`,
+    `  SELECT anomaly, cause, usage_date >= ${starts}[anomaly] AS in_anomaly, ${weightOf('anomaly')} AS weight, part`,
     '  FROM (',
     grouped,
     '  )',
@@ -87,17 +94,39 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
   return { sql, params: params.toObject() };
 }
 
+/** An anomaly with its baseline: from `baselineStart`, the days whose ISO weekday (isoWeekday) has a count in `weekdayDays`. */
+interface BaselinedWindow extends AnomalyWindow {
+  baselineStart: string;
+  /** Per ISO weekday (index 0 = Monday), how many of the anomaly's days fall on it. */
+  weekdayDays: number[];
+}
+
+function withBaseline(window: AnomalyWindow, weeks: number): BaselinedWindow {
+  const weekdayDays = [0, 0, 0, 0, 0, 0, 0];
+  for (let day = dayNumber(window.start); day <= dayNumber(window.end); day++) weekdayDays[isoWeekday(day) - 1]++;
+  return { ...window, baselineStart: addDays(window.start, -7 * weeks), weekdayDays };
+}
+
+/** A window's days read: its baseline days and its own, oldest first. */
+function daysRead(window: BaselinedWindow): string[] {
+  const days: string[] = [];
+  for (let day = dayNumber(window.baselineStart); day <= dayNumber(window.end); day++) {
+    if (day >= dayNumber(window.start) || window.weekdayDays[isoWeekday(day) - 1] > 0) days.push(formatDayNumber(day));
+  }
+  return days;
+}
+
 /**
  * The rows some window covers, as set lookups: (value, day) pairs of the monitored values' windows, days of the
  * remaining series' windows. Exact, and per row a hash lookup where testing each window costs the anomalies' number
  * of comparisons (at 10M line items and 28 anomalies, most of the statement's time); the days also narrow the read.
  */
-function windowRows(windows: AnomalyWindow[], monitoredValues: string, params: SqlParameters): string {
+function windowRows(windows: BaselinedWindow[], monitoredValues: string, params: SqlParameters): string {
   const pairs: Array<[string, string]> = [];
   const otherDays = new Set<string>();
   const seen = new Set<string>();
   for (const window of windows) {
-    for (let day = window.baselineStart; day <= window.end; day = addDays(day, 1)) {
+    for (const day of daysRead(window)) {
       if (window.value === undefined) otherDays.add(day);
       else if (!seen.has(`${window.value}\n${day}`)) pairs.push([window.value, day]);
       seen.add(`${window.value}\n${day}`);

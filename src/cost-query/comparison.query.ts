@@ -74,7 +74,7 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
     'GROUP BY GROUPING SETS ((side, bucket_start, dim_0), (side, dim_0), (side))',
     `LIMIT ${params.add('UInt64', rowLimit)}`,
   ].join('\n');
-  return { sql: withProjectionPreference(query.dateGrouping, sql), params: params.toObject() };
+  return { sql: withProjectionPreference(sql), params: params.toObject() };
 }
 
 /**

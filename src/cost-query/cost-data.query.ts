@@ -116,7 +116,7 @@ export function buildCostDataQuery(
     `ORDER BY ${[`${isTotal} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,
     `LIMIT ${params.add('UInt64', itemLimit + 1)}`,
   ].join('\n');
-  return { sql: withProjectionPreference(query.dateGrouping, sql), params: params.toObject() };
+  return { sql: withProjectionPreference(sql), params: params.toObject() };
 }
 
 /** The totals line's count of every item of the answer (the other fields are metric sums). */

@@ -1,4 +1,4 @@
-import { dayNumber, formatDayNumber, formatMonthNumber, monthNumber } from '../common/dates/calendar-date';
+import { dayNumber, formatDayNumber, formatMonthNumber, isoWeekday, monthNumber } from '../common/dates/calendar-date';
 
 export const DATE_GROUPINGS = ['daily', 'weekly', 'monthly'] as const;
 export type DateGrouping = (typeof DATE_GROUPINGS)[number];
@@ -74,7 +74,7 @@ export function bucketCount(grouping: DateGrouping, start: string, end: string):
 
 /** Day 0 (1970-01-01) was a Thursday, so Monday is day number ≡ 4 (mod 7). */
 function mondayOnOrBefore(day: number): number {
-  return day - ((((day - 4) % 7) + 7) % 7);
+  return day - (isoWeekday(day) - 1);
 }
 
 function countedList(count: number, item: (index: number) => string): string[] {

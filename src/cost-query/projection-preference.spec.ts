@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { MONTHLY_PROJECTIONS, withProjectionPreference } from './projection-preference';
+import { withProjectionPreference } from './projection-preference';
 
-const preference = (sql: string) => withProjectionPreference('monthly', sql).split('\n').at(-1);
+const preference = (sql: string) => withProjectionPreference(sql).split('\n').at(-1);
 
 describe('withProjectionPreference', () => {
-  it('names the monthly projection of the maps a statement reads, for questions by month only', () => {
+  it('names the monthly projection of the maps a statement reads, for statements reading months only', () => {
     expect(preference('SELECT service FROM t')).toBe("SETTINGS preferred_optimize_projection_name = 'monthly_dimension_sums'");
     expect(preference("SELECT resource_tags['team'] FROM t")).toBe("SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'");
     expect(preference("SELECT activated_cost_categories['BU'] FROM t")).toBe(
@@ -17,18 +15,10 @@ describe('withProjectionPreference', () => {
     );
     // Days read (a range of days, not whole months): no preference, or ClickHouse would read the line items.
     const days = 'SELECT toStartOfMonth(usage_date) AS m FROM t WHERE usage_date BETWEEN {p0:Date} AND {p1:Date}';
-    expect(withProjectionPreference('monthly', days)).toBe(days);
-    expect(withProjectionPreference('daily', 'SELECT 1')).toBe('SELECT 1');
-    expect(withProjectionPreference('weekly', 'SELECT 1')).toBe('SELECT 1');
-  });
-
-  it('names projections the migrations define', () => {
-    const migrations = join(__dirname, '../../clickhouse/migrations');
-    const sql = readdirSync(migrations)
-      .filter((name) => name.endsWith('.sql'))
-      .map((name) => readFileSync(join(migrations, name), 'utf8'))
-      .join('\n');
-    for (const name of Object.values(MONTHLY_PROJECTIONS))
-      expect({ name, defined: sql.includes(`ADD PROJECTION IF NOT EXISTS ${name}`) }).toEqual({ name, defined: true });
+    expect(withProjectionPreference(days)).toBe(days);
+    const daily = 'SELECT usage_date, sum(amortized_cost) FROM t GROUP BY usage_date';
+    expect(withProjectionPreference(daily)).toBe(daily);
+    const weekly = 'SELECT toMonday(usage_date) AS usage_date FROM t GROUP BY usage_date';
+    expect(withProjectionPreference(weekly)).toBe(weekly);
   });
 });

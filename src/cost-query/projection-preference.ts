@@ -1,12 +1,7 @@
-import type { DateGrouping } from './date-bucketing';
 import { MAP_DIMENSIONS } from './filter-fields';
+import { AGGREGATE_PROJECTIONS } from './projections';
 
-/** The monthly aggregate projections (migrations 0006, 0015, 0027), by the maps a statement reads. */
-export const MONTHLY_PROJECTIONS = {
-  dimensions: 'monthly_dimension_sums',
-  fullMaps: 'monthly_tag_sums',
-  activatedMaps: 'monthly_activated_tag_sums',
-} as const;
+const MONTHLY_PROJECTIONS = AGGREGATE_PROJECTIONS.monthly;
 
 const MAPS = Object.values(MAP_DIMENSIONS);
 
@@ -23,24 +18,32 @@ function readsDays(sql: string): boolean {
 }
 
 /**
- * A cost statement bucketed by `grouping`, with the projection it should prefer. ClickHouse takes the aggregate
- * projection reading the fewest granules; where the daily and monthly ones read as many (one granule a part each: a
- * small organisation, or an estate whose resources share their dimensions) it may take the daily one and read ~30×
- * the rows. A question by month over whole months names the monthly projection of the maps it reads. Only then: a
- * preferred projection that cannot answer makes ClickHouse read the line items instead (chDB 26.7).
+ * A cost statement with the projection it should prefer. ClickHouse takes the aggregate projection reading the fewest
+ * granules; where the daily and monthly ones read as many (one granule a part each: a small organisation, or an
+ * estate whose resources share their dimensions) it may take the daily one and read ~30× the rows. A statement that
+ * reads months only (a question by month over whole months) names the monthly projection of the maps it reads. Only
+ * then: a preferred projection that cannot answer makes ClickHouse read the line items instead (chDB 26.7).
  */
-export function withProjectionPreference(grouping: DateGrouping, sql: string): string {
-  if (grouping !== 'monthly' || readsDays(sql)) return sql;
-  const projection = reads(
-    sql,
-    MAPS.map((map) => map.column),
+export function withProjectionPreference(sql: string): string {
+  if (readsDays(sql)) return sql;
+  return `${sql}\nSETTINGS preferred_optimize_projection_name = '${monthlyProjectionOf(sql)}'`;
+}
+
+/** The monthly projection holding the maps the statement reads: full maps if any, else activated ones, else none. */
+function monthlyProjectionOf(sql: string): string {
+  if (
+    reads(
+      sql,
+      MAPS.map((map) => map.column),
+    )
   )
-    ? MONTHLY_PROJECTIONS.fullMaps
-    : reads(
-          sql,
-          MAPS.map((map) => map.activatedColumn),
-        )
-      ? MONTHLY_PROJECTIONS.activatedMaps
-      : MONTHLY_PROJECTIONS.dimensions;
-  return `${sql}\nSETTINGS preferred_optimize_projection_name = '${projection}'`;
+    return MONTHLY_PROJECTIONS.fullMaps;
+  if (
+    reads(
+      sql,
+      MAPS.map((map) => map.activatedColumn),
+    )
+  )
+    return MONTHLY_PROJECTIONS.activatedMaps;
+  return MONTHLY_PROJECTIONS.dimensions;
 }

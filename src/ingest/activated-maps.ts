@@ -1,6 +1,8 @@
 import { sleep } from '../common/async/sleep';
 import { MAP_DIMENSIONS } from '../cost-query/filter-fields';
+import { ACTIVATED_PROJECTIONS } from '../cost-query/projections';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './focus-mapping';
 import { newImportId } from './import-tables';
 import { PartitionHost, partitionHosts } from './partition-hosts';
 
@@ -13,7 +15,6 @@ import { PartitionHost, partitionHosts } from './partition-hosts';
 export const ACTIVATED_COLUMNS = Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn);
 export const ACTIVATIONS_TABLE = 'tag_key_activations';
 const DICTIONARY = 'activated_map_keys';
-const ACTIVATED_PROJECTIONS = ['daily_activated_tag_sums', 'monthly_activated_tag_sums'];
 
 /**
  * How long after an activation changed a write may still have used the keys before it: a node reloads its
@@ -60,10 +61,11 @@ const PARTITION_COPY_ATTEMPTS = 3;
 /**
  * Rewrites one organisation's partitions of the cost table on one host with the keys in force: each partition copied
  * into a table of its own (an import's name: backups skip it, a crash's leftover is dropped as an abandoned import's),
- * where the DEFAULT expressions compute the activated maps and the insert builds every projection, then swapped in
- * with REPLACE PARTITION, atomic. Work in proportion to the organisation's rows: a mutation would visit every part of
- * the table (chDB 26.7: 100 s for one organisation's rows among 700 partitions). Run under the publish fence, so no
- * import swaps meanwhile; a partition that changes while it is copied (an insert) is copied again.
+ * where the DEFAULT expressions compute the activated maps and the insert builds every projection (in bounded blocks,
+ * one thread: COST_ROW_BLOCK_SETTINGS), then swapped in with REPLACE PARTITION, atomic. Work in proportion to the
+ * organisation's rows: a mutation would visit every part of the table (chDB 26.7: 100 s for one organisation's rows
+ * among 700 partitions). Run under the publish fence, so no import swaps meanwhile; a partition that changes while it
+ * is copied (an insert) is copied again.
  */
 export async function rewriteOrganizationPartitions(host: ClickhouseService, organizationId: string): Promise<void> {
   const table = 'cost_line_items';
@@ -74,16 +76,17 @@ export async function rewriteOrganizationPartitions(host: ClickhouseService, org
       { database: host.database, table, activated: ACTIVATED_COLUMNS },
     )
   ).map((column) => column.name);
+  const settings = settingsClause(await host.knownSettings({ max_execution_time: 0, ...COST_ROW_BLOCK_SETTINGS, max_insert_threads: 1 }));
   for (const partition of await organizationPartitions(host, table, organizationId)) {
     for (let attempt = 1; ; attempt++) {
       const before = await partitionDigest(host, table, partition);
       const copy = newImportId();
       await host.command(`CREATE TABLE ${host.table(copy)} AS ${host.table(table)}`);
       try {
-        await host.command(
+        await host.longCommand(
           `INSERT INTO ${host.table(copy)} (${columns.join(', ')})
            SELECT ${columns.join(', ')} FROM ${host.table(table)} WHERE _partition_id = {partition:String}
-           SETTINGS max_execution_time = 0`,
+           ${settings}`,
           { partition },
         );
         if ((await partitionDigest(host, table, partition)) === before) {

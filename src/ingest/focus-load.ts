@@ -14,6 +14,7 @@ import {
   reportBlockSql,
   reportedColumns,
   reportTotalsSql,
+  settingsClause,
   sqlString,
 } from './focus-mapping';
 import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from './import-tables';
@@ -210,10 +211,7 @@ async function insertSql(
   extra: Record<string, string | number>,
 ): Promise<string> {
   const settings = await clickhouse.knownSettings({ ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS, ...extra });
-  const clause = Object.entries(settings)
-    .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : `'${sqlString(String(value))}'`}`)
-    .join(', ');
-  return `INSERT INTO ${target.input}\n${focusSelectSql(source)}\nSETTINGS ${clause}`;
+  return `INSERT INTO ${target.input}\n${focusSelectSql(source)}\n${settingsClause(settings)}`;
 }
 
 interface ReportTotals {

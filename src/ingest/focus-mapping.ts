@@ -109,16 +109,26 @@ export const FOCUS_INPUT_SETTINGS = {
 } as const;
 
 /**
+ * Insert blocks of cost rows cut at 8 MiB whatever their width: each block is written into a part and its six
+ * projections, a buffer per column, and each insert thread writes its own. Copying a 1.9M-row partition of the
+ * bench's 100M estate took more than 2 GiB in ClickHouse's default blocks (~1M rows), 836 MB in these with one
+ * thread, 1.6 GB with two; at 16 MiB a 3M-row file's import needed more than 1.5 GiB. Imports and the activated
+ * keys' partition rewrite use them.
+ */
+export const COST_ROW_BLOCK_SETTINGS = {
+  min_insert_block_size_rows: 0,
+  min_insert_block_size_bytes: 8 * 1024 * 1024,
+} as const;
+
+/**
  * What keeps an import's memory bounded whatever the file's size (measured, docs/operations.md): the Parquet
  * reader decodes ahead of the insert only up to 64 MiB (its default, 4 GiB, is what made a 3M-row file exceed
- * 2 GiB), insert blocks are cut at 8 MiB whatever their width (each block is written into the staging part and its
- * four projections, which grew with the currency and invoice columns: at 16 MiB a 3M-row file needed more than
- * 1.5 GiB), and the two views of the input table run in parallel (otherwise one core does both).
+ * 2 GiB), insert blocks as every write of cost rows cuts them, and the two views of the input table run in
+ * parallel, a thread each (otherwise one core does both).
  */
 export const IMPORT_MEMORY_SETTINGS = {
   input_format_parquet_memory_high_watermark: 64 * 1024 * 1024,
-  min_insert_block_size_rows: 0,
-  min_insert_block_size_bytes: 8 * 1024 * 1024,
+  ...COST_ROW_BLOCK_SETTINGS,
   max_insert_threads: 2,
   parallel_view_processing: 1,
   max_partitions_per_insert_block: 0,
@@ -439,6 +449,14 @@ FROM ${reportTable}`;
 /** The required columns a file's report shows with a value in some row. */
 export function reportedColumns(report: Record<string, unknown>): string[] {
   return REQUIRED_COLUMNS.filter((column) => Number(report[`present_${column}`]) === 1);
+}
+
+/** A statement's SETTINGS clause (the embedded connection would make settings given beside a statement session-wide). */
+export function settingsClause(settings: Readonly<Record<string, string | number | undefined>>): string {
+  const assignments = Object.entries(settings)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : `'${sqlString(String(value))}'`}`);
+  return `SETTINGS ${assignments.join(', ')}`;
 }
 
 /** A string for a single-quoted SQL literal (only for constants of this module and file paths). */

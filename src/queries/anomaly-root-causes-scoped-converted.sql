@@ -14,15 +14,16 @@
 --   anomaly_baseline_starts = ["2026-09-03","2026-09-04"]
 --   anomaly_starts = ["2026-10-01","2026-10-02"]
 --   anomaly_ends = ["2026-10-02","2026-10-02"]
+--   anomaly_weekday_days = [[0,0,0,1,1,0,0],[0,0,0,0,1,0,0]]
 --   currency = "USD"
 --   converted_codes = ["EUR"]
 --   converted_bits = [1]
 --   p6 = "team"
 --   not_set = "(not set)"
---   window_pair_values = ["payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments","payments"]
---   window_pair_days = ["2026-09-03","2026-09-04","2026-09-05","2026-09-06","2026-09-07","2026-09-08","2026-09-09","2026-09-10","2026-09-11","2026-09-12","2026-09-13","2026-09-14","2026-09-15","2026-09-16","2026-09-17","2026-09-18","2026-09-19","2026-09-20","2026-09-21","2026-09-22","2026-09-23","2026-09-24","2026-09-25","2026-09-26","2026-09-27","2026-09-28","2026-09-29","2026-09-30","2026-10-01","2026-10-02"]
---   other_window_days = ["2026-09-04","2026-09-05","2026-09-06","2026-09-07","2026-09-08","2026-09-09","2026-09-10","2026-09-11","2026-09-12","2026-09-13","2026-09-14","2026-09-15","2026-09-16","2026-09-17","2026-09-18","2026-09-19","2026-09-20","2026-09-21","2026-09-22","2026-09-23","2026-09-24","2026-09-25","2026-09-26","2026-09-27","2026-09-28","2026-09-29","2026-09-30","2026-10-01","2026-10-02"]
---   window_days = ["2026-09-03","2026-09-04","2026-09-05","2026-09-06","2026-09-07","2026-09-08","2026-09-09","2026-09-10","2026-09-11","2026-09-12","2026-09-13","2026-09-14","2026-09-15","2026-09-16","2026-09-17","2026-09-18","2026-09-19","2026-09-20","2026-09-21","2026-09-22","2026-09-23","2026-09-24","2026-09-25","2026-09-26","2026-09-27","2026-09-28","2026-09-29","2026-09-30","2026-10-01","2026-10-02"]
+--   window_pair_values = ["payments","payments","payments","payments","payments","payments","payments","payments","payments","payments"]
+--   window_pair_days = ["2026-09-03","2026-09-04","2026-09-10","2026-09-11","2026-09-17","2026-09-18","2026-09-24","2026-09-25","2026-10-01","2026-10-02"]
+--   other_window_days = ["2026-09-04","2026-09-11","2026-09-18","2026-09-25","2026-10-02"]
+--   window_days = ["2026-09-03","2026-09-04","2026-09-10","2026-09-11","2026-09-17","2026-09-18","2026-09-24","2026-09-25","2026-10-01","2026-10-02"]
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
 --   rate_values = ["1.0823","1.085"]
@@ -33,13 +34,14 @@ SELECT
     cause.1 AS cause_dimension,
     cause.2 AS cause_value,
     toString(toDecimal128(round(toDecimal128(sumIf(part, in_anomaly), 11), 10), 10)) AS actual,
-    toString(toDecimal128(round(toDecimal128(sumIf(part, NOT in_anomaly), 11), 10), 10)) AS baseline
+    toString(toDecimal128(round(toDecimal128(sumIf(part * weight, NOT in_anomaly), 11), 10), 10)) AS baseline
 FROM
 (
     SELECT
         anomaly,
         cause,
         usage_date >= ({anomaly_starts:Array(Date)}[anomaly]) AS in_anomaly,
+        ({anomaly_weekday_days:Array(Array(UInt8))}[anomaly])[toDayOfWeek(usage_date)] AS weight,
         part
     FROM
     (
@@ -85,7 +87,7 @@ FROM
             billing_currency,
             usage_date
     )
-    ARRAY JOIN arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({monitored_values:Array(String)}, value), value = ({anomaly_values:Array(String)}[i])) AND (usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))), range(1, 3)) AS anomaly
+    ARRAY JOIN arrayFilter(i -> (if(({anomaly_is_other:Array(UInt8)}[i]) = 1, NOT has({monitored_values:Array(String)}, value), value = ({anomaly_values:Array(String)}[i])) AND (((usage_date >= ({anomaly_starts:Array(Date)}[i])) AND (usage_date <= ({anomaly_ends:Array(Date)}[i]))) OR ((usage_date >= ({anomaly_baseline_starts:Array(Date)}[i])) AND (usage_date < ({anomaly_starts:Array(Date)}[i])) AND ((({anomaly_weekday_days:Array(Array(UInt8))}[i])[toDayOfWeek(usage_date)]) > 0)))), range(1, 3)) AS anomaly
     ARRAY JOIN arrayFilter(cause -> (((cause.2) != '') AND ((({anomaly_is_other:Array(UInt8)}[anomaly]) = 1) OR ((cause.1) != {monitored_cause:String}))), arrayConcat([('account', account_id), ('service', service), ('region', region), ('usageType', usage_type)], arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(resource_tags), mapValues(resource_tags)))) AS cause
 )
 GROUP BY

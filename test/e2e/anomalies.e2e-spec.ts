@@ -12,6 +12,8 @@ const today = new Date().toISOString().slice(0, 10);
 const dayAfter = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const yesterday = dayAfter(today, -1);
 const daysAgo = (days: number) => dayAfter(today, -days);
+/** How many days before today a row's day is. */
+const ago = (row: RowInput) => Math.round((Date.parse(today) - Date.parse(String(row.usage_date))) / DAY_MS);
 
 /** One row a day of `service` from `from` days ago to yesterday, of `amount(daysAgo)`. */
 function series(service: string, from: number, amount: (ago: number) => number, extra: Partial<RowInput> = {}): RowInput[] {
@@ -138,6 +140,26 @@ describe('POST /v1/cost-insights/anomalies', () => {
       { dimension: 'service', value: 'S-0', contribution: 300 },
       { dimension: 'region', value: 'eu-west-1', contribution: 300 },
       { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 300 },
+    ]);
+  });
+
+  it("compares each root cause with its usual amount on the anomaly's weekdays: a weekly pattern is no cause", async () => {
+    // Batch: acct-weekly spends 100 on weekdays only, acct-steady 50 every day; on a recent weekday acct-steady spends
+    // 250. Against the same weekday of the 4 weeks before, acct-steady rose by 200 and acct-weekly not at all (a mean
+    // over all 28 days would have called its usual Monday-to-Friday 100 a rise of 28.57).
+    const own = await t.newOrganization();
+    const isWeekday = (ago: number) => ![0, 6].includes(new Date(`${daysAgo(ago)}T00:00:00Z`).getUTCDay());
+    const spikeAgo = [3, 4, 5, 6, 7].find(isWeekday)!;
+    await t.insertRows(own.organizationId, [
+      ...series('Batch', 60, () => 100, { account_id: 'acct-weekly' }).filter((row) => isWeekday(ago(row))),
+      ...series('Batch', 60, (days) => (days === spikeAgo ? 250 : 50), { account_id: 'acct-steady' }),
+    ]);
+    const anomalies = (await scan(own)).body.data.anomalies as AnomalyBody[];
+    expect(anomalies.map((a) => [a.dimension_value, a.start, a.actual])).toEqual([['Batch', daysAgo(spikeAgo), 350]]);
+    expect(anomalies[0].rootCauses).toEqual([
+      { dimension: 'account', value: 'acct-steady', contribution: 200 },
+      { dimension: 'region', value: 'us-east-1', contribution: 200 },
+      { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 200 },
     ]);
   });
 

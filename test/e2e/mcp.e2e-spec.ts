@@ -373,8 +373,8 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       { usage_date: spikeDay, service: 'Compute', amortized_cost: '50', ...spot, resource_tags: { team: 'data' } },
     ];
     await t.insertRows(org.organizationId, rows);
-    // Expected from the rows: each value's amount on the spike day less its average of the 28 days before (Compute's
-    // rows), the rises largest first (equal ones here in the order account, region, usage type).
+    // Expected from the rows: each value's amount on the spike day less its mean on the same weekday of the 4 weeks
+    // before (Compute's rows), the rises largest first (equal ones here in the order account, region, usage type).
     const compute = rows.filter((r) => r.service === 'Compute');
     const causesOf = (r: RowInput): Array<[string, string]> => [
       ['account', r.account_id!],
@@ -384,7 +384,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     ];
     const sums = new Map<string, { dimension: string; value: string; actual: number; baseline: number }>();
     for (const r of compute) {
-      const inBaseline = r.usage_date < spikeDay && r.usage_date >= day(4 + 28);
+      const inBaseline = [7, 14, 21, 28].some((back) => r.usage_date === day(4 + back));
       if (r.usage_date !== spikeDay && !inBaseline) continue;
       for (const [dimension, value] of causesOf(r)) {
         const sum = sums.get(`${dimension}=${value}`) ?? { dimension, value, actual: 0, baseline: 0 };
@@ -394,7 +394,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       }
     }
     const rootCauses = [...sums.values()]
-      .map(({ dimension, value, actual, baseline }) => ({ dimension, value, contribution: actual - baseline / 28 }))
+      .map(({ dimension, value, actual, baseline }) => ({ dimension, value, contribution: actual - baseline / 4 }))
       .filter((cause) => cause.contribution > 0)
       .sort((a, b) => b.contribution - a.contribution || a.dimension.localeCompare(b.dimension) || a.value.localeCompare(b.value))
       .slice(0, 5); // the API's root causes per anomaly

@@ -1,4 +1,13 @@
-import { addDays, dayNumber, daysInRange, formatDayNumber, isCalendarDate, isSupportedDate, SUPPORTED_DATES } from './calendar-date';
+import {
+  addDays,
+  dayNumber,
+  daysInRange,
+  formatDayNumber,
+  isCalendarDate,
+  isoWeekday,
+  isSupportedDate,
+  SUPPORTED_DATES,
+} from './calendar-date';
 
 describe('calendar dates', () => {
   it('recognises real calendar dates of any four-digit year', () => {
@@ -26,5 +35,14 @@ describe('calendar dates', () => {
     expect(isSupportedDate('2099-12-31')).toBe(true);
     expect(isSupportedDate('1999-12-31')).toBe(false);
     expect(isSupportedDate('2100-01-01')).toBe(false);
+  });
+
+  it('gives ISO weekdays (1 = Monday … 7 = Sunday) for days before and after 1970, as the Date object does', () => {
+    expect(isoWeekday(dayNumber('2026-11-23'))).toBe(1); // a Monday
+    expect(isoWeekday(dayNumber('2026-11-29'))).toBe(7);
+    for (let day = dayNumber('1969-12-01'); day <= dayNumber('1970-02-01'); day++) {
+      const jsDay = new Date(day * 86_400_000).getUTCDay(); // 0 = Sunday
+      expect({ day, weekday: isoWeekday(day) }).toEqual({ day, weekday: jsDay === 0 ? 7 : jsDay });
+    }
   });
 });

@@ -32,6 +32,11 @@ export function dayNumber(date: string): number {
   return value.getTime() / MS_PER_DAY;
 }
 
+/** The ISO weekday of a day number: 1 = Monday … 7 = Sunday, as ClickHouse's toDayOfWeek (1970-01-01 was a Thursday). */
+export function isoWeekday(day: number): number {
+  return ((((day + 3) % 7) + 7) % 7) + 1;
+}
+
 /** The `YYYY-MM-DD` of a day number. */
 export function formatDayNumber(day: number): string {
   const value = new Date(day * MS_PER_DAY);

@@ -193,12 +193,28 @@ export class ClickhouseService implements OnModuleDestroy {
     }
   }
 
-  async command(query: string, params: StatementParameters = {}): Promise<void> {
+  async command(query: string, params: StatementParameters = {}, settings: ClickHouseSettings = {}): Promise<void> {
     try {
-      await this.measured('command', () => this.client.command({ query, query_params: params }));
+      await this.measured('command', () => this.client.command({ query, query_params: params, clickhouse_settings: settings }));
     } finally {
       this.writes.commands++; // see insert
     }
+  }
+
+  /**
+   * A command that may run longer than the client's request timeout without a byte to send (a partition copied
+   * by INSERT … SELECT): the server sends a progress header every half timeout meanwhile, so the client never takes
+   * the socket for dead. Node caps a response's headers at 16 KB: about 15 minutes of progress at the default timeout.
+   */
+  async longCommand(query: string, params: StatementParameters = {}): Promise<void> {
+    await this.command(query, params, this.progressHeaderSettings());
+  }
+
+  /** None for the embedded engine: no socket, and its connection would keep settings for the session. */
+  private progressHeaderSettings(): ClickHouseSettings {
+    if (this.embedded) return {};
+    const interval = Math.floor(this.config.clickhouse.requestTimeoutMs / 2);
+    return { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: String(interval) };
   }
 
   /**
@@ -219,10 +235,12 @@ export class ClickhouseService implements OnModuleDestroy {
 
   /**
    * An INSERT … SELECT of derived rows (converted sums) that answer nothing until registered elsewhere: no write
-   * count, so it moves no organisation's data version. Its own settings (e.g. one thread for a background build).
+   * count, so it moves no organisation's data version. Its own settings (e.g. one thread for a background build);
+   * kept alive as longCommand is.
    */
   async insertSelect(statement: string, params: StatementParameters, settings: ClickHouseSettings = {}): Promise<void> {
-    await this.measured('insert', () => this.client.command({ query: statement, query_params: params, clickhouse_settings: settings }));
+    const clickhouse_settings = { ...this.progressHeaderSettings(), ...settings };
+    await this.measured('insert', () => this.client.command({ query: statement, query_params: params, clickhouse_settings }));
   }
 
   async insert<T extends Record<string, unknown>>(table: string, values: T[], settings: ClickHouseSettings = {}): Promise<void> {
