@@ -596,8 +596,9 @@ describeWithRedis('The data-source worker', () => {
   });
 
   it('backs off from an unreachable endpoint, doubling its wait, and each check says when it tries again', async () => {
-    // A poll of 5 s, the worker's tick: without a backoff every round would check the source, 5 s apart.
-    const worker = await TestApp.start({ settings: { INGEST_WORKER: 'true', INGEST_POLL_SECONDS: '5' } });
+    // A poll of 10 s, the worker's tick: without a backoff every round would check the source, 10 s apart.
+    const pollMs = 10_000;
+    const worker = await TestApp.start({ settings: { INGEST_WORKER: 'true', INGEST_POLL_SECONDS: String(pollMs / 1000) } });
     try {
       const org = await worker.newOrganization();
       const nobody = `http://127.0.0.1:${await freePort()}`; // nothing listens there
@@ -617,11 +618,12 @@ describeWithRedis('The data-source worker', () => {
       }
       expect(checks.map((check) => check.outcome)).toEqual(['unreachable', 'unreachable', 'unreachable']);
       const waits = checks.map((check) => Number(/the worker tries again in (\d+) s$/.exec(check.message)?.[1]));
-      expect(waits).toEqual([5, 10, 20]);
-      // The third check waited for the second's 10 s, skipping a round. Each check records when its listing failed,
-      // a second or so after its round began.
+      expect(waits).toEqual([10, 20, 40]);
+      // The third check waited for the second's 20 s, skipping a round: two polls apart, not one. Each check records
+      // when its listing failed, after the sources listed before it in its round (other tests' sources on a shared
+      // server, seconds under load: 3 s on CI), so the gap is told from one poll's by the midpoint.
       const gap = Date.parse(checks[2].checkedAt) - Date.parse(checks[1].checkedAt);
-      expect(gap).toBeGreaterThanOrEqual(10_000 - 1_500);
+      expect(gap).toBeGreaterThanOrEqual(1.5 * pollMs);
       const list = await worker.http.get(SOURCES).set(org.auth);
       expect(JSON.stringify(list.body.data)).toContain('the worker tries again in');
       await worker.http.delete(`${SOURCES}/${source.sourceId}`).set(org.auth);
