@@ -46,7 +46,8 @@ describe('buildFilterOptionsQuery', () => {
         'GROUP BY value',
         'ORDER BY sum_amortized_cost DESC, value',
         // Two past the bound: one tells a cut list, one covers '' and a stored '(not set)' being one option.
-        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2}`,
+        "SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums')",
       ].join('\n'),
       params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21' },
     });
@@ -61,7 +62,8 @@ describe('buildFilterOptionsQuery', () => {
         "  AND positionCaseInsensitiveUTF8(if(value = '', {not_set:String}, value), {search:String}) > 0",
         'GROUP BY value',
         'ORDER BY sum_amortized_cost DESC, value',
-        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2}`,
+        "SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums')",
       ].join('\n'),
       params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21', search: 'Ec2%_', not_set: '(not set)' },
     });
@@ -77,7 +79,8 @@ describe('buildFilterOptionsQuery', () => {
         'GROUP BY value',
         "HAVING positionCaseInsensitiveUTF8(if(value = '', {not_set:String}, value), {search:String}) > 0 OR positionCaseInsensitiveUTF8(name, {search:String}) > 0",
         'ORDER BY sum_amortized_cost DESC, value',
-        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2}`,
+        "SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums')",
       ].join('\n'),
       params: { organization_id: ORG, p0: '2026-10-23', p1: '2026-11-21', search: 'prod', not_set: '(not set)' },
     });
@@ -97,7 +100,8 @@ describe('buildFilterOptionsQuery', () => {
         `ARRAY JOIN ${keys} AS map_key`,
         'GROUP BY value',
         'ORDER BY sum_amortized_cost DESC, value',
-        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2})`,
+        `LIMIT ${MAX_OPTIONS_PER_FIELD + 2}`,
+        "SETTINGS preferred_optimize_projection_name = 'daily_tag_sums')",
         'UNION ALL',
         "(SELECT 'tagValues' AS field, tag_value AS value, tag_key AS name, sum(map_cost) AS sum_amortized_cost",
         `FROM (${perMap(2)})`,
@@ -111,7 +115,8 @@ describe('buildFilterOptionsQuery', () => {
         `LIMIT ${MAX_TAG_VALUE_KEYS})`,
         'GROUP BY tag_key, tag_value',
         'ORDER BY tag_key, sum_amortized_cost DESC, tag_value',
-        `LIMIT ${MAX_VALUES_PER_TAG_KEY + 1} BY tag_key)`,
+        `LIMIT ${MAX_VALUES_PER_TAG_KEY + 1} BY tag_key`,
+        "SETTINGS preferred_optimize_projection_name = 'daily_tag_sums')",
       ].join('\n'),
     );
     expect(params).toEqual({
@@ -368,6 +373,7 @@ describe('buildMapKeyValuesQuery', () => {
         'GROUP BY map_value',
         'ORDER BY sum(amortized_cost) DESC, map_value',
         `LIMIT ${MAX_MAP_KEY_VALUES + 1}`,
+        "SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'",
       ].join('\n'),
       params: { organization_id: ORG, p0: 'Unit', p1: ['111111111111'], p2: 'temporary' },
     });
@@ -383,6 +389,7 @@ describe('buildMapKeyValuesQuery', () => {
         'GROUP BY map_value',
         'ORDER BY sum(amortized_cost) DESC, map_value',
         `LIMIT ${MAX_MAP_KEY_VALUES + 1}`,
+        "SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'",
       ].join('\n'),
       params: { organization_id: ORG, p0: "it's" },
     });
@@ -399,6 +406,7 @@ describe('buildMapKeyValuesQuery', () => {
         'GROUP BY map_value',
         'ORDER BY sum(amortized_cost) DESC, map_value',
         `LIMIT ${MAX_MAP_KEY_VALUES + 1}`,
+        "SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'",
       ].join('\n'),
       params: { organization_id: ORG, p0: 'env', search: "%_'" },
     });
@@ -419,6 +427,7 @@ describe('buildMapKeyValuesQuery', () => {
         'GROUP BY map_value',
         'ORDER BY map_value',
         'LIMIT 26',
+        "SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'",
       ].join('\n'),
       params: { organization_id: ORG, p0: 'Unit', search: 'o', p1: 'prod' },
     });

@@ -12,6 +12,7 @@ import { compileWhere, dataScopeConditions, FilterTarget } from './filter-compil
 import { Filters, OrganizationScope } from './filters.types';
 import { finiteNumber } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
+import { withProjectionPreference } from './projection-preference';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 
 /**
@@ -124,7 +125,9 @@ export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): Compile
   if (input.fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
     branches.push(tagValuesSql(whereFor('tag'), input.table, money, search));
   }
-  return { sql: branches.map((branch) => `(${branch})`).join('\nUNION ALL\n'), params: params.toObject() };
+  // Each branch names its own projection: its grain and maps differ from its neighbours'.
+  const sql = branches.map((branch) => `(${withProjectionPreference(branch)})`).join('\nUNION ALL\n');
+  return { sql, params: params.toObject() };
 }
 
 // Field names are registry constants (checked against OPTIONS_FIELDS), never request text.
@@ -405,7 +408,7 @@ export function buildMapKeyValuesQuery(input: MapKeyValuesQueryInput): CompiledS
     page ? 'ORDER BY map_value' : 'ORDER BY sum(amortized_cost) DESC, map_value',
     `LIMIT ${(page?.limit ?? MAX_MAP_KEY_VALUES) + 1}`,
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withProjectionPreference(sql), params: params.toObject() };
 }
 
 /**

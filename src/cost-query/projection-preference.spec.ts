@@ -3,7 +3,7 @@ import { withProjectionPreference } from './projection-preference';
 const preference = (sql: string) => withProjectionPreference(sql).split('\n').at(-1);
 
 describe('withProjectionPreference', () => {
-  it('names the monthly projection of the maps a statement reads, for statements reading months only', () => {
+  it('names the projection of the grain a statement reads (months only: monthly) and of the maps it reads', () => {
     expect(preference('SELECT service FROM t')).toBe("SETTINGS preferred_optimize_projection_name = 'monthly_dimension_sums'");
     expect(preference("SELECT resource_tags['team'] FROM t")).toBe("SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'");
     expect(preference("SELECT activated_cost_categories['BU'] FROM t")).toBe(
@@ -13,12 +13,12 @@ describe('withProjectionPreference', () => {
     expect(preference("SELECT activated_resource_tags['a'], cost_categories['b'] FROM t")).toBe(
       "SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'",
     );
-    // Days read (a range of days, not whole months): no preference, or ClickHouse would read the line items.
+    // Days read (a range of days, not whole months, or a daily or weekly bucket): the daily projection of those maps.
     const days = 'SELECT toStartOfMonth(usage_date) AS m FROM t WHERE usage_date BETWEEN {p0:Date} AND {p1:Date}';
-    expect(withProjectionPreference(days)).toBe(days);
-    const daily = 'SELECT usage_date, sum(amortized_cost) FROM t GROUP BY usage_date';
-    expect(withProjectionPreference(daily)).toBe(daily);
-    const weekly = 'SELECT toMonday(usage_date) AS usage_date FROM t GROUP BY usage_date';
-    expect(withProjectionPreference(weekly)).toBe(weekly);
+    expect(preference(days)).toBe("SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums'");
+    const daily = "SELECT usage_date, sum(amortized_cost) FROM t WHERE resource_tags['team'] = 'a' GROUP BY usage_date";
+    expect(preference(daily)).toBe("SETTINGS preferred_optimize_projection_name = 'daily_tag_sums'");
+    const weekly = "SELECT toMonday(usage_date) AS usage_date FROM t WHERE activated_resource_tags['team'] = 'a' GROUP BY usage_date";
+    expect(preference(weekly)).toBe("SETTINGS preferred_optimize_projection_name = 'daily_activated_tag_sums'");
   });
 });

@@ -1,8 +1,6 @@
 import { MAP_DIMENSIONS } from './filter-fields';
 import { AGGREGATE_PROJECTIONS } from './projections';
 
-const MONTHLY_PROJECTIONS = AGGREGATE_PROJECTIONS.monthly;
-
 const MAPS = Object.values(MAP_DIMENSIONS);
 
 function reads(sql: string, columns: string[]): boolean {
@@ -18,32 +16,34 @@ function readsDays(sql: string): boolean {
 }
 
 /**
- * A cost statement with the projection it should prefer. ClickHouse takes the aggregate projection reading the fewest
- * granules; where the daily and monthly ones read as many (one granule a part each: a small organisation, or an
- * estate whose resources share their dimensions) it may take the daily one and read ~30× the rows. A statement that
- * reads months only (a question by month over whole months) names the monthly projection of the maps it reads. Only
- * then: a preferred projection that cannot answer makes ClickHouse read the line items instead (chDB 26.7).
+ * A cost statement with the projection it should prefer: of the grain it reads (months only, or days) and of the maps
+ * it reads. Every projection keeps every list field (one-definition.spec.ts), so that one can answer whatever else the
+ * statement reads, and it is the smallest that can. Named, ClickHouse weighs it alone: left to choose, it analyses
+ * every candidate's parts (the planning of a statement of several reads, /filters' five, doubled), and where the daily
+ * and monthly projections read as many granules (one a part: a small organisation, or an estate whose resources share
+ * their dimensions) it may take the daily one and read ~30× the rows. A statement no projection can answer (a column
+ * none keeps) reads the line items either way.
  */
 export function withProjectionPreference(sql: string): string {
-  if (readsDays(sql)) return sql;
-  return `${sql}\nSETTINGS preferred_optimize_projection_name = '${monthlyProjectionOf(sql)}'`;
+  return `${sql}\nSETTINGS preferred_optimize_projection_name = '${preferredProjectionOf(sql)}'`;
 }
 
-/** The monthly projection holding the maps the statement reads: full maps if any, else activated ones, else none. */
-function monthlyProjectionOf(sql: string): string {
+/** The projection of the statement's grain holding the maps it reads: full maps if any, else activated ones, else none. */
+function preferredProjectionOf(sql: string): string {
+  const grain = readsDays(sql) ? AGGREGATE_PROJECTIONS.daily : AGGREGATE_PROJECTIONS.monthly;
   if (
     reads(
       sql,
       MAPS.map((map) => map.column),
     )
   )
-    return MONTHLY_PROJECTIONS.fullMaps;
+    return grain.fullMaps;
   if (
     reads(
       sql,
       MAPS.map((map) => map.activatedColumn),
     )
   )
-    return MONTHLY_PROJECTIONS.activatedMaps;
-  return MONTHLY_PROJECTIONS.dimensions;
+    return grain.activatedMaps;
+  return grain.dimensions;
 }

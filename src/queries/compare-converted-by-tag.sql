@@ -123,3 +123,4 @@ GROUP BY
         (side, dim_0),
         (side))
 LIMIT {p5:UInt64}
+SETTINGS preferred_optimize_projection_name = 'daily_tag_sums'

@@ -13,3 +13,4 @@ WHERE (organization_id = {organization_id:UUID}) AND ((resource_tags[{p1:String}
 GROUP BY map_value
 ORDER BY map_value ASC
 LIMIT 101
+SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'

@@ -65,3 +65,4 @@ ORDER BY
     bucket_start ASC,
     dim_0 ASC
 LIMIT {p2:UInt64}
+SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums'

@@ -39,3 +39,4 @@ ORDER BY
     bucket_start ASC,
     dim_0 ASC
 LIMIT {p5:UInt64}
+SETTINGS preferred_optimize_projection_name = 'daily_activated_tag_sums'

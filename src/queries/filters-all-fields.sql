@@ -27,6 +27,7 @@ ORDER BY
     sum_amortized_cost DESC,
     value ASC
 LIMIT 10002
+SETTINGS preferred_optimize_projection_name = 'monthly_dimension_sums'
 UNION ALL
 SELECT
     'accounts' AS field,
@@ -52,6 +53,7 @@ ORDER BY
     sum_amortized_cost DESC,
     value ASC
 LIMIT 10002
+SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums'
 UNION ALL
 SELECT
     'resourceTags' AS field,
@@ -73,6 +75,7 @@ ORDER BY
     sum_amortized_cost DESC,
     value ASC
 LIMIT 10002
+SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'
 UNION ALL
 SELECT
     'billingCurrencies' AS field,
@@ -86,6 +89,7 @@ ORDER BY
     sum_amortized_cost DESC,
     value ASC
 LIMIT 10002
+SETTINGS preferred_optimize_projection_name = 'monthly_dimension_sums'
 UNION ALL
 SELECT
     'tagValues' AS field,
@@ -130,3 +134,4 @@ ORDER BY
     sum_amortized_cost DESC,
     tag_value ASC
 LIMIT 101 BY tag_key
+SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'

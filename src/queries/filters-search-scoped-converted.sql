@@ -48,6 +48,7 @@ ORDER BY
     sum_amortized_cost DESC,
     value ASC
 LIMIT 10002
+SETTINGS preferred_optimize_projection_name = 'daily_tag_sums'
 UNION ALL
 SELECT
     'costCategories' AS field,
@@ -79,3 +80,4 @@ ORDER BY
     sum_amortized_cost DESC,
     value ASC
 LIMIT 10002
+SETTINGS preferred_optimize_projection_name = 'daily_tag_sums'

@@ -10,3 +10,4 @@ ORDER BY
     sum(amortized_cost) DESC,
     map_value ASC
 LIMIT 10001
+SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'

@@ -17,11 +17,12 @@ export function interceptStatements(
 }
 
 /**
- * `sql` with `settings` added: to its closing SETTINGS clause when it has one (a question by month names the
- * projection it prefers, projection-preference.ts), where a setting named twice takes the later value.
+ * `sql` with `settings` added: to its closing SETTINGS clause when it has one (a statement names the projection it
+ * prefers, projection-preference.ts), where a setting named twice takes the later value. A UNION ALL whose last
+ * branch closes on its own SETTINGS (`… SETTINGS x = 'y')`, /filters) gets a clause of its own, for every branch.
  */
 export function withSettings(sql: string, settings: string): string {
-  return /\nSETTINGS [^\n]*$/.test(sql) ? `${sql}, ${settings}` : `${sql}\nSETTINGS ${settings}`;
+  return /\nSETTINGS [^\n)]*$/.test(sql) ? `${sql}, ${settings}` : `${sql}\nSETTINGS ${settings}`;
 }
 
 /** What one read statement sent back to the application: its rows (lines) and bytes. */
