@@ -1,3 +1,4 @@
+import { withProjectionPreference } from './projection-preference';
 import { addDays, dayNumber, formatDayNumber, isoWeekday } from '../common/dates/calendar-date';
 import { dimensionValueSql } from './cost-data.query';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
@@ -91,7 +92,7 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
     'GROUP BY anomaly, cause',
     'ORDER BY anomaly, cause_dimension, cause_value',
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withProjectionPreference(sql), params: params.toObject() };
 }
 
 /** An anomaly with its baseline: from `baselineStart`, the days whose ISO weekday (isoWeekday) has a count in `weekdayDays`. */

@@ -1,3 +1,4 @@
+import { withProjectionPreference } from './projection-preference';
 import { bucketStartSql } from './date-bucketing';
 import { compileWhere } from './filter-compiler';
 import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
@@ -113,5 +114,5 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
     `  OR (kind = ${PAGE_LINE.item} AND item_rank > ${first} AND item_rank <= ${last})`,
     `ORDER BY kind, if(kind = ${PAGE_LINE.topValue}, value_rank, item_rank)`,
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withProjectionPreference(sql), params: params.toObject() };
 }

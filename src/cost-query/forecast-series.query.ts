@@ -1,3 +1,4 @@
+import { withProjectionPreference } from './projection-preference';
 import { dimensionValueSql } from './cost-data.query';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 import { DimensionRef } from './dimension-registry';
@@ -69,5 +70,5 @@ export function buildForecastSeriesQuery(table: string, query: ForecastSeriesQue
     'GROUP BY series, day, one_off',
     'ORDER BY series, day, one_off',
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withProjectionPreference(sql), params: params.toObject() };
 }

@@ -97,3 +97,4 @@ ORDER BY
     anomaly ASC,
     cause_dimension ASC,
     cause_value ASC
+SETTINGS preferred_optimize_projection_name = 'daily_tag_sums'

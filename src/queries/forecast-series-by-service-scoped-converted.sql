@@ -75,3 +75,4 @@ ORDER BY
     series ASC,
     day ASC,
     one_off ASC
+SETTINGS preferred_optimize_projection_name = 'daily_tag_sums'
