@@ -37,6 +37,22 @@ describe('OPTION_SOURCES', () => {
 });
 
 describe('buildFilterOptionsQuery', () => {
+  it('reads the activated maps where a branch lists a column, the full maps (filters included) where it lists map keys', () => {
+    const { sql } = buildFilterOptionsQuery({
+      ...base,
+      scope: { organizationId: ORG, readsActivatedMaps: true },
+      filters: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } },
+      fields: ['services', 'costCategories'],
+    });
+    const [services, categories] = sql.split('\nUNION ALL\n');
+    expect(services).toContain('activated_resource_tags[');
+    expect(services).toMatch(/preferred_optimize_projection_name = 'daily_activated_tag_sums'\)$/);
+    // A branch reading both kinds of map: no projection could answer it.
+    expect(categories).toContain('resource_tags[');
+    expect(categories).not.toContain('activated_');
+    expect(categories).toMatch(/preferred_optimize_projection_name = 'daily_tag_sums'\)$/);
+  });
+
   it('lists one column field with its cost, under the organisation and the default window', () => {
     expect(buildFilterOptionsQuery(base)).toEqual({
       sql: [

@@ -104,8 +104,11 @@ export interface FilterOptionRow {
 export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): CompiledSql {
   if (input.fields.length === 0) throw new Error('buildFilterOptionsQuery needs at least one field');
   const params = new SqlParameters();
-  const whereFor = (target: FilterTarget) =>
-    compileWhere(input.scope, input.filters, params, {
+  // The branches listing map keys read the full maps, their filters too: a branch reading both kinds of map would
+  // leave no projection able to answer it (the activated maps hold the same values for active keys).
+  const fullMaps: OrganizationScope = { ...input.scope, readsActivatedMaps: false };
+  const whereFor = (target: FilterTarget, scope = input.scope) =>
+    compileWhere(scope, input.filters, params, {
       today: input.today,
       defaultWindowDays: input.defaultWindowDays,
       omit: target,
@@ -117,13 +120,19 @@ export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): Compile
   const branches = input.fields.map((field) => {
     const source = OPTION_SOURCES[field];
     if (!source) throw new Error(`Unknown filter options field: ${field}`);
-    const where = whereFor(source.target);
     return source.kind === 'column'
-      ? columnOptionsSql(field, source.column, where, input.table, money, search ? { search, notSet: notSet() } : undefined)
-      : mapKeyOptionsSql(field, source.column, where, input.table, money, search);
+      ? columnOptionsSql(
+          field,
+          source.column,
+          whereFor(source.target),
+          input.table,
+          money,
+          search ? { search, notSet: notSet() } : undefined,
+        )
+      : mapKeyOptionsSql(field, source.column, whereFor(source.target, fullMaps), input.table, money, search);
   });
   if (input.fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
-    branches.push(tagValuesSql(whereFor('tag'), input.table, money, search));
+    branches.push(tagValuesSql(whereFor('tag', fullMaps), input.table, money, search));
   }
   // Each branch names its own projection: its grain and maps differ from its neighbours'.
   const sql = branches.map((branch) => `(${withProjectionPreference(branch)})`).join('\nUNION ALL\n');
