@@ -9,7 +9,7 @@ describe('withProjectionPreference', () => {
     expect(preference("SELECT activated_cost_categories['BU'] FROM t")).toBe(
       "SETTINGS preferred_optimize_projection_name = 'monthly_activated_tag_sums'",
     );
-    // A statement reading both kinds of maps can only be answered by the full-map projection.
+    // A statement reading both kinds of maps: no projection holds both, it reads the line items whichever is named.
     expect(preference("SELECT activated_resource_tags['a'], cost_categories['b'] FROM t")).toBe(
       "SETTINGS preferred_optimize_projection_name = 'monthly_tag_sums'",
     );
