@@ -12,8 +12,8 @@ export interface WhereOptions {
   today: string;
   /** Length of the window used when neither dateRange nor billingPeriods is given. */
   defaultWindowDays: number;
-  /** Leave this field's own inclusion and exclusion out (the /filters cross-filtering rule). */
-  omit?: FilterTarget;
+  /** Leave these fields' own inclusions and exclusions out (the /filters cross-filtering rule). */
+  omit?: FilterTarget | readonly FilterTarget[];
 }
 
 /**
@@ -27,15 +27,40 @@ export function compileWhere(scope: OrganizationScope, filters: Filters, params:
   if (!scope?.organizationId) throw new Error('compileWhere requires an organisation scope');
   const inclusions = filters.inclusions ?? {};
   const exclusions = filters.exclusions ?? {};
+  const kept = (target: FilterTarget) => !omits(options, target);
   const conditions = [
     `organization_id = ${params.named('organization_id', 'UUID', scope.organizationId)}`,
     ...dataScopeConditions(scope, params),
     ...dateWindowConditions(inclusions, params, options),
-    ...fieldConditions(inclusions, params, scope, options.omit),
-    ...fieldConditions(exclusions, params, scope, options.omit).map((condition) => `NOT (${condition})`),
+    ...fieldConditions(inclusions, params, scope, kept),
+    ...fieldConditions(exclusions, params, scope, kept).map((condition) => `NOT (${condition})`),
   ];
   if (exclusions.dateRange) conditions.push(`NOT (${dateRangeCondition(exclusions.dateRange, params)})`);
   return conditions.join('\n  AND ');
+}
+
+/**
+ * One field's own filter (its inclusion and its exclusion) as one condition, or undefined when the request sets
+ * neither: what compileWhere leaves out when it omits the field. Its date window never depends on a list field but
+ * billingPeriods (resolveDateRange), which is no target here.
+ */
+export function targetCondition(
+  scope: OrganizationScope,
+  filters: Filters,
+  params: SqlParameters,
+  target: FilterTarget,
+): string | undefined {
+  if (target === 'billingPeriods') throw new Error('billingPeriods also decides the date window: omit it with compileWhere');
+  const only = (candidate: FilterTarget) => candidate === target;
+  const conditions = [
+    ...fieldConditions(filters.inclusions ?? {}, params, scope, only),
+    ...fieldConditions(filters.exclusions ?? {}, params, scope, only).map((condition) => `NOT (${condition})`),
+  ];
+  return conditions.length > 0 ? conditions.join(' AND ') : undefined;
+}
+
+function omits(options: WhereOptions, target: FilterTarget): boolean {
+  return typeof options.omit === 'string' ? options.omit === target : (options.omit?.includes(target) ?? false);
 }
 
 /**
@@ -53,7 +78,7 @@ export function dataScopeConditions(scope: OrganizationScope, params: SqlParamet
 /** The date window of a query: the inclusions' dateRange, else none when billingPeriods narrow it, else the default. */
 export function resolveDateRange(inclusions: FilterFields, options: WhereOptions): DateRange | undefined {
   if (inclusions.dateRange) return inclusions.dateRange;
-  const billingPeriodsActive = (inclusions.billingPeriods?.length ?? 0) > 0 && options.omit !== 'billingPeriods';
+  const billingPeriodsActive = (inclusions.billingPeriods?.length ?? 0) > 0 && !omits(options, 'billingPeriods');
   if (billingPeriodsActive) return undefined;
   return defaultWindow(options.today, options.defaultWindowDays);
 }
@@ -80,20 +105,28 @@ function dateRangeCondition(range: DateRange, params: SqlParameters): string {
   return `usage_date BETWEEN ${params.add('Date', range.start)} AND ${params.add('Date', range.end)}`;
 }
 
-/** One condition per active field of a FilterFields (in the field table's order), each true when a row matches that field. */
-function fieldConditions(fields: FilterFields, params: SqlParameters, scope: OrganizationScope, omit?: FilterTarget): string[] {
+/**
+ * One condition per active field of a FilterFields (in the field table's order) that `kept` keeps, each true when a
+ * row matches that field.
+ */
+function fieldConditions(
+  fields: FilterFields,
+  params: SqlParameters,
+  scope: OrganizationScope,
+  kept: (target: FilterTarget) => boolean = () => true,
+): string[] {
   const conditions: string[] = [];
   for (const [name, field] of FILTER_FIELD_ENTRIES) {
     if (field.kind === 'list') {
       const values = fields[name] as string[] | undefined;
-      if (name === omit || !values?.length) continue;
+      if (!kept(name as ListFilterField) || !values?.length) continue;
       conditions.push(`${field.column} IN ${params.add('Array(String)', withNotSet(values))}`);
     } else if (field.kind === 'mapKey') {
       const { valuesField } = MAP_DIMENSIONS[field.map];
       const column = mapColumn(field.map, scope);
       const key = fields[name] as string | null | undefined;
       // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
-      if (field.map === omit || key === undefined || key === null) continue;
+      if (!kept(field.map) || key === undefined || key === null) continue;
       const keyParam = params.add('String', key);
       const values = fields[valuesField];
       conditions.push(

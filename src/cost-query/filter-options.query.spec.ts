@@ -1,3 +1,4 @@
+import { Filters } from './filters.types';
 import { OPTIONS_FIELDS } from './dimension-registry';
 import {
   buildFilterOptionsQuery,
@@ -153,35 +154,49 @@ describe('buildFilterOptionsQuery', () => {
     expect(without.params).not.toHaveProperty('search');
   });
 
-  it('builds one UNION ALL with a WHERE per field that leaves out only that field’s own filter', () => {
-    const { sql, params } = buildFilterOptionsQuery({
-      ...base,
-      fields: ['services', 'regions'],
-      filters: {
-        inclusions: { services: ['S3'], regions: ['us-east-1'], dateRange: { start: '2026-10-01', end: '2026-10-30' } },
-        exclusions: { services: ['EC2'] },
-      },
-    });
-    const [services, regions] = sql.split('\nUNION ALL\n');
+  const crossFiltered: Filters = {
+    inclusions: { services: ['S3'], regions: ['us-east-1'], dateRange: { start: '2026-10-01', end: '2026-10-30' } },
+    exclusions: { services: ['EC2'] },
+  };
+
+  it('builds one UNION ALL with a WHERE per field read apart that leaves out only that field’s own filter', () => {
+    const { sql, params } = buildFilterOptionsQuery({ ...base, fields: ['services', 'accounts'], filters: crossFiltered });
+    const [services, accounts] = sql.split('\nUNION ALL\n');
     expect(sql.split('\nUNION ALL\n')).toHaveLength(2);
     // The services branch: region filter applied, no service filter (neither inclusion nor exclusion).
     expect(services).toContain("SELECT 'services' AS field");
     expect(services).toContain('region IN {p2:Array(String)}');
     expect(services).not.toMatch(/service IN/);
-    // The regions branch: the service inclusion and exclusion apply, no region filter.
-    expect(regions).toContain("SELECT 'regions' AS field, toString(region) AS value");
-    expect(regions).toContain('service IN {p5:Array(String)}');
-    expect(regions).toContain('NOT (service IN {p6:Array(String)})');
-    expect(regions).not.toMatch(/region IN/);
-    expect(params).toMatchObject({
-      p0: '2026-10-01',
-      p1: '2026-10-30',
-      p2: ['us-east-1'],
-      p3: '2026-10-01',
-      p4: '2026-10-30',
-      p5: ['S3'],
-      p6: ['EC2'],
-    });
+    // The accounts branch: every filter applies.
+    expect(accounts).toContain("SELECT 'accounts' AS field");
+    expect(accounts).toContain('service IN {p5:Array(String)}');
+    expect(accounts).toContain('NOT (service IN {p7:Array(String)})');
+    expect(accounts).toContain('region IN {p6:Array(String)}');
+    expect(params).toMatchObject({ p0: '2026-10-01', p1: '2026-10-30', p2: ['us-east-1'], p5: ['S3'], p6: ['us-east-1'], p7: ['EC2'] });
+  });
+
+  it('lists plain column fields from one read, each option counted where the other fields’ filters pass', () => {
+    const { sql, params } = buildFilterOptionsQuery({ ...base, fields: ['services', 'regions', 'accounts'], filters: crossFiltered });
+    const [, folded, ...more] = sql.split('\nUNION ALL\n');
+    expect(more).toEqual([]);
+    // The read leaves out both fields' filters; each field's options keep the other's.
+    expect(folded).toContain('FROM (SELECT service, region, sum(amortized_cost) AS part\n');
+    expect(folded).not.toMatch(/WHERE[^)]*(service|region) IN/);
+    expect(folded).toContain(
+      "ARRAY JOIN arrayFilter(option -> option.3, [('services', toString(service), (region IN {p9:Array(String)})), " +
+        "('regions', toString(region), (service IN {p7:Array(String)} AND NOT (service IN {p8:Array(String)})))]) AS option",
+    );
+    expect(folded).toContain('LIMIT 10002 BY field');
+    expect(params).toMatchObject({ p7: ['S3'], p8: ['EC2'], p9: ['us-east-1'] });
+  });
+
+  it('reads a field apart when no other plain column field is listed, and billingPeriods always (it decides the window)', () => {
+    const single = buildFilterOptionsQuery({ ...base, fields: ['regions', 'resourceTags'] }).sql;
+    expect(single).toContain("SELECT 'regions' AS field, toString(region) AS value");
+    const periods = buildFilterOptionsQuery({ ...base, fields: ['billingPeriods', 'services'] }).sql;
+    expect(periods).toContain("SELECT 'billingPeriods' AS field");
+    expect(periods).toContain("SELECT 'services' AS field");
+    expect(periods).not.toContain('ARRAY JOIN');
   });
 
   it('names accounts with their latest non-empty account name', () => {

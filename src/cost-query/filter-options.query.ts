@@ -8,7 +8,7 @@ import {
   OPTIONS_FIELDS,
   OptionsField,
 } from './dimension-registry';
-import { compileWhere, dataScopeConditions, FilterTarget } from './filter-compiler';
+import { compileWhere, dataScopeConditions, FilterTarget, targetCondition } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
 import { finiteNumber } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
@@ -98,8 +98,9 @@ export interface FilterOptionRow {
 /**
  * One query, one round trip: a UNION ALL of one SELECT per requested field, each under the request's
  * filters minus that field's own inclusion and exclusion (the cross-filtering rule), plus the tag values
- * of the most expensive tag keys when resourceTags is requested. Every branch ranks by amortized cost and
- * is bounded, so the answer stays small however wide the estate.
+ * of the most expensive tag keys when resourceTags is requested; the plain column fields share one read
+ * (foldedColumnOptionsSql). Every list ranks by amortized cost and is bounded, so the answer stays small
+ * however wide the estate.
  */
 export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): CompiledSql {
   if (input.fields.length === 0) throw new Error('buildFilterOptionsQuery needs at least one field');
@@ -117,7 +118,9 @@ export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): Compile
   const notSet = () => params.named('not_set', 'String', NOT_SET);
   const money = new MoneySql(input.conversion, params);
 
-  const branches = input.fields.map((field) => {
+  const folded = input.fields.filter(isFoldable);
+  const readApart = folded.length < 2 ? input.fields : input.fields.filter((field) => !isFoldable(field));
+  const branches = readApart.map((field) => {
     const source = OPTION_SOURCES[field];
     if (!source) throw new Error(`Unknown filter options field: ${field}`);
     return source.kind === 'column'
@@ -133,6 +136,15 @@ export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): Compile
   });
   if (input.fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
     branches.push(tagValuesSql(whereFor('tag', fullMaps), input.table, money, search));
+  }
+  if (readApart.length < input.fields.length) {
+    const ownFilter = (target: FilterTarget) => targetCondition(input.scope, input.filters, params, target);
+    const where = compileWhere(input.scope, input.filters, params, {
+      today: input.today,
+      defaultWindowDays: input.defaultWindowDays,
+      omit: folded.map((field) => OPTION_SOURCES[field].target),
+    });
+    branches.push(foldedColumnOptionsSql(folded, where, ownFilter, input.table, money, search ? { search, notSet: notSet() } : undefined));
   }
   // Each branch names its own projection: its grain and maps differ from its neighbours'.
   const sql = branches.map((branch) => `(${withProjectionPreference(branch)})`).join('\nUNION ALL\n');
@@ -164,6 +176,59 @@ function columnOptionsSql(
   if (field === 'accounts')
     return accountOptionsSql(column, where, table, money, listed ? `${listed} OR ${contains('name', search.search)}` : undefined);
   return optionsBranchSql(field, `toString(${column})`, table, money, listed ? `${where}\n  AND ${listed}` : where);
+}
+
+/**
+ * Column fields listed together by foldedColumnOptionsSql: all but accounts (summed by day for their names) and
+ * billingPeriods (whose filter also decides the date window, resolveDateRange).
+ */
+function isFoldable(field: OptionsField): boolean {
+  const source = OPTION_SOURCES[field];
+  return source?.kind === 'column' && field !== 'accounts' && source.target !== 'billingPeriods';
+}
+
+/**
+ * The options of several column fields from one read, as their own branches would list them: the rows under the
+ * filters of none of those fields (`where`) summed per combination of their columns, then each combination counted
+ * for each field whose cross-filter it passes — the other fields' own filters (`ownFilter`), a function of the
+ * grouped columns — and whose search it matches. Each statement read costs its planning (the projections' parts
+ * analysed) and its reading: one read instead of one per field (bench: /filters of five fields 64 → 36 ms).
+ */
+function foldedColumnOptionsSql(
+  fields: OptionsField[],
+  where: string,
+  ownFilter: (target: FilterTarget) => string | undefined,
+  table: string,
+  money: MoneySql,
+  search?: ColumnSearch,
+): string {
+  const sources = fields.map((field) => ({ field, ...(OPTION_SOURCES[field] as { column: string; target: FilterTarget }) }));
+  const filters = new Map(sources.map(({ target }) => [target, ownFilter(target)]));
+  const columns = sources.map(({ column }) => column);
+  const perCombination = money.select((branch, and) =>
+    [
+      `SELECT ${columns.join(', ')}, ${branch.sums(['amortized_cost'])[0]} AS part`,
+      `FROM ${table}`,
+      `WHERE ${and(where)}`,
+      `GROUP BY ${[...columns, ...branch.groupKeys].join(', ')}`,
+    ].join('\n'),
+  );
+  const options = sources.map(({ field, column, target }) => {
+    const value = `toString(${column})`;
+    const crossFilters = sources.filter((other) => other.target !== target).map((other) => filters.get(other.target));
+    const listed = search ? [contains(`if(${value} = '', ${search.notSet}, ${value})`, search.search)] : [];
+    const conditions = [...crossFilters, ...listed].filter((condition): condition is string => condition !== undefined);
+    const passes = conditions.length > 0 ? conditions.map((condition) => `(${condition})`).join(' AND ') : '1';
+    return `(${fieldLiteral(field)}, ${value}, ${passes})`;
+  });
+  return [
+    `SELECT option.1 AS field, option.2 AS value, '' AS name, ${money.total('sum(part)')} AS sum_amortized_cost`,
+    `FROM (${perCombination})`,
+    `ARRAY JOIN arrayFilter(option -> option.3, [${options.join(', ')}]) AS option`,
+    'GROUP BY field, value',
+    'ORDER BY field, sum_amortized_cost DESC, value',
+    `LIMIT ${OPTION_ROWS_FETCHED} BY field`,
+  ].join('\n');
 }
 
 /**
