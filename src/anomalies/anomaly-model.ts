@@ -60,13 +60,20 @@ interface DayJudgement {
   score: number;
 }
 
-/** The anomalies of the series, oldest first. */
+/**
+ * The anomalies of the series, oldest first. A day's score (three medians of its baseline) is computed only when its
+ * rise already meets both impact thresholds, which do not depend on it: most days do not, and the score was most of
+ * the scan's time in TypeScript.
+ */
 export function detectAnomalies(input: DetectionInput): DetectedAnomaly[] {
   const series = { ...input, centred: centredMedians(input.values) };
   const anomalous: DayJudgement[] = [];
   for (let index = Math.max(0, input.detectFrom - input.firstDay); index < input.values.length; index++) {
-    const judgement = judge(series, index);
-    if (judgement && isAnomalous(judgement, input) && !recursMonthly(series, judgement)) anomalous.push(judgement);
+    const expectation = expect(series, index);
+    if (!expectation || !risesEnough(expectation, input)) continue;
+    // Scored before recursMonthly, which reuses the baseline's scratch.
+    const judgement = { day: expectation.day, expected: expectation.expected, actual: expectation.actual, score: scoreOf(expectation) };
+    if (judgement.score >= SCORE_THRESHOLD && !recursMonthly(series, judgement)) anomalous.push(judgement);
   }
   return mergeConsecutive(anomalous);
 }
@@ -92,8 +99,8 @@ function recursMonthly(input: JudgedSeries, day: DayJudgement): boolean {
   const rise = day.actual / day.expected - 1;
   return monthBefore(day.day).some((earlier) => {
     const index = earlier - input.firstDay;
-    const judgement = index >= 0 && index < input.values.length ? judge(input, index) : undefined;
-    return judgement !== undefined && judgement.expected > 0 && judgement.actual / judgement.expected - 1 >= rise / 2;
+    const expectation = index >= 0 && index < input.values.length ? expect(input, index) : undefined;
+    return expectation !== undefined && expectation.expected > 0 && expectation.actual / expectation.expected - 1 >= rise / 2;
   });
 }
 
@@ -108,27 +115,44 @@ function monthBefore(dayNumber: number): number[] {
   return [...new Set([sameDate, sameToEnd].filter((day): day is number => day !== undefined))];
 }
 
+/** A day's expected amount, with the baseline and the fit its score is computed from (valid until the next expect). */
+interface Expectation {
+  day: number;
+  expected: number;
+  actual: number;
+  level: number;
+  shape: Float64Array;
+  baseline: BaselineWindow;
+}
+
 /**
- * The expected amount of day `index` and its score, or undefined without enough usable days before it. The scale
- * is the larger of the residuals' spread around the weekday-shaped level and the spread of week-over-week changes
- * (the same weekday a week apart, which no fitted shape can absorb: four days per weekday would flatter the first).
- * Judged for every day of every series, so written on reused typed arrays (a year of 50 series in tens of ms).
+ * The expected amount of day `index`: the median level of its baseline shaped by its weekday; undefined without
+ * enough usable days before it. Computed for every day of every series, so written on reused typed arrays (a year of
+ * 50 series in tens of ms).
  */
-function judge(input: JudgedSeries, index: number): DayJudgement | undefined {
+function expect(input: JudgedSeries, index: number): Expectation | undefined {
   const baseline = baselineOf(input, index);
   if (baseline.count < MIN_BASELINE_DAYS) return undefined;
   const shape = weekdayShape(baseline, input);
   const { count, values, weekdays } = baseline;
   for (let i = 0; i < count; i++) work[i] = values[i] / shape[weekdays[i]];
   const level = medianOf(work, count);
+  const day = input.firstDay + index;
+  return { day, expected: level * shape[weekdayOf(day)], actual: input.values[index], level, shape, baseline };
+}
+
+/**
+ * How unusual the actual amount is: its rise over the expected one in units of scale, the larger of the residuals'
+ * spread around the weekday-shaped level and the spread of week-over-week changes (the same weekday a week apart,
+ * which no fitted shape can absorb: four days per weekday would flatter the first).
+ */
+function scoreOf({ expected, actual, level, shape, baseline }: Expectation): number {
+  const { count, values, weekdays } = baseline;
   for (let i = 0; i < count; i++) work[i] = Math.abs(values[i] - level * shape[weekdays[i]]);
   const deviation = medianOf(work, count);
-  const day = input.firstDay + index;
-  const expected = level * shape[weekdayOf(day)];
   const spread = Math.max(MAD_TO_SIGMA * deviation, weekOverWeekSpread(baseline, level) * Math.abs(expected));
   const scale = Math.max(spread, MIN_RELATIVE_SCALE * Math.abs(expected), Number.EPSILON);
-  const actual = input.values[index];
-  return { day, expected, actual, score: (actual - expected) / scale };
+  return (actual - expected) / scale;
 }
 
 /** A day's baseline: up to BASELINE_DAYS usable days before it, oldest first (reused between calls). */
@@ -150,6 +174,8 @@ const work = new Float64Array(BASELINE_DAYS);
 const sorted = new Float64Array(BASELINE_DAYS);
 const ratios = Array.from({ length: 7 }, () => new Float64Array(BASELINE_DAYS));
 const ratioCounts = new Uint8Array(7);
+/** The weekday factors of the day last expected. */
+const shapeFactors = new Float64Array(7);
 /** Days each side of a day in the week centred on it. */
 const WEEK_HALF = 3;
 
@@ -187,18 +213,19 @@ function weekOverWeekSpread({ count, days, values }: BaselineWindow, level: numb
   return (MAD_TO_SIGMA * medianOf(work, changes)) / Math.SQRT2;
 }
 
-function isAnomalous({ expected, actual, score }: DayJudgement, input: DetectionInput): boolean {
+/** Whether a day rose enough to be an anomaly if its score is high enough: both impact thresholds met. */
+function risesEnough({ expected, actual }: Expectation, input: DetectionInput): boolean {
   const impact = actual - expected;
-  if (score < SCORE_THRESHOLD || impact < input.minImpact) return false;
+  if (impact < input.minImpact) return false;
   return expected <= 0 || (impact / expected) * 100 >= input.minImpactPercentage;
 }
 
 /**
  * Each weekday's factor: the median, over its days, of the day's amount relative to the median of the week around it
  * (so a change of level inside the window does not pass for a weekly pattern); 1 for a weekday with fewer than two
- * such days, or where the amounts around it are not positive.
+ * such days, or where the amounts around it are not positive. Written on scratch: valid until the next call.
  */
-function weekdayShape({ count, days, values, weekdays }: BaselineWindow, series: JudgedSeries): number[] {
+function weekdayShape({ count, days, values, weekdays }: BaselineWindow, series: JudgedSeries): Float64Array {
   ratioCounts.fill(0);
   // Without left-out days the window is a run of the series: its inner days' weeks are the series' centred ones.
   const start = days[0] - series.firstDay;
@@ -209,10 +236,11 @@ function weekdayShape({ count, days, values, weekdays }: BaselineWindow, series:
     const around = contiguous && to - from === 2 * WEEK_HALF + 1 ? series.centred[start + i] : medianOf(values, to - from, from);
     if (around > 0 && values[i] >= 0) ratios[weekdays[i]][ratioCounts[weekdays[i]]++] = values[i] / around;
   }
-  return ratios.map((weekdayRatios, weekday) => {
-    const factor = ratioCounts[weekday] >= 2 ? medianOf(weekdayRatios, ratioCounts[weekday]) : 1;
-    return factor > 0 ? factor : 1;
-  });
+  for (let weekday = 0; weekday < 7; weekday++) {
+    const factor = ratioCounts[weekday] >= 2 ? medianOf(ratios[weekday], ratioCounts[weekday]) : 1;
+    shapeFactors[weekday] = factor > 0 ? factor : 1;
+  }
+  return shapeFactors;
 }
 
 /** The median of `count` values from `from`, found in scratch (at most BASELINE_DAYS of them; the input is not reordered). */
