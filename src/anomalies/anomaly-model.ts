@@ -69,7 +69,7 @@ export function detectAnomalies(input: DetectionInput): DetectedAnomaly[] {
   const series = { ...input, centred: centredMedians(input.values) };
   const anomalous: DayJudgement[] = [];
   for (let index = Math.max(0, input.detectFrom - input.firstDay); index < input.values.length; index++) {
-    const expectation = expect(series, index);
+    const expectation = expectationOf(series, index);
     if (!expectation || !risesEnough(expectation, input)) continue;
     // Scored before recursMonthly, which reuses the baseline's scratch.
     const judgement = { day: expectation.day, expected: expectation.expected, actual: expectation.actual, score: scoreOf(expectation) };
@@ -99,7 +99,7 @@ function recursMonthly(input: JudgedSeries, day: DayJudgement): boolean {
   const rise = day.actual / day.expected - 1;
   return monthBefore(day.day).some((earlier) => {
     const index = earlier - input.firstDay;
-    const expectation = index >= 0 && index < input.values.length ? expect(input, index) : undefined;
+    const expectation = index >= 0 && index < input.values.length ? expectationOf(input, index) : undefined;
     return expectation !== undefined && expectation.expected > 0 && expectation.actual / expectation.expected - 1 >= rise / 2;
   });
 }
@@ -115,7 +115,7 @@ function monthBefore(dayNumber: number): number[] {
   return [...new Set([sameDate, sameToEnd].filter((day): day is number => day !== undefined))];
 }
 
-/** A day's expected amount, with the baseline and the fit its score is computed from (valid until the next expect). */
+/** A day's expected amount, with the baseline and the fit its score is computed from (valid until the next expectationOf). */
 interface Expectation {
   day: number;
   expected: number;
@@ -130,7 +130,7 @@ interface Expectation {
  * enough usable days before it. Computed for every day of every series, so written on reused typed arrays (a year of
  * 50 series in tens of ms).
  */
-function expect(input: JudgedSeries, index: number): Expectation | undefined {
+function expectationOf(input: JudgedSeries, index: number): Expectation | undefined {
   const baseline = baselineOf(input, index);
   if (baseline.count < MIN_BASELINE_DAYS) return undefined;
   const shape = weekdayShape(baseline, input);
