@@ -216,6 +216,19 @@ export function goldenStatements(): Record<string, CompiledSql> {
       leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
       conversion: CONVERSION,
     }),
+    // The default scan: by service, no filters, one anomaly of a value and one of (not set)'s series.
+    'anomaly-root-causes-by-service': buildRootCausesQuery(TABLE, {
+      scope: ORG,
+      filters: {},
+      monitored: { kind: 'column', name: 'service' },
+      monitoredValues: ['AmazonEC2', '(not set)'],
+      anomalies: [
+        { value: 'AmazonEC2', start: '2026-11-20', end: '2026-11-20' },
+        { value: '(not set)', start: '2026-11-21', end: '2026-11-21' },
+      ],
+      baselineWeeks: 4,
+      leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
+    }),
   };
 }
 

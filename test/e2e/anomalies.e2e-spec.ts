@@ -143,6 +143,25 @@ describe('POST /v1/cost-insights/anomalies', () => {
     ]);
   });
 
+  it('explains an anomaly of (not set): the rows without the value and those of a value so named are one series', async () => {
+    const own = await t.newOrganization();
+    await t.insertRows(own.organizationId, [
+      ...series('', 60, () => 100),
+      ...series('(not set)', 60, () => 50),
+      { usage_date: spikeDay, service: '', account_id: 'acct-7', region: 'eu-west-1', amortized_cost: '300' },
+    ]);
+    const anomalies = (await scan(own)).body.data.anomalies as AnomalyBody[];
+    expect(anomalies.map((a) => [a.dimension_value, a.start, a.expected, a.actual, a.impact])).toEqual([
+      ['(not set)', spikeDay, 150, 450, 300],
+    ]);
+    // acct-1 and us-east-1 carried their usual 150 (100 + 50); the 300 came with acct-7 and eu-west-1 (over 0).
+    expect(anomalies[0].rootCauses).toEqual([
+      { dimension: 'account', value: 'acct-7', contribution: 300 },
+      { dimension: 'region', value: 'eu-west-1', contribution: 300 },
+      { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 300 },
+    ]);
+  });
+
   it("compares each root cause with its usual amount on the anomaly's weekdays: a weekly pattern is no cause", async () => {
     // Batch: acct-weekly spends 100 on weekdays only, acct-steady 50 every day; on a recent weekday acct-steady spends
     // 250. Against the same weekday of the 4 weeks before, acct-steady rose by 200 and acct-weekly not at all (a mean
