@@ -16,7 +16,7 @@ import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-que
 import { OrganizationScope } from '../src/cost-query/filters.types';
 import { buildInvoicesQuery } from '../src/cost-query/invoices.query';
 import { buildForecastSeriesQuery } from '../src/cost-query/forecast-series.query';
-import { buildRootCausesQuery } from '../src/cost-query/anomaly-root-causes.query';
+import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly-root-causes.query';
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
@@ -70,6 +70,17 @@ const comparison = (overrides: Partial<ComparisonQuery>): ComparisonQuery => ({
   dateGrouping: 'monthly',
   dimension: { kind: 'column', name: 'service' },
   totalLabel: 'Total',
+  ...overrides,
+});
+/** The default scan's root causes: by service, no filters, a scan's baseline weeks and left-out categories. */
+const rootCauses = (overrides: Partial<RootCausesQuery>): RootCausesQuery => ({
+  scope: ORG,
+  filters: {},
+  monitored: { kind: 'column', name: 'service' },
+  monitoredValues: [],
+  anomalies: [],
+  baselineWeeks: 4,
+  leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
   ...overrides,
 });
 const options = { table: TABLE, today: TODAY, defaultWindowDays: WINDOW };
@@ -203,32 +214,31 @@ export function goldenStatements(): Record<string, CompiledSql> {
       totalLabel: 'Total',
       conversion: CONVERSION,
     }),
-    'anomaly-root-causes-scoped-converted': buildRootCausesQuery(TABLE, {
-      scope: SCOPED,
-      filters: { inclusions: { clouds: ['AWS'] } },
-      monitored: { kind: 'tag', key: 'team' },
-      monitoredValues: ['payments', 'search'],
-      anomalies: [
-        { value: 'payments', start: '2026-10-01', end: '2026-10-02' },
-        { start: '2026-10-02', end: '2026-10-02' },
-      ],
-      baselineWeeks: 4,
-      leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
-      conversion: CONVERSION,
-    }),
-    // The default scan: by service, no filters, one anomaly of a value and one of (not set)'s series.
-    'anomaly-root-causes-by-service': buildRootCausesQuery(TABLE, {
-      scope: ORG,
-      filters: {},
-      monitored: { kind: 'column', name: 'service' },
-      monitoredValues: ['AmazonEC2', '(not set)'],
-      anomalies: [
-        { value: 'AmazonEC2', start: '2026-11-20', end: '2026-11-20' },
-        { value: '(not set)', start: '2026-11-21', end: '2026-11-21' },
-      ],
-      baselineWeeks: 4,
-      leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
-    }),
+    'anomaly-root-causes-scoped-converted': buildRootCausesQuery(
+      TABLE,
+      rootCauses({
+        scope: SCOPED,
+        filters: { inclusions: { clouds: ['AWS'] } },
+        monitored: { kind: 'tag', key: 'team' },
+        monitoredValues: ['payments', 'search'],
+        anomalies: [
+          { value: 'payments', start: '2026-10-01', end: '2026-10-02' },
+          { start: '2026-10-02', end: '2026-10-02' },
+        ],
+        conversion: CONVERSION,
+      }),
+    ),
+    // One anomaly of a value and one of (not set)'s series.
+    'anomaly-root-causes-by-service': buildRootCausesQuery(
+      TABLE,
+      rootCauses({
+        monitoredValues: ['AmazonEC2', '(not set)'],
+        anomalies: [
+          { value: 'AmazonEC2', start: '2026-11-20', end: '2026-11-20' },
+          { value: '(not set)', start: '2026-11-21', end: '2026-11-21' },
+        ],
+      }),
+    ),
   };
 }
 
