@@ -441,16 +441,17 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
     });
   });
 
-  it('stores tag and category maps in buckets (migration 0008) without automatic column statistics (0009), and reads them back whole', async () => {
-    const [{ statement }] = await t.clickhouse.query<{ statement: string }>(
-      `SHOW CREATE TABLE ${(await t.nodes())[0].table('cost_line_items')}`,
-    );
-    expect(statement).toMatch(/map_serialization_version = 'with_buckets'/);
+  it('stores tag and category maps in the basic layout (migration 0028, undoing 0008) without automatic column statistics (0009), and reads them back whole', async () => {
+    const nodes = await t.nodes();
+    const [{ statement }] = await t.clickhouse.query<{ statement: string }>(`SHOW CREATE TABLE ${nodes[0].table('cost_line_items')}`);
+    expect(statement).toMatch(/map_serialization_version = 'basic'/);
     // Migration 0009: no automatic column statistics for the planner to read per part.
     expect(statement).toMatch(/auto_statistics_types = ''/);
     const a = await t.newOrganization();
     const tags = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`key-${i}`, `value-${i}`]));
-    await t.insertRows(a.organizationId, [{ usage_date: '2026-10-01', resource_tags: tags, amortized_cost: '2' }]);
+    await t.insertRows(a.organizationId, [
+      { usage_date: '2026-10-01', resource_tags: tags, cost_categories: { unit: 'u-1' }, amortized_cost: '2' },
+    ]);
     const rows = await t.clickhouse.query<{ tags: Record<string, string>; team: string }>(
       `SELECT resource_tags AS tags, resource_tags['key-7'] AS team FROM ${t.clickhouse.table('cost_line_items')} WHERE organization_id = {org:UUID}`,
       { org: a.organizationId },
@@ -458,6 +459,28 @@ describe('POST /v1/cost-insights/tag-values and /cost-category-values', () => {
     expect(rows).toEqual([{ tags, team: 'value-7' }]);
     const values = await t.http.post('/v1/cost-insights/tag-values').set(a.auth).send({ tagKey: 'key-7' });
     expect(values.body.data.values).toEqual(['value-7']);
+    // The part written holds each map as one keys and one values stream, not buckets of them (on whichever node holds it).
+    const layouts: string[][] = [];
+    for (const node of nodes) {
+      const found = await node.query<{ column: string; substreams: string[] }>(
+        `SELECT column, substreams FROM system.parts_columns
+         WHERE database = {database:String} AND table = 'cost_line_items' AND active
+           AND substring(partition, 3, 36) = {org:String} AND column IN ('resource_tags', 'cost_categories')
+         ORDER BY column`,
+        { database: node.database, org: a.organizationId },
+      );
+      layouts.push(...found.map((part) => [part.column, ...part.substreams]));
+    }
+    expect(layouts.length).toBeGreaterThanOrEqual(2);
+    for (const [column, ...substreams] of layouts) {
+      expect(substreams).toEqual([
+        `${column}.size0`,
+        `${column}%2Ekeys.size`,
+        `${column}%2Ekeys`,
+        `${column}%2Evalues.size`,
+        `${column}%2Evalues`,
+      ]);
+    }
   });
 
   it('keeps tags and cost categories apart', async () => {

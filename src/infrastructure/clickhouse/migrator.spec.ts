@@ -21,9 +21,13 @@ describe('migrations', () => {
     const noStatistics = migrations.find((m) => m.name === '0009_no_automatic_column_statistics')!;
     expect(noStatistics.requiredMergeTreeSettings).toEqual(['auto_statistics_types']);
     expect(noStatistics.statements).toEqual(["ALTER TABLE cost_insights.cost_line_items MODIFY SETTING auto_statistics_types = ''"]);
+    const basic = migrations.find((m) => m.name === '0028_basic_tag_maps')!;
+    expect(basic.requiredMergeTreeSettings).toEqual(['map_serialization_version']);
+    expect(basic.statements[0]).toMatch(/^ALTER TABLE cost_insights\.cost_line_items MODIFY SETTING\s+map_serialization_version = 'basic'/);
     expect(migrations.filter((m) => m.requiredMergeTreeSettings.length > 0).map((m) => m.name)).toEqual([
       '0008_bucketed_tag_maps',
       '0009_no_automatic_column_statistics',
+      '0028_basic_tag_maps',
     ]);
   });
 
