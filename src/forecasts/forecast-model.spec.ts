@@ -53,6 +53,21 @@ describe('forecast model', () => {
     expect(wide.upper - wide.mean).toBeCloseTo((plain.upper - plain.mean) * calibrated.inflation, 9);
   });
 
+  it('widens totals by their own errors out of sample: a moved level errs on every day of a total alike', () => {
+    const first = dayNumber('2026-06-01');
+    const steady = Array.from({ length: 119 }, (_, i) => 100 + 10 * Math.sin(i * 1.7));
+    expect(fitCalibrated(steady, first, 80).totalInflation).toBe(1);
+    const jumped = steady.map((value, i) => value + (i >= 100 ? 60 : 0));
+    const calibrated = fitCalibrated(jumped, first, 80);
+    // The days' noise averages out in a total, the jump does not: totals need more widening than days.
+    expect(calibrated.totalInflation).toBeGreaterThan(calibrated.inflation);
+    const month = Array.from({ length: 28 }, (_, i) => first + 119 + i);
+    const plain = estimateTotal(fitModel(jumped, first), month, 80, true);
+    const wide = estimateTotal(calibrated, month, 80, true);
+    expect(wide.mean).toBeCloseTo(plain.mean, 9);
+    expect(wide.upper - wide.mean).toBeCloseTo((plain.upper - plain.mean) * calibrated.totalInflation, 9);
+  });
+
   it('widens the interval with noise and with the level asked', () => {
     // A deterministic wobble around a flat 100.
     const noisy = Array.from({ length: 91 }, (_, i) => 100 + 10 * Math.sin(i * 1.7) + 5 * Math.cos(i * 0.3));

@@ -29,6 +29,8 @@ export interface FittedModel {
   autocorrelation: number;
   /** How much wider than the residuals say the intervals are, from the model's own errors out of sample (≥ 1). */
   inflation: number;
+  /** The same for totals of several days, from the model's own errors of such totals (≥ 1): their days err together. */
+  totalInflation: number;
 }
 
 type Term = { kind: 'level' } | { kind: 'trend' } | { kind: 'weekday'; weekday: number } | { kind: 'monthStart' };
@@ -87,6 +89,7 @@ export function fitModel(values: readonly number[], firstDay: number): FittedMod
     trainingDays: y.length,
     autocorrelation: lagOneAutocorrelation(residuals),
     inflation: 1,
+    totalInflation: 1,
   };
 }
 
@@ -94,24 +97,45 @@ export function fitModel(values: readonly number[], firstDay: number): FittedMod
  * fitModel, its intervals calibrated on its own errors out of sample: at 8 weekly origins (each model fitted
  * on the days before it), the `level` quantile of the errors of the next (up to 28) days over their interval's half-width at
  * level's z; the intervals are widened by that ratio when it exceeds 1 (residuals in sample understate the errors
- * of days the model has not seen: level changes, heavier tails).
+ * of days the model has not seen: level changes, heavier tails). Totals of several days get their own ratio, from
+ * the errors of the totals of the next 7, 14, 21 and 28 days: a change of level moves all of a total's days one way,
+ * which neither the days' ratio nor the residuals' autocorrelation measures.
  */
 export function fitCalibrated(values: readonly number[], firstDay: number, level: number): FittedModel {
   const model = fitModel(values, firstDay);
   const z = normalQuantile(0.5 + level / 200);
-  const ratios: number[] = [];
+  const { days, totals } = outOfSampleRatios(values, firstDay, level);
+  if (days.length < BACKTEST_HORIZON * 2) return model;
+  const inflation = Math.max(1, quantile(days, level / 100) / z);
+  const totalInflation = totals.length >= MIN_TOTAL_RATIOS ? Math.max(1, quantile(totals, level / 100) / z) : inflation;
+  return { ...model, inflation, totalInflation };
+}
+
+/**
+ * At each calibration origin, the errors of the (uncalibrated) model fitted before it over their intervals'
+ * half-widths, times z (so a ratio above z means an interval too narrow): of each of the next days, and of the
+ * totals of the next 7, 14, 21 and 28 days.
+ */
+function outOfSampleRatios(values: readonly number[], firstDay: number, level: number): { days: number[]; totals: number[] } {
+  const z = normalQuantile(0.5 + level / 200);
+  const ratios = { days: [] as number[], totals: [] as number[] };
+  const push = (list: number[], estimate: Estimate, actual: number) => {
+    const halfWidth = estimate.upper - estimate.mean;
+    if (halfWidth > 0) list.push((Math.abs(actual - estimate.mean) / halfWidth) * z);
+  };
   for (let k = CALIBRATION_ORIGINS; k >= 1; k--) {
     const origin = values.length - k * BACKTEST_HORIZON;
     if (origin < MIN_HISTORY_DAYS) continue;
     const earlier = fitModel(values.slice(0, origin), firstDay);
-    for (let i = 0; i < Math.min(CALIBRATION_HORIZON, values.length - origin); i++) {
-      const estimate = estimateTotal(earlier, [firstDay + origin + i], level, false);
-      const halfWidth = estimate.upper - estimate.mean;
-      if (halfWidth > 0) ratios.push((Math.abs(values[origin + i] - estimate.mean) / halfWidth) * z);
+    const horizon = Math.min(CALIBRATION_HORIZON, values.length - origin);
+    for (let i = 0; i < horizon; i++) push(ratios.days, estimateTotal(earlier, [firstDay + origin + i], level, false), values[origin + i]);
+    for (let length = BACKTEST_HORIZON; length <= horizon; length += BACKTEST_HORIZON) {
+      const span = Array.from({ length }, (_, i) => firstDay + origin + i);
+      const actual = values.slice(origin, origin + length).reduce((total, value) => total + value, 0);
+      push(ratios.totals, estimateTotal(earlier, span, level, false), actual);
     }
   }
-  if (ratios.length < BACKTEST_HORIZON * 2) return model;
-  return { ...model, inflation: Math.max(1, quantile(ratios, level / 100) / z) };
+  return ratios;
 }
 
 /** Weekly origins a backtest scores, and the days after each; a calibration scores twice as many. */
@@ -120,6 +144,8 @@ const BACKTEST_HORIZON = 7;
 const CALIBRATION_ORIGINS = 8;
 /** Days after a calibration origin scored: up to four weeks, as far as a month's forecast reaches. */
 const CALIBRATION_HORIZON = 28;
+/** Fewest out-of-sample totals their own ratio is taken from; with fewer, totals are widened as days are. */
+const MIN_TOTAL_RATIOS = 8;
 
 /**
  * The estimate of the total over `days` (day numbers, each after the training days): Σ of the days' means, and an
@@ -132,7 +158,8 @@ export function estimateTotal(model: FittedModel, days: readonly number[], level
   const sums = model.terms.map((_, j) => rows.reduce((total, row) => total + row[j], 0));
   const mean = dot(sums, model.coefficients);
   const variance = correlatedDays(days.length, model.autocorrelation) + quadratic(model.inverse, sums);
-  const spread = normalQuantile(0.5 + level / 200) * model.sigma * model.inflation * Math.sqrt(variance);
+  const inflation = days.length > 1 ? model.totalInflation : model.inflation;
+  const spread = normalQuantile(0.5 + level / 200) * model.sigma * inflation * Math.sqrt(variance);
   const floor = (value: number) => (floorAtZero ? Math.max(0, value) : value);
   return { mean: floor(mean), lower: floor(mean - spread), upper: floor(mean + spread) };
 }
