@@ -39,33 +39,34 @@ describe('forecast model', () => {
     expect(model.sigma).toBe(0);
   });
 
-  it('widens the intervals by its errors out of sample: a level that moved in the last weeks widens them, steady noise not', () => {
+  describe('calibrated on its own errors out of sample', () => {
     const first = dayNumber('2026-06-01');
     const steady = Array.from({ length: 119 }, (_, i) => 100 + 10 * Math.sin(i * 1.7));
-    expect(fitCalibrated(steady, first, 80).inflation).toBe(1);
     // The same noise, up by 60 for the last 19 days: the origins before the jump did not see it coming.
     const jumped = steady.map((value, i) => value + (i >= 100 ? 60 : 0));
     const calibrated = fitCalibrated(jumped, first, 80);
-    expect(calibrated.inflation).toBeGreaterThan(2);
-    const plain = estimateTotal(fitModel(jumped, first), [first + 119], 80, true);
-    const wide = estimateTotal(calibrated, [first + 119], 80, true);
-    expect(wide.mean).toBeCloseTo(plain.mean, 9);
-    expect(wide.upper - wide.mean).toBeCloseTo((plain.upper - plain.mean) * calibrated.inflation, 9);
-  });
+    /** The calibrated estimate of `days` has the plain one's mean and its half-width times `factor`. */
+    const expectWidened = (days: number[], factor: number) => {
+      const plain = estimateTotal(fitModel(jumped, first), days, 80, true);
+      const wide = estimateTotal(calibrated, days, 80, true);
+      expect(wide.mean).toBeCloseTo(plain.mean, 9);
+      expect(wide.upper - wide.mean).toBeCloseTo((plain.upper - plain.mean) * factor, 9);
+    };
 
-  it('widens totals by their own errors out of sample: a moved level errs on every day of a total alike', () => {
-    const first = dayNumber('2026-06-01');
-    const steady = Array.from({ length: 119 }, (_, i) => 100 + 10 * Math.sin(i * 1.7));
-    expect(fitCalibrated(steady, first, 80).totalInflation).toBe(1);
-    const jumped = steady.map((value, i) => value + (i >= 100 ? 60 : 0));
-    const calibrated = fitCalibrated(jumped, first, 80);
-    // The days' noise averages out in a total, the jump does not: totals need more widening than days.
-    expect(calibrated.totalInflation).toBeGreaterThan(calibrated.inflation);
-    const month = Array.from({ length: 28 }, (_, i) => first + 119 + i);
-    const plain = estimateTotal(fitModel(jumped, first), month, 80, true);
-    const wide = estimateTotal(calibrated, month, 80, true);
-    expect(wide.mean).toBeCloseTo(plain.mean, 9);
-    expect(wide.upper - wide.mean).toBeCloseTo((plain.upper - plain.mean) * calibrated.totalInflation, 9);
+    it('widens a day by the days’ errors: a level that moved in the last weeks widens it, steady noise not', () => {
+      expect(fitCalibrated(steady, first, 80).inflation).toBe(1);
+      expect(calibrated.inflation).toBeGreaterThan(2);
+      expectWidened([first + 119], calibrated.inflation);
+    });
+
+    it('widens a total by the totals’ errors: the days’ noise averages out in it, a moved level does not', () => {
+      expect(fitCalibrated(steady, first, 80).totalInflation).toBe(1);
+      expect(calibrated.totalInflation).toBeGreaterThan(calibrated.inflation);
+      expectWidened(
+        Array.from({ length: 28 }, (_, i) => first + 119 + i),
+        calibrated.totalInflation,
+      );
+    });
   });
 
   it('widens the interval with noise and with the level asked', () => {
