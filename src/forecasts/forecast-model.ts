@@ -104,7 +104,7 @@ export function fitModel(values: readonly number[], firstDay: number): FittedMod
 export function fitCalibrated(values: readonly number[], firstDay: number, level: number): FittedModel {
   const model = fitModel(values, firstDay);
   const z = normalQuantile(0.5 + level / 200);
-  const { days, totals } = outOfSampleRatios(values, firstDay, level);
+  const { days, totals } = outOfSampleRatios(values, firstDay, level, z);
   if (days.length < BACKTEST_HORIZON * 2) return model;
   const inflation = Math.max(1, quantile(days, level / 100) / z);
   const totalInflation = totals.length >= MIN_TOTAL_RATIOS ? Math.max(1, quantile(totals, level / 100) / z) : inflation;
@@ -113,11 +113,10 @@ export function fitCalibrated(values: readonly number[], firstDay: number, level
 
 /**
  * At each calibration origin, the errors of the (uncalibrated) model fitted before it over their intervals'
- * half-widths, times z (so a ratio above z means an interval too narrow): of each of the next days, and of the
- * totals of the next 7, 14, 21 and 28 days.
+ * half-widths, times `z` (the level's normal quantile: a ratio above it means an interval too narrow): of each of
+ * the next days, and of the totals of the next 7, 14, 21 and 28 days.
  */
-function outOfSampleRatios(values: readonly number[], firstDay: number, level: number): { days: number[]; totals: number[] } {
-  const z = normalQuantile(0.5 + level / 200);
+function outOfSampleRatios(values: readonly number[], firstDay: number, level: number, z: number): { days: number[]; totals: number[] } {
   const ratios = { days: [] as number[], totals: [] as number[] };
   const push = (list: number[], estimate: Estimate, actual: number) => {
     const halfWidth = estimate.upper - estimate.mean;
