@@ -145,13 +145,7 @@ describe('tag projections stay consistent with the line items through every writ
     const reimported = await consistent();
     expect(reimported).not.toEqual(imported);
 
-    for (const node of await t.nodes()) {
-      const partitions = await node.query<{ id: string }>(
-        `SELECT DISTINCT _partition_id AS id FROM ${node.table('cost_line_items')} WHERE organization_id = {org:UUID}`,
-        { org: org.organizationId },
-      );
-      for (const { id } of partitions) await node.command(`OPTIMIZE TABLE ${node.table('cost_line_items')} PARTITION ID '${id}' FINAL`);
-    }
+    await t.mergeOrganizationParts(org.organizationId);
     expect(await consistent()).toEqual(reimported);
 
     await deleteOrganizationCosts(t.clickhouse, org.organizationId);

@@ -14,6 +14,9 @@ import { migrate } from '../../src/infrastructure/clickhouse/migrator';
 import { Scope, SCOPES } from '../../src/common/http/principal';
 import { SHARED_SERVERS } from './e2e-mode';
 
+/** Times a cancelled OPTIMIZE of a test's partition is asked for again. */
+const MERGE_ATTEMPTS = 5;
+
 export type CostRow = CostLineItemRow;
 
 /** A test's own setup statements run without the budgets its application is started with. */
@@ -120,6 +123,30 @@ export class TestApp {
   async nodes(): Promise<ClickhouseService[]> {
     if (!this.clickhouse.cluster) return [this.clickhouse];
     return (await this.clickhouse.cluster.allNodes('the test needs every node')).map((node) => node.connection);
+  }
+
+  /**
+   * Merges each of the organisation's partitions into one part on every node (OPTIMIZE … FINAL), as background merges
+   * would. A merge that ClickHouse cancelled ("Cancelled merging parts": a statement of another suite on the table
+   * stopped merges for a moment) is asked for again: the tests need the merge done, not to win that race.
+   */
+  async mergeOrganizationParts(organizationId: string): Promise<void> {
+    for (const node of await this.nodes()) {
+      const partitions = await node.query<{ id: string }>(
+        `SELECT DISTINCT _partition_id AS id FROM ${node.table('cost_line_items')} WHERE organization_id = {org:UUID}`,
+        { org: organizationId },
+      );
+      for (const { id } of partitions) {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await node.command(`OPTIMIZE TABLE ${node.table('cost_line_items')} PARTITION ID '${id}' FINAL`);
+            break;
+          } catch (error) {
+            if (attempt === MERGE_ATTEMPTS || !String((error as Error).message).includes('Cancelled merging parts')) throw error;
+          }
+        }
+      }
+    }
   }
 
   /**
