@@ -6,7 +6,7 @@ import type { Principal } from '../common/http/principal';
 import { AnomalyWindow, buildRootCausesQuery, ROOT_CAUSE_DIMENSIONS } from '../cost-query/anomaly-root-causes.query';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
-import { buildForecastSeriesQuery } from '../cost-query/forecast-series.query';
+import { buildForecastSeriesQuery, ForecastSeriesRow } from '../cost-query/forecast-series.query';
 import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { AnomaliesRepository, AnomalyFeedback } from './anomalies.repository';
@@ -164,18 +164,15 @@ export class AnomaliesService {
       oneOffCategories: ANOMALY_LIMITS.leftOutCategories,
       conversion: money.conversion,
     });
-    const rows = await this.clickhouse.query<{ series: string; day: string; one_off: number; amount: string }>(sql, params, scope);
+    const rows = await this.clickhouse.query<ForecastSeriesRow>(sql, params, scope);
     const first = dayNumber(read.start);
     const length = dayNumber(read.end) - first + 1;
     const series = new Map<string, number[]>();
-    const dayIndexes = new Map<string, number>(); // a day's text is parsed once, not once per series
     for (const row of rows) {
       if (Number(row.one_off) === 1) continue;
-      const values = series.get(row.series) ?? new Array<number>(length).fill(0);
+      const values = new Array<number>(length).fill(0);
+      row.days.forEach((day, i) => (values[day - first] = Number(row.amounts[i])));
       series.set(row.series, values);
-      let index = dayIndexes.get(row.day);
-      if (index === undefined) dayIndexes.set(row.day, (index = dayNumber(row.day) - first));
-      values[index] = Number(row.amount);
     }
     return series;
   }

@@ -3,7 +3,7 @@ import { InvalidRequestException } from '../common/errors/api-errors';
 import { addDays, dayNumber, formatDayNumber, todayUtc } from '../common/dates/calendar-date';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
-import { buildForecastSeriesQuery, ForecastMetric } from '../cost-query/forecast-series.query';
+import { buildForecastSeriesQuery, ForecastMetric, ForecastSeriesRow } from '../cost-query/forecast-series.query';
 import { lastDayOfPeriod } from '../common/money/exchange-rates';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -76,7 +76,7 @@ export class ForecastsService {
         totalLabel: FORECAST_LIMITS.totalLabel,
         conversion: money.conversion,
       });
-      const rows = await this.clickhouse.query<{ series: string; day: string; one_off: number; amount: string }>(sql, params, scope);
+      const rows = await this.clickhouse.query<ForecastSeriesRow>(sql, params, scope);
       const bySeries = groupRows(rows);
       const firstDay = [...bySeries.values()].flatMap((series) => [...series.amounts.keys()]).sort()[0];
       refuseShortHistory(firstDay, lastComplete);
@@ -116,13 +116,15 @@ function refuseShortHistory(firstDay: string | undefined, lastComplete: string):
   ]);
 }
 
-function groupRows(rows: Array<{ series: string; day: string; one_off: number; amount: string }>): Map<string, SeriesRows> {
+function groupRows(rows: ForecastSeriesRow[]): Map<string, SeriesRows> {
   const bySeries = new Map<string, SeriesRows>();
   for (const row of rows) {
     const series = bySeries.get(row.series) ?? { amounts: new Map<string, number>(), oneOff: 0 };
     bySeries.set(row.series, series);
-    if (Number(row.one_off) === 1) series.oneOff += Number(row.amount);
-    else series.amounts.set(row.day, Number(row.amount));
+    row.days.forEach((day, i) => {
+      if (Number(row.one_off) === 1) series.oneOff += Number(row.amounts[i]);
+      else series.amounts.set(formatDayNumber(day), Number(row.amounts[i]));
+    });
   }
   return bySeries;
 }
