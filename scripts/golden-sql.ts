@@ -81,6 +81,7 @@ const rootCauses = (overrides: Partial<RootCausesQuery>): RootCausesQuery => ({
   anomalies: [],
   baselineWeeks: 4,
   leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
+  tagSource: 'all',
   ...overrides,
 });
 const options = { table: TABLE, today: TODAY, defaultWindowDays: WINDOW };
@@ -226,6 +227,18 @@ export function goldenStatements(): Record<string, CompiledSql> {
           { start: '2026-10-02', end: '2026-10-02' },
         ],
         conversion: CONVERSION,
+      }),
+    ),
+    // An organisation with activated tag keys, monitoring one of them: causes and filters read the activated maps.
+    'anomaly-root-causes-activated-tags': buildRootCausesQuery(
+      TABLE,
+      rootCauses({
+        scope: { ...ORG, readsActivatedMaps: true },
+        filters: { inclusions: { resourceTag: 'env', resourceTagValues: ['production'] } },
+        monitored: { kind: 'tag', key: 'team' },
+        monitoredValues: ['payments'],
+        anomalies: [{ value: 'payments', start: '2026-11-20', end: '2026-11-20' }],
+        tagSource: 'activated',
       }),
     ),
     // One anomaly of a value and one of (not set)'s series.

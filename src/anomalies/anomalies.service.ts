@@ -3,12 +3,20 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import { addDays, dayNumber, formatDayNumber, todayUtc } from '../common/dates/calendar-date';
 import type { Principal } from '../common/http/principal';
-import { AnomalyWindow, buildRootCausesQuery, ROOT_CAUSE_DIMENSIONS } from '../cost-query/anomaly-root-causes.query';
+import {
+  AnomalyWindow,
+  buildRootCausesQuery,
+  ROOT_CAUSE_DIMENSIONS,
+  RootCauseTags,
+  rootCauseTagsFor,
+  RootCauseTagSource,
+} from '../cost-query/anomaly-root-causes.query';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery, ForecastSeriesRow } from '../cost-query/forecast-series.query';
 import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { AnomaliesRepository, AnomalyFeedback } from './anomalies.repository';
 import { ANOMALY_LIMITS, BASELINE_EXCLUDING, FeedbackReason } from './anomaly-limits';
 import { ANOMALY_METHOD, DetectedAnomaly, detectAnomalies } from './anomaly-model';
@@ -41,6 +49,7 @@ export interface AnomaliesResult {
   last_complete_day: string;
   method: string;
   thresholds: { min_impact: number; min_impact_percentage: number; score: number };
+  root_cause_tags: { source: RootCauseTagSource; keys: string[] | null };
   anomalies: Anomaly[];
 }
 
@@ -65,6 +74,7 @@ export class AnomaliesService {
     private readonly clickhouse: ClickhouseService,
     private readonly currencies: AnswerCurrencyService,
     private readonly repository: AnomaliesRepository,
+    private readonly activatedKeys: ActivatedKeysService,
   ) {}
 
   async scan(scope: OrganizationScope, request: AnomaliesRequestDto, today = todayUtc()): Promise<AnomaliesResult> {
@@ -81,7 +91,10 @@ export class AnomaliesService {
     return this.currencies.answer(scope, request.currency, { dateRanges: [read] }, async (money) => {
       // One read at a time: a scan holds one place of the organisation's statement queue, as other answers do.
       const feedback = await this.repository.feedback(scope.organizationId, dimension);
-      const series = await this.series(scope, request, monitored, read, money);
+      const filters = request.filters ?? {};
+      const active = await this.activatedKeys.activeKeys(scope.organizationId);
+      const tags = rootCauseTagsFor(request.rootCauseTags, active, scope, filters, monitored);
+      const series = await this.series(await this.activatedKeys.scopeFor(scope, filters, [monitored]), request, monitored, read, money);
       const firstDay = dayNumber(read.start);
       const historyFrom = firstDay + firstCostIndex(series);
       const found = newestFirst(
@@ -100,7 +113,7 @@ export class AnomaliesService {
       const ids = found.map((anomaly) => anomalyId(scope.organizationId, dimension, anomaly));
       // Kept while the root causes are read (the write waits on the disk, the read on the CPU): off the scan's path.
       const [causes] = await Promise.all([
-        this.rootCauses(scope, request, monitored, found, [...series.keys()], money),
+        this.rootCauses(tags, request, monitored, found, [...series.keys()], money),
         this.keep(scope.organizationId, dimension, found, ids),
       ]);
       const reasons = new Map(feedback.map((entry) => [entry.id, entry.reason]));
@@ -112,6 +125,7 @@ export class AnomaliesService {
         last_complete_day: lastComplete,
         method: ANOMALY_METHOD,
         thresholds,
+        root_cause_tags: { source: tags.source, keys: tags.keys },
         anomalies,
       };
     });
@@ -179,7 +193,7 @@ export class AnomaliesService {
 
   /** Per anomaly (in order), its root causes: the values whose amounts rose most over their usual amount on the same weekdays. */
   private async rootCauses(
-    scope: OrganizationScope,
+    tags: RootCauseTags,
     request: AnomaliesRequestDto,
     monitored: DimensionRef,
     found: Found[],
@@ -192,6 +206,7 @@ export class AnomaliesService {
       start: formatDayNumber(anomaly.startDay),
       end: formatDayNumber(anomaly.endDay),
     }));
+    const { scope } = tags;
     const { sql, params } = buildRootCausesQuery(this.clickhouse.table('cost_line_items'), {
       scope,
       filters: request.filters ?? {},
@@ -200,6 +215,7 @@ export class AnomaliesService {
       anomalies: windows,
       baselineWeeks: ANOMALY_LIMITS.rootCauseBaselineWeeks,
       leftOutCategories: ANOMALY_LIMITS.leftOutCategories,
+      tagSource: tags.source,
       conversion: money.conversion,
     });
     const rows = await this.clickhouse.query<{

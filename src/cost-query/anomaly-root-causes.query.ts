@@ -1,3 +1,4 @@
+import { ActivatedKeys, mapKeysNamed } from './activated-maps';
 import { withProjectionPreference } from './projection-preference';
 import { addDays, dayNumber, formatDayNumber, isoWeekday } from '../common/dates/calendar-date';
 import { dimensionValueSql } from './cost-data.query';
@@ -10,6 +11,40 @@ import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /** The columns an anomaly's root causes are looked for in (besides every tag), by their dimension names. */
 export const ROOT_CAUSE_DIMENSIONS = ['account', 'service', 'region', 'usageType'] as const;
+
+/**
+ * The tags root causes are looked for in: every key (the full maps), or the organisation's activated keys (the
+ * activated maps, whose projections hold a row per combination of those keys rather than per resource).
+ */
+export const ROOT_CAUSE_TAG_SOURCES = ['activated', 'all'] as const;
+export type RootCauseTagSource = (typeof ROOT_CAUSE_TAG_SOURCES)[number];
+
+/** Where a scan's root causes look for tags, and the scope their statement reads in. */
+export interface RootCauseTags {
+  source: RootCauseTagSource;
+  /** The tag keys looked in (sorted), or null for every key. */
+  keys: string[] | null;
+  scope: OrganizationScope;
+}
+
+/**
+ * The tags of a scan's root causes: as requested, else the organisation's activated keys when it has some and every
+ * key the question names (filters, data scope, monitored dimension) is active — the keys it said its questions group
+ * by, read from projections of a row per combination of them — else every key. The statement's filters read the
+ * activated maps only where its causes do and every key they name is active (one projection can then answer it).
+ */
+export function rootCauseTagsFor(
+  requested: RootCauseTagSource | undefined,
+  active: ActivatedKeys,
+  scope: OrganizationScope,
+  filters: Filters,
+  monitored: DimensionRef,
+): RootCauseTags {
+  const namedActive = mapKeysNamed(scope, filters, [monitored]).every((ref) => active[ref.kind].includes(ref.key));
+  const source = requested ?? (active.tag.length > 0 && namedActive ? 'activated' : 'all');
+  const readsActivatedMaps = source === 'activated' && namedActive;
+  return { source, keys: source === 'activated' ? [...active.tag].sort() : null, scope: { ...scope, readsActivatedMaps } };
+}
 
 /** One anomaly whose causes are looked for: its series and its days. */
 export interface AnomalyWindow {
@@ -31,6 +66,8 @@ export interface RootCausesQuery {
   baselineWeeks: number;
   /** Charge categories left out, as from the series the anomalies were found in. */
   leftOutCategories: readonly string[];
+  /** Where tag causes come from; `activated` reads the activated maps, the scope says where its filters read. */
+  tagSource: RootCauseTagSource;
   conversion?: CurrencyConversion;
 }
 
@@ -67,11 +104,12 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
   const inDays = `usage_date >= ${starts}[i] AND usage_date <= ${ends}[i]`;
   const inBaseline = `usage_date >= ${baselineStarts}[i] AND usage_date < ${starts}[i] AND ${weightOf('i')} > 0`;
   const covering = `arrayFilter(i -> ${inSeries} AND (${inDays} OR ${inBaseline}), range(1, ${windows.length + 1}))`;
-  const keys = ['usage_date', 'value', ...CAUSE_COLUMNS.map((column) => column.column), MAP_DIMENSIONS.tag.column];
+  const tags = query.tagSource === 'activated' ? MAP_DIMENSIONS.tag.activatedColumn : MAP_DIMENSIONS.tag.column;
+  const keys = ['usage_date', 'value', ...CAUSE_COLUMNS.map((column) => column.column), tags];
   const grouped = money.select((branch, and) => {
     const [amount] = branch.sums(['amortized_cost']);
     return [
-      `    SELECT usage_date, ${dimensionValueSql(query.monitored, params)} AS value, ${keys.slice(2).join(', ')}, ${amount} AS part`,
+      `    SELECT usage_date, ${dimensionValueSql(query.monitored, params, query.scope)} AS value, ${keys.slice(2).join(', ')}, ${amount} AS part`,
       `    FROM ${table}`,
       `    WHERE ${and(`${where}\n  AND ${leftOut}\n  AND ${windowRows(windows, monitoredValues, params)}`).replace(/\n/g, '\n    ')}`,
       `    GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
@@ -87,7 +125,7 @@ export function buildRootCausesQuery(table: string, query: RootCausesQuery): Com
     grouped,
     '  )',
     `  ARRAY JOIN ${covering} AS anomaly`,
-    `  ARRAY JOIN ${causesSql(query.monitored, isOther, params)} AS cause`,
+    `  ARRAY JOIN ${causesSql(query.monitored, tags, isOther, params)} AS cause`,
     ')',
     'GROUP BY anomaly, cause',
     'ORDER BY anomaly, cause_dimension, cause_value',
@@ -159,12 +197,11 @@ function windowRows(windows: BaselinedWindow[], monitoredValues: string, params:
 const CAUSE_COLUMNS = ROOT_CAUSE_DIMENSIONS.map((name) => ({ name, column: COLUMN_DIMENSIONS[name].column }));
 
 /**
- * Every (dimension, value) of a row a cause may be for `anomaly`: the candidate columns and each tag. A monitored
- * value's own dimension is its series, not a cause; for the remaining series, the value that moved is one.
+ * Every (dimension, value) of a row a cause may be for `anomaly`: the candidate columns and each tag of `tags` (a map
+ * column). A monitored value's own dimension is its series, not a cause; for the remaining series, the value that moved is one.
  */
-function causesSql(monitored: DimensionRef, isOther: string, params: SqlParameters): string {
+function causesSql(monitored: DimensionRef, tags: string, isOther: string, params: SqlParameters): string {
   const columns = CAUSE_COLUMNS.map(({ name, column }) => `('${name}', ${column})`);
-  const tags = MAP_DIMENSIONS.tag.column;
   const tagCauses = `arrayMap((key, value) -> (concat('tag:', key), value), mapKeys(${tags}), mapValues(${tags}))`;
   const own = monitored.kind === 'column' ? monitored.name : monitored.kind === 'tag' ? `tag:${monitored.key}` : '';
   const notOwn = `(${isOther}[anomaly] = 1 OR cause.1 != ${params.named('monitored_cause', 'String', own)})`;

@@ -189,6 +189,67 @@ describe('POST /v1/cost-insights/anomalies', () => {
     expect((await scan(computeOnly)).body.data.anomalies.map((a: AnomalyBody) => a.start)).toEqual([spikeDay]);
   });
 
+  it("looks for tag root causes in the organisation's activated keys by default, in every key on request", async () => {
+    // Compute at 100 a day (team=core, Name=web-1); on the spike day 400 more in acct-2, eu-west-1, tagged team=data,
+    // Name=batch-7: each of those rose by 400 over 0, and the usage type by 400 over its usual 100.
+    const own = await t.newOrganization();
+    await t.insertRows(own.organizationId, [
+      ...series('Compute', 60, () => 100, { resource_tags: { team: 'core', Name: 'web-1' } }),
+      {
+        usage_date: spikeDay,
+        service: 'Compute',
+        account_id: 'acct-2',
+        region: 'eu-west-1',
+        amortized_cost: '400',
+        resource_tags: { team: 'data', Name: 'batch-7' },
+      },
+    ]);
+    const columnCauses = [
+      { dimension: 'account', value: 'acct-2', contribution: 400 },
+      { dimension: 'region', value: 'eu-west-1', contribution: 400 },
+      { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 400 },
+    ];
+    const scanned = async (body: object) => {
+      const response = await scan(own, body);
+      expect(response.status).toBe(200);
+      const data = response.body.data as { root_cause_tags: unknown; anomalies: AnomalyBody[] };
+      expect(data.anomalies.map((a) => [a.start, a.impact])).toEqual([[spikeDay, 400]]);
+      return { tags: data.root_cause_tags, causes: data.anomalies[0].rootCauses };
+    };
+    const everyKey = {
+      tags: { source: 'all', keys: null },
+      causes: [
+        ...columnCauses,
+        { dimension: 'tag:Name', value: 'batch-7', contribution: 400 },
+        { dimension: 'tag:team', value: 'data', contribution: 400 },
+      ],
+    };
+    expect(await scanned({})).toEqual(everyKey);
+
+    expect(
+      (
+        await t.http
+          .put('/v1/admin/tag-keys')
+          .set(own.auth)
+          .send({ tag: ['team'], costCategory: [] })
+      ).status,
+    ).toBe(202);
+    for (let waited = 0; ; waited += 250) {
+      const { body } = await t.http.get('/v1/admin/tag-keys').set(own.auth);
+      const activated = (body as { data?: { activated: Array<{ state: string }> } }).data?.activated ?? [];
+      if (activated.length === 1 && activated[0].state === 'active') break;
+      if (waited > 120_000) throw new Error(`team not active after 120 s: ${JSON.stringify(activated)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(await scanned({})).toEqual({
+      tags: { source: 'activated', keys: ['team'] },
+      causes: [...columnCauses, { dimension: 'tag:team', value: 'data', contribution: 400 }],
+    });
+    expect(await scanned({ rootCauseTags: 'all' })).toEqual(everyKey);
+    // A filter on a key that is not active: every key by default (one projection answers).
+    expect(await scanned({ filters: { inclusions: { resourceTag: 'Name', resourceTagValues: ['web-1', 'batch-7'] } } })).toEqual(everyKey);
+  });
+
   it('refuses bad input with a clear 400', async () => {
     const cases: Array<[object, string]> = [
       [{ dateRange: { start: today, end: today } }, 'dateRange: anomalies are found in complete days'],
@@ -198,6 +259,7 @@ describe('POST /v1/cost-insights/anomalies', () => {
       [{ minImpactPercentage: 'ten' }, 'minImpactPercentage'],
       [{ filters: { inclusions: { dateRange: { start: daysAgo(10), end: yesterday } } } }, 'dateRange'],
       [{ currency: 'XXZ' }, 'currency'],
+      [{ rootCauseTags: 'some' }, 'rootCauseTags'],
     ];
     for (const [body, fragment] of cases) {
       const response = await scan(org, body);

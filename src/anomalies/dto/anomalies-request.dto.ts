@@ -3,6 +3,7 @@ import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { AnswerCurrency } from '../../dto/currency.dto';
 import { CompareFiltersDto, DateRangeDto, NestedObject } from '../../dto/filters.dto';
 import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsGroupingDimension } from '../../dto/grouping.dto';
+import { ROOT_CAUSE_TAG_SOURCES, RootCauseTagSource } from '../../cost-query/anomaly-root-causes.query';
 import { ANOMALY_LIMITS, FEEDBACK_REASONS, FeedbackReason } from '../anomaly-limits';
 
 const MAX_THRESHOLD = 1e12;
@@ -61,6 +62,18 @@ export class AnomaliesRequestDto {
   })
   @NestedObject(() => CompareFiltersDto, false)
   filters?: CompareFiltersDto;
+
+  @ApiPropertyOptional({
+    enum: ROOT_CAUSE_TAG_SOURCES,
+    description:
+      "The tag keys root causes are looked for in: `all` (every key) or `activated` (the organisation's activated keys, `GET /v1/admin/tag-keys`). Default: `activated` when the organisation has activated tag keys and every key the request and the key's data scope name is one of them, else `all`. On an estate whose resources carry tags of their own (Name, instance-id), `all` reads a row per resource and day of the anomalies' days and is the slower. The answer's `root_cause_tags` says which was used.",
+    example: 'all',
+  })
+  @IsOptional()
+  @IsIn(ROOT_CAUSE_TAG_SOURCES, {
+    message: (args) => `Expected one of ${ROOT_CAUSE_TAG_SOURCES.join(', ')}, received ${describeReceived(args.value)}`,
+  })
+  rootCauseTags?: RootCauseTagSource;
 
   @AnswerCurrency()
   currency?: string;

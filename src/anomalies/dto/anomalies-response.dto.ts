@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ROOT_CAUSE_TAG_SOURCES, RootCauseTagSource } from '../../cost-query/anomaly-root-causes.query';
 import { DateRangeDto } from '../../dto/filters.dto';
 import { ANOMALY_LIMITS, FEEDBACK_REASONS } from '../anomaly-limits';
 import { ANOMALY_METHOD } from '../anomaly-model';
@@ -61,6 +62,22 @@ export class AnomalyThresholdsDto {
   score: number;
 }
 
+export class RootCauseTagsDto {
+  @ApiProperty({
+    enum: ROOT_CAUSE_TAG_SOURCES,
+    description: "Where tag root causes were looked for (the request's `rootCauseTags`).",
+    example: 'activated',
+  })
+  source: RootCauseTagSource;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'The tag keys looked in, sorted; null for every key.',
+    example: ['app', 'env', 'team'],
+  })
+  keys: string[] | null;
+}
+
 @ApiSchema({ name: 'Anomalies' })
 export class AnomaliesDto {
   @ApiProperty({ description: 'The ISO 4217 currency of every amount (also in `X-Currency`).', example: 'USD' })
@@ -75,6 +92,8 @@ export class AnomaliesDto {
   method: string;
   @ApiProperty({ type: AnomalyThresholdsDto })
   thresholds: AnomalyThresholdsDto;
+  @ApiProperty({ type: RootCauseTagsDto })
+  root_cause_tags: RootCauseTagsDto;
   @ApiProperty({ type: [AnomalyDto], description: `Newest first, at most ${ANOMALY_LIMITS.maxAnomalies}.` })
   anomalies: AnomalyDto[];
 }

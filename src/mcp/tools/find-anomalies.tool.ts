@@ -20,6 +20,7 @@ export function findAnomaliesTool({ anomalies }: ToolServices): ToolDefinition {
       "actual, impact = actual − expected, all in the answer's currency; impactPercentage = impact / expected in percent (null when nothing was " +
       `expected); score = robust z-score, how many robust standard deviations the worst day lies above its baseline (anomalous from ${ANOMALY_LIMITS.scoreThreshold}); ` +
       `rootCauses = what moved: the accounts, services, regions, usage types or tag values whose cost rose over their average of the ${ANOMALY_LIMITS.baselineDays} days before ` +
+      "(tags: every key, or the organisation's activated keys — rootCauseTags, root_cause_tags says which) " +
       `(contribution: by how much, in the answer's currency), the most telling first (${COMPACT_ROOT_CAUSES} here, more_root_causes counts the rest; includeAllRootCauses gives up to ` +
       `${ANOMALY_LIMITS.rootCauses}); feedback = why someone said it happened (${FEEDBACK_REASONS.join(', ')}) or null; ` +
       `id names it for feedback over REST (POST /v1/cost-insights/anomalies/{id}/feedback, scope anomalies:write; kept ${ANOMALY_LIMITS.keptDays} days). ` +
