@@ -43,6 +43,16 @@ describe('judgeTargets', () => {
     expect(judgeTargets({ ...run({}), insights: insights.slice(0, 1) }).at(-1)!.met).toBe(true);
   });
 
+  it('judges the insights measured again once the organisation activated tag keys on their own', () => {
+    const insights = [{ case: 'scan', data: { p50: 100 }, insight: { p50: 290 } }];
+    const activated = { pairs: [], insights: [{ case: 'scan', data: { p50: 100 }, insight: { p50: 190 } }] };
+    const verdicts = judgeTargets({ ...run({}), insights, activated }).filter((v) => v.target.includes('anomaly scan'));
+    expect(verdicts.map((v) => [v.target.endsWith('activated'), v.met, v.detail])).toEqual([
+      [false, false, 'scan 2.9000; missed by scan'],
+      [true, true, 'scan 1.9000'],
+    ]);
+  });
+
   it('judges the unrounded ratio: 1.1511 misses although it prints as 1.15', () => {
     const [overhead] = judgeTargets(run({ api: [73.75, 50], clickhouse: [64.07, 48] }));
     expect(overhead.met).toBe(false);

@@ -27,7 +27,10 @@ export interface MeasuredRun {
   tagProjection?: { rawScan: { p50: number }; projection: { p50: number } };
   conversions?: Array<{ case: string; unconverted: { p50: number }; converted: { p50: number } }>;
   insights?: Array<{ case: string; data: { p50: number }; insight: { p50: number } }>;
-  activated?: { pairs: Array<{ pair: string; column: { api: { p50: number } }; tag: { api: { p50: number } } }> };
+  activated?: {
+    pairs: Array<{ pair: string; column: { api: { p50: number } }; tag: { api: { p50: number } } }>;
+    insights?: Array<{ case: string; data: { p50: number }; insight: { p50: number } }>;
+  };
 }
 
 export interface TargetVerdict {
@@ -106,14 +109,25 @@ function judgeActivatedTarget(run: MeasuredRun): TargetVerdict[] {
   ];
 }
 
-/** Issue 32's speed target, when the run measured it. */
+/**
+ * Issue 32's speed target, when the run measured it: as the organisation first is, and (--activated) once it has
+ * activated keys, where the scan's root causes look in them.
+ */
 function judgeInsightTarget(run: MeasuredRun): TargetVerdict[] {
-  if (!run.insights?.length) return [];
-  const cases = run.insights.map((c) => ({ name: c.case, value: c.insight.p50 / c.data.p50 }));
+  const target = `a forecast or an anomaly scan ≤ ${TARGETS.insightOverDataMax}× the /data question that reads the same days (API p50)`;
+  return [
+    ...insightVerdict(target, run.insights),
+    ...insightVerdict(`${target}, the organisation's tag keys activated`, run.activated?.insights),
+  ];
+}
+
+function insightVerdict(target: string, insights: MeasuredRun['insights']): TargetVerdict[] {
+  if (!insights?.length) return [];
+  const cases = insights.map((c) => ({ name: c.case, value: c.insight.p50 / c.data.p50 }));
   const missed = cases.filter((c) => c.value > TARGETS.insightOverDataMax);
   return [
     {
-      target: `a forecast or an anomaly scan ≤ ${TARGETS.insightOverDataMax}× the /data question that reads the same days (API p50)`,
+      target,
       met: missed.length === 0,
       detail:
         cases.map((c) => `${c.name} ${ratio(c.value)}`).join('; ') +
