@@ -49,7 +49,7 @@ export interface AnomaliesResult {
   last_complete_day: string;
   method: string;
   thresholds: { min_impact: number; min_impact_percentage: number; score: number };
-  root_cause_tags: { source: RootCauseTagSource; keys: string[] | null };
+  root_cause_tags: RootCauseTagSource;
   anomalies: Anomaly[];
 }
 
@@ -125,7 +125,7 @@ export class AnomaliesService {
         last_complete_day: lastComplete,
         method: ANOMALY_METHOD,
         thresholds,
-        root_cause_tags: { source: tags.source, keys: tags.keys },
+        root_cause_tags: tags.source,
         anomalies,
       };
     });

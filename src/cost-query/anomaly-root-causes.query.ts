@@ -9,7 +9,7 @@ import { MAP_DIMENSIONS } from './filter-fields';
 import { Filters, OrganizationScope } from './filters.types';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 
-/** The columns an anomaly's root causes are looked for in (besides every tag), by their dimension names. */
+/** The columns an anomaly's root causes are looked for in (besides tags: ROOT_CAUSE_TAG_SOURCES), by their dimension names. */
 export const ROOT_CAUSE_DIMENSIONS = ['account', 'service', 'region', 'usageType'] as const;
 
 /**
@@ -22,8 +22,6 @@ export type RootCauseTagSource = (typeof ROOT_CAUSE_TAG_SOURCES)[number];
 /** Where a scan's root causes look for tags, and the scope their statement reads in. */
 export interface RootCauseTags {
   source: RootCauseTagSource;
-  /** The tag keys looked in (sorted), or null for every key. */
-  keys: string[] | null;
   scope: OrganizationScope;
 }
 
@@ -43,7 +41,7 @@ export function rootCauseTagsFor(
   const namedActive = mapKeysNamed(scope, filters, [monitored]).every((ref) => active[ref.kind].includes(ref.key));
   const source = requested ?? (active.tag.length > 0 && namedActive ? 'activated' : 'all');
   const readsActivatedMaps = source === 'activated' && namedActive;
-  return { source, keys: source === 'activated' ? [...active.tag].sort() : null, scope: { ...scope, readsActivatedMaps } };
+  return { source, scope: { ...scope, readsActivatedMaps } };
 }
 
 /** One anomaly whose causes are looked for: its series and its days. */

@@ -217,7 +217,7 @@ describe('POST /v1/cost-insights/anomalies', () => {
       return { tags: data.root_cause_tags, causes: data.anomalies[0].rootCauses };
     };
     const everyKey = {
-      tags: { source: 'all', keys: null },
+      tags: 'all',
       causes: [
         ...columnCauses,
         { dimension: 'tag:Name', value: 'batch-7', contribution: 400 },
@@ -242,7 +242,7 @@ describe('POST /v1/cost-insights/anomalies', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(await scanned({})).toEqual({
-      tags: { source: 'activated', keys: ['team'] },
+      tags: 'activated',
       causes: [...columnCauses, { dimension: 'tag:team', value: 'data', contribution: 400 }],
     });
     expect(await scanned({ rootCauseTags: 'all' })).toEqual(everyKey);

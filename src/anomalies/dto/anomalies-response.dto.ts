@@ -62,22 +62,6 @@ export class AnomalyThresholdsDto {
   score: number;
 }
 
-export class RootCauseTagsDto {
-  @ApiProperty({
-    enum: ROOT_CAUSE_TAG_SOURCES,
-    description: "Where tag root causes were looked for (the request's `rootCauseTags`).",
-    example: 'activated',
-  })
-  source: RootCauseTagSource;
-  @ApiProperty({
-    type: [String],
-    nullable: true,
-    description: 'The tag keys looked in, sorted; null for every key.',
-    example: ['app', 'env', 'team'],
-  })
-  keys: string[] | null;
-}
-
 @ApiSchema({ name: 'Anomalies' })
 export class AnomaliesDto {
   @ApiProperty({ description: 'The ISO 4217 currency of every amount (also in `X-Currency`).', example: 'USD' })
@@ -92,8 +76,13 @@ export class AnomaliesDto {
   method: string;
   @ApiProperty({ type: AnomalyThresholdsDto })
   thresholds: AnomalyThresholdsDto;
-  @ApiProperty({ type: RootCauseTagsDto })
-  root_cause_tags: RootCauseTagsDto;
+  @ApiProperty({
+    enum: ROOT_CAUSE_TAG_SOURCES,
+    description:
+      "Where tag root causes were looked for: every key (`all`) or the organisation's activated keys (`activated`, listed by `GET /v1/admin/tag-keys`); see the request's `rootCauseTags`.",
+    example: 'activated',
+  })
+  root_cause_tags: RootCauseTagSource;
   @ApiProperty({ type: [AnomalyDto], description: `Newest first, at most ${ANOMALY_LIMITS.maxAnomalies}.` })
   anomalies: AnomalyDto[];
 }
