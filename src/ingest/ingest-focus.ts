@@ -375,10 +375,11 @@ export const ABANDONED_IMPORT_AFTER_MS = 24 * 3600 * 1000;
 
 /**
  * Drops the tables of imports that were killed (a finished or failed import drops its own): those of
- * an import the journal shows finished (committed or rolled back), and those older than
- * ABANDONED_IMPORT_AFTER_MS of an import it does not know (killed before publishing), so a concurrent
- * import keeps its tables. Never those of an import still 'swapping': recovery needs its backup.
- * Returns the names dropped.
+ * an import the journal shows committed, and those older than ABANDONED_IMPORT_AFTER_MS of an import
+ * it shows rolled back or does not know (killed before publishing), so a concurrent import keeps its
+ * tables — also one that stepped back for a backup or an activation (journalled 'rolled_back' while it
+ * waits, then 'swapping' again: partition-publish.ts), whose staging and backup tables it still needs.
+ * Never those of an import still 'swapping': recovery needs its backup. Returns the names dropped.
  */
 export async function dropAbandonedImportTables(clickhouse: ClickhouseService, now = Date.now()): Promise<string[]> {
   const hosts = await reachableHosts(clickhouse);
@@ -397,7 +398,7 @@ export async function dropAbandonedImportTables(clickhouse: ClickhouseService, n
   const states = await readImportStates(clickhouse, [...new Set(found.map((table) => table.importId))]);
   const abandoned = found.filter(({ importId, startedAt }) => {
     const state = states.get(importId);
-    return state === 'committed' || state === 'rolled_back' || (state === undefined && now - startedAt > ABANDONED_IMPORT_AFTER_MS);
+    return state === 'committed' || (state !== 'swapping' && now - startedAt > ABANDONED_IMPORT_AFTER_MS);
   });
   for (const { host, name } of abandoned) await host.clickhouse.command(`DROP TABLE IF EXISTS ${host.clickhouse.table(name)}`);
   return abandoned.map(({ host, name }) => (host.id ? `${name} on ${host.id}` : name));
