@@ -11,6 +11,7 @@ import {
   rootCauseTagsFor,
   RootCauseTagSource,
 } from '../cost-query/anomaly-root-causes.query';
+import { scopeReadingActivatedMaps } from '../cost-query/activated-maps';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery, ForecastSeriesRow } from '../cost-query/forecast-series.query';
@@ -94,7 +95,7 @@ export class AnomaliesService {
       const filters = request.filters ?? {};
       const active = await this.activatedKeys.activeKeys(scope.organizationId);
       const tags = rootCauseTagsFor(request.rootCauseTags, active, scope, filters, monitored);
-      const series = await this.series(await this.activatedKeys.scopeFor(scope, filters, [monitored]), request, monitored, read, money);
+      const series = await this.series(scopeReadingActivatedMaps(scope, active, filters, [monitored]), request, monitored, read, money);
       const firstDay = dayNumber(read.start);
       const historyFrom = firstDay + firstCostIndex(series);
       const found = newestFirst(
