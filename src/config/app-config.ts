@@ -102,7 +102,15 @@ export interface AppConfig {
   /** Converted /data answers read builds of converted sums (src/currency/converted-sums.service.ts). */
   convertedSums: boolean;
   /** The data-source worker (src/sources): whether this process runs it, how often, and its completeness rules. */
-  ingestSources: { worker: boolean; pollSeconds: number; settleSeconds: number; incompleteAfterSeconds: number; fileRoot: string };
+  ingestSources: {
+    worker: boolean;
+    pollSeconds: number;
+    settleSeconds: number;
+    incompleteAfterSeconds: number;
+    fileRoot: string;
+    maxObjectBytes: number;
+    maxListedObjects: number;
+  };
   migrateOnStart: boolean;
   /** Activate the suggested tag keys of an organisation that never chose any, once an import brought its data. */
   activateSuggestedTagKeys: boolean;
@@ -245,6 +253,8 @@ export function loadConfig(env: Environment): AppConfig {
       settleSeconds: settings.INGEST_SETTLE_SECONDS,
       incompleteAfterSeconds: settings.INGEST_INCOMPLETE_AFTER_SECONDS,
       fileRoot: settings.INGEST_FILE_ROOT,
+      maxObjectBytes: settings.INGEST_MAX_OBJECT_BYTES,
+      maxListedObjects: settings.INGEST_MAX_LISTED_OBJECTS,
     },
     migrateOnStart: settings.MIGRATE_ON_START,
     activateSuggestedTagKeys: settings.TAG_KEYS_DEFAULT,

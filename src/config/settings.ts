@@ -503,7 +503,21 @@ export const SETTINGS = {
   }),
   INGEST_FILE_ROOT: text({
     default: '',
-    doc: 'The directory under which a `file:///…` data source added through the admin API must lie (its real path, symlinks resolved); unset: the admin API refuses file sources (the CLI, run by the operator, is not restricted)',
+    doc: "The directory of tenants' file exports: a `file:///…` data source of organisation X must lie in `INGEST_FILE_ROOT/<X's id>/` (created on first use; its real path, and every file's, checked at every read); unset: the admin API refuses file sources (the operator's CLI may also add a folder outside the root)",
+  }),
+  INGEST_MAX_OBJECT_BYTES: integer({
+    default: 20 * GIB,
+    min: 1,
+    max: 1024 * GIB,
+    unit: 'bytes',
+    doc: 'Largest export part a data source reads: a larger one (or one larger than the free temporary space, for a download) is refused before it is read, naming it',
+  }),
+  INGEST_MAX_LISTED_OBJECTS: integer({
+    default: 100_000,
+    min: 1,
+    max: 10_000_000,
+    unit: 'count',
+    doc: "Most objects one check of a data source lists (files of a folder, objects under a bucket's prefix): over it the check is refused, naming this cap (narrow the source's folder or prefix)",
   }),
   INGEST_POLL_SECONDS: seconds({
     default: 300,

@@ -4,12 +4,41 @@ import { join, resolve } from 'node:path';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 
-/** One export part to load. */
-export interface FocusFile {
+/** A path to read an export part by, valid until it is closed. */
+export interface OpenedPart {
   path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An export part as a data source offers it: named for messages by its place in the source, opened only while it
+ * is read (the source checks, at each open, that it is still the file it listed: no link, inside its folder).
+ */
+export interface ExportPart {
+  name: string;
+  open(): Promise<OpenedPart>;
+}
+
+/** One export part to load. */
+export interface FocusFile extends ExportPart {
   bytes: number;
   format: 'CSVWithNames' | 'Parquet';
   gzip: boolean;
+}
+
+/** A file of this machine read by its path (the operator's `ingest focus`). */
+function fileAt(path: string): ExportPart {
+  return { name: path, open: () => Promise.resolve({ path, close: () => Promise.resolve() }) };
+}
+
+/** Runs `read` with a path to the part, open for as long as it runs. */
+export async function readingPart<T>(part: ExportPart, read: (path: string) => Promise<T>): Promise<T> {
+  const opened = await part.open();
+  try {
+    return await read(opened.path);
+  } finally {
+    await opened.close();
+  }
 }
 
 /** A file that cannot be imported, or an import that must stop; the message names the file. */
@@ -40,19 +69,27 @@ export async function discoverFocusFiles(paths: string[]): Promise<{ files: Focu
       skipped.push(path);
       return;
     }
-    files.push({ path, bytes: stat.size, ...(await detectFormat(path)) });
+    files.push(await describePart(fileAt(path)));
   };
   for (const path of paths) await visit(resolve(path), true);
   return { files, skipped };
 }
 
-async function detectFormat(path: string): Promise<Pick<FocusFile, 'format' | 'gzip'>> {
+/** A part's size and format, read from its first bytes. */
+export async function describePart(part: ExportPart): Promise<FocusFile> {
+  return readingPart(part, async (path) => {
+    const { size } = await fs.stat(path);
+    return { ...part, bytes: size, ...(await detectFormat(part.name, path)) };
+  });
+}
+
+async function detectFormat(name: string, path: string): Promise<Pick<FocusFile, 'format' | 'gzip'>> {
   let head = await readHead(path, 64 * 1024);
   const gzip = head.subarray(0, 2).equals(GZIP_MAGIC);
   if (gzip) head = gunzipPrefix(head);
   if (head.subarray(0, 4).equals(PARQUET_MAGIC)) return { format: 'Parquet', gzip };
-  if (head.length === 0) throw new FocusIngestError(`${path}: the file is empty`);
-  if (head.includes(0)) throw new FocusIngestError(`${path}: neither CSV nor Parquet (binary content)`);
+  if (head.length === 0) throw new FocusIngestError(`${name}: the file is empty`);
+  if (head.includes(0)) throw new FocusIngestError(`${name}: neither CSV nor Parquet (binary content)`);
   return { format: 'CSVWithNames', gzip };
 }
 
@@ -78,7 +115,8 @@ function gunzipPrefix(prefix: Buffer): Buffer {
 
 /** Column names of a CSV export's header line (RFC 4180 quoting, UTF-8 BOM ignored). */
 export async function readCsvHeader(file: FocusFile): Promise<string[]> {
-  const head = file.gzip ? gunzipPrefix(await readHead(file.path, 256 * 1024)) : await readHead(file.path, 256 * 1024);
+  const raw = await readingPart(file, (path) => readHead(path, 256 * 1024));
+  const head = file.gzip ? gunzipPrefix(raw) : raw;
   let text = head.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return parseCsvRecord(text);
@@ -112,7 +150,7 @@ export function parseCsvRecord(text: string): string[] {
  * The file's bytes as sent to a server: decompressed when gzip, counted as they are read (a
  * counting Transform in the pipeline: a 'data' listener would start the flow before the client reads).
  */
-export function openFocusFile(file: FocusFile, onBytes: (compressedBytesRead: number) => void): Readable {
+export function openFocusFile(file: FocusFile, path: string, onBytes: (compressedBytesRead: number) => void): Readable {
   let read = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -121,7 +159,7 @@ export function openFocusFile(file: FocusFile, onBytes: (compressedBytesRead: nu
       done(null, chunk);
     },
   });
-  const source = createReadStream(file.path, { highWaterMark: 1024 * 1024 });
+  const source = createReadStream(path, { highWaterMark: 1024 * 1024 });
   const ignore = () => undefined; // errors reach the consumer through the last stream
   return file.gzip ? pipeline(source, counter, createGunzip(), ignore) : pipeline(source, counter, ignore);
 }
@@ -130,18 +168,18 @@ export function openFocusFile(file: FocusFile, onBytes: (compressedBytesRead: nu
 const CLICKHOUSE_GLOB_CHARACTERS = /[*?{}]/;
 
 /**
- * Runs `read` with a path to `file` that ClickHouse's file() reads literally: a symlink with a plain name
+ * Runs `read` with a path to the file at `path` that ClickHouse's file() reads literally: a symlink with a plain name
  * in a private temporary directory (mode 0700), removed afterwards whatever happens. File names are
  * literal (`part*.csv` is that one file), but file() would expand glob characters in the path itself.
  */
-export async function withGlobFreePath<T>(file: FocusFile, read: (globFreePath: string) => Promise<T>): Promise<T> {
+export async function withGlobFreePath<T>(path: string, read: (globFreePath: string) => Promise<T>): Promise<T> {
   const dir = await fs.mkdtemp(join(tmpdir(), 'cost-insights-ingest-'));
   try {
     if (CLICKHOUSE_GLOB_CHARACTERS.test(dir)) {
       throw new FocusIngestError(`the temporary directory ${dir} contains * ? { or }: set TMPDIR to a directory without them`);
     }
     const link = join(dir, 'export-part');
-    await fs.symlink(resolve(file.path), link);
+    await fs.symlink(resolve(path), link);
     return await read(link);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 import { FocusFile, FocusIngestError } from './focus-files';
 import { loadFailure } from './focus-load';
 
-const parquet: FocusFile = { path: '/exports/focus-2025-01.parquet', bytes: 1, format: 'Parquet', gzip: false };
-const csv: FocusFile = { ...parquet, path: '/exports/focus-2025-01.csv', format: 'CSVWithNames' };
+const unread = () => Promise.reject(new Error('not read here'));
+const parquet: FocusFile = { name: '/exports/focus-2025-01.parquet', open: unread, bytes: 1, format: 'Parquet', gzip: false };
+const csv: FocusFile = { ...parquet, name: '/exports/focus-2025-01.csv', format: 'CSVWithNames' };
 
 /** A ClickHouse error as the client raises it: message, numeric code as text, type. */
 function clickhouseError(message: string, code: string, type: string): Error {

@@ -1,7 +1,7 @@
 import { exceededQueryBudget } from '../infrastructure/clickhouse/clickhouse-errors';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { serveFile } from './file-server';
-import { FocusFile, FocusIngestError, openFocusFile, withGlobFreePath } from './focus-files';
+import { FocusFile, FocusIngestError, openFocusFile, readingPart, withGlobFreePath } from './focus-files';
 import {
   COST_COLUMNS,
   FOCUS_INPUT_SETTINGS,
@@ -98,28 +98,11 @@ export async function loadFile(
   await clickhouse.command(`TRUNCATE TABLE ${target.report}`);
   const warnings: string[] = [];
   try {
-    if (clickhouse.embedded) {
-      await loadEmbedded(clickhouse, target, file, parameters, onBytes);
-    } else if (file.format === 'CSVWithNames' || file.gzip) {
-      await loadBody(clickhouse, target, file, parameters, onBytes);
-    } else {
-      const served = await serveFile(file.path, file.bytes, clickhouse.url!);
-      const progress = setInterval(() => onBytes(served.bytesServed()), 250);
-      try {
-        if (await reaches(clickhouse, served.probeUrl)) {
-          await insertFrom(clickhouse, target, { from: url(served.url, file), rowNumber: '_row_number' }, file, parameters);
-        } else {
-          warnings.push(
-            `${file.path}: the ClickHouse server could not read it from this machine (${served.url.split('/').slice(0, 3).join('/')}), ` +
-              'so it was sent as the request body, which the server holds whole while reading it (memory grows with the file)',
-          );
-          await loadBody(clickhouse, target, file, parameters, onBytes);
-        }
-      } finally {
-        clearInterval(progress);
-        await served.close();
-      }
-    }
+    await readingPart(file, async (path) => {
+      if (clickhouse.embedded) await loadEmbedded(clickhouse, target, file, path, parameters, onBytes);
+      else if (file.format === 'CSVWithNames' || file.gzip) await loadBody(clickhouse, target, file, path, parameters, onBytes);
+      else warnings.push(...(await loadServed(clickhouse, target, file, path, parameters, onBytes)));
+    });
     onBytes(file.bytes);
   } catch (error) {
     throw loadFailure(error, file);
@@ -127,22 +110,50 @@ export async function loadFile(
   return { ...(await checkReport(clickhouse, target, file)), warnings };
 }
 
+/** A Parquet file the server reads from this process over HTTP (or, when it cannot reach it, as the body: a warning). */
+async function loadServed(
+  clickhouse: ClickhouseService,
+  target: ImportInput,
+  file: FocusFile,
+  path: string,
+  parameters: ImportParameters,
+  onBytes: (read: number) => void,
+): Promise<string[]> {
+  const served = await serveFile(path, file.bytes, clickhouse.url!);
+  const progress = setInterval(() => onBytes(served.bytesServed()), 250);
+  try {
+    if (await reaches(clickhouse, served.probeUrl)) {
+      await insertFrom(clickhouse, target, { from: url(served.url, file), rowNumber: '_row_number' }, file, parameters);
+      return [];
+    }
+    await loadBody(clickhouse, target, file, path, parameters, onBytes);
+    return [
+      `${file.name}: the ClickHouse server could not read it from this machine (${served.url.split('/').slice(0, 3).join('/')}), ` +
+        'so it was sent as the request body, which the server holds whole while reading it (memory grows with the file)',
+    ];
+  } finally {
+    clearInterval(progress);
+    await served.close();
+  }
+}
+
 /** The embedded engine reads the file inside this process: its read bytes are the live progress. */
 async function loadEmbedded(
   clickhouse: ClickhouseService,
   target: ImportInput,
   file: FocusFile,
+  path: string,
   parameters: ImportParameters,
   onBytes: (read: number) => void,
 ): Promise<void> {
   const stopWatching = watchProcessReadBytes((read) => onBytes(Math.min(read, file.bytes)));
   try {
-    await withGlobFreePath(file, (path) =>
+    await withGlobFreePath(path, (globFree) =>
       insertFrom(
         clickhouse,
         target,
         {
-          from: `file('${sqlString(path)}', ${file.format}, '${FOCUS_SOURCE_STRUCTURE}', '${file.gzip ? 'gzip' : 'none'}')`,
+          from: `file('${sqlString(globFree)}', ${file.format}, '${FOCUS_SOURCE_STRUCTURE}', '${file.gzip ? 'gzip' : 'none'}')`,
           rowNumber: '_row_number',
         },
         file,
@@ -162,6 +173,7 @@ async function loadBody(
   clickhouse: ClickhouseService,
   target: ImportInput,
   file: FocusFile,
+  path: string,
   parameters: ImportParameters,
   onBytes: (read: number) => void,
 ): Promise<void> {
@@ -169,7 +181,7 @@ async function loadBody(
   // rowNumberInAllBlocks() counts rows in the order blocks arrive: Parquet row groups must then be read in file order
   // (file() and url() number them by their position, `_row_number`, whatever the order).
   const sql = await insertSql(clickhouse, target, source, file.format === 'Parquet' ? { input_format_parquet_preserve_order: 1 } : {});
-  await clickhouse.insertWithBody(`${sql}\nFORMAT ${file.format}`, openFocusFile(file, onBytes), { ...parameters });
+  await clickhouse.insertWithBody(`${sql}\nFORMAT ${file.format}`, openFocusFile(file, path, onBytes), { ...parameters });
 }
 
 function url(location: string, file: FocusFile): string {
@@ -231,7 +243,7 @@ async function checkReport(clickhouse: ClickhouseService, target: ImportInput, f
     // A column with no value in any row is as good as absent (a CSV's header was checked before reading it).
     const missing = missingRequiredColumns(reportedColumns(report));
     if (missing.length > 0) {
-      throw new FocusIngestError(`${file.path}: not a FOCUS cost export, missing required column(s): ${missing.join(', ')}`);
+      throw new FocusIngestError(`${file.name}: not a FOCUS cost export, missing required column(s): ${missing.join(', ')}`);
     }
   }
   const problems: string[] = [];
@@ -244,7 +256,7 @@ async function checkReport(clickhouse: ClickhouseService, target: ImportInput, f
     const value = report[`failing_value${i}`];
     const shown = value === null || value === undefined ? 'empty' : JSON.stringify(String(value).slice(0, 80));
     problems.push(
-      `${file.path}:${where}: ${check.column} ${check.problem} (${shown})${failing > 1 ? `; ${failing - 1} more row(s) like it` : ''}`,
+      `${file.name}:${where}: ${check.column} ${check.problem} (${shown})${failing > 1 ? `; ${failing - 1} more row(s) like it` : ''}`,
     );
   });
   if (problems.length > 0) throw new FocusIngestError(`unparsable values, nothing was imported:\n  ${problems.join('\n  ')}`);
@@ -266,11 +278,11 @@ export function loadFailure(error: unknown, file: FocusFile): FocusIngestError {
   const budget = exceededQueryBudget(error);
   if (budget) {
     return new FocusIngestError(
-      `${file.path}: reading it exceeded the ${budget}; nothing was imported (raise the limit and import it again)`,
+      `${file.name}: reading it exceeded the ${budget}; nothing was imported (raise the limit and import it again)`,
     );
   }
   return new FocusIngestError(
-    `${file.path}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`,
+    `${file.name}: cannot be parsed as ${file.format === 'Parquet' ? 'Parquet' : 'CSV'}: ${parseErrorSummary(error, file)}`,
   );
 }
 

@@ -4,7 +4,7 @@ import { UUID_PATTERN } from '../common/validation/validators';
 import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';
-import { discoverFocusFiles, FocusFile, FocusIngestError, readCsvHeader } from './focus-files';
+import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestError, readCsvHeader } from './focus-files';
 import { createImportInput, dropImportInput, ImportParameters, loadFile } from './focus-load';
 import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
 import { DEPENDENTS_FIRST, dropImportTables, readImportStates, recoverInterruptedImports } from './import-journal';
@@ -13,8 +13,8 @@ import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } fro
 import { publishPartitions, PublishPlan } from './partition-publish';
 
 export interface IngestFocusOptions {
-  /** Files and/or directories of export parts. */
-  paths: string[];
+  /** Files and/or directories of export parts (the operator's), or the parts a data source offers. */
+  paths: string[] | ExportPart[];
   organizationId: string;
   /** One integration id for every row; default: derived per row from provider + billing account. */
   integrationId?: string;
@@ -104,6 +104,14 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
   }
 }
 
+/** The files of paths (directories expanded), or a source's parts, each described by its first bytes. */
+async function exportFiles(paths: string[] | ExportPart[]): Promise<{ files: FocusFile[]; skipped: string[] }> {
+  if (paths.every((path): path is string => typeof path === 'string')) return discoverFocusFiles(paths);
+  const files: FocusFile[] = [];
+  for (const part of paths as ExportPart[]) files.push(await describePart(part));
+  return { files, skipped: [] };
+}
+
 /** What an import reads and where it writes, decided before anything is written. */
 interface PreparedImport {
   importId: string;
@@ -122,8 +130,11 @@ async function prepare(clickhouse: ClickhouseService, options: IngestFocusOption
   if (options.integrationId !== undefined && !/^[\w.:\-/@]{1,200}$/.test(options.integrationId)) {
     throw new FocusIngestError(`--integration must be 1-200 characters of letters, digits and . : - / @ _`);
   }
-  const { files, skipped } = await discoverFocusFiles(options.paths);
-  if (files.length === 0) throw new FocusIngestError(`no CSV or Parquet export files in ${options.paths.join(', ')}`);
+  const { files, skipped } = await exportFiles(options.paths);
+  if (files.length === 0) {
+    const named = options.paths.map((path) => (typeof path === 'string' ? path : path.name));
+    throw new FocusIngestError(`no CSV or Parquet export files in ${named.join(', ')}`);
+  }
   // Fail fast: every CSV header is checked before anything is loaded (Parquet is checked once parsed).
   for (const file of files.filter((f) => f.format === 'CSVWithNames')) {
     assertRequiredColumns(file, await readCsvHeader(file));
@@ -170,7 +181,7 @@ function progressOf(
     onProgress?.({
       importId: prepared.importId,
       phase,
-      file: file.path,
+      file: file.name,
       fileIndex: index,
       files: prepared.files.length,
       fileBytesRead,
@@ -407,7 +418,7 @@ export async function dropAbandonedImportTables(clickhouse: ClickhouseService, n
 function assertRequiredColumns(file: FocusFile, columns: string[]): void {
   const missing = missingRequiredColumns(columns);
   if (missing.length > 0) {
-    throw new FocusIngestError(`${file.path}: not a FOCUS cost export, missing required column(s): ${missing.join(', ')}`);
+    throw new FocusIngestError(`${file.name}: not a FOCUS cost export, missing required column(s): ${missing.join(', ')}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LISTING_SLICE, yieldToEventLoop } from './source-listing';
 import type { SourceKind } from './source-location';
 
 /** One object of a source's listing: its key relative to the source's root ('/'-separated), size and last change. */
@@ -47,13 +48,26 @@ export function manifestKeys(kind: SourceKind, listing: ListedObject[]): string[
   return pattern ? listing.filter((o) => pattern.test(o.key)).map((o) => o.key) : [];
 }
 
-/** The deliveries of a listing by its layout's rule; `manifests` holds the text of each of manifestKeys. */
-export function findDeliveries(kind: SourceKind, listing: ListedObject[], manifests: Map<string, string>, rules: LayoutRules): Delivery[] {
+/**
+ * The deliveries of a listing by its layout's rule; `manifests` holds the text of each of manifestKeys. Linear in the
+ * listing and the manifests' lists (a lookup per named part), and yielding between slices: a listing of 100,000
+ * objects or a manifest naming 50,000 parts never holds the event loop for long.
+ */
+export async function findDeliveries(
+  kind: SourceKind,
+  listing: ListedObject[],
+  manifests: Map<string, string>,
+  rules: LayoutRules,
+): Promise<Delivery[]> {
+  const index = new ListingIndex(listing);
+  const deliveries: Delivery[] = [];
   switch (kind) {
     case 'aws-data-exports':
-      return manifestKeys(kind, listing).map((key) => awsDelivery(key, listing, manifests.get(key)));
+      for (const key of manifestKeys(kind, listing)) deliveries.push(await awsDelivery(key, index, manifests.get(key)));
+      return deliveries;
     case 'azure-exports':
-      return manifestKeys(kind, listing).map((key) => azureDelivery(key, listing, manifests.get(key)));
+      for (const key of manifestKeys(kind, listing)) deliveries.push(await azureDelivery(key, index, manifests.get(key)));
+      return deliveries;
     case 'oci-focus':
       return settledGroups(listing, rules, (key) => {
         const match = OCI_DAY_FILE.exec(key);
@@ -61,6 +75,30 @@ export function findDeliveries(kind: SourceKind, listing: ListedObject[], manife
       });
     case 'focus-files':
       return settledGroups(listing, rules, (key) => (DATA_FILE.test(key) ? '*' : undefined));
+  }
+}
+
+/** A listing's objects by key, and a manifest's path matched to the object whose key is its longest suffix. */
+class ListingIndex {
+  private readonly byKey: Map<string, ListedObject>;
+
+  constructor(listing: ListedObject[]) {
+    this.byKey = new Map(listing.map((object) => [object.key, object]));
+  }
+
+  get(key: string): ListedObject | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** `path` itself, else the longest `…/<key>` it ends with: a bucket synced to a share keeps its keys' tails. */
+  match(path: string): ListedObject | undefined {
+    const exact = this.byKey.get(path);
+    if (exact) return exact;
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+      const found = this.byKey.get(path.slice(slash + 1));
+      if (found) return found;
+    }
+    return undefined;
   }
 }
 
@@ -74,10 +112,10 @@ export function isComplete(delivery: Delivery): boolean {
  * every data file of the delivery landed, listing them as `dataFiles` (s3:// URIs; matched to the listing by path
  * suffix, so a bucket synced to a share matches). Newer: its `exportTime`, else the manifest's last change.
  */
-function awsDelivery(key: string, listing: ListedObject[], text: string | undefined): Delivery {
+async function awsDelivery(key: string, index: ListingIndex, text: string | undefined): Promise<Delivery> {
   const period = AWS_MANIFEST.exec(key)![2];
   const manifest = parseJson(text);
-  const base = { id: key, scope: `BILLING_PERIOD=${period}`, deliveredMs: modifiedOf(listing, key) };
+  const base = { id: key, scope: `BILLING_PERIOD=${period}`, deliveredMs: index.get(key)?.modifiedMs ?? 0 };
   const files = manifest?.dataFiles;
   if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) {
     return {
@@ -91,18 +129,18 @@ function awsDelivery(key: string, listing: ListedObject[], text: string | undefi
   }
   const named = (files as string[]).map((uri) => ({ path: uri.replace(/^s3:\/\/[^/]+\//, '') }));
   const order = typeof manifest?.exportTime === 'string' ? manifest.exportTime : new Date(base.deliveredMs).toISOString();
-  return manifestDelivery({ ...base, order }, text ?? '', matchParts(listing, named));
+  return manifestDelivery({ ...base, order }, text ?? '', await matchParts(index, named));
 }
 
 /**
  * Azure Cost Management exports: `<export>/<YYYYMMDD-YYYYMMDD>/<run id>/manifest.json` listing its parts as `blobs`
  * (`blobName`, `byteCount`); a part of another size is not there yet. Newer: `runInfo.submittedTime`.
  */
-function azureDelivery(key: string, listing: ListedObject[], text: string | undefined): Delivery {
+async function azureDelivery(key: string, index: ListingIndex, text: string | undefined): Promise<Delivery> {
   const match = AZURE_MANIFEST.exec(key)!;
   const manifest = parseJson(text);
   const exportFolder = key.slice(0, match.index + match[1].length);
-  const base = { id: key, scope: `${exportFolder}${match[2]}`, deliveredMs: modifiedOf(listing, key) };
+  const base = { id: key, scope: `${exportFolder}${match[2]}`, deliveredMs: index.get(key)?.modifiedMs ?? 0 };
   const blobs = manifest?.blobs;
   if (!Array.isArray(blobs) || blobs.some((b) => typeof b?.blobName !== 'string')) {
     return { ...base, order: '', parts: [], missing: [], problem: `${key}: not an Azure export manifest (no blobs list)`, fingerprint: '' };
@@ -113,7 +151,7 @@ function azureDelivery(key: string, listing: ListedObject[], text: string | unde
   }));
   const submitted = (manifest?.runInfo as Record<string, unknown> | undefined)?.submittedTime;
   const order = typeof submitted === 'string' ? submitted : new Date(base.deliveredMs).toISOString();
-  return manifestDelivery({ ...base, order }, text ?? '', matchParts(listing, named));
+  return manifestDelivery({ ...base, order }, text ?? '', await matchParts(index, named));
 }
 
 /** Fingerprinted by the manifest and its parts' sizes and changes: a part rewritten in place is a new delivery. */
@@ -127,11 +165,15 @@ function manifestDelivery(
 }
 
 /** The listing's objects a manifest names (by path suffix), and those it names that are absent or of another size. */
-function matchParts(listing: ListedObject[], named: Array<{ path: string; size?: number }>): Pick<Delivery, 'parts' | 'missing'> {
+async function matchParts(
+  index: ListingIndex,
+  named: Array<{ path: string; size?: number }>,
+): Promise<Pick<Delivery, 'parts' | 'missing'>> {
   const parts: ListedObject[] = [];
   const missing: string[] = [];
-  for (const { path, size } of named) {
-    const found = listing.find((o) => path === o.key || path.endsWith(`/${o.key}`));
+  for (const [i, { path, size }] of named.entries()) {
+    if (i > 0 && i % LISTING_SLICE === 0) await yieldToEventLoop();
+    const found = index.match(path);
     if (!found) missing.push(`${path} is missing`);
     else if (size !== undefined && found.size !== size) missing.push(`${found.key} has ${found.size} of ${size} bytes`);
     else parts.push(found);
@@ -139,25 +181,35 @@ function matchParts(listing: ListedObject[], named: Array<{ path: string; size?:
   return { parts, missing };
 }
 
-/** Manifest-free layouts: the data files grouped into deliveries, each complete once none changed for the settle time. */
-function settledGroups(listing: ListedObject[], rules: LayoutRules, scopeOf: (key: string) => string | undefined): Delivery[] {
+/**
+ * Manifest-free layouts: the data files grouped into deliveries, each complete once none changed for the settle time.
+ * A store's listing is in key order (keyOrder), so each group is, as its fingerprint needs.
+ */
+async function settledGroups(
+  listing: ListedObject[],
+  rules: LayoutRules,
+  scopeOf: (key: string) => string | undefined,
+): Promise<Delivery[]> {
   const groups = new Map<string, ListedObject[]>();
-  for (const object of listing) {
+  for (const [i, object] of listing.entries()) {
+    if (i > 0 && i % LISTING_SLICE === 0) await yieldToEventLoop();
     const scope = DATA_FILE.test(object.key) ? scopeOf(object.key) : undefined;
-    if (scope !== undefined) groups.set(scope, [...(groups.get(scope) ?? []), object]);
+    if (scope === undefined) continue;
+    const group = groups.get(scope);
+    if (group) group.push(object);
+    else groups.set(scope, [object]);
   }
   return [...groups].map(([scope, parts]) => {
-    const newest = Math.max(...parts.map((p) => p.modifiedMs));
+    const newest = parts.reduce((latest, part) => Math.max(latest, part.modifiedMs), 0);
     const settling = rules.nowMs - newest < rules.settleMs;
-    const sorted = [...parts].sort((a, b) => a.key.localeCompare(b.key));
     return {
       id: scope === '*' ? 'all files' : scope,
       scope,
       order: new Date(newest).toISOString(),
-      parts: sorted,
+      parts,
       missing: settling ? [`files changed less than ${Math.round(rules.settleMs / 1000)} s ago`] : [],
       deliveredMs: newest,
-      fingerprint: fingerprint(scope, sorted.map((p) => `${p.key}\u0000${p.size}\u0000${p.modifiedMs}`).join('\n')),
+      fingerprint: fingerprint(scope, parts.map((p) => `${p.key}\u0000${p.size}\u0000${p.modifiedMs}`).join('\n')),
     };
   });
 }
@@ -170,10 +222,6 @@ function parseJson(text: string | undefined): Record<string, unknown> | undefine
   } catch {
     return undefined;
   }
-}
-
-function modifiedOf(listing: ListedObject[], key: string): number {
-  return listing.find((o) => o.key === key)?.modifiedMs ?? 0;
 }
 
 function fingerprint(id: string, content: string): string {

@@ -14,14 +14,14 @@ function awsManifest(execution: string, exportTime: string, files: string[]): [s
 }
 
 describe('findDeliveries', () => {
-  it('AWS: a delivery per manifest, its parts matched by path suffix, missing ones named', () => {
+  it('AWS: a delivery per manifest, its parts matched by path suffix, missing ones named', async () => {
     const [key, text] = awsManifest('e1', '2026-11-02T00:00:00Z', [
       'focus/data/BILLING_PERIOD=2026-10/e1/a.parquet',
       'focus/data/BILLING_PERIOD=2026-10/e1/b.parquet',
     ]);
     const listing = [object(key), object('focus/data/BILLING_PERIOD=2026-10/e1/a.parquet'), object('unrelated/x.csv')];
     expect(manifestKeys('aws-data-exports', listing)).toEqual([key]);
-    const [delivery] = findDeliveries('aws-data-exports', listing, new Map([[key, text]]), rules);
+    const [delivery] = await findDeliveries('aws-data-exports', listing, new Map([[key, text]]), rules);
     expect(delivery).toMatchObject({
       scope: 'BILLING_PERIOD=2026-10',
       order: '2026-11-02T00:00:00Z',
@@ -30,19 +30,19 @@ describe('findDeliveries', () => {
     });
   });
 
-  it('AWS: a manifest that is not one is unreadable, not imported', () => {
+  it('AWS: a manifest that is not one is unreadable, not imported', async () => {
     const key = 'focus/metadata/BILLING_PERIOD=2026-10/focus-Manifest.json';
-    const [delivery] = findDeliveries('aws-data-exports', [object(key)], new Map([[key, '{"no":"files"}']]), rules);
+    const [delivery] = await findDeliveries('aws-data-exports', [object(key)], new Map([[key, '{"no":"files"}']]), rules);
     expect(delivery.problem).toBe(`${key}: not an AWS Data Exports manifest (no dataFiles list)`);
   });
 
-  it('Azure: a part of another size than its manifest lists is not there yet', () => {
+  it('Azure: a part of another size than its manifest lists is not there yet', async () => {
     const key = 'exp/20261001-20261031/run-1/manifest.json';
     const text = JSON.stringify({
       runInfo: { submittedTime: '2026-11-01T00:00:00Z' },
       blobs: [{ blobName: 'root/exp/20261001-20261031/run-1/part_0.csv.gz', byteCount: 99 }],
     });
-    const [delivery] = findDeliveries(
+    const [delivery] = await findDeliveries(
       'azure-exports',
       [object(key), object('exp/20261001-20261031/run-1/part_0.csv.gz', 98)],
       new Map([[key, text]]),
@@ -54,23 +54,38 @@ describe('findDeliveries', () => {
     });
   });
 
-  it('OCI: a month of daily reports is one delivery, settled or not', () => {
+  it('OCI: a month of daily reports is one delivery, settled or not', async () => {
     const listing = [
       object('2026/10/01/a.csv.gz'),
       object('2026/10/02/b.csv.gz', 10, '2026-11-24T23:59:00Z'),
       object('2026/09/30/c.csv.gz'),
     ];
-    const deliveries = findDeliveries('oci-focus', listing, new Map(), rules);
+    const deliveries = await findDeliveries('oci-focus', listing, new Map(), rules);
     expect(deliveries.map((d) => [d.scope, d.parts.length, d.missing.length])).toEqual([
       ['2026-10', 2, 1],
       ['2026-09', 1, 0],
     ]);
   });
 
-  it('a changed file changes the fingerprint', () => {
-    const before = findDeliveries('focus-files', [object('a.csv')], new Map(), rules)[0];
-    const after = findDeliveries('focus-files', [object('a.csv', 11)], new Map(), rules)[0];
+  it('a changed file changes the fingerprint', async () => {
+    const [before] = await findDeliveries('focus-files', [object('a.csv')], new Map(), rules);
+    const [after] = await findDeliveries('focus-files', [object('a.csv', 11)], new Map(), rules);
     expect(before.fingerprint).not.toBe(after.fingerprint);
+  });
+
+  it("matches a manifest's path to the listed key that is its longest suffix, whatever the listing's order", async () => {
+    const [key, text] = awsManifest('e1', '2026-11-02T00:00:00Z', ['focus/data/BILLING_PERIOD=2026-10/e1/a.parquet']);
+    const listing = [object('a.parquet', 1), object(key), object('focus/data/BILLING_PERIOD=2026-10/e1/a.parquet', 2)];
+    const [delivery] = await findDeliveries('aws-data-exports', listing, new Map([[key, text]]), rules);
+    expect(delivery.parts.map((p) => [p.key, p.size])).toEqual([['focus/data/BILLING_PERIOD=2026-10/e1/a.parquet', 2]]);
+  });
+
+  it('a manifest naming 50,000 parts of a listing of 50,000 objects: every part matched, none missing', async () => {
+    const files = Array.from({ length: 50_000 }, (_, i) => `focus/data/BILLING_PERIOD=2026-10/e1/part-${i}.csv`);
+    const [key, text] = awsManifest('e1', '2026-11-02T00:00:00Z', files);
+    const listing = [object(key), ...files.map((file) => object(file))];
+    const [delivery] = await findDeliveries('aws-data-exports', listing, new Map([[key, text]]), rules);
+    expect([delivery.parts.length, delivery.missing.length]).toEqual([50_000, 0]);
   });
 });
 
@@ -123,7 +138,7 @@ describe('parseSourceLocation', () => {
       parseSourceLocation('s3://exports/focus', {
         endpoint: 'http://127.0.0.1:9000/',
         pathStyle: true,
-        credentials: { idEnv: 'KEY_ID', secretEnv: 'SECRET' },
+        credentials: { idEnv: 'SOURCE_CREDENTIALS_KEY_ID', secretEnv: 'SOURCE_CREDENTIALS_SECRET' },
       }),
     ).toEqual({
       scheme: 's3',
@@ -132,10 +147,13 @@ describe('parseSourceLocation', () => {
       endpoint: 'http://127.0.0.1:9000',
       region: 'us-east-1',
       pathStyle: true,
-      credentials: { idEnv: 'KEY_ID', secretEnv: 'SECRET' },
+      credentials: { idEnv: 'SOURCE_CREDENTIALS_KEY_ID', secretEnv: 'SOURCE_CREDENTIALS_SECRET' },
     });
     expect(
-      parseSourceLocation('azure://costs', { endpoint: 'https://acct.blob.core.windows.net', credentials: { sasTokenEnv: 'SAS' } }),
+      parseSourceLocation('azure://costs', {
+        endpoint: 'https://acct.blob.core.windows.net',
+        credentials: { sasTokenEnv: 'SOURCE_CREDENTIALS_SAS' },
+      }),
     ).toMatchObject({ container: 'costs', prefix: '' });
     expect(parseSourceLocation('azure://costs/x')).toEqual({ problem: expect.stringContaining('endpoint: the storage account URL') });
     expect(parseSourceLocation('s3://exports/x', { credentials: { idEnv: 'has value=1', secretEnv: 'S' } })).toEqual({

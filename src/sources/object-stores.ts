@@ -1,36 +1,52 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { AnonymousCredential, ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
+import { statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ExportPart, FocusIngestError } from '../ingest/focus-files';
 import type { ListedObject } from './delivery-layouts';
+import { confiningFolder } from './file-confinement';
 import { FileStore, MAX_MANIFEST_BYTES } from './file-store';
+import { keyOrder, LISTING_SLICE, ListingTooLong, objectKeyProblem, SourceListing, sortInSlices, yieldToEventLoop } from './source-listing';
 import type { CredentialReferences, SourceLocation } from './source-location';
 
 /**
  * A source's objects wherever they are: one listing (names, sizes, changes; no object read), a manifest's text, and
- * the parts as local files for the importer (a remote part is streamed to disk, never held in memory).
+ * the parts for the importer (a remote part is streamed to disk, never held in memory).
  */
 export interface SourceStore {
-  list(): Promise<ListedObject[]>;
+  list(): Promise<SourceListing>;
   readText(key: string): Promise<string>;
-  /** Local paths of `keys`; remote objects are downloaded into `dir` first. */
-  localPaths(keys: string[], dir: string): Promise<string[]>;
+  /** The importer's parts of `objects`; remote objects are downloaded into `dir` first, under names of the check's. */
+  parts(objects: ListedObject[], dir: string): Promise<ExportPart[]>;
+}
+
+/** What a check's store may do: whose source it is, the operator's root, and the listing and size caps. */
+export interface StoreContext {
+  organizationId: string;
+  fileRoot: string;
+  maxListedObjects: number;
+  environment?: NodeJS.ProcessEnv;
 }
 
 /** A credential a source names is not set in this process: said by name, never by value. */
 export class MissingCredential extends Error {}
 
-export function openStore(location: SourceLocation, environment: NodeJS.ProcessEnv = process.env): SourceStore {
+export function openStore(location: SourceLocation, context: StoreContext): SourceStore {
+  const environment = context.environment ?? process.env;
   switch (location.scheme) {
     case 'file':
-      return new FileStore(location.path);
+      return new FileStore(
+        location.path,
+        confiningFolder(location.path, context.organizationId, context.fileRoot),
+        context.maxListedObjects,
+      );
     case 's3':
-      return new S3Store(location, environment);
+      return new S3Store(location, environment, context.maxListedObjects);
     case 'azure':
-      return new AzureStore(location, environment);
+      return new AzureStore(location, environment, context.maxListedObjects);
   }
 }
 
@@ -48,6 +64,67 @@ function resolved(credentials: CredentialReferences, environment: NodeJS.Process
   };
 }
 
+/**
+ * Collects a remote listing: a key that could not name a part is refused (named in the check), the rest kept;
+ * past the cap the listing stops. Keys are relative to the source's prefix.
+ */
+class RemoteListing {
+  readonly listing: SourceListing = { objects: [], refused: [] };
+
+  constructor(private readonly maxListedObjects: number) {}
+
+  async add(key: string, object: Omit<ListedObject, 'key'>): Promise<void> {
+    const { objects, refused } = this.listing;
+    if (objects.length + refused.length >= this.maxListedObjects) throw new ListingTooLong(this.maxListedObjects);
+    if ((objects.length + refused.length) % LISTING_SLICE === 0) await yieldToEventLoop();
+    const problem = objectKeyProblem(key);
+    if (problem) refused.push({ key, reason: problem });
+    else objects.push({ key, ...object });
+  }
+
+  async sorted(): Promise<SourceListing> {
+    return { ...this.listing, objects: await sortInSlices(this.listing.objects, (a, b) => keyOrder(a.key, b.key)) };
+  }
+}
+
+/**
+ * Downloads each object to a file named by its place in the delivery (never by its key), refusing one that is larger
+ * than its listing said, and the whole delivery first when it would not fit in the temporary folder's free space.
+ */
+async function downloadParts(
+  objects: ListedObject[],
+  dir: string,
+  nameOf: (key: string) => string,
+  download: (key: string) => Promise<Readable>,
+): Promise<ExportPart[]> {
+  const needed = objects.reduce((bytes, object) => bytes + object.size, 0);
+  const { bavail, bsize } = await statfs(dir);
+  if (needed > bavail * bsize) {
+    throw new FocusIngestError(
+      `the delivery's ${objects.length} part(s) (${needed} bytes) are more than the temporary folder's free space (${bavail * bsize} bytes); nothing was downloaded`,
+    );
+  }
+  const parts: ExportPart[] = [];
+  for (const [index, object] of objects.entries()) {
+    const path = join(dir, `part-${String(index + 1).padStart(6, '0')}`);
+    await pipeline(await download(object.key), noLargerThan(object.size, nameOf(object.key)), createWriteStream(path, { mode: 0o600 }));
+    parts.push({ name: nameOf(object.key), open: () => Promise.resolve({ path, close: () => Promise.resolve() }) });
+  }
+  return parts;
+}
+
+/** Passes bytes on until there are more than the listing said the object has: then the download is refused. */
+function noLargerThan(bytes: number, name: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > bytes) done(new FocusIngestError(`${name}: refused: more bytes than its listing's ${bytes}`));
+      else done(null, chunk);
+    },
+  });
+}
+
 /** An S3-compatible bucket (AWS S3, OCI, GCS interoperability, on-prem) through the AWS SDK. */
 class S3Store implements SourceStore {
   private readonly client: S3Client;
@@ -55,6 +132,7 @@ class S3Store implements SourceStore {
   constructor(
     private readonly location: Extract<SourceLocation, { scheme: 's3' }>,
     environment: NodeJS.ProcessEnv,
+    private readonly maxListedObjects: number,
   ) {
     const { id, secret: key } = resolved(location.credentials, environment);
     this.client = new S3Client({
@@ -66,17 +144,16 @@ class S3Store implements SourceStore {
     });
   }
 
-  async list(): Promise<ListedObject[]> {
-    const listed: ListedObject[] = [];
+  async list(): Promise<SourceListing> {
+    const listed = new RemoteListing(this.maxListedObjects);
     let token: string | undefined;
     do {
       const page = await this.client.send(
         new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.location.prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
-        if (!object.Key || object.Key.endsWith('/')) continue;
-        listed.push({
-          key: object.Key.slice(this.location.prefix.length),
+        if (!object.Key?.startsWith(this.location.prefix) || object.Key.endsWith('/')) continue;
+        await listed.add(object.Key.slice(this.location.prefix.length), {
           size: object.Size ?? 0,
           modifiedMs: object.LastModified?.getTime() ?? 0,
           etag: object.ETag,
@@ -84,7 +161,7 @@ class S3Store implements SourceStore {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return listed.sort((a, b) => a.key.localeCompare(b.key));
+    return listed.sorted();
   }
 
   async readText(key: string): Promise<string> {
@@ -94,16 +171,16 @@ class S3Store implements SourceStore {
     return (await object.Body?.transformToString('utf8')) ?? '';
   }
 
-  async localPaths(keys: string[], dir: string): Promise<string[]> {
-    const paths: string[] = [];
-    for (const key of keys) {
-      const path = join(dir, ...key.split('/'));
-      await mkdir(dirname(path), { recursive: true });
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + key }));
-      await pipeline(object.Body as Readable, createWriteStream(path));
-      paths.push(path);
-    }
-    return paths;
+  parts(objects: ListedObject[], dir: string): Promise<ExportPart[]> {
+    return downloadParts(
+      objects,
+      dir,
+      (key) => `s3://${this.location.bucket}/${this.location.prefix}${key}`,
+      async (key) => {
+        const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + key }));
+        return object.Body as Readable;
+      },
+    );
   }
 }
 
@@ -114,6 +191,7 @@ class AzureStore implements SourceStore {
   constructor(
     private readonly location: Extract<SourceLocation, { scheme: 'azure' }>,
     environment: NodeJS.ProcessEnv,
+    private readonly maxListedObjects: number,
   ) {
     const { id, secret: key, sas } = resolved(location.credentials, environment);
     const url = `${location.accountUrl}/${location.container}${sas ? `?${sas.replace(/^\?/, '')}` : ''}`;
@@ -124,17 +202,17 @@ class AzureStore implements SourceStore {
     });
   }
 
-  async list(): Promise<ListedObject[]> {
-    const listed: ListedObject[] = [];
+  async list(): Promise<SourceListing> {
+    const listed = new RemoteListing(this.maxListedObjects);
     for await (const blob of this.container.listBlobsFlat({ prefix: this.location.prefix })) {
-      listed.push({
-        key: blob.name.slice(this.location.prefix.length),
+      if (!blob.name.startsWith(this.location.prefix)) continue;
+      await listed.add(blob.name.slice(this.location.prefix.length), {
         size: blob.properties.contentLength ?? 0,
         modifiedMs: blob.properties.lastModified?.getTime() ?? 0,
         etag: blob.properties.etag,
       });
     }
-    return listed.sort((a, b) => a.key.localeCompare(b.key));
+    return listed.sorted();
   }
 
   async readText(key: string): Promise<string> {
@@ -145,15 +223,15 @@ class AzureStore implements SourceStore {
     return (await blob.downloadToBuffer()).toString('utf8');
   }
 
-  async localPaths(keys: string[], dir: string): Promise<string[]> {
-    const paths: string[] = [];
-    for (const key of keys) {
-      const path = join(dir, ...key.split('/'));
-      await mkdir(dirname(path), { recursive: true });
-      const download = await this.container.getBlobClient(this.location.prefix + key).download();
-      await pipeline(download.readableStreamBody as NodeJS.ReadableStream, createWriteStream(path));
-      paths.push(path);
-    }
-    return paths;
+  parts(objects: ListedObject[], dir: string): Promise<ExportPart[]> {
+    return downloadParts(
+      objects,
+      dir,
+      (key) => `azure://${this.location.container}/${this.location.prefix}${key}`,
+      async (key) => {
+        const download = await this.container.getBlobClient(this.location.prefix + key).download();
+        return download.readableStreamBody as Readable;
+      },
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,9 @@ import { recoverInterruptedImports } from '../ingest/import-journal';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
 import { ManifestCache } from './manifest-cache';
+import { OutsideFolder } from './file-confinement';
 import { MissingCredential, openStore, SourceStore } from './object-stores';
+import { ListingTooLong, RefusedObject, refusedObjectsText, SourceListing } from './source-listing';
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { parseSourceLocation, SourceOptions } from './source-location';
 import { CheckOutcome, CheckRow, PeriodTotal, SourceRow, SourcesRepository } from './sources.repository';
@@ -86,22 +89,30 @@ export class SourceCheckService {
     const location = parseSourceLocation(source.location, JSON.parse(source.options || '{}') as SourceOptions);
     if ('problem' in location) return [this.row(source, 'unreachable', { message: location.problem })];
     const now = Date.now();
+    let listing: SourceListing;
     let deliveries: Delivery[];
     let store: SourceStore;
     try {
-      store = openStore(location);
-      const listing = await store.list();
-      const manifests = await this.manifests.texts(source.source_id, listing, manifestKeys(source.kind, listing), (key) => {
+      store = openStore(location, {
+        organizationId: source.organization_id,
+        fileRoot: this.config.ingestSources.fileRoot,
+        maxListedObjects: this.config.ingestSources.maxListedObjects,
+      });
+      listing = await store.list();
+      const { objects } = listing;
+      const manifests = await this.manifests.texts(source.source_id, objects, manifestKeys(source.kind, objects), (key) => {
         metrics.sourceObjectReads.inc({ object: 'manifest' });
         return store.readText(key);
       });
-      deliveries = findDeliveries(source.kind, listing, manifests, {
+      deliveries = await findDeliveries(source.kind, objects, manifests, {
         nowMs: now,
         settleMs: this.config.ingestSources.settleSeconds * 1000,
       });
     } catch (error) {
-      const reason = error instanceof MissingCredential ? error.message : describe(error);
-      return [this.row(source, 'unreachable', { message: `${source.location}: ${reason}` })];
+      if (error instanceof OutsideFolder || error instanceof ListingTooLong) {
+        return [this.row(source, 'refused', { message: `${source.location}: ${error.message}` })];
+      }
+      return [this.row(source, 'unreachable', { message: `${source.location}: ${unreachableReason(error)}` })];
     }
     const [imported, reported] = await Promise.all([
       this.sources.imported(source.organization_id, source.source_id),
@@ -109,12 +120,14 @@ export class SourceCheckService {
     ]);
     const refused = new Set([...reported].filter((key) => key.startsWith('refused:')).map((key) => key.slice('refused:'.length)));
     const plan = planSource(deliveries, imported, refused, now, this.config.ingestSources.incompleteAfterSeconds * 1000);
-    const fresh = (outcome: CheckOutcome, d: Delivery) => !reported.has(`${outcome}:${d.fingerprint}`);
+    const fresh = (outcome: CheckOutcome, d: Pick<Delivery, 'fingerprint'>) => !reported.has(`${outcome}:${d.fingerprint}`);
+    const refusedObjects = refusedObjectsRow(listing.refused);
     const rows = [
+      ...(refusedObjects && fresh('refused', refusedObjects) ? [this.row(source, 'refused', refusedObjects)] : []),
       ...plan.unreadable.filter((d) => fresh('unreadable', d)).map((d) => this.row(source, 'unreadable', deliveryFields(d, d.problem!))),
       ...plan.incomplete
         .filter((d) => fresh('incomplete', d))
-        .map((d) => this.row(source, 'incomplete', deliveryFields(d, `incomplete delivery: ${d.missing.join('; ')}`))),
+        .map((d) => this.row(source, 'incomplete', deliveryFields(d, `incomplete delivery: ${listed(d.missing)}`))),
     ];
     for (const delivery of plan.toImport) {
       rows.push(await this.importDelivery(source, store, delivery));
@@ -134,6 +147,12 @@ export class SourceCheckService {
   }
 
   private async importDelivery(source: SourceRow, store: SourceStore, delivery: Delivery): Promise<CheckRow> {
+    const oversized = delivery.parts.filter((part) => part.size > this.config.ingestSources.maxObjectBytes);
+    if (oversized.length > 0) {
+      const reason = `larger than INGEST_MAX_OBJECT_BYTES (${this.config.ingestSources.maxObjectBytes} bytes)`;
+      const named = refusedObjectsText(oversized.map((part) => ({ key: part.key, reason: `${part.size} bytes, ${reason}` })));
+      return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the data before it stays: ${named}`));
+    }
     // Remote parts are streamed to a directory of their own (disk, not memory), removed once imported or refused.
     const downloads = await mkdtemp(join(tmpdir(), 'cost-insights-delivery-'));
     try {
@@ -144,10 +163,7 @@ export class SourceCheckService {
       const before = await this.sources.periodTotals(source.organization_id, source.integration_id, periods);
       metrics.sourceObjectReads.inc({ object: 'part' }, delivery.parts.length);
       const summary = await ingestFocus(this.clickhouse, {
-        paths: await store.localPaths(
-          delivery.parts.map((part) => part.key),
-          downloads,
-        ),
+        paths: await store.parts(delivery.parts, downloads),
         organizationId: source.organization_id,
         integrationId: source.integration_id,
       });
@@ -161,12 +177,15 @@ export class SourceCheckService {
       });
     } catch (error) {
       if (error instanceof FocusIngestError) {
-        // A downloaded part is named by its place in the source, not by the temporary directory it was read from.
-        const message = error.message.split(`${downloads}/`).join(source.location.replace(/\/?$/, '/'));
-        return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the data before it stays: ${message}`));
+        return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the data before it stays: ${error.message}`));
       }
+      // The cause, in the engine's or the SDK's words, is for the operator's log; the source's history says what happens next.
       this.logger.warn(`source ${source.source_id}: importing ${delivery.id} failed, retried at the next check: ${describe(error)}`);
-      return this.row(source, 'failed', deliveryFields(delivery, `import failed, retried at the next check: ${describe(error)}`));
+      return this.row(
+        source,
+        'failed',
+        deliveryFields(delivery, `import failed, retried at the next check: ${failureReason(error)} (the service's log has the details)`),
+      );
     } finally {
       await rm(downloads, { recursive: true, force: true });
     }
@@ -219,6 +238,46 @@ export function periodChanges(before: PeriodTotal[], after: PeriodTotal[], perio
       amortizedAfter: now.get(k)?.amortized ?? '0',
     };
   });
+}
+
+/** At most ten of a list's items, then how many more: a message stays readable whatever a manifest names. */
+function listed(items: string[], shown = 10): string {
+  return items.slice(0, shown).join('; ') + (items.length > shown ? `; and ${items.length - shown} more` : '');
+}
+
+/** A check row naming the objects a listing refused (fingerprinted by them: reported once, not at every poll). */
+function refusedObjectsRow(refused: RefusedObject[]): (Partial<CheckRow> & { fingerprint: string }) | undefined {
+  if (refused.length === 0) return undefined;
+  const text = refused.map((object) => `${object.key}\u0000${object.reason}`).join('\n');
+  return { fingerprint: createHash('sha256').update(text).digest('hex'), message: refusedObjectsText(refused) };
+}
+
+/** Why a source could not be listed, in words for its admin: the error's code and first line, no stack. */
+function unreachableReason(error: unknown): string {
+  if (error instanceof MissingCredential) return error.message;
+  switch ((error as NodeJS.ErrnoException)?.code) {
+    case 'ENOENT':
+      return 'the folder does not exist';
+    case 'ENOTDIR':
+      return 'not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'the service may not read the folder (permission denied)';
+    default:
+      return describe(error);
+  }
+}
+
+/** What kind of failure stopped an import, without the engine's text (that goes to the log). */
+function failureReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT') return 'the store or the source did not answer';
+  if (code === 'ENOSPC') return 'the temporary folder is full';
+  const name = (error as Error)?.name;
+  if (typeof name === 'string' && /^(NoSuchKey|NotFound|AccessDenied|Forbidden|BlobNotFound)/.test(name)) {
+    return `the object store refused a download (${name})`;
+  }
+  return 'an internal error';
 }
 
 function describe(error: unknown): string {

@@ -53,7 +53,13 @@ export type SourceLocation =
     }
   | { scheme: 'azure'; container: string; prefix: string; accountUrl: string; credentials: CredentialReferences };
 
-const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/**
+ * Credentials are read only from variables the operator set aside for sources: a source must not be able to name
+ * another of the process's secrets (CLICKHOUSE_PASSWORD, say) and have it sent to an endpoint it chose.
+ */
+export const CREDENTIALS_ENV_PREFIX = 'SOURCE_CREDENTIALS_';
+const CREDENTIALS_ENV_NAME = new RegExp(`^${CREDENTIALS_ENV_PREFIX}[A-Z0-9_]{1,100}$`);
+export const CREDENTIALS_ENV_RULE = `the NAME of an environment variable starting with ${CREDENTIALS_ENV_PREFIX} (then A-Z, 0-9, _)`;
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const CONTAINER = /^(\$root|[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9])$/;
 
@@ -140,7 +146,7 @@ function credentialsProblem(credentials: CredentialReferences | undefined): Cred
   const names = Object.entries(credentials).filter(([, value]) => value !== undefined);
   for (const [field, name] of names) {
     if (!['idEnv', 'secretEnv', 'sasTokenEnv'].includes(field)) return `credentials.${field}: unknown`;
-    if (typeof name !== 'string' || !ENV_NAME.test(name)) return `credentials.${field}: the NAME of an environment variable (A-Z, 0-9, _)`;
+    if (typeof name !== 'string' || !CREDENTIALS_ENV_NAME.test(name)) return `credentials.${field}: ${CREDENTIALS_ENV_RULE}`;
   }
   if ((credentials.idEnv === undefined) !== (credentials.secretEnv === undefined)) return 'credentials: idEnv and secretEnv go together';
   return credentials;

@@ -74,18 +74,21 @@ export class SourceStatusDto {
 
 export class CredentialReferencesDto {
   @ApiPropertyOptional({
-    description: 'Name of the environment variable holding the S3 access key id or the Azure account name.',
-    example: 'EXPORTS_S3_KEY_ID',
+    description: 'Name (starting SOURCE_CREDENTIALS_) of the environment variable holding the S3 access key id or the Azure account name.',
+    example: 'SOURCE_CREDENTIALS_S3_KEY_ID',
   })
   idEnv?: string;
 
   @ApiPropertyOptional({
-    description: 'Name of the environment variable holding the S3 secret or the Azure account key.',
-    example: 'EXPORTS_S3_SECRET',
+    description: 'Name (starting SOURCE_CREDENTIALS_) of the environment variable holding the S3 secret or the Azure account key.',
+    example: 'SOURCE_CREDENTIALS_S3_SECRET',
   })
   secretEnv?: string;
 
-  @ApiPropertyOptional({ description: 'Name of the environment variable holding an Azure SAS token.', example: 'EXPORTS_SAS' })
+  @ApiPropertyOptional({
+    description: 'Name (starting SOURCE_CREDENTIALS_) of the environment variable holding an Azure SAS token.',
+    example: 'SOURCE_CREDENTIALS_AZURE_SAS',
+  })
   sasTokenEnv?: string;
 }
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
-import { sep } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
 import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { confiningFolder, isInsideFolder, isUnderRoot, organizationFolder, OutsideFolder, realPathInside } from './file-confinement';
 import { PeriodChange, SourceCheckService } from './source-check.service';
 import { locationUrl, parseSourceLocation, SourceKind, SourceOptions } from './source-location';
 import { CheckOutcome, CheckRow, SourceRow, SourcesRepository } from './sources.repository';
@@ -18,7 +18,10 @@ export interface NewSource {
   options?: SourceOptions;
 }
 
-/** Who adds a source: the operator's CLI may name any directory; the admin API only one under INGEST_FILE_ROOT. */
+/**
+ * Who adds a source: the admin API only a folder of the organisation's under INGEST_FILE_ROOT; the operator's CLI also
+ * any folder outside the root (under it, the same organisation's folder).
+ */
 export type SourceAuthor = 'operator' | 'api';
 
 export interface SourceStatus {
@@ -78,7 +81,7 @@ export class SourcesService {
   async add(organizationId: string, source: NewSource, author: SourceAuthor): Promise<SourceView> {
     const location = parseSourceLocation(source.url, source.options);
     if ('problem' in location) throw new SourceRefused(location.problem, 400);
-    if (location.scheme === 'file') await this.refuseUnreadableDirectory(location.path, author);
+    if (location.scheme === 'file') await this.checkFolder(organizationId, location.path, author);
     else if (author === 'api') {
       // The service's credentials (named ones, or the SDK's own chain) would sign requests to wherever a source points.
       throw new SourceRefused(
@@ -147,23 +150,34 @@ export class SourcesService {
     return (await this.sources.history(organizationId, sourceId, limit)).map(toCheckView);
   }
 
-  private async refuseUnreadableDirectory(path: string, author: SourceAuthor): Promise<void> {
-    const real = await realpath(path).catch(() => undefined);
-    if (!real || !(await stat(real)).isDirectory()) throw new SourceRefused(`url: ${path} is not a directory this service can read`, 400);
-    if (author === 'api') await this.refuseOutsideRoot(real);
-  }
-
-  private async refuseOutsideRoot(real: string): Promise<void> {
+  /**
+   * A file source must be a folder this service can read; under INGEST_FILE_ROOT (the only place the admin API may
+   * name), a folder of the organisation's own, created on first use. Any other place is the same 403 with the same
+   * message, whether it exists or not.
+   */
+  private async checkFolder(organizationId: string, path: string, author: SourceAuthor): Promise<void> {
     const root = this.config.ingestSources.fileRoot;
-    if (!root)
+    if (author === 'api' && !root) {
       throw new SourceRefused(
         'url: file sources are added by the operator (CLI `sources add`) unless INGEST_FILE_ROOT names where they may be',
         403,
       );
-    const realRoot = await realpath(root).catch(() => root);
-    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
-      throw new SourceRefused('url: not under the directory the operator allows for file sources (INGEST_FILE_ROOT)', 403);
     }
+    const folder = organizationFolder(root, organizationId);
+    const outside = new SourceRefused(
+      `url: a file source of this organisation must be a folder in file://${folder}/ (its folder of INGEST_FILE_ROOT)`,
+      403,
+    );
+    // Made on the organisation's first try, so the refusal names a folder that exists (unmakeable: refused below).
+    if (root) await mkdir(folder, { recursive: true, mode: 0o750 }).catch(() => undefined);
+    if (author === 'api' && !isUnderRoot(path, root)) throw outside;
+    const confinement = confiningFolder(path, organizationId, root);
+    if (!isInsideFolder(path, confinement)) throw outside;
+    const real = await realPathInside(path, confinement).catch((error: unknown) => {
+      if (error instanceof OutsideFolder) throw outside;
+      return undefined;
+    });
+    if (!real || !(await stat(real)).isDirectory()) throw new SourceRefused(`url: ${path} is not a directory this service can read`, 400);
   }
 
   private view(row: SourceRow, latest: LatestCheck[]): SourceView {

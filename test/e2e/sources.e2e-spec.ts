@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
@@ -92,6 +92,56 @@ async function countingProxy(target: string) {
   };
 }
 
+/** The file-sources application's caps (INGEST_MAX_LISTED_OBJECTS, INGEST_MAX_OBJECT_BYTES): small, to reach them. */
+const LISTING_CAP = 200;
+const PART_CAP = 100_000;
+
+/** A FOCUS CSV of one service's costs (the service names whose data it is). */
+function serviceCsv(service: string, billed: string, day = '2026-09-05'): string {
+  return `${HEADER}\n${billed},${billed},${billed},Usage,${day}T00:00:00Z,2026-09-01T00:00:00Z,123456789012,${service},AWS,USD\n`;
+}
+
+/**
+ * A hostile bucket: an S3 endpoint of the tenant's that relays to s3rver but answers listings with the keys it likes
+ * (each `<Key>` of `renamed` replaced by its hostile key) and serves any object whose path holds `injected` itself.
+ */
+async function hostileBucket(target: string, renamed: Map<string, string>, body: string) {
+  const { createServer, request: forward } = await import('node:http');
+  const escape = (key: string) => key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const server = createServer((req, res) => {
+    if ((req.url ?? '').includes('injected')) {
+      res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': Buffer.byteLength(body) }).end(body);
+      return;
+    }
+    const url = new URL(req.url ?? '/', target);
+    const upstream = forward(url, { method: req.method, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        let text = Buffer.concat(chunks).toString('utf8');
+        if (url.searchParams.get('list-type') === '2') {
+          for (const [from, to] of renamed) text = text.split(`<Key>${from}</Key>`).join(`<Key>${escape(to)}</Key>`);
+        }
+        const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
+        delete headers['transfer-encoding'];
+        res.writeHead(answer.statusCode ?? 502, headers).end(text);
+      });
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeAllConnections();
+      }),
+  };
+}
+
 describe('Data sources', () => {
   let t: TestApp;
   const root = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `sources-${randomUUID()}`);
@@ -100,7 +150,14 @@ describe('Data sources', () => {
     mkdirSync(root, { recursive: true });
     t = await TestApp.start({
       // The default tag keys on: the CSVs here carry no tags (nothing to suggest) but the one case that tests it.
-      settings: { INGEST_FILE_ROOT: root, INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0', TAG_KEYS_DEFAULT: 'true' },
+      settings: {
+        INGEST_FILE_ROOT: root,
+        INGEST_SETTLE_SECONDS: '0',
+        INGEST_INCOMPLETE_AFTER_SECONDS: '0',
+        TAG_KEYS_DEFAULT: 'true',
+        INGEST_MAX_LISTED_OBJECTS: String(LISTING_CAP),
+        INGEST_MAX_OBJECT_BYTES: String(PART_CAP),
+      },
     });
   });
 
@@ -346,10 +403,10 @@ describe('Data sources', () => {
     const s3 = await send({ ...base, url: 's3://bucket/prefix' });
     expect([s3.status, s3.body.error.message]).toEqual([403, expect.stringContaining('s3:// sources read with the service')]);
     expect((await send({ ...base, url: 'ftp://host/x' })).body.error.message).toContain('url: use file:///directory');
-    expect((await send({ ...base, url: `file://${root}/no-such-dir` })).status).toBe(400);
     const outside = await send({ ...base, url: 'file:///etc' });
     expect([outside.status, outside.body.error.message]).toEqual([403, expect.stringContaining('INGEST_FILE_ROOT')]);
     expect((await send({ ...base, url: `file://${root}/../` })).status).toBe(403);
+    expect((await send({ ...base, url: `file://${root}/${org.organizationId}/no-such-dir` })).status).toBe(400);
 
     const reader = await t.keyFor(org.organizationId, ['cost:read']);
     expect((await t.http.get(SOURCES).set(reader.auth)).status).toBe(403);
@@ -362,7 +419,112 @@ describe('Data sources', () => {
     expect((await t.http.delete(`${SOURCES}/${id}`).set(org.auth)).status).toBe(200);
     expect((await t.http.get(SOURCES).set(org.auth)).body.data).toEqual([]);
   });
+
+  it("keeps each organisation to its own folder of INGEST_FILE_ROOT: the root, another's folder, a link or a place outside are one 403", async () => {
+    const [a, b] = [await t.newOrganization(), await t.newOrganization()];
+    const theirs = join(root, b.organizationId, 'aws');
+    write(join(theirs, 'b.csv'), serviceCsv('ORGB-SECRET-SERVICE', '4259.5'), new Date('2026-11-01T00:00:00Z'));
+    const mine = join(root, a.organizationId);
+    const send = (url: string) => t.http.post(SOURCES).set(a.auth).send({ integrationId: 'files', kind: 'focus-files', url });
+    const first = await send(`file://${root}`);
+    // The organisation's folder is made on first use, and the refusal says where it is.
+    expect([first.status, first.body.error.message]).toEqual([403, expect.stringContaining(`file://${mine}/`)]);
+    expect(statSync(mine).isDirectory()).toBe(true);
+    symlinkSync(theirs, join(mine, 'link-to-theirs'));
+    symlinkSync(join(root, b.organizationId, 'no-such-folder'), join(mine, 'link-to-nothing'));
+    const places = [
+      `file://${root}/`,
+      `file://${root}/${b.organizationId}`,
+      `file://${theirs}`,
+      `file://${root}/${b.organizationId}/no-such-folder`,
+      `file://${mine}/../${b.organizationId}/aws`,
+      `file://${mine}/link-to-theirs`,
+      `file://${mine}/link-to-nothing`,
+      `file://${mine}/link-to-nothing/deeper`,
+      'file:///root',
+      `file:///root/.ssh-${randomUUID()}`,
+      'file:///etc',
+    ];
+    for (const url of places) {
+      const refused = await send(url);
+      expect([url, refused.status, refused.body.error.message]).toEqual([url, first.status, first.body.error.message]);
+    }
+    expect((await t.http.get(SOURCES).set(a.auth)).body.data).toEqual([]);
+    mkdirSync(join(mine, 'aws'));
+    expect((await send(`file://${mine}/aws`)).status).toBe(201);
+    expect((await send(`file://${mine}`)).status).toBe(201);
+  });
+
+  it('checks the folder and every file at each read: a folder swapped for a link, a hard link, a linked file are refused', async () => {
+    const [a, b] = [await t.newOrganization(), await t.newOrganization()];
+    const theirs = join(root, b.organizationId, 'aws');
+    write(join(theirs, 'b.csv'), serviceCsv('ORGB-SECRET-SERVICE', '4259.5'), new Date('2026-11-01T00:00:00Z'));
+    const mine = join(root, a.organizationId);
+
+    const swapped = await addSource(a, 'focus-files', join(mine, 'swapped'), 'files-1');
+    rmSync(join(mine, 'swapped'), { recursive: true });
+    symlinkSync(theirs, join(mine, 'swapped'));
+    const [outside] = await run(a, swapped);
+    expect([outside.outcome, outside.message]).toEqual([
+      'refused',
+      expect.stringContaining('resolves outside the folder this source must stay in'),
+    ]);
+
+    const linked = await addSource(a, 'focus-files', join(mine, 'linked'), 'files-2');
+    write(join(mine, 'linked', 'own.csv'), serviceCsv('Amazon EC2', '1.25'), new Date('2026-11-01T00:00:00Z'));
+    linkSync(join(theirs, 'b.csv'), join(mine, 'linked', 'hard.csv'));
+    symlinkSync(join(theirs, 'b.csv'), join(mine, 'linked', 'soft.csv'));
+    const checks = await run(a, linked);
+    const refusal = checks.find((check) => check.outcome === 'refused');
+    expect(refusal?.message).toEqual(expect.stringContaining('"hard.csv" (2 hard links'));
+    expect(refusal?.message).toEqual(expect.stringContaining('"soft.csv" (a symbolic link'));
+    // Its own file is imported; nothing of the other organisation's is.
+    expect(checks.map((check) => check.outcome).sort()).toEqual(['imported', 'refused']);
+    expect(await billedByMonth(a)).toEqual({ '2026-09': '1.25' });
+    // Reported once, not at every poll.
+    expect((await run(a, linked)).map((check) => check.outcome)).toEqual(['unchanged']);
+    expect(readFileSync(join(theirs, 'b.csv'), 'utf8')).toContain('ORGB-SECRET-SERVICE');
+  });
+
+  it('refuses a listing over INGEST_MAX_LISTED_OBJECTS, naming the cap, and a part over INGEST_MAX_OBJECT_BYTES, naming it', async () => {
+    const org = await t.newOrganization();
+    const crowded = join(root, org.organizationId, 'crowded');
+    for (let i = 0; i <= LISTING_CAP; i++) write(join(crowded, `notes-${i}.txt`), '');
+    const id = await addSource(org, 'focus-files', crowded, 'files-1');
+    const [tooLong] = await run(org, id);
+    expect([tooLong.outcome, tooLong.message]).toEqual([
+      'refused',
+      expect.stringContaining('more than 200 objects (INGEST_MAX_LISTED_OBJECTS)'),
+    ]);
+
+    const large = join(root, org.organizationId, 'large');
+    const csv = serviceCsv('Amazon EC2', '2.5');
+    write(join(large, 'big.csv'), csv + ' '.repeat(PART_CAP + 1 - Buffer.byteLength(csv)), new Date('2026-11-01T00:00:00Z'));
+    const [oversized] = await run(org, await addSource(org, 'focus-files', large, 'files-2'));
+    expect([oversized.outcome, oversized.message]).toEqual([
+      'refused',
+      expect.stringContaining(`"big.csv" (${PART_CAP + 1} bytes, larger than INGEST_MAX_OBJECT_BYTES (${PART_CAP} bytes))`),
+    ]);
+    expect(await billedByMonth(org)).toEqual({});
+  });
+
+  it("says what is wrong with a file in the product's words: no engine text, no temporary path", async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'broken');
+    write(
+      join(dir, 'broken.csv'),
+      `${HEADER}\n1,1,1,Usage,2026-09-01T00:00:00Z,2026-09-01T00:00:00Z,1,EC2,AWS,USD,extra,"unclosed\n`,
+      new Date('2026-11-01T00:00:00Z'),
+    );
+    const [refused] = await run(org, await addSource(org, 'focus-files', dir, 'files'));
+    expect(refused.outcome).toBe('refused');
+    expect(refused.message).toContain(`${join(dir, 'broken.csv')}: cannot be parsed as CSV: line 2`);
+    expect(refused.message).not.toMatch(/DB::Exception|Code: \d+|\/proc\/|cost-insights-(ingest|delivery)-|\(version /);
+  });
 });
+
+/** The object-store application's INGEST_MAX_OBJECT_BYTES. */
+const REMOTE_PART_CAP = 1_000_000;
 
 describe('Data sources in object storage (s3rver, Azurite)', () => {
   let t: TestApp;
@@ -374,12 +536,14 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
   beforeAll(async () => {
     [s3, azurite] = await Promise.all([startS3Server(join(dir, 's3')), startAzurite(join(dir, 'azurite'))]);
     // Credentials reach the service only through variables it is told the names of.
-    process.env.TEST_S3_KEY_ID = 'S3RVER';
-    process.env.TEST_S3_SECRET = 'S3RVER';
-    process.env.TEST_AZURE_ACCOUNT = azurite.account;
-    process.env.TEST_AZURE_KEY = azurite.key;
-    process.env.TEST_AZURE_WRONG_KEY = Buffer.from('not the key').toString('base64');
-    t = await TestApp.start({ settings: { INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0' } });
+    process.env.SOURCE_CREDENTIALS_TEST_S3_KEY_ID = 'S3RVER';
+    process.env.SOURCE_CREDENTIALS_TEST_S3_SECRET = 'S3RVER';
+    process.env.SOURCE_CREDENTIALS_TEST_AZURE_ACCOUNT = azurite.account;
+    process.env.SOURCE_CREDENTIALS_TEST_AZURE_KEY = azurite.key;
+    process.env.SOURCE_CREDENTIALS_TEST_AZURE_WRONG_KEY = Buffer.from('not the key').toString('base64');
+    t = await TestApp.start({
+      settings: { INGEST_SETTLE_SECONDS: '0', INGEST_INCOMPLETE_AFTER_SECONDS: '0', INGEST_MAX_OBJECT_BYTES: String(REMOTE_PART_CAP) },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -430,7 +594,6 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
       'focus/data/BILLING_PERIOD=2026-09/exec-1/focus-00002.csv',
       'focus/metadata/BILLING_PERIOD=2026-09/exec-1/focus-Manifest.json',
     ];
-    const { readFileSync } = await import('node:fs');
     for (const key of [...keys, 'unrelated/notes.txt']) {
       const body = key.startsWith('unrelated') ? 'not an export' : readFileSync(join(local, key));
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: `exports/${key}`, Body: body }));
@@ -447,9 +610,16 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
       integrationId: 'aws',
       kind: 'aws-data-exports',
       url: `s3://${bucket}/exports`,
-      options: { endpoint: s3.url, pathStyle: true, credentials: { idEnv: 'TEST_S3_KEY_ID', secretEnv: 'TEST_S3_SECRET' } },
+      options: {
+        endpoint: s3.url,
+        pathStyle: true,
+        credentials: { idEnv: 'SOURCE_CREDENTIALS_TEST_S3_KEY_ID', secretEnv: 'SOURCE_CREDENTIALS_TEST_S3_SECRET' },
+      },
     });
-    expect(source.options.credentials).toEqual({ idEnv: 'TEST_S3_KEY_ID', secretEnv: 'TEST_S3_SECRET' });
+    expect(source.options.credentials).toEqual({
+      idEnv: 'SOURCE_CREDENTIALS_TEST_S3_KEY_ID',
+      secretEnv: 'SOURCE_CREDENTIALS_TEST_S3_SECRET',
+    });
     expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
     expect(await billed(org)).toBe(Number(text(total(parts.flat()))));
     expect((await run(org, source.sourceId)).map((c) => c.outcome)).toEqual(['unchanged']);
@@ -480,12 +650,16 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
       integrationId: 'aws-2',
       kind: 'aws-data-exports',
       url: `s3://${bucket}/exports`,
-      options: { endpoint: s3.url, pathStyle: true, credentials: { idEnv: 'TEST_UNSET_KEY_ID', secretEnv: 'TEST_S3_SECRET' } },
+      options: {
+        endpoint: s3.url,
+        pathStyle: true,
+        credentials: { idEnv: 'SOURCE_CREDENTIALS_TEST_UNSET_KEY_ID', secretEnv: 'SOURCE_CREDENTIALS_TEST_S3_SECRET' },
+      },
     });
     const [unset] = await run(org, missing.sourceId);
     expect([unset.outcome, unset.message]).toEqual([
       'unreachable',
-      expect.stringContaining('TEST_UNSET_KEY_ID the source names is not set'),
+      expect.stringContaining('SOURCE_CREDENTIALS_TEST_UNSET_KEY_ID the source names is not set'),
     ]);
   });
 
@@ -520,7 +694,11 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
         integrationId: 'aws',
         kind: 'aws-data-exports',
         url: `s3://${crowded}/exports`,
-        options: { endpoint: proxy.url, pathStyle: true, credentials: { idEnv: 'TEST_S3_KEY_ID', secretEnv: 'TEST_S3_SECRET' } },
+        options: {
+          endpoint: proxy.url,
+          pathStyle: true,
+          credentials: { idEnv: 'SOURCE_CREDENTIALS_TEST_S3_KEY_ID', secretEnv: 'SOURCE_CREDENTIALS_TEST_S3_SECRET' },
+        },
       });
       expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.message])).toEqual([['imported', '']]);
       expect(await billed(org)).toBe(Number(text(total(rows))));
@@ -535,6 +713,88 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
       await proxy.stop();
     }
   }, 300_000);
+
+  it('treats object keys as data: a key that climbs, or a part over INGEST_MAX_OBJECT_BYTES, is refused and named, never written', async () => {
+    const client = s3Client();
+    const hostile = `hostile-${randomUUID().slice(0, 8)}`;
+    await client.send(new CreateBucketCommand({ Bucket: hostile }));
+    const victim = join(dir, 'victim-organisation');
+    mkdirSync(victim, { recursive: true });
+    const keys = [
+      `p/${'../'.repeat(12)}${victim.slice(1)}/injected.csv`,
+      'p/./dot.csv',
+      'p//empty-segment.csv',
+      'p\\back.csv',
+      '/absolute.csv',
+    ];
+    const renamed = new Map(keys.map((key, i) => [`exports/stand-in-${i}.csv`, `exports/${key}`]));
+    for (const stored of [...renamed.keys(), 'exports/good.csv']) {
+      await client.send(new PutObjectCommand({ Bucket: hostile, Key: stored, Body: serviceCsv('Amazon EC2', '6.5') }));
+    }
+    const large = serviceCsv('Amazon EC2', '1');
+    const padded = large + ' '.repeat(REMOTE_PART_CAP + 1 - Buffer.byteLength(large));
+    await client.send(new PutObjectCommand({ Bucket: hostile, Key: 'large/big.csv', Body: padded }));
+    client.destroy();
+
+    const relay = await hostileBucket(s3.url, renamed, serviceCsv('INJECTED-SERVICE', '999'));
+    const counting = await countingProxy(s3.url);
+    try {
+      const org = await t.newOrganization();
+      const options = (endpoint: string) => ({
+        endpoint,
+        pathStyle: true,
+        credentials: { idEnv: 'SOURCE_CREDENTIALS_TEST_S3_KEY_ID', secretEnv: 'SOURCE_CREDENTIALS_TEST_S3_SECRET' },
+      });
+      const source = await operatorAdds(org, {
+        integrationId: 'files',
+        kind: 'focus-files',
+        url: `s3://${hostile}/exports`,
+        options: options(relay.url),
+      });
+      const checks = await run(org, source.sourceId);
+      expect(checks.map((check) => check.outcome).sort()).toEqual(['imported', 'refused']);
+      const refusal = checks.find((check) => check.outcome === 'refused')!.message;
+      expect(refusal).toContain(`${JSON.stringify(keys[0])} (a key with a '..' segment)`);
+      expect(refusal).toContain(`"p/./dot.csv" (a key with a '.' segment)`);
+      expect(refusal).toContain(`"p//empty-segment.csv" (a key with an empty segment)`);
+      expect(refusal).toContain(`"p\\\\back.csv" (a key with a backslash)`);
+      expect(refusal).toContain(`"/absolute.csv" (an absolute key)`);
+      expect(existsSync(join(victim, 'injected.csv'))).toBe(false);
+      expect(await billed(org)).toBe(6.5);
+
+      const big = await operatorAdds(org, {
+        integrationId: 'large',
+        kind: 'focus-files',
+        url: `s3://${hostile}/large`,
+        options: options(counting.url),
+      });
+      counting.reset();
+      const [oversized] = await run(org, big.sourceId);
+      expect([oversized.outcome, oversized.message]).toEqual([
+        'refused',
+        expect.stringContaining(`"big.csv" (${REMOTE_PART_CAP + 1} bytes, larger than INGEST_MAX_OBJECT_BYTES (${REMOTE_PART_CAP} bytes))`),
+      ]);
+      expect(counting.counts()).toEqual({ listPages: 1, objectReads: 0, other: 0 });
+    } finally {
+      await Promise.all([relay.stop(), counting.stop()]);
+    }
+  });
+
+  it('reads credentials only from variables named SOURCE_CREDENTIALS_*', async () => {
+    const org = await t.newOrganization();
+    const add = (idEnv: string) =>
+      operatorAdds(org, {
+        integrationId: 'aws',
+        kind: 'aws-data-exports',
+        url: `s3://${bucket}/exports`,
+        options: { endpoint: s3.url, credentials: { idEnv, secretEnv: 'SOURCE_CREDENTIALS_TEST_S3_SECRET' } },
+      });
+    await expect(add('CLICKHOUSE_PASSWORD')).rejects.toThrow(
+      'credentials.idEnv: the NAME of an environment variable starting with SOURCE_CREDENTIALS_',
+    );
+    await expect(add('REDIS_URL')).rejects.toThrow('starting with SOURCE_CREDENTIALS_');
+    await expect(add('SOURCE_CREDENTIALS_TEST_S3_KEY_ID')).resolves.toMatchObject({ integrationId: 'aws' });
+  });
 
   it('imports an Azure run from Azure Blob Storage (Azurite), and says so when the account key is wrong', async () => {
     const container = new ContainerClient(`${azurite.url}/exports`, new StorageSharedKeyCredential(azurite.account, azurite.key));
@@ -551,21 +811,24 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
     await container.getBlockBlobClient(`costs/${runFolder}/manifest.json`).upload(manifestText, Buffer.byteLength(manifestText));
 
     const org = await t.newOrganization();
-    const options = (secretEnv: string) => ({ endpoint: azurite.url, credentials: { idEnv: 'TEST_AZURE_ACCOUNT', secretEnv } });
+    const options = (secretEnv: string) => ({
+      endpoint: azurite.url,
+      credentials: { idEnv: 'SOURCE_CREDENTIALS_TEST_AZURE_ACCOUNT', secretEnv },
+    });
     const wrong = await operatorAdds(org, {
       integrationId: 'azure-ea',
       kind: 'azure-exports',
       url: 'azure://exports/costs',
-      options: options('TEST_AZURE_WRONG_KEY'),
+      options: options('SOURCE_CREDENTIALS_TEST_AZURE_WRONG_KEY'),
     });
     const [refused] = await run(org, wrong.sourceId);
     expect(refused.outcome).toBe('unreachable');
-    expect(refused.message).not.toContain(process.env.TEST_AZURE_WRONG_KEY);
+    expect(refused.message).not.toContain(process.env.SOURCE_CREDENTIALS_TEST_AZURE_WRONG_KEY);
     const source = await operatorAdds(org, {
       integrationId: 'azure-ea',
       kind: 'azure-exports',
       url: 'azure://exports/costs',
-      options: options('TEST_AZURE_KEY'),
+      options: options('SOURCE_CREDENTIALS_TEST_AZURE_KEY'),
     });
     expect((await run(org, source.sourceId)).map((c) => [c.outcome, c.billingPeriods])).toEqual([['imported', ['2026-09']]]);
     expect(await billed(org, 'EUR')).toBe(80.5);
