@@ -124,6 +124,20 @@ describe('CLI command line', () => {
     expect(usageError(['keys', 'delete']).message).toMatch(/^Unknown keys subcommand "delete"/);
   });
 
+  it("parses rates import, its --source under the rule of the API's ?source= and a file's source column", () => {
+    expect(parseCommandLine(['rates', 'import', 'rates.csv', '--org', ORG, '--source', 'Banque de France'])).toEqual({
+      name: 'rates import',
+      organizationId: ORG.toLowerCase(),
+      path: 'rates.csv',
+      source: 'Banque de France',
+      json: false,
+    });
+    const rule = '--source must be 1 to 64 letters, digits, spaces or ._:/()+-, starting with a letter or digit.';
+    for (const source of ['=HYPERLINK(http://evil.example/x)', 'a'.repeat(65), '+SUM(A1)']) {
+      expect(usageError(['rates', 'import', 'rates.csv', '--org', ORG, '--source', source]).message).toBe(rule);
+    }
+  });
+
   it('refuses a full API key as the id to revoke without echoing it', () => {
     const key = 'cik_AbC123xyz789_secretsecretsecretsecretsecretsecretsecretsecr123456';
     const error = usageError(['keys', 'revoke', key]);

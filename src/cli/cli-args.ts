@@ -8,7 +8,7 @@ import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
 import { MAX_MAP_KEY_LENGTH } from '../cost-query/dimension-registry';
 import { MAX_ACTIVATED_KEYS } from '../tag-keys/dto/tag-keys.dto';
-import { CONVERSION_POLICIES, ConversionPolicy } from '../common/money/exchange-rates';
+import { CONVERSION_POLICIES, ConversionPolicy, isRateSource, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import {
   INTEGRATION_ID_PATTERN,
   INTEGRATION_ID_RULE,
@@ -218,7 +218,7 @@ function cliProgram(accept: Accept): Command {
       name: 'rates import',
       organizationId: organizationIdOption(options.org),
       path,
-      source: stringOption('--source', options.source),
+      source: rateSourceOption(options.source),
       json: options.json === true,
     };
   })
@@ -448,6 +448,13 @@ function withTopic(topic: string | undefined, build: () => CliCommand): CliComma
 function stringOption(flag: string, value: unknown): string | undefined {
   if (value === true) throw new UsageError(`${flag} needs a value`);
   return typeof value === 'string' ? value : undefined;
+}
+
+/** `rates import --source`: the rule of a rate's source, as the API's `?source=` and a file's source column. */
+function rateSourceOption(option: unknown): string | undefined {
+  const value = stringOption('--source', option);
+  if (value !== undefined && !isRateSource(value)) throw new UsageError(`--source ${RATE_SOURCE_RULE}.`);
+  return value;
 }
 
 function organizationIdOption(option: unknown): string {

@@ -2,6 +2,7 @@ import { SETTING_DEFAULTS } from '../config/settings';
 import { SWAP_LEASE_SECONDS } from '../ingest/import-journal';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import { SCOPES } from '../common/http/principal';
+import { RATE_RANGE, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import { SOURCE_KINDS } from '../sources/source-location';
 
 const COMMANDS: Record<string, string> = {
@@ -32,8 +33,10 @@ const COMMANDS: Record<string, string> = {
   'rates import': `  rates import <file> --org <uuid> [--source <name>] [--json]
       Load an organisation's exchange rates from the ECB's reference-rate CSV as published (Date,USD,JPY,…;
       1 EUR = value; N/A where none) or a date,from,to,rate[,source] file. Checked whole first: a bad
-      line refuses the file (every problem named by line) and nothing is stored. A rate loaded again for a
-      date and pair replaces the earlier one. --source names rates without a source column (ECB: "ECB").`,
+      line refuses the file (every problem named by line) and nothing is stored. Rates (and the cross
+      rates of one base and date) lie within ${RATE_RANGE.text}. A rate loaded again for a date and pair
+      replaces the earlier one. --source names rates without a source column (ECB: "ECB"); a source
+      ${RATE_SOURCE_RULE}.`,
   'rates list': `  rates list --org <uuid> [--json]
       The exchange rates loaded for an organisation, per currency pair: how many, first and last date, sources.`,
   'currency show': `  currency show --org <uuid> [--json]

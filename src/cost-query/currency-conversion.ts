@@ -1,5 +1,6 @@
 import { addDays, dayNumber } from '../common/dates/calendar-date';
-import { ConversionPolicy, EffectiveRate, lastDayOfPeriod, RateBook } from '../common/money/exchange-rates';
+import { parseExactDecimal } from '../common/money/exact-decimal';
+import { ConversionPolicy, EffectiveRate, isApplicableRate, lastDayOfPeriod, RateBook } from '../common/money/exchange-rates';
 import { resolveDateRange, WhereOptions } from './filter-compiler';
 import { DateRange, FilterFields } from './filters.types';
 import { SqlParameters } from './sql-parameters';
@@ -26,8 +27,10 @@ export interface CurrencyConversion {
   policy: ConversionPolicy;
   /** Every rate the statement may apply, by currency; its key is a usage day (`usage_date`) or a billing period. */
   rates: Map<string, Map<string, EffectiveRate>>;
-  /** Keys with costs in that currency in the answer's window but no rate: what a refusal names. */
+  /** Keys with costs in that currency in the answer's window but no rate it may apply: what a refusal names. */
   missing: Map<string, string[]>;
+  /** Of the `missing` keys, those whose rate was found but lies outside RATE_RANGE: that rate, by key. */
+  unusable: Map<string, Map<string, EffectiveRate>>;
 }
 
 /**
@@ -61,6 +64,7 @@ export function planConversion(
   const periods = window.billingPeriods?.length ? new Set(window.billingPeriods) : undefined;
   const rates = new Map<string, Map<string, EffectiveRate>>();
   const missing = new Map<string, Set<string>>();
+  const unusable = new Map<string, Map<string, EffectiveRate>>();
   for (const entry of presence) {
     if (entry.currency === target || (periods && !periods.has(entry.billingPeriod))) continue;
     const spans = spansIn({ start: entry.firstDay, end: entry.lastDay }, window.dateRanges);
@@ -68,19 +72,27 @@ export function planConversion(
     const byKey = rates.get(entry.currency) ?? new Map<string, EffectiveRate>();
     rates.set(entry.currency, byKey);
     for (const key of policy === 'usage_date' ? spans.flatMap(daysOf) : [entry.billingPeriod]) {
-      const rate = byKey.has(key) ? undefined : rateFor(book, entry.currency, target, policy, key);
-      if (rate) byKey.set(key, rate);
-      else if (!byKey.has(key)) missing.set(entry.currency, (missing.get(entry.currency) ?? new Set()).add(key));
+      if (byKey.has(key) || missing.get(entry.currency)?.has(key)) continue;
+      const rate = rateFor(book, entry.currency, target, policy, key);
+      if (rate && isApplicableRate(parseExactDecimal(rate.rate)!)) {
+        byKey.set(key, rate);
+        continue;
+      }
+      missing.set(entry.currency, (missing.get(entry.currency) ?? new Set()).add(key));
+      if (rate) unusable.set(entry.currency, (unusable.get(entry.currency) ?? new Map<string, EffectiveRate>()).set(key, rate));
     }
   }
   if (rates.size === 0) return undefined;
-  return { target, policy, rates, missing: new Map([...missing].map(([currency, keys]) => [currency, [...keys].sort()])) };
+  return { target, policy, rates, missing: new Map([...missing].map(([currency, keys]) => [currency, [...keys].sort()])), unusable };
 }
 
-/** The rate of a day, or of a period (its last day's); none for a period that is not `YYYY-MM` (a row without one). */
+/**
+ * The rate found for a day, or for a period (its last day's), applicable or not; none for a period that is not
+ * `YYYY-MM` (a row without one).
+ */
 function rateFor(book: RateBook, from: string, to: string, policy: ConversionPolicy, key: string): EffectiveRate | undefined {
-  if (policy === 'usage_date') return book.rateOn(from, to, key);
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(key) ? book.rateOn(from, to, lastDayOfPeriod(key)) : undefined;
+  if (policy === 'usage_date') return book.rateFoundOn(from, to, key);
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(key) ? book.rateFoundOn(from, to, lastDayOfPeriod(key)) : undefined;
 }
 
 /** The parts of `span` inside the ranges (all of it without ranges). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { compareExact, parseExactDecimal } from '../common/money/exact-decimal';
-import { EffectiveRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
+import { EffectiveRate, MAX_RATE_AGE_DAYS, RATE_RANGE, RATE_SCALE, RateBook } from '../common/money/exchange-rates';
 import {
   AnswerWindow,
   CurrencyConversion,
@@ -160,20 +160,46 @@ function isMissingRateSignal(error: unknown): boolean {
   return error instanceof Error && error.message.includes(MISSING_RATE_SIGNAL);
 }
 
-/** The refusal: per currency pair, the first and last day (or period) lacking a rate, and how to load rates. */
+/**
+ * The refusal: per currency pair, the first and last day (or period) lacking a rate, and how to load rates; then those
+ * whose rate lies outside RATE_RANGE, with the first one's rate (how it was derived, of which day, its value).
+ */
 export function missingRateDetails(conversion: CurrencyConversion): string[] {
   const load =
     'load rates with `npm run -s cli -- rates import <file> --org <organisation>` or POST /v1/admin/exchange-rates (ECB reference rates or date,from,to,rate)';
   const byPeriod = conversion.policy === 'period_end';
   const pairs = [...conversion.missing].filter(([, keys]) => keys.length > 0);
   if (pairs.length === 0) return [`currency: a cost has no exchange rate into ${conversion.target}; ${load}`];
-  return pairs.map(([currency, keys]) => {
-    const span = keys.length === 1 ? keys[0] : `${keys[0]} to ${keys[keys.length - 1]}`;
-    const what = byPeriod
-      ? `billing period ${span} (the rate of the period's last day, or of up to ${MAX_RATE_AGE_DAYS} days before it)`
-      : `${span} (a rate of that day or of up to ${MAX_RATE_AGE_DAYS} days before it)`;
-    return `currency: no exchange rate from ${currency} to ${conversion.target} for ${what}; ${load}`;
+  return pairs.flatMap(([currency, keys]) => {
+    const unusable = conversion.unusable.get(currency) ?? new Map<string, EffectiveRate>();
+    const absent = keys.filter((key) => !unusable.has(key));
+    const details: string[] = [];
+    if (absent.length > 0) {
+      const what = byPeriod
+        ? `billing period ${span(absent)} (the rate of the period's last day, or of up to ${MAX_RATE_AGE_DAYS} days before it)`
+        : `${span(absent)} (a rate of that day or of up to ${MAX_RATE_AGE_DAYS} days before it)`;
+      details.push(`currency: no exchange rate from ${currency} to ${conversion.target} for ${what}; ${load}`);
+    }
+    if (unusable.size > 0) {
+      const refused = keys.filter((key) => unusable.has(key));
+      details.push(
+        `currency: no usable exchange rate from ${currency} to ${conversion.target} for ${byPeriod ? 'billing period ' : ''}${span(refused)} ` +
+          `(${describeRate(unusable.get(refused[0])!)}, outside ${RATE_RANGE.text}); ${load}`,
+      );
+    }
+    return details;
   });
+}
+
+/** `2026-10-05`, or `2026-10-05 to 2026-10-09`, of sorted keys. */
+function span(keys: string[]): string {
+  return keys.length === 1 ? keys[0] : `${keys[0]} to ${keys[keys.length - 1]}`;
+}
+
+/** `the cross rate via EUR of 2026-10-05 is 0 at 18 places`. */
+function describeRate(rate: EffectiveRate): string {
+  const value = rate.rate === '0' ? `0 at ${RATE_SCALE} places` : rate.rate;
+  return `the ${rate.derivation} rate${rate.via ? ` via ${rate.via}` : ''} of ${rate.rateDate} is ${value}`;
 }
 
 /** The rates of one currency, by day (or billing period): their range, the first and last key, how and whence. */

@@ -6,6 +6,7 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
+import { isRateSource, RATE_RANGE, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
@@ -22,8 +23,6 @@ const ADMIN = 'rates:admin';
 const FORBIDDEN = `The API key lacks the \`${ADMIN}\` scope, or has a data scope.`;
 const SCOPED_ADMIN =
   "Managing exchange rates and the reporting currency needs a key without a data scope: they change every answer of the organisation, not only the key's slice.";
-/** A source name: what the answer's exchange_rates list names. */
-const SOURCE_PATTERN = /^[\p{L}\p{N} ._:/()+-]{1,64}$/u;
 
 /**
  * The organisation's money settings as an API (`rates:admin`): its reporting currency and conversion policy, and
@@ -81,8 +80,8 @@ export class CurrencyAdminController {
     summary: 'Load exchange rates from a file (ECB reference rates, or date,from,to,rate)',
     description: [
       "The body is the file itself (`Content-Type: text/csv`, at most RATES_IMPORT_MAX_BYTES): the European Central Bank's reference rates as published (`eurofxref-hist.csv`, `eurofxref.csv`: `Date,USD,JPY,…`, 1 EUR = value, `N/A` where a currency had none), or a plain `date,from,to,rate` file (1 from = rate to), optionally with a `source` column.",
-      'The file is checked whole before anything is stored: a bad header, a rate that is not a positive decimal, an unknown currency, a date out of range or two different rates for one date and pair refuse it with a 400 naming each line, and nothing is stored. A rate loaded again for a date and pair replaces the earlier one.',
-      '`source` names the rates of a file without a source column (ECB files: `ECB` unless given).',
+      `The file is checked whole before anything is stored: a bad header, a rate that is not a positive decimal within ${RATE_RANGE.text} (nor two rates of one base and date whose cross rate is outside it), a source that ${RATE_SOURCE_RULE}, an unknown currency, a date out of range or two different rates for one date and pair refuse it with a 400 naming each line, and nothing is stored. A rate loaded again for a date and pair replaces the earlier one.`,
+      `\`source\` names the rates of a file without a source column (ECB files: \`ECB\` unless given). An answer never applies a rate, loaded or derived (inverse, cross), outside ${RATE_RANGE.text}: it is a 400 naming the pair and the day.`,
     ].join('\n\n'),
   })
   @ApiConsumes('text/csv')
@@ -90,7 +89,7 @@ export class CurrencyAdminController {
   @ApiQuery({
     name: 'source',
     required: false,
-    description: "Source of the file's rates (1 to 64 letters, digits, spaces or ._:/()+-).",
+    description: `Source of the file's rates: ${RATE_SOURCE_RULE}.`,
     example: 'ECB',
   })
   @ApiOkResponse({ type: RatesImportResponseDto })
@@ -105,8 +104,8 @@ export class CurrencyAdminController {
     if (typeof request.body !== 'string') {
       throw new InvalidRequestException(['body: send the rates file itself as the body, with Content-Type: text/csv']);
     }
-    if (source !== undefined && (typeof source !== 'string' || !SOURCE_PATTERN.test(source))) {
-      throw new InvalidRequestException(['source: 1 to 64 letters, digits, spaces or ._:/()+-']);
+    if (source !== undefined && (typeof source !== 'string' || !isRateSource(source))) {
+      throw new InvalidRequestException([`source: ${RATE_SOURCE_RULE}`]);
     }
     const loaded = await this.rates.importFile(principal.organizationId, request.body, source as string | undefined);
     await this.auditTrail.record(origin, 'exchange-rates.changed', 'exchange-rates', { source: source ?? null, ...loaded });

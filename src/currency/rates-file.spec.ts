@@ -84,6 +84,64 @@ describe('rates files', () => {
     ]);
   });
 
+  it('refuses a rate outside 1e-12 to 1e12, naming the line; takes the bounds themselves', () => {
+    const text = [
+      'date,from,to,rate,source',
+      '2024-11-22,EUR,USD,99999999999999999999,x',
+      '2024-11-22,EUR,GBP,0.000000000000000001,x',
+      '2024-11-22,EUR,JPY,1000000000000.000000000000000001,x',
+      '2024-11-22,EUR,CHF,0.000000000000999999,x',
+    ].join('\n');
+    expect(problemsOf(text)).toEqual([
+      'line 2: the rate 99999999999999999999 is outside 1e-12 to 1e12',
+      'line 3: the rate 0.000000000000000001 is outside 1e-12 to 1e12',
+      'line 4: the rate 1000000000000.000000000000000001 is outside 1e-12 to 1e12',
+      'line 5: the rate 0.000000000000999999 is outside 1e-12 to 1e12',
+    ]);
+    expect(problemsOf('Date,USD,\n2024-11-22,1000000000000.000000000000000001,\n2024-11-21,1000000000001,\n')).toEqual([
+      'line 2: the USD rate 1000000000000.000000000000000001 is outside 1e-12 to 1e12',
+      'line 3: the USD rate 1000000000001 is outside 1e-12 to 1e12',
+    ]);
+    expect(
+      parseRatesFile('date,from,to,rate,source\n2024-11-22,EUR,USD,1000000000000,x\n2024-11-23,EUR,USD,0.000000000001,x\n').rates,
+    ).toHaveLength(2);
+  });
+
+  it('refuses two rates of one base and date whose cross rate is outside 1e-12 to 1e12, naming both lines', () => {
+    // 7e11 ÷ 0.5 = 1.4e12; the other way 0.5 ÷ 7e11 rounds (18 places) to 0.000000000000714286.
+    expect(
+      problemsOf('date,from,to,rate,source\n2024-11-22,USD,CHF,0.5,x\n2024-11-22,USD,EUR,2,x\n2024-11-22,USD,JPY,700000000000,x\n'),
+    ).toEqual([
+      'lines 2 and 4: USD/CHF 0.5 and USD/JPY 700000000000 of 2024-11-22 give the cross rate CHF/JPY 1400000000000, outside 1e-12 to 1e12',
+    ]);
+    // The highest before the lowest, on one ECB line; another date and another base are other crosses.
+    expect(problemsOf('Date,USD,JPY,\n2024-11-22,20000000,0.00001,\n2024-11-21,1,1,\n')).toEqual([
+      'line 2: EUR/JPY 0.00001 and EUR/USD 20000000 of 2024-11-22 give the cross rate JPY/USD 2000000000000, outside 1e-12 to 1e12',
+    ]);
+    // Exactly 1e12 apart: on the bound, taken; a leg of another date or base is no cross.
+    expect(parseRatesFile('Date,USD,JPY,\n2024-11-22,1000000,0.000001,\n').rates).toHaveLength(2);
+    expect(
+      parseRatesFile(
+        'date,from,to,rate,source\n2024-11-22,EUR,USD,1000000,x\n2024-11-21,EUR,JPY,0.000001,x\n2024-11-22,GBP,JPY,0.000001,x\n',
+      ).rates,
+    ).toHaveLength(3);
+  });
+
+  it('takes a source of at most 64 letters, digits, spaces or ._:/()+- starting with a letter or digit; refuses any other, naming the line', () => {
+    const rule = 'must be 1 to 64 letters, digits, spaces or ._:/()+-, starting with a letter or digit';
+    const sources = ['a'.repeat(65), '=HYPERLINK(http://evil.example/x)', '+SUM(A1)', '-2+3', '@cmd', 'bank;x', 'ÉCB"', ''];
+    const text = ['date,from,to,rate,source', ...sources.map((source, i) => `2024-11-${10 + i},EUR,USD,1.1,${source}`)].join('\n');
+    expect(problemsOf(text)).toEqual(sources.map((_, i) => `line ${i + 2}: the source ${rule}`));
+    const fine = ['a'.repeat(64), 'ECB', 'Banque de France (BdF) 2024/11', 'treasury.csv', 'ÉCB+FX_desk-1:a'];
+    const parsed = parseRatesFile(
+      ['date,from,to,rate,source', ...fine.map((source, i) => `2024-11-${10 + i},EUR,USD,1.1,${source}`)].join('\n'),
+    );
+    expect(parsed.rates.map((rate) => rate.source)).toEqual(fine);
+    // The name of a file without a source column follows the same rule.
+    expect(problemsOf('date,from,to,rate\n2024-11-22,GBP,USD,1.25\n', '=HYPERLINK(x)')).toEqual([`the source of its rates ${rule}`]);
+    expect(problemsOf('Date,USD,\n2024-11-22,1.1,\n', 'a'.repeat(65))).toEqual([`the source of its rates ${rule}`]);
+  });
+
   it('refuses a file without rates', () => {
     expect(problemsOf('Date,USD,\n2024-11-22,N/A,\n')).toEqual(['the file holds no rate']);
   });

@@ -1,7 +1,15 @@
 import { isCalendarDate } from '../common/dates/calendar-date';
 import { isCurrencyCode } from '../common/money/currency-codes';
-import { compareExact, formatExactDecimal, parseExactDecimal } from '../common/money/exact-decimal';
-import { LoadedRate, RATE_SCALE } from '../common/money/exchange-rates';
+import { compareExact, ExactDecimal, formatExactDecimal, parseExactDecimal } from '../common/money/exact-decimal';
+import {
+  derivedRate,
+  isApplicableRate,
+  isRateSource,
+  LoadedRate,
+  RATE_RANGE,
+  RATE_SCALE,
+  RATE_SOURCE_RULE,
+} from '../common/money/exchange-rates';
 
 /**
  * The two rate files `rates import` and POST /v1/admin/exchange-rates read, parsed and checked whole before anything
@@ -18,8 +26,6 @@ export type RatesFileFormat = 'ecb' | 'pairs';
 export const RATE_DATES = { first: '1990-01-01', last: '2099-12-31' } as const;
 /** Most rates one file may hold: one insert of one block, so a load is all or nothing. */
 export const MAX_RATES_PER_FILE = 1_000_000;
-/** Integer digits a rate may have (Decimal(38, 18) holds 20). */
-const MAX_RATE_INTEGER_DIGITS = 38 - RATE_SCALE;
 /** Problems listed in one refusal; the count of the rest follows. */
 const MAX_PROBLEMS_LISTED = 20;
 
@@ -39,6 +45,7 @@ export class RatesFileError extends Error {
 interface Cell {
   line: number;
   rate: LoadedRate;
+  value: ExactDecimal;
 }
 
 /** Parses a rates file; `defaultSource` names rates whose file does not (the ECB format: `ECB`). Throws RatesFileError. */
@@ -62,8 +69,10 @@ export function parseRatesFile(text: string, defaultSource?: string): ParsedRate
   if (problems.length === 0 && cells.length === 0) problems.push('the file holds no rate');
   if (cells.length > MAX_RATES_PER_FILE)
     problems.push(`the file holds ${cells.length} rates; at most ${MAX_RATES_PER_FILE} load at once (split it)`);
-  const rates = problems.length === 0 ? withoutDuplicates(cells, problems) : [];
+  const unique = problems.length === 0 ? withoutDuplicates(cells, problems) : [];
+  if (problems.length === 0) checkCrossRates(unique, problems);
   if (problems.length > 0) throw new RatesFileError(listed(problems));
+  const rates = unique.map((cell) => cell.rate);
   return { format, rates, pairs: pairSummary(rates) };
 }
 
@@ -78,6 +87,10 @@ function readPairs(header: string[], lines: string[], defaultSource: string | un
     problems.push('line 1: the file has no source column; name the source of its rates (--source, or `source` in the request)');
     return;
   }
+  if (!withSource && !isRateSource(defaultSource!)) {
+    problems.push(`the source of its rates ${RATE_SOURCE_RULE}`);
+    return;
+  }
   forEachLine(lines, (fields, line) => {
     if (fields.length !== names.length) {
       problems.push(`line ${line}: expected ${names.length} fields, found ${fields.length}`);
@@ -89,15 +102,17 @@ function readPairs(header: string[], lines: string[], defaultSource: string | un
     checkCurrency(from, line, problems);
     checkCurrency(to, line, problems);
     if (from === to && isCurrencyCode(from)) problems.push(`line ${line}: a rate from ${from} to itself`);
-    const value = checkRate(rate, line, problems);
-    if (withSource && source === '') problems.push(`line ${line}: the source is empty`);
-    if (problems.length === before && value !== undefined) {
-      cells.push({ line, rate: { date, base: from, quote: to, rate: value, source: withSource ? source : defaultSource! } });
+    const checked = checkRate(rate, line, problems);
+    if (withSource && !isRateSource(source)) problems.push(`line ${line}: the source ${RATE_SOURCE_RULE}`);
+    if (problems.length === before && checked !== undefined) {
+      const { text, value } = checked;
+      cells.push({ line, value, rate: { date, base: from, quote: to, rate: text, source: withSource ? source : defaultSource! } });
     }
   });
 }
 
 function readEcb(header: string[], lines: string[], source: string, cells: Cell[], problems: string[]): void {
+  if (!isRateSource(source)) return void problems.push(`the source of its rates ${RATE_SOURCE_RULE}`);
   // The published files end every line with a comma: an empty last column.
   const codes = header.slice(1);
   while (codes.length > 0 && codes[codes.length - 1] === '') codes.pop();
@@ -117,8 +132,9 @@ function readEcb(header: string[], lines: string[], source: string, cells: Cell[
     codes.forEach((code, i) => {
       const text = fields[i + 1];
       if (text === '' || text === 'N/A') return; // no rate that day
-      const value = checkRate(text, line, problems, code);
-      if (value !== undefined) cells.push({ line, rate: { date, base: 'EUR', quote: code, rate: value, source } });
+      const checked = checkRate(text, line, problems, code);
+      if (checked !== undefined)
+        cells.push({ line, value: checked.value, rate: { date, base: 'EUR', quote: code, rate: checked.text, source } });
     });
   });
 }
@@ -151,32 +167,67 @@ function checkCurrency(code: string, line: number, problems: string[]): void {
   if (!isCurrencyCode(code)) problems.push(`line ${line}: ${JSON.stringify(code)} is not an ISO 4217 currency code`);
 }
 
-/** The rate's canonical text, or undefined (and a problem) when it is not a positive decimal that fits. */
-function checkRate(text: string, line: number, problems: string[], code?: string): string | undefined {
+/** The rate and its canonical text, or undefined (and a problem) when it is not a positive decimal within RATE_RANGE that fits. */
+function checkRate(text: string, line: number, problems: string[], code?: string): { text: string; value: ExactDecimal } | undefined {
   const what = code ? `the ${code} rate` : 'the rate';
   const value = parseExactDecimal(text);
   if (!value) return void problems.push(`line ${line}: ${what} ${JSON.stringify(text)} is not a decimal number`);
   if (value.units <= 0n) return void problems.push(`line ${line}: ${what} ${text} is not positive`);
   const canonical = formatExactDecimal(value);
-  const [whole, fraction = ''] = canonical.split('.');
+  const fraction = canonical.split('.')[1] ?? '';
   if (fraction.length > RATE_SCALE) return void problems.push(`line ${line}: ${what} ${text} has more than ${RATE_SCALE} decimal places`);
-  if (whole.length > MAX_RATE_INTEGER_DIGITS) return void problems.push(`line ${line}: ${what} ${text} is too large`);
-  return canonical;
+  if (!isApplicableRate(value)) return void problems.push(`line ${line}: ${what} ${text} is outside ${RATE_RANGE.text}`);
+  return { text: canonical, value };
 }
 
 /** One rate per (date, pair): an exact repeat is dropped, a different value for the same one refused naming both lines. */
-function withoutDuplicates(cells: Cell[], problems: string[]): LoadedRate[] {
+function withoutDuplicates(cells: Cell[], problems: string[]): Cell[] {
   const seen = new Map<string, Cell>();
   for (const cell of cells) {
     const { date, base, quote, rate } = cell.rate;
     const key = `${date} ${base}/${quote}`;
     const earlier = seen.get(key);
     if (!earlier) seen.set(key, cell);
-    else if (compareExact(parseExactDecimal(earlier.rate.rate)!, parseExactDecimal(rate)!) !== 0) {
+    else if (compareExact(earlier.value, cell.value) !== 0) {
       problems.push(`lines ${earlier.line} and ${cell.line}: two rates for ${base}/${quote} on ${date} (${earlier.rate.rate} and ${rate})`);
     }
   }
-  return [...seen.values()].map((cell) => cell.rate);
+  return [...seen.values()];
+}
+
+/**
+ * Refuses a file whose own rates imply a cross rate outside RATE_RANGE (two quotes of one base and date, derived as a
+ * conversion would): the lowest and the highest rate of each base and date give the extremes, every other cross lies
+ * between. A cross with the rates of another file is refused when an answer would apply it.
+ */
+function checkCrossRates(cells: Cell[], problems: string[]): void {
+  const extremes = new Map<string, { low: Cell; high: Cell }>();
+  for (const cell of cells) {
+    const key = `${cell.rate.date} ${cell.rate.base}`;
+    const known = extremes.get(key);
+    if (!known) extremes.set(key, { low: cell, high: cell });
+    else if (compareExact(cell.value, known.low.value) < 0) known.low = cell;
+    else if (compareExact(cell.value, known.high.value) > 0) known.high = cell;
+  }
+  for (const { low, high } of extremes.values()) {
+    if (low === high) continue;
+    // Both ways: each is rounded to RATE_SCALE places, so one may fall outside while the other does not.
+    const outside = [
+      { from: low, to: high },
+      { from: high, to: low },
+    ]
+      .map(({ from, to }) => ({ pair: `${from.rate.quote}/${to.rate.quote}`, rate: derivedRate(to.value, from.value) }))
+      .find((cross) => !isApplicableRate(cross.rate));
+    if (outside) problems.push(crossRateProblem(low, high, outside.pair, outside.rate));
+  }
+}
+
+/** `lines 2 and 4: USD/CHF 0.5 and USD/JPY 700000000000 of 2024-11-22 give the cross rate CHF/JPY 1400000000000, …`. */
+function crossRateProblem(low: Cell, high: Cell, pair: string, rate: ExactDecimal): string {
+  const [a, b] = [low, high].sort((x, y) => x.line - y.line);
+  const lines = a.line === b.line ? `line ${a.line}` : `lines ${a.line} and ${b.line}`;
+  const loaded = (cell: Cell) => `${cell.rate.base}/${cell.rate.quote} ${cell.rate.rate}`;
+  return `${lines}: ${loaded(a)} and ${loaded(b)} of ${a.rate.date} give the cross rate ${pair} ${formatExactDecimal(rate)}, outside ${RATE_RANGE.text}`;
 }
 
 function pairSummary(rates: LoadedRate[]): ParsedRatesFile['pairs'] {

@@ -1,3 +1,4 @@
+import { clickhouseTimestamp } from '../../src/common/dates/clickhouse-time';
 import { MoneySql } from '../../src/cost-query/currency-conversion';
 import { SqlParameters } from '../../src/cost-query/sql-parameters';
 import { asNumber, Exact, exact, rounded, sum, times } from '../support/money';
@@ -281,10 +282,48 @@ describe('converted sums: converted answers read a build, with the same bytes', 
     expect(refused.body.error.message).toContain('no exchange rate from EUR to USD for 2026-09-08 to 2026-09-30');
   });
 
-  it('rounds each converted number as the exact Decimal256 sum rounds, half away from zero (ties and negatives too)', async () => {
-    const answer = new MoneySql({ target: 'USD', policy: 'usage_date', rates: new Map(), missing: new Map() }, new SqlParameters()).total(
-      'x',
+  it('never applies a rate stored before rates were bounded (the finding’s ~1e20): no build, an answer meeting it is the 400 naming pair and day', async () => {
+    const org = await t.newOrganization();
+    const rows = estate();
+    await t.insertRows(org.organizationId, rows);
+    const rates = eurUsdRates('2026-10-10');
+    await loadRates(org, rates);
+    // As an import could store it before the bounds (20 integer digits: what Decimal(38, 18) holds); it replaces
+    // the file's rate of that Monday (loaded later).
+    await t.clickhouse.insert('exchange_rates', [
+      {
+        organization_id: org.organizationId,
+        rate_date: '2026-10-05',
+        base_currency: 'EUR',
+        quote_currency: 'USD',
+        rate: '99999999999999999999',
+        source: 'legacy',
+        loaded_at: clickhouseTimestamp(Date.now() + 1000),
+      },
+    ]);
+    const before = await counters();
+    const afterIt = { ...DAILY_BY_SERVICE, filters: { inclusions: { dateRange: { start: '2026-10-06', end: '2026-10-10' } } } };
+    const key = (row: RowInput) => `${row.usage_date}|${row.service}`;
+    const later = rows.filter((row) => row.usage_date >= '2026-10-06' && row.usage_date <= '2026-10-10');
+    expectItems((await post(org, afterIt)).body.data.items as Item[], later, rates, key);
+    for (let attempt = 0; attempt < 60 && (await counters()).missingRates === before.missingRates; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect((await counters()).missingRates).toBe(before.missingRates + 1);
+    expectItems((await post(org, afterIt)).body.data.items as Item[], later, rates, key);
+    expect((await counters()).fromSums).toBe(before.fromSums);
+    const refused = await post(org, DAILY_BY_SERVICE);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain(
+      'currency: no usable exchange rate from EUR to USD for 2026-10-05 (the direct rate of 2026-10-05 is 99999999999999999999, outside 1e-12 to 1e12); load rates with',
     );
+  });
+
+  it('rounds each converted number as the exact Decimal256 sum rounds, half away from zero (ties and negatives too)', async () => {
+    const answer = new MoneySql(
+      { target: 'USD', policy: 'usage_date', rates: new Map(), missing: new Map(), unusable: new Map() },
+      new SqlParameters(),
+    ).total('x');
     // 28 places: random digits, or an exact tie at the 11th place (every tenth value); half of them negative.
     const [row] = await t.clickhouse.query<{ values: string; ties: string; mismatches: string }>(
       `SELECT toString(count()) AS values, toString(countIf(number % 10 = 0)) AS ties,

@@ -250,6 +250,38 @@ describe('currencies: no answer adds two currencies', () => {
     expect(own.body.data.summary.total_amortized_cost).toBe(5);
   });
 
+  it('never applies a cross rate outside 1e-12 to 1e12 or rounding to 0: the answer is the 400 naming the pair and the day', async () => {
+    // The finding: rates whose cross rate rounds to 0 converted the USD items to 0. Each file is accepted alone (its
+    // one rate lies within the bounds, bounds included); together they cross USD→GBP at 1e-24 and GBP→USD at 1e24.
+    const other = await t.newOrganization();
+    await t.insertRows(other.organizationId, [
+      usd('2026-10-05', '100'),
+      usd('2026-10-06', '7'),
+      { ...usd('2026-10-05', '3'), billing_currency: 'GBP' },
+    ]);
+    expect((await loadRates(other, 'date,from,to,rate\n2026-10-05,EUR,USD,1000000000000\n', 'treasury')).status).toBe(200);
+    expect((await loadRates(other, 'date,from,to,rate\n2026-10-05,EUR,GBP,0.000000000001\n', 'treasury')).status).toBe(200);
+    const load =
+      'load rates with `npm run -s cli -- rates import <file> --org <organisation>` or POST /v1/admin/exchange-rates (ECB reference rates or date,from,to,rate)';
+    const inGbp = await post(other, DATA, monthly({ currency: 'GBP' }));
+    expect(inGbp.status).toBe(400);
+    expect(inGbp.body.error.message).toBe(
+      'Invalid request. Please see message details. currency: no usable exchange rate from USD to GBP for 2026-10-05 to 2026-10-06 ' +
+        `(the cross rate via EUR of 2026-10-05 is 0 at 18 places, outside 1e-12 to 1e12); ${load}`,
+    );
+    const inUsd = await post(other, DATA, monthly({ currency: 'USD' }));
+    expect(inUsd.status).toBe(400);
+    expect(inUsd.body.error.message).toBe(
+      'Invalid request. Please see message details. currency: no usable exchange rate from GBP to USD for 2026-10-05 ' +
+        `(the cross rate via EUR of 2026-10-05 is 1000000000000000000000000, outside 1e-12 to 1e12); ${load}`,
+    );
+    // The inverse rates (1e-12 and 1e12) lie on the bounds: they apply.
+    const inEur = await post(other, DATA, monthly({ currency: 'EUR' }));
+    expect(inEur.status).toBe(200);
+    const expected = rounded(sum([times(exact('107'), exact('0.000000000001')), times(exact('3'), exact('1000000000000'))]));
+    expect(inEur.text).toContain(`"amortized_cost":${text(expected)}`);
+  });
+
   it('converts at the billing period’s last rate when the organisation says so, and says the currency it reports in', async () => {
     const other = await t.newOrganization();
     await t.insertRows(other.organizationId, [eur('2026-09-10', '10'), eur('2026-10-02', '20'), eur('2026-10-09', '5')]);
@@ -489,6 +521,49 @@ describe('currencies: no answer adds two currencies', () => {
       expect((await t.http.get(CURRENCY).set(org.auth)).body.data.exchangeRates).toEqual(before);
       expect((await t.http.put(CURRENCY).set(org.auth).send({ reportingCurrency: 'EURO' })).status).toBe(400);
       expect((await t.http.put(CURRENCY).set(org.auth).send({ conversionPolicy: 'monthly' })).status).toBe(400);
+    });
+
+    it('refuses rates outside 1e-12 to 1e12, loaded or crossed within the file, and sources outside the rule, naming line and field', async () => {
+      const before = (await t.http.get(CURRENCY).set(org.auth)).body.data.exchangeRates;
+      const rule = 'must be 1 to 64 letters, digits, spaces or ._:/()+-, starting with a letter or digit';
+      const cases: [string, string[], string?][] = [
+        [
+          // The finding: EUR→USD ~1e20 and EUR→GBP 1e-18 (their cross rate rounds to 0).
+          'date,from,to,rate,source\n2026-10-12,EUR,USD,99999999999999999999,x\n2026-10-12,EUR,GBP,0.000000000000000001,x\n',
+          [
+            'body: line 2: the rate 99999999999999999999 is outside 1e-12 to 1e12',
+            'body: line 3: the rate 0.000000000000000001 is outside 1e-12 to 1e12',
+          ],
+        ],
+        [
+          'Date,USD,GBP,\n2026-10-12,1000000000000.000000000001,0.8,\n',
+          ['body: line 2: the USD rate 1000000000000.000000000001 is outside 1e-12 to 1e12'],
+        ],
+        [
+          'Date,USD,JPY,\n2026-10-12,0.000001,10000000,\n',
+          [
+            'body: line 2: EUR/USD 0.000001 and EUR/JPY 10000000 of 2026-10-12 give the cross rate USD/JPY 10000000000000, outside 1e-12 to 1e12',
+          ],
+        ],
+        [
+          'date,from,to,rate,source\n2026-10-12,USD,CHF,0.5,x\n2026-10-13,EUR,CHF,1,x\n2026-10-12,USD,JPY,700000000000,x\n',
+          [
+            'body: lines 2 and 4: USD/CHF 0.5 and USD/JPY 700000000000 of 2026-10-12 give the cross rate CHF/JPY 1400000000000, outside 1e-12 to 1e12',
+          ],
+        ],
+        [
+          `date,from,to,rate,source\n2026-10-12,EUR,USD,1.1,${'a'.repeat(65)}\n2026-10-13,EUR,USD,1.1,=HYPERLINK(http://evil.example/x)\n2026-10-14,EUR,USD,1.1,+SUM(A1)\n`,
+          [`body: line 2: the source ${rule}`, `body: line 3: the source ${rule}`, `body: line 4: the source ${rule}`],
+        ],
+        ['date,from,to,rate\n2026-10-12,EUR,USD,1.1\n', [`source: ${rule}`], 'a'.repeat(65)],
+        ['date,from,to,rate\n2026-10-12,EUR,USD,1.1\n', [`source: ${rule}`], '=HYPERLINK(http://evil.example/x)'],
+      ];
+      for (const [file, problems, source] of cases) {
+        const response = await loadRates(org, file, source);
+        expect({ file, status: response.status }).toEqual({ file, status: 400 });
+        expect(response.body.error.message).toBe(`Invalid request. Please see message details. ${problems.join('; ')}`);
+      }
+      expect((await t.http.get(CURRENCY).set(org.auth)).body.data.exchangeRates).toEqual(before);
     });
   });
 });

@@ -8,6 +8,8 @@ import {
   hostileRaw,
   hostileString,
   nearValid,
+  outOfRuleRatesFile,
+  outOfRuleSourceParameter,
   ratesFile,
   RawBody,
   validBodies,
@@ -409,6 +411,37 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
     );
     expect(failures.slice(0, 10)).toEqual([]);
     expect(ok).toBeGreaterThan(answers.length / 2);
+  }, 300_000);
+
+  // -------------------------------------------------------------------------------------------------------------------
+  // Rates outside 1e-12 to 1e12 and rate sources outside their rule (hardening round, finding 8): every such upload is a
+  // 400 naming the line (or `source`), and nothing of it is stored.
+  // -------------------------------------------------------------------------------------------------------------------
+  it('refuses every generated rates upload with a rate outside 1e-12 to 1e12 or a source outside the rule, naming it; stores nothing', async () => {
+    const loaded = async () => (await t.http.get('/v1/admin/currency').set(org.auth)).body.data.exchangeRates;
+    const before = await loaded();
+    const uploads: { text: string; named: string; source?: string }[] = [
+      ...fc.sample(outOfRuleRatesFile, { numRuns: Math.ceil(240 * SCALE), seed: SEED + 110 }),
+      ...fc
+        .sample(outOfRuleSourceParameter, { numRuns: Math.ceil(60 * SCALE), seed: SEED + 111 })
+        .map(({ text, source }) => ({ text, source, named: 'source: must be 1 to 64 letters' })),
+    ];
+    const answers = await pool(uploads, CONCURRENCY, (upload) =>
+      send(
+        `${base}/v1/admin/exchange-rates${upload.source === undefined ? '?source=fuzz' : `?source=${encodeURIComponent(upload.source)}`}`,
+        { method: 'POST', headers: { ...org.auth, 'Content-Type': 'text/csv' }, body: upload.text },
+        REQUEST_TIMEOUT_MS,
+      ),
+    );
+    const failures = answers.flatMap((answer, i) => {
+      const refused = answer.status === 400 && answer.text.startsWith('{"success":false,"error":{"message":');
+      return refused && answer.text.includes(JSON.stringify(uploads[i].named).slice(1, -1))
+        ? []
+        : [`${answer.status} ${answer.text.slice(0, 300)}\n  body: ${uploads[i].text.slice(0, 400)}`];
+    });
+    console.log(`fuzz[${process.env.E2E_MODE}] out-of-rule rates uploads: ${uploads.length}, not refused as expected ${failures.length}`);
+    expect(failures.slice(0, 5)).toEqual([]);
+    expect(await loaded()).toEqual(before);
   }, 300_000);
 
   it('never lets a hostile string into SQL text: values travel only as parameters', async () => {

@@ -557,3 +557,54 @@ export const ratesFile: fc.Arbitrary<{ text: string; valid: boolean }> = fc.oneo
   })),
   hostileString.map((text) => ({ text, valid: false })),
 );
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Rates outside 1e-12 to 1e12 and rate sources outside their rule (hardening round, finding 8). Every file here has
+// exactly one bad line (or pair of lines), dated 1999 with currencies the plausible lines never use, so the refusal
+// must name it; the rules are written out here, not taken from the service.
+// ---------------------------------------------------------------------------------------------------------------------
+
+const RULE_DAY = fc.integer({ min: 4, max: 28 }).map((n) => `1999-01-${String(n).padStart(2, '0')}`);
+
+/** Decimal text the parser otherwise takes (≤ 18 places, ≤ 20 integer digits) of a rate above 1e12 or below 1e-12. */
+const outOfRangeRate = fc.oneof(
+  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.stringMatching(/^[0-9]{13,19}$/)).map(([first, rest]) => `${first}${rest}`),
+  fc.integer({ min: 1, max: 999_999 }).map((n) => `1000000000000.${String(n).padStart(18, '0')}`),
+  fc.integer({ min: 1, max: 999_999 }).map((n) => `0.000000000000${String(n).padStart(6, '0')}`),
+);
+
+/** A source no reader may be shown: too long, starting as a spreadsheet formula, or with a character outside the set. */
+const badSource = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9]{65,120}$/),
+  fc.tuple(fc.constantFrom('=', '+', '-', '@'), fc.oneof(fc.stringMatching(/^[A-Za-z0-9()]{1,30}$/), hostileString)).map(([a, b]) => a + b),
+  fc.constant('=HYPERLINK(http://evil.example/x)'),
+  fc.tuple(fc.stringMatching(/^[A-Za-z]{1,10}$/), fc.constantFrom('"', '|', ';', '=', '<', '\t', '!')).map(([a, b]) => `${a}${b}x`),
+);
+
+/** A pairs file a rates import must refuse whole, and the line numbers its refusal must name (`line N` or `lines N and M`). */
+export const outOfRuleRatesFile: fc.Arbitrary<{ text: string; named: string }> = fc
+  .tuple(
+    fc.uniqueArray(rateLine, { maxLength: 10, selector: (line) => line.split(',').slice(0, 3).join(',') }),
+    fc.nat(),
+    fc.oneof(
+      fc.tuple(RULE_DAY, outOfRangeRate).map(([day, rate]) => ({ lines: [`${day},NOK,SEK,${rate},fuzz`] })),
+      fc.tuple(RULE_DAY, badSource).map(([day, source]) => ({ lines: [`${day},NOK,SEK,1.25,${source}`] })),
+      // Each within range; their cross rate (SEK→DKK, m × 1e7 ÷ m × 1e-6) is 1e13.
+      fc
+        .tuple(RULE_DAY, fc.integer({ min: 1, max: 9 }))
+        .map(([day, m]) => ({ lines: [`${day},NOK,SEK,0.00000${m},fuzz`, `${day},NOK,DKK,${m}0000000,fuzz`] })),
+    ),
+  )
+  .map(([good, at, bad]) => {
+    const lines = good.map((line) => `${line},fuzz`);
+    const index = at % (lines.length + 1);
+    lines.splice(index, 0, ...bad.lines);
+    // Line 1 is the header.
+    const named = bad.lines.length === 1 ? `line ${index + 2}:` : `lines ${index + 2} and ${index + 3}:`;
+    return { text: ['date,from,to,rate,source', ...lines].join('\n'), named };
+  });
+
+/** A file without a source column, named by a `?source=` no reader may be shown. */
+export const outOfRuleSourceParameter: fc.Arbitrary<{ text: string; source: string }> = fc
+  .tuple(fc.uniqueArray(rateLine, { minLength: 1, maxLength: 5, selector: (line) => line.split(',').slice(0, 3).join(',') }), badSource)
+  .map(([lines, source]) => ({ text: ['date,from,to,rate', ...lines].join('\n'), source }));

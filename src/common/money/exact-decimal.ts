@@ -49,9 +49,15 @@ export function divideExact(a: ExactDecimal, b: ExactDecimal, scale: number): Ex
 /** Numeric order of two decimals (-1, 0, 1). */
 export function compareExact(a: ExactDecimal, b: ExactDecimal): number {
   const scale = Math.max(a.scale, b.scale);
-  const x = a.units * 10n ** BigInt(scale - a.scale);
-  const y = b.units * 10n ** BigInt(scale - b.scale);
+  const x = a.units * powerOfTen(scale - a.scale);
+  const y = b.units * powerOfTen(scale - b.scale);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** 10^n, the common ones computed once (a rates file compares hundreds of thousands of rates). */
+const POWERS_OF_TEN = Array.from({ length: 40 }, (_, n) => 10n ** BigInt(n));
+function powerOfTen(n: number): bigint {
+  return POWERS_OF_TEN[n] ?? 10n ** BigInt(n);
 }
 
 /** a × b, exactly. */

@@ -1,4 +1,5 @@
-import { lastDayOfPeriod, LoadedRate, RateBook } from './exchange-rates';
+import { isApplicableRate, isRateSource, lastDayOfPeriod, LoadedRate, RATE_RANGE, RateBook } from './exchange-rates';
+import { parseExactDecimal } from './exact-decimal';
 
 const rate = (date: string, base: string, quote: string, value: string, source = 'ECB'): LoadedRate => ({
   date,
@@ -63,6 +64,69 @@ describe('RateBook', () => {
 
   it('refuses a rate that is not positive', () => {
     expect(() => new RateBook([rate('2024-11-22', 'EUR', 'USD', '0')])).toThrow('not a positive rate');
+  });
+});
+
+describe('rates outside 1e-12 to 1e12 (RATE_RANGE)', () => {
+  it('are the rates below 10^-12 or above 10^12, the bounds included', () => {
+    const applicable = (text: string) => isApplicableRate(parseExactDecimal(text)!);
+    expect(RATE_RANGE.text).toBe('1e-12 to 1e12');
+    expect(['0.000000000001', '1000000000000', '1000000000000.000000000000000000', '1'].map(applicable)).toEqual([true, true, true, true]);
+    expect(['0', '0.000000000000999999999999', '1000000000000.000000000000000001', '99999999999999999999'].map(applicable)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  // The finding: EUR→USD ~1e20 and EUR→GBP 1e-18 cross USD→GBP at 1e-38, which rounds to 0 at 18 places.
+  const book = new RateBook([
+    rate('2024-11-22', 'EUR', 'USD', '99999999999999999999', 'legacy'),
+    rate('2024-11-22', 'EUR', 'GBP', '0.000000000000000001', 'legacy'),
+    rate('2024-11-22', 'EUR', 'JPY', '1000000000000'),
+    rate('2024-11-22', 'EUR', 'CHF', '0.000000000001'),
+    rate('2024-11-21', 'EUR', 'GBP', '0.85'),
+    rate('2024-11-21', 'EUR', 'USD', '1.05'),
+  ]);
+
+  it('are found, as derived and rounded, but never applied: not replaced by an older or less preferred rate', () => {
+    expect(book.rateFoundOn('USD', 'GBP', '2024-11-22')).toMatchObject({
+      rate: '0',
+      derivation: 'cross',
+      via: 'EUR',
+      rateDate: '2024-11-22',
+    });
+    expect(book.rateOn('USD', 'GBP', '2024-11-22')).toBeUndefined();
+    expect(book.rateFoundOn('EUR', 'USD', '2024-11-22')).toMatchObject({ rate: '99999999999999999999', derivation: 'direct' });
+    expect(book.rateOn('EUR', 'USD', '2024-11-22')).toBeUndefined();
+    expect(book.rateFoundOn('GBP', 'EUR', '2024-11-22')).toMatchObject({ rate: '1000000000000000000', derivation: 'inverse' });
+    expect(book.rateOn('GBP', 'EUR', '2024-11-22')).toBeUndefined();
+    // 21 November's rates are in range; the 22nd's are not, and are not passed over for them.
+    expect(book.rateOn('USD', 'GBP', '2024-11-21')).toMatchObject({ rate: '0.809523809523809524' });
+    expect(book.rateOn('USD', 'GBP', '2024-11-23')).toBeUndefined();
+  });
+
+  it('apply on the bounds: the inverse of a rate inside is inside; a cross of two bounds is outside', () => {
+    expect(book.rateOn('JPY', 'EUR', '2024-11-22')).toMatchObject({ rate: '0.000000000001', derivation: 'inverse' });
+    expect(book.rateOn('CHF', 'EUR', '2024-11-22')).toMatchObject({ rate: '1000000000000', derivation: 'inverse' });
+    expect(book.rateFoundOn('CHF', 'JPY', '2024-11-22')).toMatchObject({ rate: '1000000000000000000000000', derivation: 'cross' });
+    expect(book.rateOn('CHF', 'JPY', '2024-11-22')).toBeUndefined();
+    expect(book.rateOn('JPY', 'CHF', '2024-11-22')).toBeUndefined();
+  });
+});
+
+describe('isRateSource', () => {
+  it('takes 1 to 64 letters, digits, spaces or ._:/()+- starting with a letter or digit', () => {
+    expect(['ECB', 'a'.repeat(64), 'Banque de France (BdF) 2024/11', 'ÉCB+FX_desk-1:a', '7'].map(isRateSource)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const refused = ['', 'a'.repeat(65), '=HYPERLINK(x)', '+SUM(A1)', '-2+3', '@cmd', ' ECB', 'a\tb', 'a"b', 'a,b', 'a|b', 'e\u0301cb'];
+    expect(refused.filter(isRateSource)).toEqual([]);
   });
 });
 

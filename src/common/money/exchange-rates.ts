@@ -1,5 +1,5 @@
 import { addDays, dayNumber, formatDayNumber } from '../dates/calendar-date';
-import { divideExact, ExactDecimal, formatExactDecimal, parseExactDecimal } from './exact-decimal';
+import { compareExact, divideExact, ExactDecimal, formatExactDecimal, parseExactDecimal } from './exact-decimal';
 
 /**
  * Exchange rates as loaded (one row per date and currency pair: 1 `base` = `rate` `quote`) and the rate that
@@ -13,6 +13,17 @@ export interface LoadedRate {
   /** Exact decimal text, > 0. */
   rate: string;
   source: string;
+}
+
+/**
+ * A rate's source, as every reader of an answer's `exchange_rates` sees it: a pairs file's `source` column, or the
+ * name given to a file without one (`?source=`, `rates import --source`). No text a spreadsheet takes for a formula.
+ */
+const RATE_SOURCE_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._:/()+-]{0,63}$/u;
+export const RATE_SOURCE_RULE = 'must be 1 to 64 letters, digits, spaces or ._:/()+-, starting with a letter or digit';
+
+export function isRateSource(text: string): boolean {
+  return RATE_SOURCE_PATTERN.test(text);
 }
 
 /** 1 `from` = `rate` `to` on `date`: the loaded rate(s) it is derived from, and how. */
@@ -34,6 +45,29 @@ export interface EffectiveRate {
 
 /** Places of a derived (inverse or cross) rate, rounded half to even: 18, the scale of the stored rates. */
 export const RATE_SCALE = 18;
+
+/**
+ * The rates a conversion may apply: 10^-12 to 10^12, both included. A loaded rate outside is refused by the import; a
+ * derived one (or one loaded before the bound), as rounded to RATE_SCALE places, is never applied. Symmetric, so the
+ * inverse of a rate inside is inside; 12 < RATE_SCALE, so a rate inside never rounds to 0.
+ */
+const RATE_MAGNITUDE = 12;
+export const RATE_RANGE = {
+  min: { units: 1n, scale: RATE_MAGNITUDE } as ExactDecimal,
+  max: { units: 10n ** BigInt(RATE_MAGNITUDE), scale: 0 } as ExactDecimal,
+  text: `1e-${RATE_MAGNITUDE} to 1e${RATE_MAGNITUDE}`,
+} as const;
+
+/** Whether a conversion may apply this rate (RATE_RANGE). */
+export function isApplicableRate(rate: ExactDecimal): boolean {
+  return compareExact(rate, RATE_RANGE.min) >= 0 && compareExact(rate, RATE_RANGE.max) <= 0;
+}
+
+/** A derived rate as applied: an inverse (1 ÷ rate) or a cross rate (to leg ÷ from leg), to RATE_SCALE places. */
+export function derivedRate(dividend: ExactDecimal, divisor: ExactDecimal): ExactDecimal {
+  return divideExact(dividend, divisor, RATE_SCALE);
+}
+
 /** A day without a rate takes the latest earlier one up to this many days back (weekends, holidays); older is missing. */
 export const MAX_RATE_AGE_DAYS = 7;
 
@@ -77,12 +111,19 @@ export class RateBook {
     return count;
   }
 
+  /** The rate a conversion applies (rateFoundOn's, when within RATE_RANGE), or undefined. */
+  rateOn(from: string, to: string, date: string): EffectiveRate | undefined {
+    const found = this.rateFoundOn(from, to, date);
+    return found && isApplicableRate(parseExactDecimal(found.rate)!) ? found : undefined;
+  }
+
   /**
    * The rate converting 1 `from` into `to` on `date`: the loaded rates of that date, else of the latest earlier date
    * within MAX_RATE_AGE_DAYS; on one date a direct rate wins over an inverse one, which wins over a cross rate (the
-   * common base first in code order). Undefined when no date within the window has one.
+   * common base first in code order). Undefined when no date within the window has one. It may lie outside
+   * RATE_RANGE: such a rate is refused, never replaced by a less preferred or older one.
    */
-  rateOn(from: string, to: string, date: string): EffectiveRate | undefined {
+  rateFoundOn(from: string, to: string, date: string): EffectiveRate | undefined {
     for (let age = 0; age <= MAX_RATE_AGE_DAYS; age++) {
       const rateDate = addDays(date, -age);
       const found = this.direct(from, to, rateDate) ?? this.inverse(from, to, rateDate) ?? this.cross(from, to, rateDate);
@@ -98,7 +139,7 @@ export class RateBook {
 
   private inverse(from: string, to: string, date: string) {
     const stored = this.pairs.get(`${to}/${from}`)?.get(date);
-    return stored && { rate: quotient(ONE, stored.value), derivation: 'inverse' as const, source: stored.source };
+    return stored && { rate: formatExactDecimal(derivedRate(ONE, stored.value)), derivation: 'inverse' as const, source: stored.source };
   }
 
   private cross(from: string, to: string, date: string) {
@@ -108,14 +149,10 @@ export class RateBook {
       const fromLeg = toLeg && this.pairs.get(`${via}/${from}`)?.get(date);
       if (!toLeg || !fromLeg) continue;
       const source = toLeg.source === fromLeg.source ? toLeg.source : `${fromLeg.source}+${toLeg.source}`;
-      return { rate: quotient(toLeg.value, fromLeg.value), derivation: 'cross' as const, via, source };
+      return { rate: formatExactDecimal(derivedRate(toLeg.value, fromLeg.value)), derivation: 'cross' as const, via, source };
     }
     return undefined;
   }
-}
-
-function quotient(a: ExactDecimal, b: ExactDecimal): string {
-  return formatExactDecimal(divideExact(a, b, RATE_SCALE));
 }
 
 /** The last day (`YYYY-MM-DD`) of a billing period `YYYY-MM`. */
