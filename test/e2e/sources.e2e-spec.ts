@@ -103,7 +103,8 @@ function serviceCsv(service: string, billed: string, day = '2026-09-05'): string
 
 /**
  * A hostile bucket: an S3 endpoint of the tenant's that relays to s3rver but answers listings with the keys it likes
- * (each `<Key>` of `renamed` replaced by its hostile key) and serves any object whose path holds `injected` itself.
+ * (each `<Key>` of `renamed` replaced by its hostile key), serves any object whose path holds `injected` itself, and
+ * answers NoSuchKey for the objects under `vanishing/` it lists (deleted between the listing and the download).
  */
 async function hostileBucket(target: string, renamed: Map<string, string>, body: string) {
   const { createServer, request: forward } = await import('node:http');
@@ -111,6 +112,12 @@ async function hostileBucket(target: string, renamed: Map<string, string>, body:
   const server = createServer((req, res) => {
     if ((req.url ?? '').includes('injected')) {
       res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': Buffer.byteLength(body) }).end(body);
+      return;
+    }
+    if (req.method === 'GET' && (req.url ?? '').includes('/vanishing/')) {
+      const missing =
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>';
+      res.writeHead(404, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(missing) }).end(missing);
       return;
     }
     const url = new URL(req.url ?? '/', target);
@@ -761,6 +768,22 @@ describe('Data sources in object storage (s3rver, Azurite)', () => {
       expect(refusal).toContain(`"/absolute.csv" (an absolute key)`);
       expect(existsSync(join(victim, 'injected.csv'))).toBe(false);
       expect(await billed(org)).toBe(6.5);
+
+      // An object gone by the time it is downloaded: the failure in the product's words, the SDK's text in the log.
+      const client2 = s3Client();
+      await client2.send(new PutObjectCommand({ Bucket: hostile, Key: 'vanishing/a.csv', Body: serviceCsv('Amazon EC2', '1') }));
+      client2.destroy();
+      const vanishing = await operatorAdds(org, {
+        integrationId: 'gone',
+        kind: 'focus-files',
+        url: `s3://${hostile}/vanishing`,
+        options: options(relay.url),
+      });
+      const [failed] = await run(org, vanishing.sourceId);
+      expect([failed.outcome, failed.message]).toEqual([
+        'failed',
+        "import failed, retried at the next check: the object store refused a download (NoSuchKey) (the service's log has the details)",
+      ]);
 
       const big = await operatorAdds(org, {
         integrationId: 'large',
