@@ -2,10 +2,17 @@
  * Projects: `unit` (pure code, colocated *.spec.ts, no servers) and `e2e` (HTTP against real
  * ClickHouse and Redis). E2E_MODE=embedded runs e2e on chDB in-process; E2E_MODE=server starts a
  * ClickHouse HTTP server from libchdb and a redis-server on free ports (test/support/global-setup.ts).
+ * Every e2e and timing suite declares on its first line the modes it runs in (`// modes: …`, suite-modes.ts).
  * `timing` holds the e2e suites that measure time or memory: the same setup, run alone and in band after
  * the rest (scripts/test.sh), so no other suite's load reads as theirs. `multi`: several processes.
  */
 const transform = { '^.+\\.ts$': 'ts-jest' };
+
+// Each e2e and timing suite runs only in the modes its first line declares (test/support/suite-modes.ts).
+require('ts-node').register({ transpileOnly: true });
+const { suitesNotIn } = require('./test/support/suite-modes');
+const escaped = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const notInThisMode = suitesNotIn(__dirname, process.env.E2E_MODE || 'embedded').map((file) => `<rootDir>/${escaped(file)}$`);
 
 module.exports = {
   testTimeout: 60000,
@@ -13,7 +20,12 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts', '<rootDir>/clients/*/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+        '<rootDir>/clients/*/src/**/*.spec.ts',
+        '<rootDir>/test/support/**/*.spec.ts',
+      ],
       testEnvironment: 'node',
       transform,
     },
@@ -21,6 +33,7 @@ module.exports = {
       displayName: 'e2e',
       rootDir: '.',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...notInThisMode],
       testEnvironment: 'node',
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
@@ -30,6 +43,7 @@ module.exports = {
       displayName: 'timing',
       rootDir: '.',
       testMatch: ['<rootDir>/test/timing/**/*.timing-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...notInThisMode],
       testEnvironment: 'node',
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — activated columns and projections, kept by every write path
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — keys counted in the store, budgets in memory or Redis
 import { startAppWithEnv } from '../support/app-with-env';
 import { expectRateLimited, rateHeaders } from '../support/rate-limits';
 import { TestApp, TestOrganization } from '../support/test-app';

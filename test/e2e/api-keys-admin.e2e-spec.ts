@@ -1,3 +1,4 @@
+// modes: embedded server cluster — a created key read back from the store at once
 import { createHash } from 'node:crypto';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { TestApp, TestOrganization } from '../support/test-app';

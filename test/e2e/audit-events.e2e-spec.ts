@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the audit table, paged
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -134,7 +135,7 @@ describe('Audit trail: GET /v1/admin/audit-events', () => {
       .set('Content-Type', 'text/csv')
       .send('date,from,to,rate\n2026-10-01,EUR,USD,1.085\n2026-10-02,EUR,USD,1.09\n');
     expect(rates.status).toBe(200);
-    const dir = resolve(root, `exports-${randomUUID()}`);
+    const dir = resolve(root, admin.organizationId, `exports-${randomUUID()}`);
     mkdirSync(dir, { recursive: true });
     const added = await t.http
       .post('/v1/admin/sources')

@@ -1,3 +1,4 @@
+// modes: embedded — log redaction at the HTTP layer
 import { withChecksum } from '../support/key-format';
 import { startAppWithEnv } from '../support/app-with-env';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';

@@ -1,3 +1,4 @@
+// modes: embedded — the 401s of the key format
 import { withChecksum } from '../support/key-format';
 import type { Response } from 'supertest';
 import { generateApiKey } from '../../src/auth/api-key-format';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — answers computed by the store's SQL
 import type { Cost, DateAggregation, Entity, Group, MetricData, Project } from '@backstage/plugin-cost-insights-common';
 import { CostInsightsApiClient, CostInsightsClientOptions } from '../../clients/backstage-cost-insights/src';
 import { sumDecimals } from '../support/decimals';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the operator CLI on each store
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// modes: cluster — placement on shards and replicas
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { demoWindow, generateDemoRows } from '../../src/demo/demo-data.generator';
@@ -6,7 +7,6 @@ import { CurrencyRepository } from '../../src/currency/currency.repository';
 import { withoutDefaults } from '../../src/demo/demo-data.loader';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { HttpAnswer, listen, send, startAppWithEnv } from '../support/app-with-env';
-import { E2E_MODE } from '../support/e2e-mode';
 import { LocalServer, startClickhouseServer } from '../support/local-servers';
 import { TestApp, TestOrganization } from '../support/test-app';
 
@@ -15,7 +15,6 @@ import { TestApp, TestOrganization } from '../support/test-app';
  * shard answers from its own projections, and that every endpoint answers byte for byte the same on both for
  * the same rows. Cluster mode only (E2E_MODE=cluster, part of npm test).
  */
-const describeOnCluster = E2E_MODE === 'cluster' ? describe : describe.skip;
 
 const SAMPLE = join(__dirname, '../fixtures/focus/focus_sample.csv');
 const TODAY_WINDOW = demoWindow(120, new Date().toISOString().slice(0, 10));
@@ -39,7 +38,7 @@ async function loadDemo(t: TestApp, organizationId: string): Promise<number> {
   return count + rows.length;
 }
 
-describeOnCluster('ClickHouse cluster: placement and answers', () => {
+describe('ClickHouse cluster: placement and answers', () => {
   let cluster: TestApp;
   let server: LocalServer;
   let single: TestApp;

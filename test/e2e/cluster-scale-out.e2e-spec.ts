@@ -1,3 +1,4 @@
+// modes: cluster — a cluster grown by a shard
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +7,6 @@ import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { startAppWithEnv } from '../support/app-with-env';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
 import { sumDecimalText } from '../support/decimals';
-import { E2E_MODE } from '../support/e2e-mode';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -15,7 +15,6 @@ import { TestApp } from '../support/test-app';
  * them; new imports use all three shards, and re-importing a period whose shard changed moves it (dropped
  * from its old shard in the same publish), never duplicating it. Cluster mode only.
  */
-const describeOnCluster = E2E_MODE === 'cluster' ? describe : describe.skip;
 const PERIODS = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06'];
 
 function focusCsv(path: string, version: number): string[] {
@@ -32,7 +31,7 @@ function focusCsv(path: string, version: number): string[] {
   return amounts;
 }
 
-describeOnCluster('ClickHouse cluster scale-out (a private cluster, 2 shards → 3)', () => {
+describe('ClickHouse cluster scale-out (a private cluster, 2 shards → 3)', () => {
   const dir = join(process.env.E2E_TMP_DIR!, `cluster-scale-out-${process.pid}`);
   let cluster: LocalCluster;
   let t: TestApp;

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — currency: converted sums built in the store
 import { clickhouseTimestamp } from '../../src/common/dates/clickhouse-time';
 import { MoneySql } from '../../src/cost-query/currency-conversion';
 import { SqlParameters } from '../../src/cost-query/sql-parameters';

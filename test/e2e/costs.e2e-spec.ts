@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ClickHouse SQL
 import { sumDecimals } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded — CSV text of the answers
 import { parse } from 'csv-parse/sync';
 import { TestApp, TestOrganization } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — currency conversion in ClickHouse SQL
 import { parse } from 'csv-parse/sync';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

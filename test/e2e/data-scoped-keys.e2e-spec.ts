@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the key's scope in every statement
 import { sumDecimals } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ClickHouse SQL
 import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
 import { CostRow, RowInput, TestApp, TestOrganization } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ingestion and the publish protocol
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

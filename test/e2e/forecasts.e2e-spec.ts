@@ -1,3 +1,4 @@
+// modes: embedded server cluster — insights read from the store
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**

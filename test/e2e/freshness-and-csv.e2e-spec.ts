@@ -1,3 +1,4 @@
+// modes: embedded server cluster — freshness read from the store
 import { parse } from 'csv-parse/sync';
 import { COMPARISON_CSV_COLUMNS } from '../../src/comparison/comparison-csv';
 import { SUMMED_METRICS } from '../../src/cost-query/cost-metrics';

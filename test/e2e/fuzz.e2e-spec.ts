@@ -1,3 +1,4 @@
+// modes: embedded server — SQL text checked on both clients (chDB, HTTP) and in query_log; a cluster changes nothing at the HTTP layer
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -192,8 +193,8 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       ...post('/invoices', '/v1/cost-insights/invoices', validBodies.invoices, [60, 600, 200], 80),
       ...post('/forecast', '/v1/cost-insights/forecast', validBodies.forecast, [60, 600, 200], 82),
       ...post('/anomalies', '/v1/cost-insights/anomalies', validBodies.anomalies, [60, 600, 200], 83),
-      // At most 100 sources per organisation: the valid ones stay below it.
-      ...post('/admin/sources', '/v1/admin/sources', validBodies.source(sourcesRoot), [60, 400, 150], 85),
+      // At most 100 sources per organisation: the valid ones (in the organisation's folder) stay below it.
+      ...post('/admin/sources', '/v1/admin/sources', validBodies.source(join(sourcesRoot, org.organizationId)), [60, 400, 150], 85),
       ...sample(ratesFile, Math.ceil(300 * SCALE), 90).map(({ text, valid }) => ({
         endpoint: '/admin/exchange-rates',
         kind: valid ? ('valid' as const) : ('hostile' as const),

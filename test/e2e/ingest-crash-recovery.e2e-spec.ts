@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the publish protocol, killed
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ingestion and ClickHouse SQL
 import { parse } from 'csv-parse/sync';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

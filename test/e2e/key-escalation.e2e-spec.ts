@@ -1,3 +1,4 @@
+// modes: embedded — grants checked before anything is stored
 import { SCOPES, Scope } from '../../src/common/http/principal';
 import { TestApp, TestOrganization } from '../support/test-app';
 

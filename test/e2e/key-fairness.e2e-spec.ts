@@ -1,3 +1,4 @@
+// modes: embedded server — the process's statement queue, without and with a server
 import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded — key-name validation
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**

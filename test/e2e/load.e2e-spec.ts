@@ -1,3 +1,4 @@
+// modes: embedded server — rate accounting in memory, then in Redis
 import autocannon from 'autocannon';
 import { listen, startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';

@@ -1,5 +1,5 @@
+// modes: server cluster — the server's progress headers (the embedded engine has no socket)
 import { randomBytes } from 'node:crypto';
-import { SHARED_SERVERS } from '../support/e2e-mode';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -7,9 +7,8 @@ import { TestApp } from '../support/test-app';
  * partition copy, a converted-sums build) is seen through by ClickhouseService.longCommand, which asks the server
  * for progress headers, where a plain command gives up. Server and cluster modes: the embedded engine has no socket.
  */
-const describeOnServer = SHARED_SERVERS ? describe : describe.skip;
 
-describeOnServer('long commands: silent statements longer than the request timeout', () => {
+describe('long commands: silent statements longer than the request timeout', () => {
   let t: TestApp;
 
   beforeAll(async () => {

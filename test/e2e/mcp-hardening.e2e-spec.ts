@@ -1,3 +1,4 @@
+// modes: embedded — MCP argument validation
 import fc from 'fast-check';
 import { hostileRaw, nearValid, validBodies } from '../support/fuzz-bodies';
 import { HttpAnswer, listen, send, startAppWithEnv } from '../support/app-with-env';

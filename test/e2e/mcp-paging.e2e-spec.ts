@@ -1,3 +1,4 @@
+// modes: embedded server cluster — rows and bytes read by ClickHouse SQL
 import { toScaled, scaledToNumber } from '../support/decimals';
 import { HttpAnswer, listen, send, startAppWithEnv } from '../support/app-with-env';
 import { measureResults, StatementResult } from '../support/statement-interceptor';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — answers computed by the store's SQL
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

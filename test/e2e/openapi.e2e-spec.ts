@@ -1,3 +1,4 @@
+// modes: embedded — the OpenAPI document
 import { TestApp } from '../support/test-app';
 
 /** Swagger is generated from the DTOs: every spec operation is documented, with bearer auth and examples. */

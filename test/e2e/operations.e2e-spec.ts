@@ -1,3 +1,4 @@
+// modes: embedded server — readiness without and with Redis
 import { shutdownState } from '../../src/health/shutdown-state';
 import { SHARED_SERVERS } from '../support/e2e-mode';
 import { startAppWithEnv } from '../support/app-with-env';

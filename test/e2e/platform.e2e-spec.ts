@@ -1,3 +1,4 @@
+// modes: embedded — HTTP envelope and body handling
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { startAppWithEnv } from '../support/app-with-env';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — projections on every topology
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

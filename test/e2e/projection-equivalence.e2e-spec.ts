@@ -1,3 +1,4 @@
+// modes: embedded server cluster — projections on every topology
 import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';

@@ -1,3 +1,4 @@
+// modes: embedded server — counters in memory, then in Redis
 import type { SettingOverrides } from '../../src/config/settings';
 import { startAppWithEnv } from '../support/app-with-env';
 import { expectRateLimited, IP_LIMIT, KEY_LIMIT, LIMIT_ENV, rateHeaders } from '../support/rate-limits';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the answer cache and the store's data version
 import { startAppWithEnv } from '../support/app-with-env';
 import { interceptStatements } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — result sizes probed by ClickHouse SQL
 import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 

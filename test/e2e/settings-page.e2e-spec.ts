@@ -1,3 +1,4 @@
+// modes: embedded — the Settings page in Chromium
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,3 +1,4 @@
+// modes: embedded server — filters in ClickHouse, then in Redis
 import type Redis from 'ioredis';
 import { REDIS } from '../../src/infrastructure/redis/redis.module';
 import { startAppWithEnv } from '../support/app-with-env';

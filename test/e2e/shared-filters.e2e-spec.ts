@@ -1,3 +1,4 @@
+// modes: embedded server — filters in ClickHouse, then in Redis
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
 import { REDIS } from '../../src/infrastructure/redis/redis.module';

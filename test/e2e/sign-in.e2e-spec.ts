@@ -1,3 +1,4 @@
+// modes: embedded server — sessions in ClickHouse, then in Redis
 import { randomUUID } from 'node:crypto';
 import { Browser, chromium } from 'playwright-core';
 import { freePort } from '../support/local-servers';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ingestion and the publish protocol
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -934,7 +935,7 @@ describeWithRedis('The data-source worker', () => {
       };
       const holder = await active();
       const org = await a.newOrganization();
-      const dir = join(root, 'files');
+      const dir = join(root, org.organizationId, 'files');
       write(join(dir, 'a.csv'), focusCsv('2026-09', [{ billed: '3.5', day: '2026-09-01' }]), new Date('2026-11-01T00:00:00Z'));
       const created = await a.http
         .post(SOURCES)

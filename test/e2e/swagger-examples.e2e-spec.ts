@@ -1,3 +1,4 @@
+// modes: embedded — the documented examples
 import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { TestApp, TestOrganization } from '../support/test-app';
 import { SCOPES } from '../../src/common/http/principal';

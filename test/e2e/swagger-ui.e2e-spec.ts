@@ -1,3 +1,4 @@
+// modes: embedded — Swagger UI in Chromium
 import { Browser, chromium } from 'playwright-core';
 import { listen } from '../support/app-with-env';
 import { itWithTools, systemToolPath } from '../support/system-tools';

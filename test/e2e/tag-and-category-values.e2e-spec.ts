@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ClickHouse SQL
 import { randomUUID } from 'node:crypto';
 import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';

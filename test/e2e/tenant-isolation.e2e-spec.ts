@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the organisation in every statement
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { TestApp, TestOrganization } from '../support/test-app';

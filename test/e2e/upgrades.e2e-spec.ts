@@ -1,3 +1,4 @@
+// modes: embedded server cluster — migrations on every topology
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';

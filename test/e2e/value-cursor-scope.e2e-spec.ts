@@ -1,3 +1,4 @@
+// modes: embedded server cluster — cursors pinned to the rows of the store
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**

@@ -248,12 +248,12 @@ export const validBodies = {
     },
     { requiredKeys: ['filters'] },
   ),
-  /** POST /v1/admin/sources: a directory under INGEST_FILE_ROOT (`root`), every kind, integration ids of the allowed alphabet. */
-  source: (root: string) =>
+  /** POST /v1/admin/sources: the organisation's folder of INGEST_FILE_ROOT (`folder`), every kind, integration ids of the allowed alphabet. */
+  source: (folder: string) =>
     fc.record({
       integrationId: fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/),
       kind: fc.constantFrom('aws-data-exports', 'azure-exports', 'oci-focus', 'focus-files'),
-      url: fc.constant(`file://${root}`),
+      url: fc.constant(`file://${folder}`),
     }),
   /** POST /v1/cost-insights/invoices: Filters with or without dates. */
   invoices: fc.record({ filters: fc.oneof(filters(true), filters(false)) }, { requiredKeys: [] }),

@@ -1,3 +1,4 @@
+// modes: cluster — replica and shard faults
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,6 @@ import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { listen, send, HttpAnswer, startAppWithEnv } from '../support/app-with-env';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
 import { sumDecimals } from '../support/decimals';
-import { E2E_MODE } from '../support/e2e-mode';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -17,7 +17,6 @@ import { TestApp, TestOrganization } from '../support/test-app';
  * keys and shared filters seen from every node, migrations with a node down, a replica killed under load,
  * a whole shard down, an import with a node down. Cluster mode only (E2E_MODE=cluster, part of npm test).
  */
-const describeOnCluster = E2E_MODE === 'cluster' ? describe : describe.skip;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const RANGE = { start: '2026-01-01', end: '2026-06-30' };
@@ -37,7 +36,7 @@ function monthlyRows(): { usage_date: string; amortized_cost: string; service: s
   return rows;
 }
 
-describeOnCluster('ClickHouse cluster faults (a private 2 × 2 cluster)', () => {
+describe('ClickHouse cluster faults (a private 2 × 2 cluster)', () => {
   let cluster: LocalCluster;
   /** Entry node s1r1, and another instance whose entry is s2r2: two API replicas on two nodes. */
   let a: TestApp;

@@ -1,3 +1,4 @@
+// modes: embedded server — the process's statement queue, without and with a server
 import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
 import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { HttpAnswer, listen, send, startAppWithEnv } from '../support/app-with-env';

@@ -1,3 +1,4 @@
+// modes: embedded server — ClickHouse and Redis faults
 import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { REDIS } from '../../src/infrastructure/redis/redis.module';

@@ -1,3 +1,4 @@
+// modes: embedded server — a file read by the engine in bounded memory
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';

@@ -1,3 +1,4 @@
+// modes: embedded — key verification in the process
 import { withChecksum } from '../support/key-format';
 import { startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';

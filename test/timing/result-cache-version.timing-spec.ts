@@ -1,3 +1,4 @@
+// modes: embedded server cluster — the store's data version seen by other processes
 import { startAppWithEnv } from '../support/app-with-env';
 import { costRow, RowInput, TestApp } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded server — filters in ClickHouse, then in Redis
 import type Redis from 'ioredis';
 import { UpstreamUnavailableException } from '../../src/common/errors/api-errors';
 import { createRedisClient, REDIS } from '../../src/infrastructure/redis/redis.module';

@@ -1,3 +1,4 @@
+// modes: embedded — slow HTTP readers
 import { randomUUID } from 'node:crypto';
 import { connect, Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';

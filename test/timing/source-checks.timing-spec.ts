@@ -1,3 +1,4 @@
+// modes: embedded — the event loop during a source's check
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';

@@ -1,3 +1,4 @@
+// modes: embedded server cluster — ClickHouse's time budget on every topology
 import { listen, send, startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 

@@ -1,3 +1,4 @@
+// modes: embedded — request parsing
 import { listen, send, startAppWithEnv } from '../support/app-with-env';
 import { TestApp, TestOrganization } from '../support/test-app';
 
