@@ -7,6 +7,8 @@ import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { ROOT_CAUSE_DIMENSIONS } from '../cost-query/anomaly-root-causes.query';
 import { organizationScopeOf } from '../cost-query/data-scope';
+import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AnomaliesResult, AnomaliesService } from './anomalies.service';
 import { ANOMALY_LIMITS } from './anomaly-limits';
 import { ANOMALY_METHOD } from './anomaly-model';
@@ -46,17 +48,18 @@ export class AnomaliesController {
     operationId: 'giveAnomalyFeedback',
     summary: 'Extension: say why an anomaly happened',
     description:
-      'Requires scope `anomalies:write`. The latest feedback per anomaly is returned with it by later scans; `expected`, `seasonal` and `migration` leave its days out of the baselines of later scans of its series (the same monitored dimension and value). An id that is unknown, older than 90 days or another organisation’s is a 404.',
+      'Requires scope `anomalies:write`. The latest feedback per anomaly is returned with it by later scans; `expected`, `seasonal` and `migration` leave its days out of the baselines of later scans of its series (the same monitored dimension and value). An id that is unknown, older than 90 days, another organisation’s, or of a series outside the key’s data scope (one its own scans could not report) is the same 404. Each feedback is in the audit trail (`anomaly.feedback-given`).',
   })
   @ApiParam({ name: 'id', description: 'An anomaly id from a scan.', example: 'an_3f9a0c1d2e4b5a6978b1c2d3' })
   @ApiOkResponse({ type: AnomalyFeedbackResponseDto })
   @ApiBadRequestResponse({ description: 'An unknown reason.' })
-  @ApiNotFoundResponse({ description: 'No such anomaly of this organisation.' })
+  @ApiNotFoundResponse({ description: 'No such anomaly that this key sees.' })
   async feedback(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Body() body: AnomalyFeedbackRequestDto,
+    @ApiKeyOrigin() origin: AuditOrigin,
   ): Promise<SuccessEnvelope<AnomalyFeedbackDto>> {
-    return ok(await this.anomalies.recordFeedback(principal, id, body.reason));
+    return ok(await this.anomalies.recordFeedback(principal, origin, id, body.reason));
   }
 }

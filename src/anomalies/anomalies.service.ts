@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import { addDays, dayNumber, formatDayNumber, todayUtc } from '../common/dates/calendar-date';
@@ -12,13 +12,18 @@ import {
   RootCauseTagSource,
 } from '../cost-query/anomaly-root-causes.query';
 import { scopeReadingActivatedMaps } from '../cost-query/activated-maps';
+import { buildAnomalySeriesScopeQuery } from '../cost-query/anomaly-series-scope.query';
+import { organizationScopeOf } from '../cost-query/data-scope';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery, ForecastSeriesRow } from '../cost-query/forecast-series.query';
 import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.service';
+import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { InstallationSecrets } from '../infrastructure/installation-secrets/installation-secrets.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
-import { AnomaliesRepository, AnomalyFeedback } from './anomalies.repository';
+import { AnomaliesRepository, AnomalyFeedback, KeptAnomaly } from './anomalies.repository';
 import { ANOMALY_LIMITS, BASELINE_EXCLUDING, FeedbackReason } from './anomaly-limits';
 import { ANOMALY_METHOD, DetectedAnomaly, detectAnomalies } from './anomaly-model';
 import { AnomaliesRequestDto } from './dto/anomalies-request.dto';
@@ -59,7 +64,9 @@ interface Found extends DetectedAnomaly {
   value: string;
 }
 
-const NOT_FOUND = 'Anomaly not found: unknown, older than 90 days, or not this organisation’s.';
+/** One answer for every id a key may not give feedback on, so none can be told from an unknown one. */
+const NOT_FOUND = 'Anomaly not found: unknown, older than 90 days, or not this key’s to see.';
+const ANOMALY_ID = /^an_[0-9a-f]{24}$/;
 
 /**
  * Anomalies (issue 32): the days a cost series rose well above its baseline (anomaly-model.ts), per value of a
@@ -76,6 +83,8 @@ export class AnomaliesService {
     private readonly currencies: AnswerCurrencyService,
     private readonly repository: AnomaliesRepository,
     private readonly activatedKeys: ActivatedKeysService,
+    private readonly secrets: InstallationSecrets,
+    private readonly auditTrail: AuditTrail,
   ) {}
 
   async scan(scope: OrganizationScope, request: AnomaliesRequestDto, today = todayUtc()): Promise<AnomaliesResult> {
@@ -91,7 +100,7 @@ export class AnomaliesService {
     const read = { start: addDays(range.start, -ANOMALY_LIMITS.lookbackDays), end: range.end };
     return this.currencies.answer(scope, request.currency, { dateRanges: [read] }, async (money) => {
       // One read at a time: a scan holds one place of the organisation's statement queue, as other answers do.
-      const feedback = await this.repository.feedback(scope.organizationId, dimension);
+      const feedback = latestPerAnomaly(await this.repository.feedback(scope.organizationId, dimension));
       const filters = request.filters ?? {};
       const active = await this.activatedKeys.activeKeys(scope.organizationId);
       const tags = rootCauseTagsFor(request.rootCauseTags, active, scope, filters, monitored);
@@ -111,13 +120,13 @@ export class AnomaliesService {
           }).map((anomaly) => ({ ...anomaly, value })),
         ),
       ).slice(0, ANOMALY_LIMITS.maxAnomalies);
-      const ids = found.map((anomaly) => anomalyId(scope.organizationId, dimension, anomaly));
+      const ids = await this.anomalyIds(scope.organizationId, dimension, found);
       // Kept while the root causes are read (the write waits on the disk, the read on the CPU): off the scan's path.
       const [causes] = await Promise.all([
         this.rootCauses(tags, request, monitored, found, [...series.keys()], money),
         this.keep(scope.organizationId, dimension, found, ids),
       ]);
-      const reasons = new Map(feedback.map((entry) => [entry.id, entry.reason]));
+      const reasons = new Map(feedback.map((entry) => [seriesDay(entry.dimensionValue, entry.start), entry.reason]));
       const anomalies = found.map((anomaly, i) => toAnomaly(anomaly, ids[i], causes[i], reasons));
       return {
         currency: money.currency,
@@ -132,16 +141,50 @@ export class AnomaliesService {
     });
   }
 
-  /** Records feedback on one of the organisation's kept anomalies; another organisation's id is a 404. */
+  /**
+   * Records feedback on one of the organisation's kept anomalies whose series the key sees, and audits it. Another
+   * organisation's id, and one whose series lies outside the key's data scope, are the 404 of an unknown id.
+   */
   async recordFeedback(
     principal: Principal,
+    origin: AuditOrigin,
     id: string,
     reason: FeedbackReason,
   ): Promise<{ id: string; reason: FeedbackReason; recorded_at: string }> {
-    const anomaly = /^an_[0-9a-f]{24}$/.test(id) ? await this.repository.find(principal.organizationId, id) : undefined;
-    if (!anomaly) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
+    const anomaly = ANOMALY_ID.test(id) ? await this.repository.find(principal.organizationId, id) : undefined;
+    if (!anomaly || !(await this.seesSeries(organizationScopeOf(principal), anomaly))) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
     const recordedAt = await this.repository.recordFeedback(principal.organizationId, principal.keyId, { ...anomaly, reason });
+    const { dimension, dimensionValue, start, end } = anomaly;
+    await this.auditTrail.record(origin, 'anomaly.feedback-given', id, { reason, dimension, dimensionValue, start, end });
     return { id, reason, recorded_at: recordedAt };
+  }
+
+  /**
+   * Whether the key's own scan could report the anomaly: a key without a data scope sees every series; a scoped one
+   * the series of a value its slice has usage of on the anomaly's days, and `(other)` when its slice holds more values
+   * than are monitored on their own then (its scan has an (other) series of them).
+   */
+  private async seesSeries(scope: OrganizationScope, anomaly: KeptAnomaly): Promise<boolean> {
+    if (!scope.dataScope) return true;
+    const monitored = parseDimension(anomaly.dimension);
+    if (!monitored) return false;
+    const { sql, params } = buildAnomalySeriesScopeQuery(this.clickhouse.table('cost_line_items'), {
+      scope,
+      monitored,
+      value: anomaly.dimensionValue,
+      days: { start: anomaly.start, end: anomaly.end },
+      leftOutCategories: ANOMALY_LIMITS.leftOutCategories,
+    });
+    const [row] = await this.clickhouse.query<{ has_value: number | string; value_count: number | string }>(sql, params, scope);
+    if (Number(row?.has_value) === 1) return true;
+    return anomaly.dimensionValue === ANOMALY_LIMITS.otherLabel && Number(row?.value_count) > ANOMALY_LIMITS.monitoredValues;
+  }
+
+  /** The anomalies' ids (in order), keyed with the installation's secret: only a scan can name them. */
+  private async anomalyIds(organizationId: string, dimension: string, found: Found[]): Promise<string[]> {
+    if (found.length === 0) return [];
+    const key = await this.secrets.secret('anomaly-ids');
+    return found.map((anomaly) => anomalyId(key, organizationId, dimension, anomaly));
   }
 
   /** Keeps the anomalies found (ids in the same order) for feedback on them. */
@@ -327,12 +370,35 @@ function newestFirst(found: Found[]): Found[] {
   return [...found].sort((a, b) => b.startDay - a.startDay || b.impact - a.impact || a.value.localeCompare(b.value));
 }
 
-/** Stable while later scans extend the anomaly: the organisation, the monitored dimension, the value, the first day. */
-function anomalyId(organizationId: string, dimension: string, anomaly: Found): string {
-  const digest = createHash('sha256')
+/**
+ * Stable while later scans extend the anomaly: the organisation, the monitored dimension, the value, the first day,
+ * keyed (HMAC-SHA256 with the installation's secret, 96 bits kept) so that no one can compute an id to probe for an
+ * anomaly outside what their key sees.
+ */
+function anomalyId(key: Buffer, organizationId: string, dimension: string, anomaly: Found): string {
+  const digest = createHmac('sha256', key)
     .update(JSON.stringify([organizationId.toLowerCase(), dimension, anomaly.value, anomaly.startDay]))
     .digest('hex');
   return `an_${digest.slice(0, 24)}`;
+}
+
+/** An anomaly's series and first day: what its id stands for, whichever id (keyed, or an earlier release's) feedback was given under. */
+function seriesDay(value: string, start: string): string {
+  return JSON.stringify([value, start]);
+}
+
+/**
+ * The latest feedback per anomaly, by its series and first day rather than its id: feedback given under the unkeyed
+ * ids of earlier releases keeps applying (its baselines and its reason), and a newer one under the keyed id replaces it.
+ */
+function latestPerAnomaly(feedback: AnomalyFeedback[]): AnomalyFeedback[] {
+  const latest = new Map<string, AnomalyFeedback>();
+  for (const entry of feedback) {
+    const key = seriesDay(entry.dimensionValue, entry.start);
+    const known = latest.get(key);
+    if (!known || entry.recordedAt > known.recordedAt) latest.set(key, entry);
+  }
+  return [...latest.values()];
 }
 
 function toAnomaly(anomaly: Found, id: string, rootCauses: RootCause[], reasons: Map<string, FeedbackReason>): Anomaly {
@@ -347,7 +413,7 @@ function toAnomaly(anomaly: Found, id: string, rootCauses: RootCause[], reasons:
     impactPercentage: anomaly.impactPercentage === null ? null : Math.round(anomaly.impactPercentage * 100) / 100,
     score: Math.round(anomaly.score * 100) / 100,
     rootCauses,
-    feedback: reasons.get(id) ?? null,
+    feedback: reasons.get(seriesDay(anomaly.value, formatDayNumber(anomaly.startDay))) ?? null,
   };
 }
 

@@ -1,5 +1,8 @@
 // modes: embedded server cluster — insights read from the store
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { ANOMALY_LIMITS } from '../../src/anomalies/anomaly-limits';
+import { clickhouseTimestamp } from '../../src/common/dates/clickhouse-time';
+import { InstallationSecrets } from '../../src/infrastructure/installation-secrets/installation-secrets.service';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -142,6 +145,19 @@ describe('POST /v1/cost-insights/anomalies', () => {
       { dimension: 'region', value: 'eu-west-1', contribution: 300 },
       { dimension: 'usageType', value: 'BoxUsage:m6i.large', contribution: 300 },
     ]);
+    // Feedback on it from a data-scoped key: a slice of one service never has an (other) series, so the id is the
+    // 404 of an unknown one; a slice of more services than are monitored on its own has one, and may.
+    const feedback = (key: TestOrganization) =>
+      t.http.post(`${ANOMALIES}/${anomalies[0].id}/feedback`).set(key.auth).send({ reason: 'resolved' });
+    const oneService = await t.keyFor(own.organizationId, undefined, { inclusions: { services: ['S-0'] } });
+    const refused = await feedback(oneService);
+    const unknown = await t.http
+      .post(`${ANOMALIES}/an_000000000000000000000000/feedback`)
+      .set(oneService.auth)
+      .send({ reason: 'resolved' });
+    expect([refused.status, refused.body]).toEqual([404, unknown.body]);
+    const allButOne = await t.keyFor(own.organizationId, undefined, { exclusions: { services: [`S-${services - 1}`] } });
+    expect((await feedback(allButOne)).status).toBe(200);
   });
 
   it('explains an anomaly of (not set): the rows without the value and those of a value so named are one series', async () => {
@@ -269,6 +285,39 @@ describe('POST /v1/cost-insights/anomalies', () => {
     }
   });
 
+  it('keys the ids with the installation’s secret, which first uses racing from several replicas create once', async () => {
+    // The id of the Compute spike is the HMAC-SHA256 of (organisation, dimension, value, first day) under the stored key.
+    const [{ id }] = (await scan(org)).body.data.anomalies as AnomalyBody[];
+    const stored = await t.clickhouse.query<{ secret: string }>(
+      `SELECT secret FROM ${t.clickhouse.table('installation_secrets')} WHERE name = 'anomaly-ids'`,
+    );
+    expect(stored).toHaveLength(1);
+    const firstDay = Math.round(Date.parse(`${spikeDay}T00:00:00Z`) / DAY_MS);
+    const keyed = createHmac('sha256', Buffer.from(stored[0].secret, 'hex'))
+      .update(JSON.stringify([org.organizationId, 'service', 'Compute', firstDay]))
+      .digest('hex');
+    expect(id).toBe(`an_${keyed.slice(0, 24)}`);
+    // Eight replicas' first uses of a new secret at once (embedded, one process holds the store: its own uses race).
+    const name = `test-${randomUUID()}`;
+    const replicas = Array.from({ length: 8 }, (_, i) =>
+      t.clickhouse.embedded && i > 0 ? undefined : new InstallationSecrets(t.clickhouse),
+    );
+    const secrets = await Promise.all(replicas.map((replica) => (replica ?? replicas[0])!.secret(name)));
+    expect(new Set(secrets.map((secret) => secret.toString('hex'))).size).toBe(1);
+    expect(secrets[0]).toHaveLength(32);
+    // One row, on every server that holds the table's rows (a cluster: each replica of the first shard), none other.
+    const held = new Set<string>();
+    for (const node of await t.nodes()) {
+      const rows = await node.query<{ secret: string }>(
+        `SELECT secret FROM ${node.database}.installation_secrets WHERE name = {name:String}`,
+        { name },
+      );
+      expect(rows.length).toBeLessThanOrEqual(1);
+      rows.forEach((row) => held.add(row.secret));
+    }
+    expect([...held]).toEqual([secrets[0].toString('hex')]);
+  });
+
   describe('feedback', () => {
     const feedback = (who: TestOrganization, id: string, reason: unknown) =>
       t.http.post(`${ANOMALIES}/${id}/feedback`).set(who.auth).send({ reason });
@@ -291,6 +340,55 @@ describe('POST /v1/cost-insights/anomalies', () => {
       }
       const reader = await t.keyFor(org.organizationId, ['cost:read']);
       expect((await feedback(reader, anomaly.id, 'expected')).status).toBe(403);
+      // Each feedback given is an event of the audit trail, with its key; the refused ones are none.
+      const events = await t.http.get('/v1/admin/audit-events').query({ action: 'anomaly.feedback-given' }).set(org.auth);
+      const event = (reason: string) => ({
+        action: 'anomaly.feedback-given',
+        actor: { kind: 'api-key', id: org.keyId, email: null },
+        target: anomaly.id,
+        details: { reason, dimension: 'service', dimensionValue: 'Compute', start: spikeDay, end: spikeDay },
+      });
+      expect(events.body.data.events).toEqual([
+        expect.objectContaining(event('not-applicable')),
+        expect.objectContaining(event('resolved')),
+      ]);
+    });
+
+    it('keeps applying feedback stored under the unkeyed ids of earlier releases, as feedback given now', async () => {
+      // Two organisations with Batch's load test (44 to 31 days ago): one says expected now, the other said it under
+      // an earlier release, whose ids were an unkeyed digest of (organisation, dimension, value, first day).
+      const level = (ago: number) => (ago > 44 ? 100 : ago > 28 ? 300 : 180);
+      const [current, upgraded] = [await t.newOrganization(), await t.newOrganization()];
+      for (const own of [current, upgraded]) await t.insertRows(own.organizationId, series('Batch', 74, level));
+      const outline = (anomalies: AnomalyBody[]) => anomalies.map((a) => [a.dimension_value, a.start, a.end, a.actual, a.feedback]);
+      const before = (await scan(current)).body.data.anomalies as AnomalyBody[];
+      const loadTest = before.find((a) => a.start === daysAgo(44));
+      expect(loadTest).toMatchObject({ end: daysAgo(31), feedback: null });
+      expect((await feedback(current, loadTest!.id, 'expected')).status).toBe(200);
+      const firstDay = Math.round(Date.parse(`${daysAgo(44)}T00:00:00Z`) / DAY_MS);
+      const oldId = `an_${createHash('sha256')
+        .update(JSON.stringify([upgraded.organizationId, 'service', 'Batch', firstDay]))
+        .digest('hex')
+        .slice(0, 24)}`;
+      await t.clickhouse.insert('anomaly_feedback', [
+        {
+          organization_id: upgraded.organizationId,
+          anomaly_id: oldId,
+          dimension: 'service',
+          dimension_value: 'Batch',
+          start_date: daysAgo(44),
+          end_date: daysAgo(31),
+          reason: 'expected',
+          key_id: upgraded.keyId,
+          recorded_at: clickhouseTimestamp(new Date()),
+        },
+      ]);
+      const after = (await scan(current)).body.data.anomalies as AnomalyBody[];
+      expect(outline(after)).not.toEqual(outline(before));
+      expect(after.find((a) => a.start === daysAgo(44))?.feedback).toBe('expected');
+      const fromOld = (await scan(upgraded)).body.data.anomalies as AnomalyBody[];
+      expect(outline(fromOld)).toEqual(outline(after));
+      expect(fromOld.map((a) => a.id)).not.toContain(oldId);
     });
 
     it('leaves the days of an expected anomaly out of later baselines', async () => {

@@ -106,7 +106,8 @@ const QUESTIONS: { name: string; method: 'get' | 'post'; path: string; body?: ob
     path: '/v1/cost-insights/forecast',
     body: { forecastEnd: day(-20), groupBy: { dimension: 'cloud' } },
   },
-  { name: 'anomalies', method: 'post', path: '/v1/cost-insights/anomalies', body: {} },
+  // Every rise (no impact thresholds): anomalies with ids, which a restore keeps (the installation secret is in the backup).
+  { name: 'anomalies', method: 'post', path: '/v1/cost-insights/anomalies', body: { minImpact: 0, minImpactPercentage: 0 } },
   { name: 'currency', method: 'get', path: '/v1/admin/currency' },
   { name: 'sources', method: 'get', path: '/v1/admin/sources' },
   { name: 'audit events', method: 'get', path: '/v1/admin/audit-events' },
@@ -261,6 +262,7 @@ describe(`backups (${E2E_MODE})`, () => {
   it('restores onto an empty store: every endpoint answers byte for byte as before', async () => {
     expect(Object.values(before).every((answer) => answer.status === 200)).toBe(true);
     expect(before['audit events'].body).toContain('made by the admin API');
+    expect(before.anomalies.body).toMatch(/"id":"an_[0-9a-f]{24}"/);
     if (redis) await flushRedis(); // shared filters live in Redis here: the restore must bring them back
     const target = newStore('restored');
     const report = JSON.parse(await ok(cli(target, ['backup', 'restore', full, '--json']))) as { rows: Record<string, number> };

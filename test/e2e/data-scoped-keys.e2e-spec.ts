@@ -1,4 +1,5 @@
 // modes: embedded server cluster — the key's scope in every statement
+import { createHash } from 'node:crypto';
 import { sumDecimals } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -236,6 +237,64 @@ describe('data-scoped keys', () => {
     const refused = await read(otherTeam, byPayments);
     const missing = await read(otherTeam, 'sf_AAAAAAAAAAAAAAAAAAAAAAAA');
     expect([refused.status, refused.body]).toEqual([missing.status, missing.body]);
+  });
+
+  it('gives anomaly feedback only on series inside its scope: outside is the 404 of an unknown id; ids are keyed; each feedback is audited', async () => {
+    // Its own organisation: 60 days of EC2 (payments) and of the outside service (another team) at 100, each +400 five days ago.
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const daily = (service: string, team: string, amount: (ago: number) => number): RowInput[] =>
+      Array.from({ length: 60 }, (_, i) => ({
+        usage_date: day(60 - i),
+        account_id: '111111111111',
+        service,
+        amortized_cost: String(amount(60 - i)),
+        resource_tags: { team },
+      }));
+    const spike = (ago: number) => (ago === 5 ? 500 : 100);
+    const own = await t.newOrganization();
+    const scoped = await t.keyFor(own.organizationId, undefined, PAYMENTS_SCOPE);
+    await t.insertRows(own.organizationId, [...daily('Amazon EC2', 'payments', spike), ...daily(OUTSIDE_SERVICE, OUTSIDE_TEAM, spike)]);
+    const scan = async (key: TestOrganization) =>
+      (await post(key, 'anomalies', {})).body.data.anomalies as Array<{ id: string; dimension_value: string; feedback: string | null }>;
+    const feedback = (key: TestOrganization, id: string) =>
+      t.http.post(`${API}/anomalies/${id}/feedback`).set(key.auth).send({ reason: 'expected' });
+
+    const all = await scan(own);
+    expect(all.map((anomaly) => anomaly.dimension_value).sort()).toEqual(['Amazon EC2', OUTSIDE_SERVICE]);
+    const inside = all.find((anomaly) => anomaly.dimension_value === 'Amazon EC2')!;
+    const outside = all.find((anomaly) => anomaly.dimension_value === OUTSIDE_SERVICE)!;
+    // The slice's scan reports its own series' anomaly under the same id.
+    expect((await scan(scoped)).map((anomaly) => anomaly.id)).toEqual([inside.id]);
+
+    // Not computable: no unkeyed digest of (organisation, dimension, value, first day) gives the id.
+    const firstDay = Math.round(Date.parse(`${day(5)}T00:00:00Z`) / 86_400_000);
+    const unkeyed = (value: string) =>
+      `an_${createHash('sha256')
+        .update(JSON.stringify([own.organizationId, 'service', value, firstDay]))
+        .digest('hex')
+        .slice(0, 24)}`;
+    expect([inside.id, outside.id]).not.toContain(unkeyed('Amazon EC2'));
+    expect([inside.id, outside.id]).not.toContain(unkeyed(OUTSIDE_SERVICE));
+
+    // Outside the slice: the very status and body of an id that does not exist; nothing recorded.
+    const refused = await feedback(scoped, outside.id);
+    const unknown = await feedback(scoped, 'an_000000000000000000000000');
+    expect(refused.status).toBe(404);
+    expect([refused.status, refused.body]).toEqual([unknown.status, unknown.body]);
+    expect((await scan(own)).find((anomaly) => anomaly.id === outside.id)?.feedback).toBeNull();
+    // Inside it: recorded, and in the audit trail with the scoped key as its actor.
+    const given = await feedback(scoped, inside.id);
+    expect([given.status, given.body.data.id]).toEqual([200, inside.id]);
+    expect((await scan(own)).find((anomaly) => anomaly.id === inside.id)?.feedback).toBe('expected');
+    const events = await t.http.get('/v1/admin/audit-events').set(own.auth);
+    expect(events.body.data.events).toEqual([
+      expect.objectContaining({
+        action: 'anomaly.feedback-given',
+        actor: { kind: 'api-key', id: scoped.keyId, email: null },
+        target: inside.id,
+        details: { reason: 'expected', dimension: 'service', dimensionValue: 'Amazon EC2', start: day(5), end: day(5) },
+      }),
+    ]);
   });
 
   it('is refused at creation when it names dates, unknown fields or bad values, and changes nothing for keys without one', async () => {

@@ -70,6 +70,27 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
   const sourcesRoot = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `fuzz-sources-${process.pid}`);
   /** Keys created by the generated admin requests, each with a generated data scope. */
   const scopedKeys: string[] = [];
+  // ── Anomaly feedback (hardening: feedback inside the key's scope, audited) ──
+  /** An organisation of its own with one anomaly (40 days at 100, 500 three days ago): valid feedback names it. */
+  let anomalyOrg: TestOrganization;
+  let anomalyId: string;
+  const prepareAnomaly = async () => {
+    anomalyOrg = await t.newOrganization();
+    await t.insertRows(
+      anomalyOrg.organizationId,
+      Array.from({ length: 40 }, (_, n) => ({
+        usage_date: day(Date.now() - (n + 1) * 86_400_000),
+        amortized_cost: n === 2 ? '500' : '100',
+      })),
+    );
+    const scan = await send(`${base}/v1/cost-insights/anomalies`, {
+      method: 'POST',
+      headers: { ...anomalyOrg.auth, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    [{ id: anomalyId }] = (JSON.parse(scan.text) as { data: { anomalies: Array<{ id: string }> } }).data.anomalies;
+  };
+  // ── end of anomaly feedback ──
 
   beforeAll(async () => {
     if (serverMode) ownClickhouse = await startClickhouseWithQueryLog(join(process.env.E2E_TMP_DIR!, `fuzz-clickhouse-${process.pid}`));
@@ -116,6 +137,7 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
       body: rates.join('\n'),
     });
     expect(loaded.status).toBe(200);
+    await prepareAnomaly();
     // Observe (not replace) every SQL text the application's client sends to ClickHouse.
     const client = t.clickhouse.client as unknown as Record<
       'query' | 'command',
@@ -223,6 +245,23 @@ describe(`fuzzing every endpoint (fast-check, seed ${SEED})`, () => {
           path: `/v1/admin/sources/${id}/history`,
         },
       ]),
+      // ── Anomaly feedback (hardening: feedback inside the key's scope, audited) ──
+      // Generated bodies on its organisation's anomaly, then generated and well-formed unknown ids (a 404) with a valid body.
+      ...post(
+        'POST /anomalies/{id}/feedback',
+        `/v1/cost-insights/anomalies/${anomalyId}/feedback`,
+        validBodies.anomalyFeedback,
+        [20, 300, 150],
+        110,
+      ).map((c) => ({ ...c, authorization: anomalyOrg.auth.Authorization })),
+      ...[...ids.slice(0, 300), ...sample(fc.stringMatching(/^an_[0-9a-f]{24}$/), 100, 113)].map((id) => ({
+        endpoint: 'POST /anomalies/{id}/feedback',
+        kind: 'id' as const,
+        method: 'POST' as const,
+        path: `/v1/cost-insights/anomalies/${id}/feedback`,
+        body: json({ reason: 'expected' }),
+      })),
+      // ── end of anomaly feedback ──
       // The audit trail's filters: each query parameter absent, well-formed or generated text; the actor (any printable
       // text is one) reaches ClickHouse as a parameter.
       ...sample(

@@ -253,6 +253,32 @@ describe('tenant isolation (BOLA matrix)', () => {
     expect(own.body.data.filterConfiguration.metadata.name).toBe(`${MARK}-filter-name`);
   });
 
+  it("does not let A tell B's anomaly from a missing one, nor give it feedback", async () => {
+    // An organisation of B's with an anomaly (40 days at 100, 500 three days ago), apart from B's rows above.
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const bAnomalies = await t.newOrganization();
+    await t.insertRows(
+      bAnomalies.organizationId,
+      Array.from({ length: 40 }, (_, i) => ({
+        usage_date: day(40 - i),
+        service: `${MARK}-service`,
+        amortized_cost: 40 - i === 3 ? '500' : '100',
+      })),
+    );
+    const [anomaly] = (await t.http.post('/v1/cost-insights/anomalies').set(bAnomalies.auth).send({})).body.data.anomalies as Array<{
+      id: string;
+    }>;
+    const feedback = (key: TestOrganization, id: string) =>
+      t.http.post(`/v1/cost-insights/anomalies/${id}/feedback`).set(key.auth).send({ reason: 'expected' });
+    const forB = await feedback(a, anomaly.id);
+    const forRandom = await feedback(a, `an_${randomBytes(12).toString('hex')}`);
+    expect({ status: forB.status, body: forB.body }).toEqual({ status: forRandom.status, body: forRandom.body });
+    expect(forB.status).toBe(404);
+    expect(forB.text).not.toContain(MARK);
+    const again = (await t.http.post('/v1/cost-insights/anomalies').set(bAnomalies.auth).send({})).body.data.anomalies;
+    expect(again).toEqual([expect.objectContaining({ id: anomaly.id, feedback: null })]);
+  });
+
   it("refuses to create a filter in B's name (403) and B's filters stay B's", async () => {
     const response = await t.http
       .post('/v1/cost-insights/shared-filters')

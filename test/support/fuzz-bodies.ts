@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { FEEDBACK_REASONS } from '../../src/anomalies/anomaly-limits';
 
 /**
  * fast-check generators of request bodies for every endpoint: valid (hostile strings in every
@@ -221,6 +222,10 @@ export const validBodies = {
         { requiredKeys: ['forecastEnd'] },
       ),
     ),
+  // ── Anomaly feedback (hardening: feedback inside the key's scope, audited) ──
+  /** POST /anomalies/{id}/feedback: one of the reasons. */
+  anomalyFeedback: fc.record({ reason: fc.constantFrom(...FEEDBACK_REASONS) }),
+  // ── end of anomaly feedback ──
   /** POST /anomalies: days up to yesterday (a later end is read as yesterday), every option. */
   anomalies: fc.record(
     {

@@ -1,7 +1,7 @@
 /**
  * The audit trail's vocabulary (issue 36): who did what to which object of an organisation, from where. Each action
- * is named once here; the admin routes record them, GET /v1/admin/audit-events filters and describes them, and the
- * OIDC sign-in records the `sign-in.*` ones.
+ * is named once here; the admin routes record them, GET /v1/admin/audit-events filters and describes them, the
+ * OIDC sign-in records the `sign-in.*` ones, and anomaly feedback (it changes the organisation's later scans) its own.
  */
 export const AUDIT_ACTIONS = [
   'api-key.created',
@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'sign-in.failed',
   'sign-out',
   'session.cross-site-refused',
+  'anomaly.feedback-given',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -38,6 +39,8 @@ export const AUDIT_ACTION_MEANINGS: Readonly<Record<AuditAction, string>> = {
   'sign-out': 'someone signed out of the Settings pages',
   'session.cross-site-refused':
     "a change carrying a signed-in person's session came from another site and was refused (details: origin, method, path)",
+  'anomaly.feedback-given':
+    'feedback was given on an anomaly, changing the baselines of later scans of its series (target: its id; details: reason, dimension, dimensionValue, start, end)',
 };
 
 export const AUDIT_ACTOR_KINDS = ['api-key', 'sso'] as const;

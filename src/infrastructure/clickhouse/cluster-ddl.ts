@@ -17,7 +17,7 @@
  *   where a re-import swaps it atomically (REPLACE PARTITION);
  * - the small tables (API keys and their last use, shared filters, the import journal, exchange rates,
  *   organisation settings, data sources, the register of converted-sum builds, the audit trail, the backup runs, the
- *   activated tag keys) keep all their rows on
+ *   activated tag keys, the installation's secrets) keep all their rows on
  *   the first shard (a constant sharding key): every node reads them through their Distributed tables, and
  *   the versions of one row are always on one shard, so FINAL is exact;
  * - converted sums (derived, rebuilt at will) keep each organisation's rows on one shard;
@@ -61,6 +61,7 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   audit_events: FIRST_SHARD,
   backup_runs: FIRST_SHARD,
   tag_key_activations: FIRST_SHARD,
+  installation_secrets: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */

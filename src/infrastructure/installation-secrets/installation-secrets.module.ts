@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { InstallationSecrets } from './installation-secrets.service';
+
+/** The installation's own random keys (migration 0029), for the features that derive values from them. */
+@Module({ providers: [InstallationSecrets], exports: [InstallationSecrets] })
+export class InstallationSecretsModule {}
