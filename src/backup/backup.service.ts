@@ -13,7 +13,7 @@ import { isImportTableName } from '../ingest/import-tables';
 import { BackupFence, standDownCaughtImports } from '../ingest/publish-fence';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
-import { awaitOperation, StoreTable, storeTables } from './backup-statements';
+import { awaitOperation, defaultsNaming, repointDefaults, StoreTable, storeTables } from './backup-statements';
 
 /** A part of the store and the server that holds it: the one server, or (backup) one replica of each shard. */
 interface PartServer {
@@ -208,12 +208,8 @@ export class BackupService {
         `backup ${manifest.name} cannot be restored (part ${target.folder}): ${this.location.redact(messageOf(error))}`,
       );
     }
+    await assertPlainNames(manifest, server, scratch);
     for (const table of await storeTables(server, scratch)) {
-      // Its tables' names go into SQL (CHECK, RENAME): the store's own are plain identifiers, any other was put there.
-      if (!PLAIN_IDENTIFIER.test(table.name))
-        throw new BackupLocationError(
-          `backup ${manifest.name} holds a table this service never makes (${readableText(JSON.stringify(table.name), 100)}): a damaged or altered backup. Nothing was changed.`,
-        );
       if (!table.engine.endsWith('MergeTree')) continue;
       const failed = await server.query<{ part_path: string; message: string }>(
         `CHECK TABLE ${scratch}.${table.name} SETTINGS check_query_single_value_result = 0`,
@@ -320,6 +316,24 @@ async function assertEmpty(targets: PartServer[]): Promise<void> {
   );
 }
 
+/**
+ * The names of the restored tables, and of the columns whose defaults are pointed back at the store (repointDefaults),
+ * go into SQL: the store's own are plain identifiers, any other was put there. Checked before anything is changed.
+ */
+async function assertPlainNames(manifest: BackupManifest, server: ClickhouseService, scratch: string): Promise<void> {
+  const names = [
+    ...(await storeTables(server, scratch)).map((table) => table.name),
+    ...(await defaultsNaming(server, scratch, scratch)).map((column) => column.name),
+  ];
+  const odd = names.find((name) => !PLAIN_IDENTIFIER.test(name));
+  if (odd !== undefined) {
+    throw new BackupLocationError(
+      `backup ${manifest.name} holds a table or column this service never makes (${readableText(JSON.stringify(odd), 100)}): ` +
+        'a damaged or altered backup. Nothing was changed.',
+    );
+  }
+}
+
 /** On one server: the store's tables replaced by the scratch database's (renames: no copy), then the scratch dropped. */
 async function replaceWithScratch(server: ClickhouseService, scratch: string): Promise<void> {
   const current = await storeTables(server);
@@ -334,6 +348,7 @@ async function replaceWithScratch(server: ClickhouseService, scratch: string): P
       `RENAME TABLE ${restored.map((table) => `${scratch}.${table.name} TO ${server.database}.${table.name}`).join(', ')}`,
     );
   }
+  await repointDefaults(server, scratch);
   await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
 }
 

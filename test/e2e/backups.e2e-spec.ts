@@ -348,11 +348,16 @@ describe(`backups (${E2E_MODE})`, () => {
     }
   }, 600_000);
 
-  it('with --force, replaces a store that is not empty whole: it answers as before', async () => {
+  it('with --force, replaces a store that is not empty whole: it answers as before, and takes imports', async () => {
     const report = JSON.parse(await ok(cli(source, ['backup', 'restore', full, '--force', '--json']))) as { rows: Record<string, number> };
     expect(report.rows.cost_line_items).toBeGreaterThan(0);
     const after = await withApi(source, (http) => answers(http, estate.key, estate.filterId));
     expect(after).toEqual(before);
+    // The restored cost table's defaults read the store's own dictionaries (not the restore's scratch database's).
+    const org = randomUUID();
+    const key = await createKey(source, org);
+    await ok(cli(source, ['ingest', 'focus', focusExport(join(WORK, 'after-force.csv'), 2), '--org', org]));
+    expect(await billedTotal(source, key)).toBe('4.5 4.5');
   }, 600_000);
 
   it('refuses a corrupt backup, naming the file, and leaves the store as it was', async () => {
