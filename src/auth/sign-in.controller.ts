@@ -6,7 +6,7 @@ import { WithoutKey } from '../common/http/request-context';
 import { requestOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { clearSignInCookie, isCrossSite, PENDING_COOKIE, requestCookie, SESSION_COOKIE, setSignInCookie } from './sign-in-cookies';
-import { PENDING_SIGN_IN_SECONDS, SignedInSession, SignInRefusal, SsoService } from './sso.service';
+import { PENDING_SIGN_IN_SECONDS, SignedInSession, SignInRefusal, SsoService, UnmatchedCallback } from './sso.service';
 
 /** The sign-in routes, outside /v1 (browser navigations, not the API): app.factory.ts excludes them from the prefix. */
 export const SIGN_IN_ROUTES = ['auth/sign-in', 'auth/callback', 'auth/sign-out', 'auth/session'];
@@ -53,7 +53,7 @@ export class SignInController {
       });
       response.redirect(HttpStatus.FOUND, returnTo);
     } catch (error) {
-      if (error instanceof SignInRefusal) await this.recordRefusal(request, error);
+      if (error instanceof SignInRefusal && !(error instanceof UnmatchedCallback)) await this.recordRefusal(request, error);
       this.refusalPage(response, error);
     }
   }
@@ -97,13 +97,18 @@ export class SignInController {
 
   /**
    * A refused sign-in belongs to no organisation yet (or to none the person may enter): it is recorded for every
-   * organisation the identity provider signs in to, whose administrators watch attempts on their pages.
+   * organisation the identity provider signs in to, whose administrators watch attempts on their pages. Only
+   * callbacks of a sign-in started here come this far (UnmatchedCallback), and the provider's own words only as a
+   * known code and a short readable description (providerRefusal).
    */
   private async recordRefusal(request: Request, refusal: SignInRefusal): Promise<void> {
     const organizations = new Set(this.sso.settings?.groupMappings.map((mapping) => mapping.organizationId) ?? []);
     const who = refusal.who ?? { subject: '', email: '' };
     for (const organizationId of organizations) {
-      await this.auditTrail.record(this.origin(request, organizationId, who), 'sign-in.failed', who.subject, { reason: refusal.reason });
+      await this.auditTrail.record(this.origin(request, organizationId, who), 'sign-in.failed', who.subject, {
+        reason: refusal.reason,
+        ...refusal.providerError,
+      });
     }
   }
 

@@ -4,6 +4,7 @@ import { createPrivateKey, randomBytes } from 'node:crypto';
 import { BaseClient, custom, errors, generators, Issuer } from 'openid-client';
 import type { Principal } from '../common/http/principal';
 import { APP_CONFIG, AppConfig, SsoConfig } from '../config/app-config';
+import { readableText } from '../common/text/hidden-characters';
 import { SIGN_IN_RECORDS, SignInRecords } from './sign-in-records';
 import { checkGroupMappings, GroupGrant, grantOfGroups } from './sso-group-mappings';
 
@@ -32,9 +33,55 @@ export class SignInRefusal extends Error {
     readonly status: HttpStatus,
     readonly reason: string,
     readonly who?: { subject: string; email: string },
+    /** The provider's own refusal, as recorded (providerRefusal). */
+    readonly providerError?: ProviderError,
   ) {
     super(reason);
   }
+}
+
+/**
+ * A callback that answers no sign-in started in this browser (no pending sign-in, or another `state`): refused and
+ * not recorded, since anyone can send one, as often and with whatever text they like.
+ */
+export class UnmatchedCallback extends SignInRefusal {}
+
+/**
+ * The error codes of an authorization response (RFC 6749 §4.1.2.1, OpenID Connect Core §3.1.2.6): the only text of a
+ * provider's refusal kept as given. Any other is recorded as UNKNOWN_PROVIDER_ERROR.
+ */
+export const PROVIDER_ERROR_CODES = [
+  'invalid_request',
+  'unauthorized_client',
+  'access_denied',
+  'unsupported_response_type',
+  'invalid_scope',
+  'server_error',
+  'temporarily_unavailable',
+  'interaction_required',
+  'login_required',
+  'account_selection_required',
+  'consent_required',
+  'invalid_request_uri',
+  'invalid_request_object',
+  'request_not_supported',
+  'request_uri_not_supported',
+  'registration_not_supported',
+] as const;
+export const UNKNOWN_PROVIDER_ERROR = 'unknown_error';
+/** Text from outside (a provider's error_description, a failed check's message) is recorded cut to this many characters. */
+export const OUTSIDE_TEXT_MAX_CHARACTERS = 200;
+
+/** A provider's refusal as recorded: a known code, and its description without hidden characters, cut short. */
+export interface ProviderError {
+  error: (typeof PROVIDER_ERROR_CODES)[number] | typeof UNKNOWN_PROVIDER_ERROR;
+  errorDescription?: string;
+}
+
+export function providerRefusal(error: unknown, description: unknown): ProviderError {
+  const code = PROVIDER_ERROR_CODES.find((known) => known === error) ?? UNKNOWN_PROVIDER_ERROR;
+  const text = typeof description === 'string' ? readableText(description, OUTSIDE_TEXT_MAX_CHARACTERS) : '';
+  return text ? { error: code, errorDescription: text } : { error: code };
 }
 
 /** How long a started sign-in may take at the provider. */
@@ -101,9 +148,15 @@ export class SsoService {
     const sso = this.required();
     const pending = pendingCookie ? await this.records.take<PendingSignIn>('pending', pendingCookie) : undefined;
     if (!pending) {
-      throw new SignInRefusal(
+      throw new UnmatchedCallback(
         HttpStatus.BAD_REQUEST,
         'This sign-in was not started here, was already used, or took longer than 10 minutes. Start again.',
+      );
+    }
+    if (callbackState(callback) !== pending.state) {
+      throw new UnmatchedCallback(
+        HttpStatus.BAD_REQUEST,
+        'The sign-in could not be verified: state mismatch (this answer is not for the sign-in this browser started). Start again.',
       );
     }
     const client = await this.oidcClient();
@@ -111,7 +164,10 @@ export class SsoService {
     // openid-client alone fetches the key set again at most once a minute.
     await (client.issuer as Issuer & { reloadJwksUri(): Promise<void> }).reloadJwksUri().catch(() => undefined);
     const params = client.callbackParams(callback);
-    if (params.error) throw new SignInRefusal(HttpStatus.FORBIDDEN, `The identity provider refused the sign-in: ${String(params.error)}.`);
+    if (params.error !== undefined) {
+      const refusal = providerRefusal(params.error, params.error_description);
+      throw new SignInRefusal(HttpStatus.FORBIDDEN, `The identity provider refused the sign-in: ${refusal.error}.`, undefined, refusal);
+    }
     let claims: Record<string, unknown>;
     try {
       const tokens = await client.callback(sso.redirectUrl, params, {
@@ -227,8 +283,17 @@ function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** What failed, in words the page can show (openid-client's messages name the check: state, nonce, iss, aud, exp, signature). */
+/**
+ * What failed, in words the page can show (openid-client's messages name the check: state, nonce, iss, aud, exp,
+ * signature). They may quote the callback's parameters (`iss`): readable text, cut short, like all text from outside.
+ */
 function verificationFailure(error: unknown): string {
-  if (error instanceof errors.RPError || error instanceof errors.OPError) return error.message;
+  if (error instanceof errors.RPError || error instanceof errors.OPError) return readableText(error.message, OUTSIDE_TEXT_MAX_CHARACTERS);
   return 'the identity provider could not be reached';
+}
+
+/** The callback's `state`, given once (a repeated or missing one matches no sign-in). */
+function callbackState(callback: IncomingMessage): string | undefined {
+  const states = new URL(callback.url ?? '', 'http://callback.invalid').searchParams.getAll('state');
+  return states.length === 1 ? states[0] : undefined;
 }

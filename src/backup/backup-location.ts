@@ -10,47 +10,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { messageOf } from '../common/errors/message-of';
 import type { AppConfig, S3BackupSettings } from '../config/app-config';
+import { BACKUP_NAME, BACKUP_NAME_TEXT, BackupManifest, MANIFEST_FILE, manifestProblem } from './backup-manifest';
 import { fileTarget } from './backup-statements';
-
-/**
- * Where backups live: a folder (BACKUP_DIR) or S3-compatible storage (BACKUP_S3_URL). Each backup is a folder (or
- * prefix) holding a ClickHouse backup per part of the store (`store` for one server, `s1`, `s2`, … for a cluster's
- * shards), and `manifest.json`, written last, once every part is complete: one without it is an incomplete backup
- * (interrupted or failed), listed as such and never restored.
- */
-export const MANIFEST_FILE = 'manifest.json';
-export const MANIFEST_FORMAT = 1;
-
-/** A name is a folder name and a SQL string literal's content: letters, digits, `.`, `_`, `-`. */
-export const BACKUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-/** What a backup holds, beside ClickHouse's own `.backup` file of each part. */
-export interface BackupManifest {
-  format: typeof MANIFEST_FORMAT;
-  name: string;
-  /** The backup this one is incremental on (its parts are their base), or null for a full backup. */
-  base: string | null;
-  startedAt: string;
-  finishedAt: string;
-  /** The database the backup was taken of (a restore may put it in another). */
-  database: string;
-  mode: 'embedded' | 'server' | 'cluster';
-  /** The last migration applied when it was taken. */
-  schemaVersion: number;
-  parts: BackupPart[];
-  /** Redis keys of the shared filters (they live there when REDIS_URL is set): DUMP payloads, base64. */
-  redisKeys: { key: string; ttlMs: number; dump: string }[];
-}
-
-export interface BackupPart {
-  /** Sub-folder of the backup: `store`, or `s<shard>` on a cluster. */
-  folder: string;
-  /** 1 for one server; the shard on a cluster, whose every replica is restored from this part. */
-  shard: number;
-  /** Rows per table when it was taken. */
-  rows: Record<string, number>;
-  bytes: number;
-}
 
 export interface ListedBackup {
   name: string;
@@ -65,13 +26,19 @@ export class BackupLocationError extends Error {}
 
 export function assertBackupName(name: string): void {
   if (!BACKUP_NAME.test(name)) {
-    throw new BackupLocationError(
-      `backup name must be 1-100 letters, digits, '.', '_' or '-' (starting with a letter or digit), got "${name}"`,
-    );
+    throw new BackupLocationError(`backup name must be ${BACKUP_NAME_TEXT}, got "${name}"`);
   }
 }
 
-/** The location the configuration names: S3 when BACKUP_S3_URL is set, else the folder BACKUP_DIR. */
+/**
+ * Where backups live: a folder (BACKUP_DIR) or S3-compatible storage (BACKUP_S3_URL). Each backup is a folder (or
+ * prefix) holding a ClickHouse backup per part of the store (`store` for one server, `s1`, `s2`, … for a cluster's
+ * shards), and `manifest.json` (backup-manifest.ts), written last, once every part is complete: one without it is an
+ * incomplete backup (interrupted or failed), listed as such and never restored; one whose manifest breaks its rules is
+ * listed as not restorable, saying which field.
+ *
+ * The location the configuration names: S3 when BACKUP_S3_URL is set, else the folder BACKUP_DIR.
+ */
 export function backupLocation(config: AppConfig['backup']): BackupLocation {
   return config.s3 ? new S3Location(config.s3) : new FolderLocation(config.dir);
 }
@@ -175,15 +142,16 @@ export abstract class BackupLocation {
     const where = this.describe(name, MANIFEST_FILE);
     if (text === undefined)
       return { name, complete: false, modifiedAt, problem: `it is incomplete (no ${MANIFEST_FILE}: interrupted or failed)` };
-    let manifest: BackupManifest;
+    let parsed: unknown;
     try {
-      manifest = JSON.parse(text) as BackupManifest;
+      parsed = JSON.parse(text);
     } catch {
       return { name, complete: false, modifiedAt, problem: `its ${MANIFEST_FILE} is not valid JSON (${where})` };
     }
-    if (manifest.format !== MANIFEST_FORMAT || manifest.name !== name || !Array.isArray(manifest.parts)) {
-      return { name, complete: false, modifiedAt, problem: `its ${MANIFEST_FILE} is not a manifest of this format (${where})` };
-    }
+    // Checked before any of its fields is used: the part folders are paths, the database goes into SQL.
+    const problem = manifestProblem(parsed, name);
+    if (problem) return { name, complete: false, modifiedAt, problem: `${problem}: a damaged or altered backup (${where})` };
+    const manifest = parsed as BackupManifest;
     for (const part of manifest.parts) {
       if (!(await this.hasPart(name, part.folder))) {
         return { name, complete: false, modifiedAt, manifest, problem: `file ${this.describe(name, part.folder, '.backup')} is missing` };

@@ -1,4 +1,5 @@
-import { BackupManifest, ListedBackup } from './backup-location';
+import type { ListedBackup } from './backup-location';
+import type { BackupManifest } from './backup-manifest';
 import { dueBackup, expiredBackups, FULL_EVERY } from './backup-schedule';
 
 const DB = 'cost_insights';

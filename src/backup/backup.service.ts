@@ -1,25 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { messageOf } from '../common/errors/message-of';
+import { readableText } from '../common/text/hidden-characters';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { PLAIN_IDENTIFIER } from '../config/settings';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { ensureDictionaries, migrate, reloadDictionaries } from '../infrastructure/clickhouse/migrator';
 import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastructure/clickhouse/store-restore';
-import { SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
+import { isSharedFilterStateKey, SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { isImportTableName } from '../ingest/import-tables';
 import { BackupFence, standDownCaughtImports } from '../ingest/publish-fence';
-import {
-  assertBackupName,
-  BackupLocation,
-  backupLocation,
-  BackupLocationError,
-  BackupManifest,
-  BackupPart,
-  ListedBackup,
-  MANIFEST_FORMAT,
-} from './backup-location';
-import { awaitOperation, StoreTable, storeTables } from './backup-statements';
+import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
+import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
+import { awaitOperation, defaultsNaming, repointDefaults, StoreTable, storeTables } from './backup-statements';
 
 /** A part of the store and the server that holds it: the one server, or (backup) one replica of each shard. */
 interface PartServer {
@@ -76,6 +70,10 @@ export class BackupService {
     return this.clickhouse.database;
   }
 
+  private get mode(): BackupMode {
+    return this.clickhouse.cluster ? 'cluster' : this.clickhouse.embedded ? 'embedded' : 'server';
+  }
+
   list(): Promise<ListedBackup[]> {
     return this.location.list();
   }
@@ -106,7 +104,7 @@ export class BackupService {
         startedAt,
         finishedAt: new Date().toISOString(),
         database: this.clickhouse.database,
-        mode: this.clickhouse.cluster ? 'cluster' : this.clickhouse.embedded ? 'embedded' : 'server',
+        mode: this.mode,
         schemaVersion: await schemaVersion(parts[0].server),
         parts: backedUpParts,
         redisKeys: await this.exportRedisKeys(),
@@ -127,6 +125,10 @@ export class BackupService {
   async restore(name: string, options: RestoreOptions = {}, log: (message: string) => void = () => undefined): Promise<RestoreReport> {
     const started = Date.now();
     const manifest = await this.location.readManifest(name);
+    if (manifest.redisKeys.length > 0 && !this.redis)
+      throw new BackupLocationError(
+        `backup ${name} holds shared filters kept in Redis: set REDIS_URL to restore them. Nothing was changed.`,
+      );
     const targets = await this.targetParts(manifest);
     if (!options.force) await assertEmpty(targets);
     for (const target of targets) await markRestoring(target.server, name);
@@ -206,6 +208,7 @@ export class BackupService {
         `backup ${manifest.name} cannot be restored (part ${target.folder}): ${this.location.redact(messageOf(error))}`,
       );
     }
+    await assertPlainNames(manifest, server, scratch);
     for (const table of await storeTables(server, scratch)) {
       if (!table.engine.endsWith('MergeTree')) continue;
       const failed = await server.query<{ part_path: string; message: string }>(
@@ -233,14 +236,14 @@ export class BackupService {
 
   private async sourceParts(): Promise<PartServer[]> {
     const { cluster } = this.clickhouse;
-    if (!cluster) return [{ folder: 'store', shard: 1, server: this.clickhouse }];
+    if (!cluster) return [{ folder: partFolder(this.mode, 1), shard: 1, server: this.clickhouse }];
     await assertDistributedCluster(this.clickhouse);
     const { reachable, unreachable } = await cluster.nodes();
     const shards = [...new Set([...reachable, ...unreachable].map((node) => node.shard))].sort((a, b) => a - b);
     return shards.map((shard) => {
       const node = reachable.find((candidate) => candidate.shard === shard);
       if (!node) throw new BackupLocationError(`no replica of shard ${shard} answers: no backup was taken`);
-      return { folder: `s${shard}`, shard, server: node.connection };
+      return { folder: partFolder('cluster', shard), shard, server: node.connection };
     });
   }
 
@@ -256,7 +259,7 @@ export class BackupService {
     const nodes = await cluster.allNodes('restore refused, nothing was changed: every node of the cluster must answer');
     const targetShards = new Set(nodes.map((node) => node.shard)).size;
     if (targetShards !== shards) throw shapeError(manifest, `a cluster of ${targetShards} shard(s)`);
-    return nodes.map((node) => ({ folder: `s${node.shard}`, shard: node.shard, server: node.connection }));
+    return nodes.map((node) => ({ folder: partFolder('cluster', node.shard), shard: node.shard, server: node.connection }));
   }
 
   private async exportRedisKeys(): Promise<BackupManifest['redisKeys']> {
@@ -266,7 +269,7 @@ export class BackupService {
     do {
       const [next, batch] = await this.redis.scan(cursor, 'MATCH', `${SHARED_FILTER_KEYS_PREFIX}*`, 'COUNT', 1000);
       cursor = next;
-      for (const key of batch) {
+      for (const key of batch.filter(isSharedFilterStateKey)) {
         const [dump, ttlMs] = await Promise.all([this.redis.dumpBuffer(key), this.redis.pttl(key)]);
         if (dump && ttlMs !== -2) keys.push({ key, ttlMs: Math.max(ttlMs, 0), dump: dump.toString('base64') });
       }
@@ -276,10 +279,8 @@ export class BackupService {
 
   private async importRedisKeys(manifest: BackupManifest): Promise<number> {
     if (manifest.redisKeys.length === 0) return 0;
-    if (!this.redis)
-      throw new BackupLocationError(`backup ${manifest.name} holds shared filters kept in Redis: set REDIS_URL to restore them`);
     for (const { key, ttlMs, dump } of manifest.redisKeys) {
-      await this.redis.restore(key, ttlMs, Buffer.from(dump, 'base64'), 'REPLACE');
+      await this.redis!.restore(key, ttlMs, Buffer.from(dump, 'base64'), 'REPLACE'); // REDIS_URL: checked before the restore began
     }
     return manifest.redisKeys.length;
   }
@@ -315,12 +316,31 @@ async function assertEmpty(targets: PartServer[]): Promise<void> {
   );
 }
 
+/**
+ * The names of the restored tables, and of the columns whose defaults are pointed back at the store (repointDefaults),
+ * go into SQL: the store's own are plain identifiers, any other was put there. Checked before anything is changed.
+ */
+async function assertPlainNames(manifest: BackupManifest, server: ClickhouseService, scratch: string): Promise<void> {
+  const names = [
+    ...(await storeTables(server, scratch)).map((table) => table.name),
+    ...(await defaultsNaming(server, scratch, scratch)).map((column) => column.name),
+  ];
+  const odd = names.find((name) => !PLAIN_IDENTIFIER.test(name));
+  if (odd !== undefined) {
+    throw new BackupLocationError(
+      `backup ${manifest.name} holds a table or column this service never makes (${readableText(JSON.stringify(odd), 100)}): ` +
+        'a damaged or altered backup. Nothing was changed.',
+    );
+  }
+}
+
 /** On one server: the store's tables replaced by the scratch database's (renames: no copy), then the scratch dropped. */
 async function replaceWithScratch(server: ClickhouseService, scratch: string): Promise<void> {
   const current = await storeTables(server);
   for (const table of current.sort((a, b) => Number(b.engine === 'Distributed') - Number(a.engine === 'Distributed'))) {
     if (table.name === STORE_RESTORE_TABLE || table.engine === 'Dictionary') continue;
-    await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`);
+    // The kept dictionaries read tables dropped here (ClickHouse refuses that by default): their namesakes come next.
+    await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`, {}, { check_table_dependencies: 0 });
   }
   const restored = await storeTables(server, scratch);
   if (restored.length) {
@@ -328,6 +348,7 @@ async function replaceWithScratch(server: ClickhouseService, scratch: string): P
       `RENAME TABLE ${restored.map((table) => `${scratch}.${table.name} TO ${server.database}.${table.name}`).join(', ')}`,
     );
   }
+  await repointDefaults(server, scratch);
   await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
 }
 

@@ -1,6 +1,6 @@
 import { Command, OptionValues } from 'commander';
 import { API_KEY_PREFIX } from '../auth/api-key-format';
-import { BACKUP_NAME } from '../backup/backup-location';
+import { BACKUP_NAME } from '../backup/backup-manifest';
 import { isScope, MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../common/http/principal';
 import { UUID_PATTERN } from '../common/validation/validators';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';

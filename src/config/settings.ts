@@ -113,13 +113,15 @@ function urls(spec: { protocols: string[]; doc: string }): Setting<string | unde
   };
 }
 
-/** Interpolated into SQL as an identifier (database, cluster), so it must be one. */
+/** A name put into SQL as an identifier (a database, a cluster; a backup's database: backup-location.ts): never quoted. */
+export const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+export const PLAIN_IDENTIFIER_TEXT = 'a plain identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)';
+
 function identifier<T extends string | undefined>(spec: Described<T>): Setting<string | T> {
   return {
     ...spec,
     parse(raw, variable) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(raw))
-        throw new ConfigError(`${variable} must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)`);
+      if (!PLAIN_IDENTIFIER.test(raw)) throw new ConfigError(`${variable} must be ${PLAIN_IDENTIFIER_TEXT}`);
       return raw;
     },
   };

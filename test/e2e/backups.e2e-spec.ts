@@ -299,6 +299,70 @@ describe(`backups (${E2E_MODE})`, () => {
     expect(again).toEqual(before);
   }, 300_000);
 
+  it('refuses a tampered manifest.json, naming the field, and changes nothing: no database, table, row or Redis key', async () => {
+    const manifest = JSON.parse(readFileSync(join(BACKUP_DIR, full, 'manifest.json'), 'utf8')) as TamperedManifest;
+    const { folder } = manifest.parts[0];
+    // Each a field the restore puts into SQL, a path or Redis, as an attacker who can write the backups would set it.
+    const tamperings: { field: string; tamper: (manifest: TamperedManifest, name: string) => void }[] = [
+      {
+        field: 'database',
+        tamper: (m, name) => (m.database = `${m.database} AS tampered_${RUN} FROM File('${join(BACKUP_DIR, name, folder)}') ASYNC --`),
+      },
+      { field: 'parts[0].folder', tamper: (m) => (m.parts[0].folder = `../${full}/${folder}`) },
+      { field: 'base', tamper: (m) => (m.base = `../${full}`) },
+      {
+        field: 'redisKeys[0].key',
+        // A sign-in session of someone's choosing, were it written (shared mode: the backup's own filter's dump).
+        tamper: (m) =>
+          (m.redisKeys[0] = { ...(m.redisKeys[0] ?? { ttlMs: 0, dump: '' }), key: `cost-insights:sign-in:session:${'0'.repeat(64)}` }),
+      },
+    ];
+    const named = tamperings.map(({ field, tamper }) => {
+      const name = `tampered-${field.replace(/\W+/g, '-')}-${RUN}`;
+      cpSync(join(BACKUP_DIR, full), join(BACKUP_DIR, name), { recursive: true });
+      const tampered = structuredClone(manifest);
+      tampered.name = name;
+      tamper(tampered, name);
+      writeFileSync(join(BACKUP_DIR, name, 'manifest.json'), JSON.stringify(tampered, null, 2));
+      return { field, name };
+    });
+    try {
+      const listed = JSON.parse(await ok(cli(source, ['backup', 'list', '--json']))) as {
+        name: string;
+        complete: boolean;
+        problem?: string;
+      }[];
+      for (const { field, name } of named) {
+        expect(listed.find((backup) => backup.name === name)).toMatchObject({
+          complete: false,
+          problem: expect.stringContaining(`its manifest.json field ${field} `),
+        });
+      }
+      const before = await storeState(source);
+      expect(before.nodes[0].tables.length).toBeGreaterThan(10);
+      for (const { field, name } of named) {
+        const refused = await cli(source, ['backup', 'restore', name, '--force']);
+        expect({ field, code: refused.code }).toEqual({ field, code: 1 });
+        expect(refused.stderr).toContain(`Error: backup ${name} is not restorable: its manifest.json field ${field} `);
+        expect(await storeState(source)).toEqual(before);
+      }
+    } finally {
+      for (const { name } of named) rmSync(join(BACKUP_DIR, name), { recursive: true, force: true });
+    }
+  }, 600_000);
+
+  it('with --force, replaces a store that is not empty whole: it answers as before, and takes imports', async () => {
+    const report = JSON.parse(await ok(cli(source, ['backup', 'restore', full, '--force', '--json']))) as { rows: Record<string, number> };
+    expect(report.rows.cost_line_items).toBeGreaterThan(0);
+    const after = await withApi(source, (http) => answers(http, estate.key, estate.filterId));
+    expect(after).toEqual(before);
+    // The restored cost table's defaults read the store's own dictionaries (not the restore's scratch database's).
+    const org = randomUUID();
+    const key = await createKey(source, org);
+    await ok(cli(source, ['ingest', 'focus', focusExport(join(WORK, 'after-force.csv'), 2), '--org', org]));
+    expect(await billedTotal(source, key)).toBe('4.5 4.5');
+  }, 600_000);
+
   it('refuses a corrupt backup, naming the file, and leaves the store as it was', async () => {
     const corrupt = `corrupt-${RUN}`;
     cpSync(join(BACKUP_DIR, full), join(BACKUP_DIR, corrupt), { recursive: true });
@@ -503,6 +567,79 @@ describe(`backups (${E2E_MODE})`, () => {
     600_000,
   );
 });
+
+interface TamperedManifest {
+  name: string;
+  base: string | null;
+  database: string;
+  parts: { folder: string }[];
+  redisKeys: { key: string; ttlMs: number; dump: string }[];
+}
+
+/**
+ * What a restore could change, read around it: on each node, every database of this file's run and their tables with
+ * their rows (FINAL where merges fold rows: a background merge changes nothing here), and every Redis key with its value.
+ */
+async function storeState(store: Env): Promise<{ nodes: { databases: unknown[]; tables: unknown[] }[]; redis: Record<string, string> }> {
+  const nodes = [];
+  for (const node of storeNodes(store)) {
+    const [databases, tables] = (await node([
+      `SELECT name FROM system.databases WHERE name LIKE '%${RUN}%' ORDER BY name`,
+      `SELECT database, name, engine FROM system.tables WHERE database LIKE '%${RUN}%' ORDER BY database, name`,
+    ])) as [unknown[], { database: string; name: string; engine: string }[]];
+    const counted = tables.filter((table) => table.engine.endsWith('MergeTree'));
+    const final = (engine: string) => (/(Replacing|Collapsing|Summing|Aggregating)MergeTree$/.test(engine) ? ' FINAL' : '');
+    const counts = await node(counted.map((table) => `SELECT count() AS rows FROM ${table.database}.${table.name}${final(table.engine)}`));
+    nodes.push({ databases, tables: tables.map((table) => ({ ...table, rows: counts[counted.indexOf(table)]?.[0] ?? null })) });
+  }
+  const values: Record<string, string> = {};
+  if (redis) {
+    const { default: Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    for (const key of await client.keys('*')) values[key] = (await client.dumpBuffer(key))?.toString('base64') ?? '';
+    client.disconnect();
+  }
+  return { nodes, redis: values };
+}
+
+/** Each node of the store as a runner of queries (rows per query): over HTTP, or the embedded store opened by a child process. */
+function storeNodes(store: Env): ((queries: string[]) => Promise<unknown[][]>)[] {
+  if (!SHARED_SERVERS) {
+    const script = `const { createClient } = require('@clickhouse/client');
+      const { createChdbConnection } = require('chdb/connection');
+      const client = createClient({ connection: createChdbConnection({ path: process.argv[1] }) });
+      (async () => {
+        const results = [];
+        for (const query of JSON.parse(process.argv[2])) results.push(await (await client.query({ query, format: 'JSONEachRow' })).json());
+        process.stdout.write(JSON.stringify(results));
+        await client.close();
+      })();`;
+    return [
+      async (queries) => {
+        const run = spawnSync(process.execPath, ['-e', script, store.DATA_DIR, JSON.stringify(queries)], { cwd: ROOT, encoding: 'utf8' });
+        if (run.status !== 0) throw new Error(`reading the embedded store failed: ${run.stderr}`);
+        return JSON.parse(run.stdout) as unknown[][];
+      },
+    ];
+  }
+  return (store.CLICKHOUSE_CLUSTER_NODE_URLS ?? store.CLICKHOUSE_URL).split(',').map((node) => async (queries) => {
+    const results: unknown[][] = [];
+    for (const query of queries) {
+      const url = new URL(node);
+      url.searchParams.set('query', `${query} FORMAT JSONEachRow`);
+      const answer = await fetch(url);
+      const text = await answer.text();
+      if (!answer.ok) throw new Error(`${query}: ${text}`);
+      results.push(
+        text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as unknown),
+      );
+    }
+    return results;
+  });
+}
 
 async function flushRedis(): Promise<void> {
   const { default: Redis } = await import('ioredis');

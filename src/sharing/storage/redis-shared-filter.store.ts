@@ -2,7 +2,11 @@ import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { UpstreamUnavailableException } from '../../common/errors/api-errors';
 import { metrics } from '../../observability/prometheus-metrics';
-import { REDIS_SHARED_FILTER_KEY_PREFIX, REDIS_SHARED_FILTER_QUOTA_KEY_PREFIX } from '../../infrastructure/redis/redis-key-prefixes';
+import {
+  redisSharedFilterKey,
+  redisSharedFilterKeySetKey,
+  redisSharedFilterQuotaKeys,
+} from '../../infrastructure/redis/redis-key-prefixes';
 import { serializeSharedFilterConfiguration } from '../shared-filter-configuration';
 import {
   NewSharedFilter,
@@ -13,24 +17,6 @@ import {
   SharedFilterSaveOutcome,
   SharedFilterStore,
 } from './shared-filter.store';
-
-export function redisSharedFilterKey(filterId: string): string {
-  return REDIS_SHARED_FILTER_KEY_PREFIX + filterId;
-}
-
-/**
- * An organisation's quota accounting: a sorted set of its live filters (member `<filterId>:<bytes>`,
- * score = expiry in epoch ms) and the running sum of their bytes.
- */
-export function redisSharedFilterQuotaKeys(organizationId: string): { filters: string; bytes: string } {
-  const prefix = `${REDIS_SHARED_FILTER_QUOTA_KEY_PREFIX}${organizationId}:`;
-  return { filters: `${prefix}filters`, bytes: `${prefix}bytes` };
-}
-
-/** The live filters one key created, as the organisation's set holds them (the shares sum these sets' members). */
-export function redisSharedFilterKeySetKey(organizationId: string, keyId: string): string {
-  return `${REDIS_SHARED_FILTER_QUOTA_KEY_PREFIX}${organizationId}:key:${keyId}`;
-}
 
 /** Shared by both scripts: Redis's clock, and the byte size a member carries. */
 const LUA_COMMON = `
