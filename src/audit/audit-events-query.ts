@@ -1,6 +1,7 @@
 import { addDays, isCalendarDate, isSupportedDate } from '../common/dates/calendar-date';
 import { InvalidRequestException } from '../common/errors/api-errors';
-import { SUPPORTED_DATES_TEXT, UUID_PATTERN } from '../common/validation/validators';
+import { UUID_PATTERN } from '../common/validation/patterns';
+import { SUPPORTED_DATES_TEXT } from '../common/validation/validators';
 import type { AnswerFormat } from '../answers/answer-format';
 import { AUDIT_ACTIONS, isAuditAction } from '../infrastructure/audit-trail/audit-event';
 import type { AuditEventQuery, AuditPosition } from '../infrastructure/audit-trail/audit-events.repository';

@@ -1,7 +1,8 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { createPrivateKey, randomBytes } from 'node:crypto';
-import { BaseClient, custom, errors, generators, Issuer } from 'openid-client';
+import type { BaseClient, Issuer } from 'openid-client';
+import { once } from '../common/async/once';
 import type { Principal } from '../common/http/principal';
 import { APP_CONFIG, AppConfig, SsoConfig } from '../config/app-config';
 import { readableText } from '../common/text/hidden-characters';
@@ -99,6 +100,9 @@ export const DEFAULT_RETURN_PATH = '/settings/api-keys';
  * rotation is followed at once; `alg: none` and algorithms other than the client's are refused). Sessions and pending sign-ins
  * are server-side records (sign-in-records.ts), so every instance behind the load balancer knows them.
  */
+/** openid-client, loaded at the first sign-in: most processes (the CLI's, an API without SSO_ISSUER_URL) never need it. */
+const openidClient = once(() => import('openid-client'));
+
 @Injectable()
 export class SsoService {
   private readonly logger = new Logger('SsoService');
@@ -118,7 +122,7 @@ export class SsoService {
   /** Starts a sign-in: the provider's authorization URL, and the cookie value that names this browser's pending sign-in. */
   async begin(returnTo: unknown): Promise<{ pendingCookie: string; authorizationUrl: string }> {
     const sso = this.required();
-    const client = await this.oidcClient();
+    const [client, { generators }] = await Promise.all([this.oidcClient(), openidClient()]);
     const pending: PendingSignIn = {
       state: generators.state(),
       nonce: generators.nonce(),
@@ -178,7 +182,7 @@ export class SsoService {
       });
       claims = tokens.claims();
     } catch (error) {
-      throw new SignInRefusal(HttpStatus.BAD_REQUEST, `The sign-in could not be verified: ${verificationFailure(error)}.`);
+      throw new SignInRefusal(HttpStatus.BAD_REQUEST, `The sign-in could not be verified: ${await verificationFailure(error)}.`);
     }
     const who = { subject: String(claims.sub), email: typeof claims.email === 'string' ? claims.email : '' };
     const grant = grantOfGroups(sso.groupMappings, claims[sso.groupsClaim]);
@@ -239,6 +243,7 @@ export class SsoService {
 
   private async discover(): Promise<BaseClient> {
     const sso = this.required();
+    const { custom, Issuer } = await openidClient();
     const issuer = await Issuer.discover(sso.issuerUrl);
     const privateKey = sso.privateKeyPem ? createPrivateKey(sso.privateKeyPem).export({ format: 'jwk' }) : undefined;
     const client = new issuer.Client(
@@ -287,7 +292,8 @@ function randomToken(): string {
  * What failed, in words the page can show (openid-client's messages name the check: state, nonce, iss, aud, exp,
  * signature). They may quote the callback's parameters (`iss`): readable text, cut short, like all text from outside.
  */
-function verificationFailure(error: unknown): string {
+async function verificationFailure(error: unknown): Promise<string> {
+  const { errors } = await openidClient();
   if (error instanceof errors.RPError || error instanceof errors.OPError) return readableText(error.message, OUTSIDE_TEXT_MAX_CHARACTERS);
   return 'the identity provider could not be reached';
 }

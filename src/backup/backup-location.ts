@@ -1,11 +1,5 @@
-import {
-  DeleteObjectsCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  GetObjectCommand,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { once } from '../common/async/once';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageOf } from '../common/errors/message-of';
@@ -234,19 +228,31 @@ export class FolderLocation extends BackupLocation {
   }
 }
 
+/** The AWS SDK, loaded at a backup location's first request (about half a second of every process's start otherwise). */
+const awsSdk = once(() => import('@aws-sdk/client-s3'));
+
 /** BACKUP_S3_URL: ClickHouse's S3 engine (path-style URLs) and the AWS SDK for the manifests and listings. */
 export class S3Location extends BackupLocation {
-  private readonly client: S3Client;
+  private readonly client: () => Promise<S3Client>;
 
   constructor(private readonly s3: S3BackupSettings) {
     super();
-    this.client = new S3Client({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      forcePathStyle: true,
-      credentials: s3.accessKeyId ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } : undefined,
-      maxAttempts: 3,
+    this.client = once(async () => {
+      const { S3Client } = await awsSdk();
+      return new S3Client({
+        endpoint: s3.endpoint,
+        region: s3.region,
+        forcePathStyle: true,
+        credentials: s3.accessKeyId ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } : undefined,
+        maxAttempts: 3,
+      });
     });
+  }
+
+  /** The SDK and the client, at the first request: most processes never reach a bucket. */
+  private async aws() {
+    const [sdk, client] = await Promise.all([awsSdk(), this.client()]);
+    return { ...sdk, client };
   }
 
   get description(): string {
@@ -271,34 +277,33 @@ export class S3Location extends BackupLocation {
   }
 
   async prepare(name: string): Promise<void> {
+    const { PutObjectCommand, client } = await this.aws();
     if ((await this.names()).some((entry) => entry.name === name)) {
       throw new BackupLocationError(`a backup named ${name} already exists in ${this.description}`);
     }
     try {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, '.started'), Body: new Date().toISOString() }),
-      );
+      await client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, '.started'), Body: new Date().toISOString() }));
     } catch (error) {
       throw new BackupLocationError(`cannot write to ${this.describe(name)}: ${messageOf(error)}. Nothing was backed up.`);
     }
   }
 
   async remove(name: string): Promise<void> {
+    const { DeleteObjectsCommand, ListObjectsV2Command, client } = await this.aws();
     for (;;) {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: `${this.key(name)}/`, MaxKeys: 1000 }),
-      );
+      const page = await client.send(new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: `${this.key(name)}/`, MaxKeys: 1000 }));
       const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
       if (keys.length === 0) return;
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.s3.bucket, Delete: { Objects: keys } }));
+      await client.send(new DeleteObjectsCommand({ Bucket: this.s3.bucket, Delete: { Objects: keys } }));
     }
   }
 
   protected async names(): Promise<{ name: string; modifiedAt: string }[]> {
+    const { ListObjectsV2Command, client } = await this.aws();
     const names: { name: string; modifiedAt: string }[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
+      const page = await client.send(
         new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: this.prefix(), Delimiter: '/', ContinuationToken: token }),
       );
       for (const common of page.CommonPrefixes ?? []) {
@@ -312,8 +317,9 @@ export class S3Location extends BackupLocation {
   }
 
   protected async read(name: string, ...path: string[]): Promise<string | undefined> {
+    const { GetObjectCommand, client } = await this.aws();
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, ...path) }));
+      const object = await client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, ...path) }));
       return await object.Body!.transformToString('utf8');
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -322,15 +328,17 @@ export class S3Location extends BackupLocation {
   }
 
   protected async write(name: string, file: string, text: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file), Body: text }));
+    const { PutObjectCommand, client } = await this.aws();
+    await client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file), Body: text }));
   }
 
   protected async sizes(name: string, folder: string): Promise<Map<string, number>> {
+    const { ListObjectsV2Command, client } = await this.aws();
     const prefix = `${this.key(name, folder)}/`;
     const sizes = new Map<string, number>();
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await client.send(new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: prefix, ContinuationToken: token }));
       for (const object of page.Contents ?? []) sizes.set(object.Key!.slice(prefix.length), object.Size ?? 0);
       token = page.NextContinuationToken;
     } while (token);
@@ -338,8 +346,9 @@ export class S3Location extends BackupLocation {
   }
 
   private async head(name: string, file: string): Promise<string | undefined> {
+    const { HeadObjectCommand, client } = await this.aws();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file) }));
+      const head = await client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: this.key(name, file) }));
       return head.LastModified?.toISOString();
     } catch (error) {
       if (isNotFound(error)) return undefined;

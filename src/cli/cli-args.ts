@@ -2,12 +2,12 @@ import { Command, OptionValues } from 'commander';
 import { API_KEY_PREFIX } from '../auth/api-key-format';
 import { BACKUP_NAME } from '../backup/backup-manifest';
 import { isScope, MAX_KEY_NAME_LENGTH, Scope, SCOPES } from '../common/http/principal';
-import { UUID_PATTERN } from '../common/validation/validators';
+import { UUID_PATTERN } from '../common/validation/patterns';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
 import { MAX_MAP_KEY_LENGTH } from '../cost-query/dimension-registry';
-import { MAX_ACTIVATED_KEYS } from '../tag-keys/dto/tag-keys.dto';
+import { MAX_ACTIVATED_KEYS } from '../tag-keys/activated-keys-limit';
 import { CONVERSION_POLICIES, ConversionPolicy, isRateSource, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import {
   INTEGRATION_ID_PATTERN,

@@ -8,10 +8,10 @@ import { Environment } from '../config/settings';
 import { isEmbeddedLockError } from '../infrastructure/clickhouse/clickhouse.client-factory';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../infrastructure/clickhouse/migrator';
-import { CliCommand, parseCommandLine, UsageError } from './cli-args';
+import { CliCommand } from './cli-args';
+import { readCommandLine, StoreCommand } from './command-line';
 import { CliModule } from './cli.module';
 import { CliOutput, EXIT } from './cli-output';
-import { usageText } from './cli-usage';
 import { demoDataCommand } from './demo-data.command';
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.command';
 import { migrateCommand } from './migrate.command';
@@ -34,19 +34,12 @@ const INGEST_MAX_EXECUTION_SECONDS = 3600;
  * command line is validated before the store is opened, so a usage error never touches (or waits for) ClickHouse.
  */
 export async function runCli(argv: string[], io: CliOutput, environment: Environment): Promise<number> {
-  let command: CliCommand;
-  try {
-    command = parseCommandLine(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`Error: ${error.message}\n\n${usageText(error.topic)}`);
-    return EXIT.usage;
-  }
-  if (command.name === 'help') {
-    io.out(usageText(command.topic));
-    return EXIT.ok;
-  }
+  const command = readCommandLine(argv, io);
+  return typeof command === 'number' ? command : runCommand(command, io, environment);
+}
 
+/** Runs a command that needs the store (every one but `help`). */
+export async function runCommand(command: StoreCommand, io: CliOutput, environment: Environment): Promise<number> {
   let config: AppConfig;
   try {
     config = loadConfig(commandEnvironment(command, environment));
@@ -74,7 +67,7 @@ function commandEnvironment(command: CliCommand, environment: Environment): Envi
   return { ...environment, CLICKHOUSE_MAX_EXECUTION_SECONDS: String(INGEST_MAX_EXECUTION_SECONDS) };
 }
 
-async function execute(app: INestApplicationContext, command: Exclude<CliCommand, { name: 'help' }>, io: CliOutput): Promise<number> {
+async function execute(app: INestApplicationContext, command: StoreCommand, io: CliOutput): Promise<number> {
   const clickhouse = app.get(ClickhouseService);
   if (command.name === 'migrate') return migrateCommand(clickhouse, io);
   // A restore replaces the whole store, migrating what it restored: nothing to migrate before it.

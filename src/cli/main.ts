@@ -1,8 +1,15 @@
-import { runCli } from './cli-runner';
 import { processOutput } from './cli-output';
+import { readCommandLine } from './command-line';
 
-/** Operator CLI: `npm run -s cli -- <command>`; see `help`. */
-runCli(process.argv.slice(2), processOutput, process.env).then(
+/** Operator CLI: `npm run -s cli -- <command>`; see `help`. The application's modules load only for a command that needs the store. */
+async function main(argv: string[]): Promise<number> {
+  const command = readCommandLine(argv, processOutput);
+  if (typeof command === 'number') return command;
+  const { runCommand } = await import('./cli-runner');
+  return runCommand(command, processOutput, process.env);
+}
+
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -1,6 +1,6 @@
 import { CURRENCY_CODES } from '../common/money/currency-codes';
 import { ImportedInvoice, InvoiceChange, invoiceChanges, publishedInvoices, stagedInvoices } from './import-invoices';
-import { UUID_PATTERN } from '../common/validation/validators';
+import { UUID_PATTERN } from '../common/validation/patterns';
 import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';

@@ -1,10 +1,11 @@
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { AnonymousCredential, ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { ContainerClient } from '@azure/storage-blob';
 import { createWriteStream } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { once } from '../common/async/once';
 import { ExportPart, FocusIngestError } from '../ingest/focus-files';
 import type { ListedObject } from './delivery-layouts';
 import { confiningFolder } from './file-confinement';
@@ -30,6 +31,13 @@ export interface StoreContext {
   maxListedObjects: number;
   environment?: NodeJS.ProcessEnv;
 }
+
+/**
+ * The object stores' SDKs, loaded when a source first reads a bucket or container: together about a second and a half
+ * of every process's start otherwise (each CLI command's too), for what most installations never use.
+ */
+const awsSdk = once(() => import('@aws-sdk/client-s3'));
+const azureSdk = once(() => import('@azure/storage-blob'));
 
 /** A credential a source names is not set in this process: said by name, never by value. */
 export class MissingCredential extends Error {}
@@ -127,7 +135,7 @@ function noLargerThan(bytes: number, name: string): Transform {
 
 /** An S3-compatible bucket (AWS S3, OCI, GCS interoperability, on-prem) through the AWS SDK. */
 class S3Store implements SourceStore {
-  private readonly client: S3Client;
+  private readonly client: () => Promise<S3Client>;
 
   constructor(
     private readonly location: Extract<SourceLocation, { scheme: 's3' }>,
@@ -135,20 +143,24 @@ class S3Store implements SourceStore {
     private readonly maxListedObjects: number,
   ) {
     const { id, secret: key } = resolved(location.credentials, environment);
-    this.client = new S3Client({
-      region: location.region,
-      endpoint: location.endpoint,
-      forcePathStyle: location.pathStyle,
-      credentials: id && key ? { accessKeyId: id, secretAccessKey: key } : undefined,
-      maxAttempts: 3,
+    this.client = once(async () => {
+      const { S3Client } = await awsSdk();
+      return new S3Client({
+        region: location.region,
+        endpoint: location.endpoint,
+        forcePathStyle: location.pathStyle,
+        credentials: id && key ? { accessKeyId: id, secretAccessKey: key } : undefined,
+        maxAttempts: 3,
+      });
     });
   }
 
   async list(): Promise<SourceListing> {
+    const [{ ListObjectsV2Command }, client] = await Promise.all([awsSdk(), this.client()]);
     const listed = new RemoteListing(this.maxListedObjects);
     let token: string | undefined;
     do {
-      const page = await this.client.send(
+      const page = await client.send(
         new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.location.prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
@@ -165,7 +177,7 @@ class S3Store implements SourceStore {
   }
 
   async readText(key: string): Promise<string> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + key }));
+    const object = await this.get(key);
     if ((object.ContentLength ?? 0) > MAX_MANIFEST_BYTES)
       throw new Error(`${key}: larger than ${MAX_MANIFEST_BYTES} bytes, not a manifest`);
     return (await object.Body?.transformToString('utf8')) ?? '';
@@ -176,17 +188,19 @@ class S3Store implements SourceStore {
       objects,
       dir,
       (key) => `s3://${this.location.bucket}/${this.location.prefix}${key}`,
-      async (key) => {
-        const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + key }));
-        return object.Body as Readable;
-      },
+      async (key) => (await this.get(key)).Body as Readable,
     );
+  }
+
+  private async get(key: string) {
+    const [{ GetObjectCommand }, client] = await Promise.all([awsSdk(), this.client()]);
+    return client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + key }));
   }
 }
 
 /** An Azure Blob Storage container through the Azure SDK: shared key, SAS token, or anonymous (public) access. */
 class AzureStore implements SourceStore {
-  private readonly container: ContainerClient;
+  private readonly container: () => Promise<ContainerClient>;
 
   constructor(
     private readonly location: Extract<SourceLocation, { scheme: 'azure' }>,
@@ -195,16 +209,19 @@ class AzureStore implements SourceStore {
   ) {
     const { id, secret: key, sas } = resolved(location.credentials, environment);
     const url = `${location.accountUrl}/${location.container}${sas ? `?${sas.replace(/^\?/, '')}` : ''}`;
-    // Few, short retries (as the S3 client's 3 attempts): the worker tries an unreachable source again at its own
-    // pace (CheckSchedule), and the SDK's default (4 tries, 4 s doubling) would hold up every other source's check.
-    this.container = new ContainerClient(url, id && key ? new StorageSharedKeyCredential(id, key) : new AnonymousCredential(), {
-      retryOptions: { maxTries: 3, retryDelayInMs: 500, maxRetryDelayInMs: 2_000 },
+    this.container = once(async () => {
+      const { AnonymousCredential, ContainerClient, StorageSharedKeyCredential } = await azureSdk();
+      // Few, short retries (as the S3 client's 3 attempts): the worker tries an unreachable source again at its own
+      // pace (CheckSchedule), and the SDK's default (4 tries, 4 s doubling) would hold up every other source's check.
+      return new ContainerClient(url, id && key ? new StorageSharedKeyCredential(id, key) : new AnonymousCredential(), {
+        retryOptions: { maxTries: 3, retryDelayInMs: 500, maxRetryDelayInMs: 2_000 },
+      });
     });
   }
 
   async list(): Promise<SourceListing> {
     const listed = new RemoteListing(this.maxListedObjects);
-    for await (const blob of this.container.listBlobsFlat({ prefix: this.location.prefix })) {
+    for await (const blob of (await this.container()).listBlobsFlat({ prefix: this.location.prefix })) {
       if (!blob.name.startsWith(this.location.prefix)) continue;
       await listed.add(blob.name.slice(this.location.prefix.length), {
         size: blob.properties.contentLength ?? 0,
@@ -216,7 +233,7 @@ class AzureStore implements SourceStore {
   }
 
   async readText(key: string): Promise<string> {
-    const blob = this.container.getBlobClient(this.location.prefix + key);
+    const blob = (await this.container()).getBlobClient(this.location.prefix + key);
     const properties = await blob.getProperties();
     if ((properties.contentLength ?? 0) > MAX_MANIFEST_BYTES)
       throw new Error(`${key}: larger than ${MAX_MANIFEST_BYTES} bytes, not a manifest`);
@@ -229,7 +246,7 @@ class AzureStore implements SourceStore {
       dir,
       (key) => `azure://${this.location.container}/${this.location.prefix}${key}`,
       async (key) => {
-        const download = await this.container.getBlobClient(this.location.prefix + key).download();
+        const download = await (await this.container()).getBlobClient(this.location.prefix + key).download();
         return download.readableStreamBody as Readable;
       },
     );

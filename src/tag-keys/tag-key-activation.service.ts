@@ -7,7 +7,7 @@ import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../ingest/activated-maps';
 import { BackupFence } from '../ingest/publish-fence';
-import { MAX_ACTIVATED_KEYS } from './dto/tag-keys.dto';
+import { MAX_ACTIVATED_KEYS } from './activated-keys-limit';
 import { KeyActivation, TagKeysRepository } from './tag-keys.repository';
 
 /** Back-fill passes before an activation gives up (a row written meanwhile with the old keys asks for another). */

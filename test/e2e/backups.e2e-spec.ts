@@ -7,7 +7,8 @@ import request from 'supertest';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { LocalServer, startRedisServer, startS3Server, stopProcess } from '../support/local-servers';
-import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
+import { BUILT } from '../support/built-dist';
+import { CliRun, runCli } from '../support/cli-run';
 import { itWithTools } from '../support/system-tools';
 import { childEnv as storeChildEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
 import { SCOPES } from '../../src/common/http/principal';
@@ -21,7 +22,7 @@ import { SCOPES } from '../../src/common/http/principal';
  */
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `backups-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
-const { cli: CLI, server: SERVER } = privateBuildPaths(join(WORK, 'build'));
+const { cli: CLI, server: SERVER } = BUILT;
 const BACKUP_DIR = process.env.BACKUP_DIR!;
 const RUN = randomUUID().slice(0, 8);
 
@@ -228,7 +229,6 @@ async function billedTotal(store: Env, key: string): Promise<string> {
 beforeAll(async () => {
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
-  buildPrivately(join(WORK, 'build'));
   if (SHARED_SERVERS) redis = await startRedisServer(join(WORK, 'redis'));
 }, 240_000);
 

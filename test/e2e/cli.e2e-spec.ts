@@ -9,7 +9,8 @@ import { sumDecimals } from '../support/decimals';
 import { demoExchangeRates } from '../../src/demo/demo-exchange-rates';
 import { asNumber, exact, rounded, sum, times } from '../support/money';
 import { stopProcess } from '../support/local-servers';
-import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
+import { BUILT } from '../support/built-dist';
+import { CliRun, runCli } from '../support/cli-run';
 import { TestApp } from '../support/test-app';
 import { childEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
@@ -24,8 +25,7 @@ import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 const MODE = E2E_MODE;
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `cli-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
-const BUILD = join(WORK, 'build');
-const { dist: DIST, cli: CLI, server: SERVER } = privateBuildPaths(BUILD);
+const { dist: DIST, cli: CLI, server: SERVER } = BUILT;
 const EMBEDDED_STORE = join(WORK, 'store');
 
 type CliResult = CliRun;
@@ -183,7 +183,6 @@ const LOCK_MESSAGE = /data directory .* is in use by another process.*Stop the s
 describe(`operator CLI (${MODE})`, () => {
   beforeAll(() => {
     rmSync(WORK, { recursive: true, force: true });
-    buildPrivately(BUILD);
   }, 300_000);
 
   afterAll(() => {

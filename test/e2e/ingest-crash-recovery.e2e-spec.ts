@@ -9,7 +9,8 @@ import { keepRecoveringImports } from '../../src/startup';
 import { startAppWithEnv } from '../support/app-with-env';
 import { toScaled } from '../support/decimals';
 import { LocalServer, startClickhouseServer } from '../support/local-servers';
-import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
+import { BUILT } from '../support/built-dist';
+import { CliRun, runCli } from '../support/cli-run';
 import { TestApp } from '../support/test-app';
 import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
@@ -36,8 +37,7 @@ const afterPartitions = (partitions: number) => String(partitions * STEPS_PER_PA
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `crash-recovery-${process.env.JEST_WORKER_ID ?? '1'}`);
 /** A private build: the CLI's migrations path is relative to it, hence the `clickhouse` link beside it. */
-const BUILD = join(WORK, 'build');
-const { dist: DIST, cli: CLI, server: SERVER } = privateBuildPaths(BUILD);
+const { dist: DIST, cli: CLI, server: SERVER } = BUILT;
 const DATABASE = process.env.CLICKHOUSE_DATABASE ?? 'cost_insights_test';
 const INTEGRATION = 'crash-test';
 
@@ -359,7 +359,6 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
 
   beforeAll(async () => {
     rmSync(WORK, { recursive: true, force: true });
-    buildPrivately(BUILD);
     files.old = writeFocusCsv(join(WORK, 'old.csv'), OLD);
     files.new = writeFocusCsv(join(WORK, 'new.csv'), NEW);
     files.bystander = writeFocusCsv(join(WORK, 'bystander.csv'), BYSTANDER);

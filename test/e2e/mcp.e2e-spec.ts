@@ -1,10 +1,8 @@
 // modes: embedded server cluster — answers computed by the store's SQL
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { BUILT } from '../support/built-dist';
 import { sumDecimals } from '../support/decimals';
 import { listen, send, startAppWithEnv } from '../support/app-with-env';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
@@ -13,7 +11,6 @@ import { RowInput, TestApp, TestOrganization } from '../support/test-app';
  * The MCP endpoint (POST /v1/mcp) and the stdio relay (`npm run mcp`), driven by the official SDK's client
  * against the real server. Expected values are computed here from the inserted rows (exact decimal sums).
  */
-const ROOT = resolve(__dirname, '../..');
 
 const estate: RowInput[] = [
   row('2026-09-03', '120.1000000001', {
@@ -631,23 +628,8 @@ describe('MCP over stdio (npm run mcp: the relay to /v1/mcp)', () => {
   let entry: string;
 
   beforeAll(async () => {
-    // The relay compiled as `npm run mcp` builds it (tsconfig.build.json), into a directory of this test's own.
-    const dir = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `mcp-stdio-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: join(ROOT, 'tsconfig.build.json'),
-        compilerOptions: { rootDir: join(ROOT, 'src'), outDir: join(dir, 'dist'), incremental: false },
-        include: [],
-        files: [join(ROOT, 'src/mcp/stdio.ts')],
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
-      encoding: 'utf8',
-    });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    entry = join(dir, 'dist/mcp/stdio.js');
+    // The relay as `npm run mcp` runs it: the built dist/mcp/stdio.js.
+    entry = BUILT.mcpStdio;
     t = await TestApp.start();
     base = await listen(t);
     org = await t.newOrganization();

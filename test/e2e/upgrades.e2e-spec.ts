@@ -10,7 +10,8 @@ import { loadMigrations, migrate } from '../../src/infrastructure/clickhouse/mig
 import { sumDecimalText, toScaled } from '../support/decimals';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 import { buildOldStore, DAYS, MONEY_COLUMNS, oldEstate, OldRow, writtenColumns } from '../support/old-store';
-import { buildPrivately, CliRun, privateBuildPaths, runCli } from '../support/private-build';
+import { BUILT } from '../support/built-dist';
+import { CliRun, runCli } from '../support/cli-run';
 import { TestApp, workerSettings } from '../support/test-app';
 import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
 
@@ -32,7 +33,7 @@ import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
 const MODE = E2E_MODE;
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `upgrades-${process.env.JEST_WORKER_ID ?? '1'}`);
-const { dist: DIST, cli: CLI, server: SERVER } = privateBuildPaths(join(WORK, 'build'));
+const { dist: DIST, cli: CLI, server: SERVER } = BUILT;
 const LATEST = loadMigrations('x').at(-1)!.version;
 
 type Env = Record<string, string>;
@@ -431,10 +432,10 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
     const target = await schemaOf(reference.clickhouse, reference.clickhouse.database);
     // Store k is cut after statement k of every migration of at least k statements (k = n: applied whole, then
     // again: twice in a row); shorter ones (cut in an earlier store) are simply migrated. Every cut point of every
-    // migration is in one store. On a cluster (every migrate a round of four nodes) the first cuts and the last: the
-    // statements' re-runnability is the same SQL in every mode, swept whole by the embedded and server runs.
+    // migration is in one store. The whole sweep runs once, embedded: the statements' re-runnability is the same SQL in
+    // every mode; a server and a cluster (there every migrate is a round of four nodes) take the first cuts and the last.
     const everyCut = Array.from({ length: longest }, (_, i) => i + 1);
-    for (const k of E2E_MODE === 'cluster' ? [1, 2, 3, longest] : everyCut) {
+    for (const k of E2E_MODE === 'embedded' ? everyCut : [1, 2, 3, longest]) {
       const database = freshDatabase(`cut${k}`);
       databases.push(database);
       const store = connect(database);
@@ -458,10 +459,6 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
   }, 600_000);
 
   describe('migrate killed between two statements (the compiled CLI, SIGKILL)', () => {
-    beforeAll(() => {
-      buildPrivately(join(WORK, 'build'));
-    }, 300_000);
-
     /** The store of one case: a database of its own (embedded: in a directory of its own, opened by the children only). */
     function childEnv(store: Env, extra: Env = {}): NodeJS.ProcessEnv {
       return builtChildEnv({ ...store, ...extra }, ['DATA_DIR', 'PORT', 'MIGRATE_FAULT_AFTER_STATEMENT']);

@@ -1,6 +1,7 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureBuilt } from '../support/built-dist';
 import { freePort, LocalServer, startClickhouseServer, startRedisServer, stopProcess } from '../support/local-servers';
 
 /**
@@ -47,7 +48,7 @@ export class Cluster {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     // The suite runs the compiled server, as production does.
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    ensureBuilt();
     const cluster = new Cluster(dir, apiEnv);
     try {
       await Promise.all([

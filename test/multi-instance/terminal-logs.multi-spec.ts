@@ -1,7 +1,8 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
+import { ensureBuilt } from '../support/built-dist';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
 import { freePort } from '../support/local-servers';
 import { describeWithTools } from '../support/system-tools';
@@ -82,7 +83,7 @@ function expectNoKeyMaterial(output: string): void {
 describeWithTools(['script'])('logs of node dist/main.js on a terminal and on a pipe', () => {
   beforeAll(() => {
     rmSync(dir, { recursive: true, force: true });
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    ensureBuilt();
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

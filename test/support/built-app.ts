@@ -4,7 +4,7 @@ import request from 'supertest';
 import { freePort, stopProcess } from './local-servers';
 
 /**
- * The compiled API (`dist/main.js` of a private build, test/support/private-build.ts) run as a child process, for
+ * The compiled API (`dist/main.js`, built once per run: test/support/built-dist.ts) run as a child process, for
  * the suites whose store one process at a time can open (embedded) or that test the built artefact itself.
  */
 const ROOT = resolve(__dirname, '../..');

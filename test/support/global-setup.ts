@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { banner, checkSystemTools, missingToolsText } from '../../scripts/system-tools';
+import { ensureBuilt } from './built-dist';
 import { startClickhouseCluster } from './clickhouse-cluster';
 import { E2E_MODES } from './e2e-mode';
 import { startClickhouseServer, startRedisServer } from './local-servers';
@@ -24,6 +25,8 @@ export default async function globalSetup(): Promise<void> {
       throw new Error(banner(text));
     }
   }
+  // The built server, CLI and MCP relay some suites start: compiled once (npm test builds first), not per suite.
+  ensureBuilt();
   const tmp = resolve(__dirname, '../../.test-tmp', `${mode}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });

@@ -76,6 +76,17 @@ export function workerSettings(): SettingOverrides {
   return { DATA_DIR: join(process.env.E2E_TMP_DIR ?? '.test-tmp', `embedded-worker-${process.env.JEST_WORKER_ID ?? '1'}`) };
 }
 
+/**
+ * Settings that point an application at a store other than the suite's. The suite's shared server or cluster was
+ * migrated once by global-setup.ts, so an application on it skips the migrator (on a cluster a round of every node);
+ * an embedded worker's directory is migrated by its first application, later ones finding nothing to apply.
+ */
+const STORE_SETTINGS = ['CLICKHOUSE_URL', 'CLICKHOUSE_DATABASE', 'CLICKHOUSE_CLUSTER', 'CLICKHOUSE_CLUSTER_NODE_URLS', 'DATA_DIR'];
+
+function namesAStore(settings: SettingOverrides = {}): boolean {
+  return Object.keys(settings).some((name) => STORE_SETTINGS.includes(name));
+}
+
 /** The real application (same factory as production) on the mode's ClickHouse and Redis. */
 export class TestApp {
   private constructor(
@@ -94,7 +105,7 @@ export class TestApp {
       settings: { ...workerSettings(), ...options.settings },
     });
     const clickhouse = app.get(ClickhouseService);
-    await migrate(clickhouse);
+    if (!SHARED_SERVERS || namesAStore(options.settings)) await migrate(clickhouse);
     await app.init();
     return new TestApp(app, clickhouse, app.get(ApiKeysService));
   }

@@ -4,9 +4,6 @@ import { isCalendarDate, isSupportedDate, SUPPORTED_DATES } from '../dates/calen
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const BILLING_PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-/** A UUID in its canonical text form (any case): organisation ids. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The supported dates as a sentence, for messages and Swagger. */
 export const SUPPORTED_DATES_TEXT = `from ${SUPPORTED_DATES.first} to ${SUPPORTED_DATES.last}`;
 

@@ -2,10 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, Length } from 'class-validator';
 import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
 import { MAP_DIMENSIONS } from '../../cost-query/filter-fields';
+import { MAX_ACTIVATED_KEYS } from '../activated-keys-limit';
 import { PRESENCE_DAYS, SUGGESTED_COST_SHARE, SUGGESTED_MAX_VALUES } from '../tag-keys.repository';
-
-/** Keys an organisation may activate per map: enough for every key its questions group by, few enough to stay small. */
-export const MAX_ACTIVATED_KEYS = 50;
 
 const KINDS = Object.keys(MAP_DIMENSIONS);
 
