@@ -1,13 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request as HttpRequest } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { once } from '../common/async/once';
 import type { Principal } from '../common/http/principal';
 import { McpTools } from './mcp-tools';
 
 export const MCP_SERVER_INFO = { name: 'cost-insights', version: '1.0.0' } as const;
+
+/** The MCP SDK's server side, loaded at the first MCP request: half a second of every start otherwise. */
+const mcpSdk = once(async () => {
+  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+});
 
 const INSTRUCTIONS =
   "Cost Insights: cloud cost data of one organisation (the API key's). Start with get_filter_values to learn which clouds, services, accounts, " +
@@ -48,6 +56,7 @@ export class McpEndpoint {
     }
     const { forSdk, calls } = readToolCalls(message);
     if (!calls) return jsonRpcHttpError(400, INVALID_REQUEST, DUPLICATE_IDS);
+    const { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await mcpSdk();
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
     // The tool runs on the call's own arguments as they were sent (see readToolCalls), not the SDK's copy.

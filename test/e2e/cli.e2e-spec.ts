@@ -10,6 +10,7 @@ import { demoExchangeRates } from '../../src/demo/demo-exchange-rates';
 import { asNumber, exact, rounded, sum, times } from '../support/money';
 import { stopProcess } from '../support/local-servers';
 import { BUILT } from '../support/built-dist';
+import { itIn } from '../support/suite-modes';
 import { CliRun, runCli } from '../support/cli-run';
 import { TestApp } from '../support/test-app';
 import { childEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
@@ -180,6 +181,9 @@ interface TagKeysAnswer {
 
 const LOCK_MESSAGE = /data directory .* is in use by another process.*Stop the server.*CLICKHOUSE_URL/s;
 
+/** The cases that never reach the mode's store (usage; an embedded directory of their own): once, embedded. */
+const onceIn = itIn(['embedded']);
+
 describe(`operator CLI (${MODE})`, () => {
   beforeAll(() => {
     rmSync(WORK, { recursive: true, force: true });
@@ -189,7 +193,7 @@ describe(`operator CLI (${MODE})`, () => {
     rmSync(WORK, { recursive: true, force: true });
   });
 
-  it('prints the usage for help and for no command', async () => {
+  onceIn('prints the usage for help and for no command', async () => {
     for (const args of [[], ['help'], ['--help']]) {
       const result = await cli(args);
       expect(result.code).toBe(0);
@@ -203,7 +207,7 @@ describe(`operator CLI (${MODE})`, () => {
     expect(keysHelp.stdout).toContain('cost:read, shared-filters:read, shared-filters:write');
   });
 
-  it('answers usage errors with exit code 2 and a clear message, without opening the store', async () => {
+  onceIn('answers usage errors with exit code 2 and a clear message, without opening the store', async () => {
     const untouched = join(WORK, 'never-opened');
     const store = embeddedStore(untouched);
     const org = randomUUID();
@@ -496,52 +500,56 @@ describe(`operator CLI (${MODE})`, () => {
     }
   }, 420_000);
 
-  it('refuses a locked embedded data directory with exit code 1 and a clear message, and corrupts nothing', async () => {
-    const dataDir = join(WORK, 'locked-store');
-    const store = embeddedStore(dataDir);
-    const org = randomUUID();
-    const before = json<CreatedKey>(
-      await cli(['keys', 'create', '--org', org, '--name', 'before lock', '--scopes', 'cost:read', '--json'], store),
-    );
+  onceIn(
+    'refuses a locked embedded data directory with exit code 1 and a clear message, and corrupts nothing',
+    async () => {
+      const dataDir = join(WORK, 'locked-store');
+      const store = embeddedStore(dataDir);
+      const org = randomUUID();
+      const before = json<CreatedKey>(
+        await cli(['keys', 'create', '--org', org, '--name', 'before lock', '--scopes', 'cost:read', '--json'], store),
+      );
 
-    // Another process opens the directory, as a running server would, and holds it.
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const { createClient } = require('@clickhouse/client');
+      // Another process opens the directory, as a running server would, and holds it.
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const { createClient } = require('@clickhouse/client');
          const { createChdbConnection } = require('chdb/connection');
          const client = createClient({ connection: createChdbConnection({ path: process.argv[1] }) });
          client.command({ query: 'SELECT 1' }).then(() => process.stdout.write('READY\\n'));
          setInterval(() => {}, 1000);`,
-        dataDir,
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    try {
-      await new Promise<void>((ready, fail) => {
-        holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && ready());
-        holder.once('exit', (code) => fail(new Error(`lock holder exited with ${code}`)));
-      });
-      for (const args of [
-        ['migrate'],
-        ['keys', 'create', '--org', org, '--name', 'during lock', '--scopes', 'cost:read', '--json'],
-        ['keys', 'list', '--org', org],
-        ['demo-data', '--org', org, '--days', '2'],
-      ]) {
-        const result = await cli(args, store);
-        expect({ args, code: result.code }).toEqual({ args, code: 1 });
-        expect(result.stdout).toBe('');
-        expect(result.stderr).toMatch(LOCK_MESSAGE);
-        expect(result.stderr).toContain(dataDir);
+          dataDir,
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        await new Promise<void>((ready, fail) => {
+          holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && ready());
+          holder.once('exit', (code) => fail(new Error(`lock holder exited with ${code}`)));
+        });
+        for (const args of [
+          ['migrate'],
+          ['keys', 'create', '--org', org, '--name', 'during lock', '--scopes', 'cost:read', '--json'],
+          ['keys', 'list', '--org', org],
+          ['demo-data', '--org', org, '--days', '2'],
+        ]) {
+          const result = await cli(args, store);
+          expect({ args, code: result.code }).toEqual({ args, code: 1 });
+          expect(result.stdout).toBe('');
+          expect(result.stderr).toMatch(LOCK_MESSAGE);
+          expect(result.stderr).toContain(dataDir);
+        }
+      } finally {
+        await stopProcess(holder);
       }
-    } finally {
-      await stopProcess(holder);
-    }
 
-    // Released: the store opens, holds what was written before and nothing from the refused runs.
-    expect(await cli(['migrate'], store)).toMatchObject({ code: 0, stdout: expect.stringContaining('up to date') });
-    const keys = json<ListedKey[]>(await cli(['keys', 'list', '--org', org, '--json'], store));
-    expect(keys.map((k) => k.id)).toEqual([before.id]);
-  }, 240_000);
+      // Released: the store opens, holds what was written before and nothing from the refused runs.
+      expect(await cli(['migrate'], store)).toMatchObject({ code: 0, stdout: expect.stringContaining('up to date') });
+      const keys = json<ListedKey[]>(await cli(['keys', 'list', '--org', org, '--json'], store));
+      expect(keys.map((k) => k.id)).toEqual([before.id]);
+    },
+    240_000,
+  );
 });

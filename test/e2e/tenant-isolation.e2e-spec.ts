@@ -1,5 +1,7 @@
 // modes: embedded server cluster — the organisation in every statement
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Response } from 'supertest';
 import { TestApp, TestOrganization } from '../support/test-app';
 import { sumDecimals } from '../support/decimals';
@@ -42,8 +44,10 @@ describe('tenant isolation (BOLA matrix)', () => {
     { usage_date: '2026-10-20', service: 'Amazon S3', amortized_cost: '4.25' },
   ];
 
+  const sourcesRoot = resolve(process.env.E2E_TMP_DIR ?? '.test-tmp', `tenant-sources-${randomUUID()}`);
+
   beforeAll(async () => {
-    t = await TestApp.start();
+    t = await TestApp.start({ settings: { INGEST_FILE_ROOT: sourcesRoot } });
     a = await t.newOrganization();
     b = await t.newOrganization();
     await t.insertRows(a.organizationId, aRows);
@@ -277,6 +281,42 @@ describe('tenant isolation (BOLA matrix)', () => {
     expect(forB.text).not.toContain(MARK);
     const again = (await t.http.post('/v1/cost-insights/anomalies').set(bAnomalies.auth).send({})).body.data.anomalies;
     expect(again).toEqual([expect.objectContaining({ id: anomaly.id, feedback: null })]);
+  });
+
+  it("does not let A see, run, read or remove B's data source, nor add B's folder as its own", async () => {
+    const bFolder = join(sourcesRoot, b.organizationId, `${MARK}-folder`);
+    mkdirSync(bFolder, { recursive: true });
+    writeFileSync(
+      join(bFolder, 'b.csv'),
+      'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency\n' +
+        `1,1,1,Usage,2026-10-03T00:00:00Z,2026-10-01T00:00:00Z,1,${MARK}-source-service,AWS,USD\n`,
+    );
+    const added = await t.http
+      .post('/v1/admin/sources')
+      .set(b.auth)
+      .send({ integrationId: `${MARK}-source`, kind: 'focus-files', url: `file://${bFolder}` });
+    expect(added.status).toBe(201);
+    const bSource = added.body.data.sourceId as string;
+    expect((await t.http.post(`/v1/admin/sources/${bSource}/run`).set(b.auth)).status).toBe(200);
+
+    const listed = await t.http.get('/v1/admin/sources').set(a.auth);
+    expect([listed.status, listed.text]).toEqual([200, expect.not.stringContaining(MARK)]);
+    const answers = async (id: string) =>
+      Promise.all([
+        t.http.post(`/v1/admin/sources/${id}/run`).set(a.auth),
+        t.http.get(`/v1/admin/sources/${id}/history`).set(a.auth),
+        t.http.delete(`/v1/admin/sources/${id}`).set(a.auth),
+      ]).then((responses) => responses.map((r) => ({ status: r.status, body: r.body as unknown })));
+    const forB = await answers(bSource);
+    expect(forB).toEqual(await answers(randomUUID()));
+    expect(forB.map((r) => r.status)).toEqual([404, 404, 404]);
+    const add = (url: string) => t.http.post('/v1/admin/sources').set(a.auth).send({ integrationId: 'x', kind: 'focus-files', url });
+    const theirs = await add(`file://${bFolder}`);
+    const nowhere = await add(`file://${join(sourcesRoot, randomUUID(), 'x')}`);
+    expect({ status: theirs.status, body: theirs.body }).toEqual({ status: nowhere.status, body: nowhere.body });
+    expect([theirs.status, theirs.text]).toEqual([403, expect.not.stringContaining(MARK)]);
+    // B's source is still B's, with its history.
+    expect((await t.http.get(`/v1/admin/sources/${bSource}/history`).set(b.auth)).body.data).toHaveLength(1);
   });
 
   it("refuses to create a filter in B's name (403) and B's filters stay B's", async () => {

@@ -16,6 +16,7 @@ function loadConfigIn(mode: string): { projects: ProjectConfig[] } {
   try {
     let config: { projects: Array<Partial<ProjectConfig>> } | undefined;
     jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest's own configuration, evaluated as jest evaluates it
       config = require(join(ROOT, 'jest.config.js')) as typeof config;
     });
     return {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { E2E_MODES, E2eMode } from './e2e-mode';
+import { E2E_MODE, E2E_MODES, E2eMode } from './e2e-mode';
 
 /**
  * Which modes each e2e and timing suite runs in, declared by the suite itself on its first line:
@@ -50,4 +50,12 @@ export function suitesNotIn(root: string, mode: E2eMode): string[] {
   return suites(root)
     .filter(({ modes }) => typeof modes === 'string' || !modes.includes(mode))
     .map(({ file }) => file);
+}
+
+/**
+ * `it` in `modes`, skipped (and counted as skipped) in the others: for a case of a many-mode suite whose subject does
+ * not depend on the store — a usage message, an object store's listing — so it runs once, not once per mode.
+ */
+export function itIn(modes: readonly E2eMode[]): jest.It {
+  return modes.includes(E2E_MODE) ? it : it.skip;
 }
