@@ -1,15 +1,6 @@
 import { createHash } from 'node:crypto';
-import { LISTING_SLICE, yieldToEventLoop } from './source-listing';
+import { ListedObject, LISTING_SLICE, yieldToEventLoop } from './source-listing';
 import type { SourceKind } from './source-location';
-
-/** One object of a source's listing: its key relative to the source's root ('/'-separated), size and last change. */
-export interface ListedObject {
-  key: string;
-  size: number;
-  modifiedMs: number;
-  /** The store's version tag of the object (S3 and Azure ETags), where it has one. */
-  etag?: string;
-}
 
 /**
  * A delivery: the files one export run wrote, imported together or not at all. `scope` is what it replaces (a

@@ -1,4 +1,5 @@
-import { Delivery, findDeliveries, ListedObject, manifestKeys } from './delivery-layouts';
+import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
+import type { ListedObject } from './source-listing';
 import { planSource } from './delivery-plan';
 import { parseSourceLocation } from './source-location';
 

@@ -2,9 +2,9 @@ import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExportPart, FocusIngestError } from '../ingest/focus-files';
-import type { ListedObject } from './delivery-layouts';
 import { isInsideFolder, OutsideFolder, realPathInside } from './file-confinement';
 import {
+  ListedObject,
   keyOrder,
   LISTING_SLICE,
   ListingTooLong,

@@ -1,4 +1,4 @@
-import type { ListedObject } from './delivery-layouts';
+import type { ListedObject } from './source-listing';
 import { ManifestCache } from './manifest-cache';
 
 const manifest = (key: string, size: number, modifiedMs: number, etag?: string): ListedObject => ({ key, size, modifiedMs, etag });

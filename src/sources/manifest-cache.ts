@@ -1,4 +1,4 @@
-import type { ListedObject } from './delivery-layouts';
+import type { ListedObject } from './source-listing';
 
 interface CachedManifest {
   version: string;

@@ -7,10 +7,18 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { once } from '../common/async/once';
 import { ExportPart, FocusIngestError } from '../ingest/focus-files';
-import type { ListedObject } from './delivery-layouts';
 import { confiningFolder } from './file-confinement';
 import { FileStore, MAX_MANIFEST_BYTES } from './file-store';
-import { keyOrder, LISTING_SLICE, ListingTooLong, objectKeyProblem, SourceListing, sortInSlices, yieldToEventLoop } from './source-listing';
+import {
+  keyOrder,
+  ListedObject,
+  LISTING_SLICE,
+  ListingTooLong,
+  objectKeyProblem,
+  SourceListing,
+  sortInSlices,
+  yieldToEventLoop,
+} from './source-listing';
 import type { CredentialReferences, SourceLocation } from './source-location';
 
 /**

@@ -1,4 +1,11 @@
-import type { ListedObject } from './delivery-layouts';
+/** One object of a source's listing: its key relative to the source's root ('/'-separated), size and last change. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  modifiedMs: number;
+  /** The store's version tag of the object (S3 and Azure ETags), where it has one. */
+  etag?: string;
+}
 
 /** An object of a source that is never read, and why (a hostile key, a link, a part too large): named in the check. */
 export interface RefusedObject {
