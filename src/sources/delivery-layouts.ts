@@ -198,11 +198,17 @@ async function settledGroups(
       scope,
       order: new Date(newest).toISOString(),
       parts,
-      missing: settling ? [`files changed less than ${Math.round(rules.settleMs / 1000)} s ago`] : [],
+      missing: settling ? [settlingText(rules.nowMs - newest, rules.settleMs)] : [],
       deliveredMs: newest,
       fingerprint: fingerprint(scope, parts.map((p) => `${p.key}\u0000${p.size}\u0000${p.modifiedMs}`).join('\n')),
     };
   });
+}
+
+/** Why a manifest-free delivery is not complete yet: its newest file changed too recently (or, by its clock, later). */
+function settlingText(ageMs: number, settleMs: number): string {
+  const changed = ageMs < 0 ? 'changed after now (a clock ahead of this one?)' : `changed ${Math.round(ageMs / 1000)} s ago`;
+  return `its newest file ${changed}, settling for ${Math.round(settleMs / 1000)} s`;
 }
 
 function parseJson(text: string | undefined): Record<string, unknown> | undefined {

@@ -115,10 +115,12 @@ describe('planSource', () => {
     expect(planSource([delivery('2026-11-03', 'bad')], imported, new Set(['bad']), now, 0).toImport).toEqual([]);
   });
 
-  it('reports an incomplete delivery only past the deadline', () => {
+  it('reports an incomplete delivery only past the deadline, and waits for it before', () => {
     const waiting = [delivery('2026-11-03', 'partial', ['b.csv is missing'])];
-    expect(planSource(waiting, [], new Set(), now, 30 * 86_400_000).incomplete).toEqual([]);
-    expect(planSource(waiting, [], new Set(), now, 0).incomplete.map((d) => d.id)).toEqual(['partial']);
+    const early = planSource(waiting, [], new Set(), now, 30 * 86_400_000);
+    expect([early.incomplete, early.waiting.map((d) => d.id)]).toEqual([[], ['partial']]);
+    const late = planSource(waiting, [], new Set(), now, 0);
+    expect([late.incomplete.map((d) => d.id), late.waiting]).toEqual([['partial'], []]);
   });
 });
 

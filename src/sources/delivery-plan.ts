@@ -14,6 +14,8 @@ export interface SourcePlan {
   incomplete: Delivery[];
   /** Deliveries whose manifest cannot be read as their layout says. */
   unreadable: Delivery[];
+  /** The newest delivery of a scope, incomplete and not yet past the deadline: what a check with nothing new waits for. */
+  waiting: Delivery[];
 }
 
 /**
@@ -31,7 +33,7 @@ export function planSource(
 ): SourcePlan {
   const last = new Map(imported.map((i) => [i.scope, i]));
   const done = new Set([...imported.map((i) => i.fingerprint), ...refused]);
-  const plan: SourcePlan = { toImport: [], incomplete: [], unreadable: deliveries.filter((d) => d.problem !== undefined) };
+  const plan: SourcePlan = { toImport: [], incomplete: [], waiting: [], unreadable: deliveries.filter((d) => d.problem !== undefined) };
   const byScope = new Map<string, Delivery[]>();
   for (const delivery of deliveries) {
     if (delivery.problem === undefined) byScope.set(delivery.scope, [...(byScope.get(delivery.scope) ?? []), delivery]);
@@ -45,7 +47,9 @@ export function planSource(
     if (!newest) continue;
     const complete = newer.find(isComplete);
     if (complete) plan.toImport.push(complete);
-    if (!isComplete(newest) && nowMs - newest.deliveredMs >= incompleteAfterMs && newest !== complete) plan.incomplete.push(newest);
+    if (isComplete(newest) || newest === complete) continue;
+    if (nowMs - newest.deliveredMs >= incompleteAfterMs) plan.incomplete.push(newest);
+    else plan.waiting.push(newest);
   }
   plan.toImport.sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
   return plan;

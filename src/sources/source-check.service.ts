@@ -133,7 +133,7 @@ export class SourceCheckService {
       rows.push(await this.importDelivery(source, store, delivery));
     }
     if (rows.some((row) => row.outcome === 'imported')) await this.activateSuggestedKeys(source);
-    return rows.length > 0 ? rows : [this.row(source, 'unchanged', {})];
+    return rows.length > 0 ? rows : [this.row(source, 'unchanged', { message: waitingText(plan.waiting, this.config.ingestSources) })];
   }
 
   /** The default once data came in (TAG_KEYS_DEFAULT): waited for, so one check's back-fill never overlaps the next. */
@@ -238,6 +238,20 @@ export function periodChanges(before: PeriodTotal[], after: PeriodTotal[], perio
       amortizedAfter: now.get(k)?.amortized ?? '0',
     };
   });
+}
+
+/**
+ * What a check that imported nothing waits for, or '' when it waits for nothing: a delivery whose files are still
+ * settling, or a manifest's missing parts, until they arrive or its deadline passes (then reported as incomplete).
+ */
+function waitingText(waiting: Delivery[], settings: AppConfig['ingestSources']): string {
+  if (waiting.length === 0) return '';
+  const reasons = waiting.map((delivery) => `${delivery.id}: ${listed(delivery.missing)}`);
+  return (
+    `waiting for ${waiting.length === 1 ? 'a delivery' : `${waiting.length} deliveries`} (${reasons.join('; ')}); ` +
+    `files settle for INGEST_SETTLE_SECONDS (${settings.settleSeconds} s), missing parts are reported after ` +
+    `INGEST_INCOMPLETE_AFTER_SECONDS (${settings.incompleteAfterSeconds} s)`
+  );
 }
 
 /** At most ten of a list's items, then how many more: a message stays readable whatever a manifest names. */

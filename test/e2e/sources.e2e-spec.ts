@@ -385,6 +385,16 @@ describe('Data sources', () => {
     write(join(dir, 'b.csv'), focusCsv('2026-09', [{ billed: '2.5', day: '2026-09-02' }]), an);
     expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']);
     expect(await billedByMonth(org)).toEqual({ '2026-09': '7.5' });
+
+    // A file still settling (changed after the check started counting): the check says what it waits for and why.
+    write(join(dir, 'c.csv'), focusCsv('2026-09', [{ billed: '1', day: '2026-09-03' }]), new Date(Date.now() + 3_600_000));
+    const [settling] = await run(org, id);
+    expect([settling.outcome, settling.message]).toEqual([
+      'unchanged',
+      expect.stringMatching(
+        /^waiting for a delivery \(all files: its newest file changed after now \(a clock ahead of this one\?\), settling for 0 s\); files settle for INGEST_SETTLE_SECONDS/,
+      ),
+    ]);
   });
 
   it('activates the suggested tag keys after the first import of an organisation that never chose them', async () => {
