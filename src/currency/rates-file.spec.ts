@@ -48,7 +48,7 @@ describe('rates files', () => {
     ]);
     expect(problemsOf('Date,USD,EURO,\n')).toEqual(['line 1: column 3 ("EURO") is not an ISO 4217 currency code']);
     expect(problemsOf('date,from,to,rate\n2024-11-22,GBP,USD,1.25\n')).toEqual([
-      'line 1: the file has no source column; name the source of its rates (--source, or `source` in the request)',
+      'line 1: the file has no source column; name the source of its rates with ?source=<name> on POST /v1/admin/exchange-rates (--source <name> for `rates import`), or add a source column',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { ClickHouseError } from '@clickhouse/client';
-import type { ArgumentsHost } from '@nestjs/common';
+import { ArgumentsHost, Logger } from '@nestjs/common';
 import { ApiExceptionFilter } from '../../common/http/api-exception.filter';
 import { asApiError, exceededQueryBudget, isUnreachableNodeError } from './clickhouse-errors';
 
@@ -51,15 +51,27 @@ describe('ClickHouse query-budget errors', () => {
     expect(JSON.stringify(body)).not.toMatch(/version|elapsed|maximum/);
   });
 
-  it('keeps every other ClickHouse error a generic 500 without internals', () => {
-    for (const error of [
-      clickhouseError('60', 'UNKNOWN_TABLE'),
-      clickhouseError('159', 'SOMETHING_ELSE'),
-      new Error('socket hang up'),
-      'text',
-    ]) {
-      expect(exceededQueryBudget(error)).toBeUndefined();
-      expect(answerFor(error)).toEqual({ status: 500, body: { success: false, error: { message: 'Internal server error.' } } });
+  it('keeps every other ClickHouse error a generic 500 without internals, its cause in the log', () => {
+    // The cause goes to the log (caught here: an expected error is no red line in the test output).
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      for (const error of [
+        clickhouseError('60', 'UNKNOWN_TABLE'),
+        clickhouseError('159', 'SOMETHING_ELSE'),
+        new Error('socket hang up'),
+        'text',
+      ]) {
+        expect(exceededQueryBudget(error)).toBeUndefined();
+        expect(answerFor(error)).toEqual({ status: 500, body: { success: false, error: { message: 'Internal server error.' } } });
+      }
+      expect(logged.mock.calls.map(([line]) => String(line))).toEqual([
+        expect.stringContaining('POST /v1/cost-insights/data failed: Error: UNKNOWN_TABLE'),
+        expect.stringContaining('POST /v1/cost-insights/data failed: Error: SOMETHING_ELSE'),
+        'POST /v1/cost-insights/data failed: Error: socket hang up',
+        'POST /v1/cost-insights/data failed: text',
+      ]);
+    } finally {
+      logged.mockRestore();
     }
   });
 
