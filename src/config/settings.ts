@@ -626,7 +626,7 @@ export const SETTINGS = {
   SSO_ISSUER_URL: url({
     protocols: ['https:', 'http:'],
     doc:
-      "Sign-in to the Settings pages through an OpenID Connect provider (issue 36): the provider's issuer, whose " +
+      "Sign-in to the Settings pages through an OpenID Connect provider: the provider's issuer, whose " +
       '`/.well-known/openid-configuration` is read (Entra ID: `https://login.microsoftonline.com/<tenant>/v2.0`). Unset: ' +
       'the pages sign in with an admin API key (for evaluation). `http:` only for a provider on loopback',
   }),
