@@ -82,6 +82,9 @@ const COMMANDS: Record<string, string> = {
       Show this text, or the usage of one command.`,
 };
 
+/** Every command of the CLI, as typed after `cli --` (`keys create`): docs/operations.md lists each (its spec checks). */
+export const CLI_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 const ENVIRONMENT = `Configuration (same environment as the server):
   CLICKHOUSE_URL, CLICKHOUSE_USER, CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE   a ClickHouse server over HTTP
   DATA_DIR   the embedded ClickHouse (chDB) directory when CLICKHOUSE_URL is unset (default ${SETTING_DEFAULTS.DATA_DIR});
