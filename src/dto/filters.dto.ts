@@ -180,6 +180,36 @@ export class CompareFiltersDto implements Filters {
   exclusions?: CompareFilterFieldsDto;
 }
 
+/** FilterFields for /anomalies: the top-level dateRange sets the days scanned. */
+export class AnomalyFilterFieldsDto extends filterFieldsWithoutDates(
+  'not allowed in /anomalies filters: the top-level dateRange sets the days scanned',
+) {}
+
+export class AnomalyFiltersDto implements Filters {
+  @ApiPropertyOptional({ type: () => AnomalyFilterFieldsDto })
+  @NestedObject(() => AnomalyFilterFieldsDto, false)
+  inclusions?: AnomalyFilterFieldsDto;
+
+  @ApiPropertyOptional({ type: () => AnomalyFilterFieldsDto })
+  @NestedObject(() => AnomalyFilterFieldsDto, false)
+  exclusions?: AnomalyFilterFieldsDto;
+}
+
+/** FilterFields for /forecast: forecastEnd sets the end, and the model reads the history it needs. */
+export class ForecastFilterFieldsDto extends filterFieldsWithoutDates(
+  'not allowed in /forecast filters: forecastEnd sets the end, and the model reads the history it needs',
+) {}
+
+export class ForecastFiltersDto implements Filters {
+  @ApiPropertyOptional({ type: () => ForecastFilterFieldsDto })
+  @NestedObject(() => ForecastFilterFieldsDto, false)
+  inclusions?: ForecastFilterFieldsDto;
+
+  @ApiPropertyOptional({ type: () => ForecastFilterFieldsDto })
+  @NestedObject(() => ForecastFilterFieldsDto, false)
+  exclusions?: ForecastFilterFieldsDto;
+}
+
 /**
  * Values are only meaningful together with their key `sibling` (e.g. resourceTagValues with resourceTag).
  * An empty list is ignored like every empty filter list, so `{resourceTag: null, resourceTagValues: []}`

@@ -274,7 +274,10 @@ describe('POST /v1/cost-insights/anomalies', () => {
       [{ dimension: 'colour' }, 'dimension'],
       [{ minImpact: -1 }, 'minImpact'],
       [{ minImpactPercentage: 'ten' }, 'minImpactPercentage'],
-      [{ filters: { inclusions: { dateRange: { start: daysAgo(10), end: yesterday } } } }, 'dateRange'],
+      [
+        { filters: { inclusions: { dateRange: { start: daysAgo(10), end: yesterday } } } },
+        'filters.inclusions.dateRange: not allowed in /anomalies filters: the top-level dateRange sets the days scanned',
+      ],
       [{ currency: 'XXZ' }, 'currency'],
       [{ rootCauseTags: 'some' }, 'rootCauseTags'],
     ];

@@ -187,7 +187,7 @@ describe('POST /v1/cost-insights/forecast', () => {
     await refused({ forecastEnd: '2026-02-30' }, 'forecastEnd');
     await refused(
       { forecastEnd: dayAfter(yesterday, 30), filters: { inclusions: { dateRange: { start: '2026-01-01', end: '2026-01-31' } } } },
-      'dateRange',
+      'filters.inclusions.dateRange: not allowed in /forecast filters: forecastEnd sets the end',
     );
     expect((await t.http.post(FORECAST).send({ forecastEnd: dayAfter(yesterday, 5) })).status).toBe(401);
   });

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { AnswerCurrency } from '../../dto/currency.dto';
-import { CompareFiltersDto, DateRangeDto, NestedObject } from '../../dto/filters.dto';
+import { AnomalyFiltersDto, DateRangeDto, NestedObject } from '../../dto/filters.dto';
 import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsGroupingDimension } from '../../dto/grouping.dto';
 import { ROOT_CAUSE_TAG_SOURCES, RootCauseTagSource } from '../../cost-query/anomaly-root-causes.query';
 import { ANOMALY_LIMITS, FEEDBACK_REASONS, FeedbackReason } from '../anomaly-limits';
@@ -55,13 +55,13 @@ export class AnomaliesRequestDto {
   minImpactPercentage?: number;
 
   @ApiPropertyOptional({
-    type: () => CompareFiltersDto,
+    type: () => AnomalyFiltersDto,
     description:
       'Filters of the scanned costs (as /compare: without `dateRange` and `billingPeriods`, which are a 400; `dateRange` above sets the days).',
     example: { inclusions: { clouds: ['AWS'] } },
   })
-  @NestedObject(() => CompareFiltersDto, false)
-  filters?: CompareFiltersDto;
+  @NestedObject(() => AnomalyFiltersDto, false)
+  filters?: AnomalyFiltersDto;
 
   @ApiPropertyOptional({
     enum: ROOT_CAUSE_TAG_SOURCES,

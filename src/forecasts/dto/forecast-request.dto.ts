@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/validators';
 import { FORECAST_METRICS, ForecastMetric } from '../../cost-query/forecast-series.query';
 import { AnswerCurrency } from '../../dto/currency.dto';
-import { CompareFiltersDto, NestedObject } from '../../dto/filters.dto';
+import { ForecastFiltersDto, NestedObject } from '../../dto/filters.dto';
 import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsGroupingDimension } from '../../dto/grouping.dto';
 import { FORECAST_LIMITS } from '../forecast-limits';
 
@@ -76,13 +76,13 @@ export class ForecastRequestDto {
   groupBy?: ForecastGroupByDto;
 
   @ApiPropertyOptional({
-    type: () => CompareFiltersDto,
+    type: () => ForecastFiltersDto,
     description:
       'Filters of the history (as /compare: without `dateRange` and `billingPeriods`, which are a 400; the history sets the dates).',
     example: { inclusions: { clouds: ['AWS'] } },
   })
-  @NestedObject(() => CompareFiltersDto, false)
-  filters?: CompareFiltersDto;
+  @NestedObject(() => ForecastFiltersDto, false)
+  filters?: ForecastFiltersDto;
 
   @AnswerCurrency()
   currency?: string;
