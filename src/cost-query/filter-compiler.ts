@@ -106,6 +106,29 @@ function dateRangeCondition(range: DateRange, params: SqlParameters): string {
 }
 
 /**
+ * How a row's Map attributes are read when a condition is not a question's but a rule's (allocation rules,
+ * cost-category-rules.ts): the maps as an expression (the categories computed so far), tag values without case.
+ */
+export interface RowMaps {
+  columns: Record<MapDimensionKind, string>;
+  /** Tag values compared lower-cased on both sides. */
+  caseInsensitiveTags?: boolean;
+}
+
+/**
+ * A row matching Filters (without dates: every inclusion field, no exclusion field) as one condition, or undefined
+ * when they restrict nothing: the `when` of an allocation rule, evaluated row by row.
+ */
+export function rowCondition(filters: Filters, params: SqlParameters, maps: RowMaps): string | undefined {
+  const scope: OrganizationScope = { organizationId: '' };
+  const conditions = [
+    ...fieldConditions(filters.inclusions ?? {}, params, scope, undefined, maps),
+    ...fieldConditions(filters.exclusions ?? {}, params, scope, undefined, maps).map((condition) => `NOT (${condition})`),
+  ];
+  return conditions.length > 0 ? conditions.join(' AND ') : undefined;
+}
+
+/**
  * One condition per active field of a FilterFields (in the field table's order) that `kept` keeps, each true when a
  * row matches that field.
  */
@@ -114,6 +137,7 @@ function fieldConditions(
   params: SqlParameters,
   scope: OrganizationScope,
   kept: (target: FilterTarget) => boolean = () => true,
+  maps?: RowMaps,
 ): string[] {
   const conditions: string[] = [];
   for (const [name, field] of FILTER_FIELD_ENTRIES) {
@@ -123,16 +147,19 @@ function fieldConditions(
       conditions.push(`${field.column} IN ${params.add('Array(String)', withNotSet(values))}`);
     } else if (field.kind === 'mapKey') {
       const { valuesField } = MAP_DIMENSIONS[field.map];
-      const column = mapColumn(field.map, scope);
+      const column = maps ? maps.columns[field.map] : mapColumn(field.map, scope);
       const key = fields[name] as string | null | undefined;
       // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
       if (!kept(field.map) || key === undefined || key === null) continue;
       const keyParam = params.add('String', key);
       const values = fields[valuesField];
+      const lowered = maps?.caseInsensitiveTags === true && field.map === 'tag';
       conditions.push(
-        values?.length
-          ? `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`
-          : `mapContains(${column}, ${keyParam})`,
+        !values?.length
+          ? `mapContains(${column}, ${keyParam})`
+          : lowered
+            ? `lower(${column}[${keyParam}]) IN ${params.add('Array(String)', withNotSet(values).map((value) => value.toLowerCase()))}`
+            : `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`,
       );
     }
   }

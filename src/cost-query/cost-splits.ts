@@ -1,0 +1,133 @@
+/**
+ * Shared-cost splits of a rule-defined cost category (allocation), in exact integer arithmetic: amounts are BigInt
+ * units of the stored scale (10 decimals), and a source's amount is divided among its targets so that the parts add
+ * up to it exactly — each part rounded down, the units left over given one each to the parts with the largest
+ * remainders (the largest-remainder rule; ties to the earlier target).
+ */
+
+export type SplitMethod = 'proportional' | 'fixed' | 'even';
+
+export interface SplitRule {
+  /** A value of the category, or the rows a filter selects (their flag in each portion: `selectedBy`). */
+  source: { value: string } | { filter: number };
+  targets: readonly string[];
+  method: SplitMethod;
+  /** `fixed`: each target's share, as decimal text, in the targets' order (they sum to 100). */
+  percentages?: readonly string[];
+}
+
+/** Rows of one day and currency that share the category value, the other grouping keys and the split flags. */
+export interface Portion {
+  value: string;
+  /** The other dimensions of the answer's grouping (kept by every part of a split portion). */
+  group: string;
+  /** The indexes of the filter-selected sources whose filters these rows match. */
+  selectedBy: readonly number[];
+  /** One amount per metric, in units of 1e-10. */
+  amounts: readonly bigint[];
+  /** Moved here by a split (a filter-selected source takes only rows as they are, never a moved part). */
+  moved?: boolean;
+}
+
+/** What a split moved: from a value to another, per metric. */
+export interface Flow {
+  from: string;
+  to: string;
+  amounts: bigint[];
+}
+
+/**
+ * Applies the rules in order to the portions of one day and currency. `basis(value)` is a target's own amount that
+ * day (before any split) for proportional weights. A source with no positive weight among its targets keeps its
+ * value (never dropped); a target that is the source itself is no target.
+ */
+export function applySplits(
+  portions: readonly Portion[],
+  rules: readonly SplitRule[],
+  basis: (value: string) => bigint,
+): { portions: Portion[]; flows: Flow[] } {
+  let current = [...portions];
+  const flows: Flow[] = [];
+  rules.forEach((rule, index) => {
+    const next: Portion[] = [];
+    for (const portion of current) {
+      if (!isSource(rule, index, portion)) {
+        next.push(portion);
+        continue;
+      }
+      const targets = rule.targets.filter((target) => target !== portion.value);
+      const weights = weightsOf(rule, targets, basis);
+      if (weights.every((weight) => weight <= 0n)) {
+        next.push(portion);
+        continue;
+      }
+      const parts = portion.amounts.map((amount) => divide(amount, weights));
+      targets.forEach((target, t) => {
+        const amounts = parts.map((shares) => shares[t]);
+        if (amounts.every((amount) => amount === 0n) && weights[t] <= 0n) return;
+        next.push({ value: target, group: portion.group, selectedBy: portion.selectedBy, amounts, moved: true });
+        flows.push({ from: portion.value, to: target, amounts });
+      });
+    }
+    current = next;
+  });
+  return { portions: current, flows };
+}
+
+function isSource(rule: SplitRule, index: number, portion: Portion): boolean {
+  if ('value' in rule.source) return portion.value === rule.source.value;
+  return portion.moved !== true && portion.selectedBy.includes(rule.source.filter);
+}
+
+/** Each target's weight: its own basis, its percentage (in 1e-10 units), or one. */
+function weightsOf(rule: SplitRule, targets: readonly string[], basis: (value: string) => bigint): bigint[] {
+  switch (rule.method) {
+    case 'proportional':
+      return targets.map((target) => {
+        const weight = basis(target);
+        return weight > 0n ? weight : 0n;
+      });
+    case 'fixed':
+      return targets.map((target) => scaled(rule.percentages![rule.targets.indexOf(target)]));
+    case 'even':
+      return targets.map(() => 1n);
+  }
+}
+
+/**
+ * `amount` divided in proportion to `weights` (non-negative, at least one positive), the parts adding up to it
+ * exactly: each floor(amount × weight / total), the leftover units to the largest remainders.
+ */
+export function divide(amount: bigint, weights: readonly bigint[]): bigint[] {
+  const total = weights.reduce((sum, weight) => sum + weight, 0n);
+  const parts = weights.map((weight) => floorDiv(amount * weight, total));
+  let left = amount - parts.reduce((sum, part) => sum + part, 0n);
+  const byRemainder = weights
+    .map((weight, index) => ({ index, remainder: amount * weight - parts[index] * total }))
+    .filter(({ index }) => weights[index] > 0n)
+    .sort((a, b) => (a.remainder > b.remainder ? -1 : a.remainder < b.remainder ? 1 : a.index - b.index));
+  for (let i = 0; left > 0n; i = (i + 1) % byRemainder.length, left -= 1n) parts[byRemainder[i].index] += 1n;
+  return parts;
+}
+
+function floorDiv(numerator: bigint, denominator: bigint): bigint {
+  const quotient = numerator / denominator;
+  return numerator % denominator !== 0n && numerator < 0n !== denominator < 0n ? quotient - 1n : quotient;
+}
+
+/** Decimal text (at most 10 places) in units of 1e-10. */
+export function scaled(text: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d{1,10}))?$/.exec(text);
+  if (!match) throw new Error(`not a decimal of at most 10 places: ${text}`);
+  const units = BigInt(match[2]) * 10_000_000_000n + BigInt((match[3] ?? '').padEnd(10, '0'));
+  return match[1] === '-' ? -units : units;
+}
+
+/** Units of 1e-10 as decimal text, trailing zeros trimmed. */
+export function decimalText(units: bigint): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(11, '0');
+  const whole = digits.slice(0, -10);
+  const fraction = digits.slice(-10).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
