@@ -158,7 +158,10 @@ function fieldConditions(
         !values?.length
           ? `mapContains(${column}, ${keyParam})`
           : lowered
-            ? `lower(${column}[${keyParam}]) IN ${params.add('Array(String)', withNotSet(values).map((value) => value.toLowerCase()))}`
+            ? `lower(${column}[${keyParam}]) IN ${params.add(
+                'Array(String)',
+                withNotSet(values).map((value) => value.toLowerCase()),
+              )}`
             : `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`,
       );
     }

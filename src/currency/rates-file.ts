@@ -84,7 +84,9 @@ function readPairs(header: string[], lines: string[], defaultSource: string | un
     return;
   }
   if (!withSource && !defaultSource) {
-    problems.push('line 1: the file has no source column; name the source of its rates with ?source=<name> on POST /v1/admin/exchange-rates (--source <name> for `rates import`), or add a source column');
+    problems.push(
+      'line 1: the file has no source column; name the source of its rates with ?source=<name> on POST /v1/admin/exchange-rates (--source <name> for `rates import`), or add a source column',
+    );
     return;
   }
   if (!withSource && !isRateSource(defaultSource!)) {

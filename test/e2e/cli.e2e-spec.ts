@@ -468,37 +468,41 @@ describe(`operator CLI (${MODE})`, () => {
     expect((await cli(['tag-keys', 'show', '--org', off])).stdout).toContain(`No activated keys for organisation ${off}`);
   }, 240_000);
 
-  onceIn('starts on an empty store with the demo estate and activates its suggested tag keys while serving', async () => {
-    const store = embeddedStore(join(WORK, 'demo-store'));
-    const settings = { ...store, MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'true', TAG_KEYS_DEFAULT: 'true' };
-    const api = await spawnBuiltApi(SERVER, childEnv(settings), { stdout: true });
-    try {
-      await waitForHttp(`${api.url}/docs-json`, api.child, api.output, 180_000);
-      const key = /Demo API key[^\n]*\n\n\s+(\S+)/.exec(api.output())?.[1];
-      expect(key).toBeDefined();
-      const keysIn = (answer: TagKeysAnswer) => ({
-        activated: answer.activated.map((a) => `${a.kind}:${a.key}:${a.state}`).sort(),
-        suggested: answer.present
-          .filter((p) => p.suggested)
-          .map((p) => `${p.kind}:${p.key}:active`)
-          .sort(),
-      });
-      for (let waited = 0; ; waited += 500) {
-        const response = await request(api.url).get('/v1/admin/tag-keys').set('Authorization', `Bearer ${key}`);
-        expect(response.status).toBe(200);
-        const seen = keysIn((response.body as { data: TagKeysAnswer }).data);
-        if (seen.activated.length > 0 && seen.activated.every((a) => a.endsWith(':active'))) {
-          expect(seen.suggested.length).toBeGreaterThan(0);
-          expect(seen.activated).toEqual(seen.suggested);
-          break;
+  onceIn(
+    'starts on an empty store with the demo estate and activates its suggested tag keys while serving',
+    async () => {
+      const store = embeddedStore(join(WORK, 'demo-store'));
+      const settings = { ...store, MIGRATE_ON_START: 'true', DEMO_ON_EMPTY_STORE: 'true', TAG_KEYS_DEFAULT: 'true' };
+      const api = await spawnBuiltApi(SERVER, childEnv(settings), { stdout: true });
+      try {
+        await waitForHttp(`${api.url}/docs-json`, api.child, api.output, 180_000);
+        const key = /Demo API key[^\n]*\n\n\s+(\S+)/.exec(api.output())?.[1];
+        expect(key).toBeDefined();
+        const keysIn = (answer: TagKeysAnswer) => ({
+          activated: answer.activated.map((a) => `${a.kind}:${a.key}:${a.state}`).sort(),
+          suggested: answer.present
+            .filter((p) => p.suggested)
+            .map((p) => `${p.kind}:${p.key}:active`)
+            .sort(),
+        });
+        for (let waited = 0; ; waited += 500) {
+          const response = await request(api.url).get('/v1/admin/tag-keys').set('Authorization', `Bearer ${key}`);
+          expect(response.status).toBe(200);
+          const seen = keysIn((response.body as { data: TagKeysAnswer }).data);
+          if (seen.activated.length > 0 && seen.activated.every((a) => a.endsWith(':active'))) {
+            expect(seen.suggested.length).toBeGreaterThan(0);
+            expect(seen.activated).toEqual(seen.suggested);
+            break;
+          }
+          if (waited > 180_000) throw new Error(`the demo's keys are not active after 180 s: ${JSON.stringify(seen)}; ${api.output()}`);
+          await new Promise((resolve) => setTimeout(resolve, 500));
         }
-        if (waited > 180_000) throw new Error(`the demo's keys are not active after 180 s: ${JSON.stringify(seen)}; ${api.output()}`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
+      } finally {
+        await stopProcess(api.child);
       }
-    } finally {
-      await stopProcess(api.child);
-    }
-  }, 420_000);
+    },
+    420_000,
+  );
 
   onceIn(
     'refuses a locked embedded data directory with exit code 1 and a clear message, and corrupts nothing',
