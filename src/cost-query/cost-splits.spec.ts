@@ -29,8 +29,8 @@ describe('divide (largest remainder)', () => {
     const random = () => (seed = (seed * 48271) % 2147483647);
     for (let i = 0; i < 1000; i++) {
       const amount = BigInt(random() % 2_000_000) - 1_000_000n;
-      const weights = Array.from({ length: 1 + (random() % 6) }, () => BigInt(random() % 50));
-      if (weights.every((w) => w === 0n)) weights[0] = 1n;
+      const drawn = Array.from({ length: 1 + (random() % 6) }, () => BigInt(random() % 50));
+      const weights = drawn.some((w) => w > 0n) ? drawn : [1n, ...drawn.slice(1)];
       const parts = divide(amount, weights);
       expect(parts.reduce((s, p) => s + p, 0n)).toBe(amount);
       weights.forEach((w, k) => w === 0n && expect(parts[k]).toBe(0n));
