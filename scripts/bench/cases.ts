@@ -3,7 +3,7 @@
  * otherwise write: for /data the items and the totals as two statements run concurrently — on 2 cores as fast as
  * PostgreSQL's GROUPING SETS in one; the API sends ClickHouse one statement per request).
  */
-import { COST_MEASURES, SAVINGS_SOURCES } from '../../src/cost-query/cost-metrics';
+import { MEASURE_COLUMNS, SAVINGS_SOURCES } from '../../src/cost-query/metrics';
 import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
 import { FORECAST_LIMITS } from '../../src/forecasts/forecast-limits';
 import { DAYS, FIRST_DAY, MEASURED_ORGANIZATION, PG_TABLE } from './estate';
@@ -16,7 +16,7 @@ export interface BenchCase {
 }
 
 const ORG = `organization_id = '${MEASURED_ORGANIZATION}'`;
-const MONEY = [...COST_MEASURES, ...SAVINGS_SOURCES];
+const MONEY = MEASURE_COLUMNS;
 const SUMS = [...MONEY.map((m) => `sum(${m}) AS sum_${m}`), `sum(${SAVINGS_SOURCES.join(' + ')}) AS sum_total_savings`].join(', ');
 const between = (start: string, end: string) => `usage_date BETWEEN '${start}' AND '${end}'`;
 const notSet = (expression: string) => `coalesce(nullif(${expression}, ''), '(not set)')`;

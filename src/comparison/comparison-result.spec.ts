@@ -1,4 +1,5 @@
-import { SUMMED_METRICS, MetricSums } from '../cost-query/cost-metrics';
+import { MetricSums } from '../cost-query/cost-metrics';
+import { METRIC_NAMES } from '../cost-query/metrics';
 import {
   assembleComparison,
   ComparisonSpec,
@@ -9,7 +10,7 @@ import {
 } from './comparison-result';
 
 function sums(values: Partial<MetricSums>): MetricSums {
-  return { ...(Object.fromEntries(SUMMED_METRICS.map((m) => [m, 0])) as MetricSums), ...values };
+  return { ...(Object.fromEntries(METRIC_NAMES.map((m) => [m, 0])) as MetricSums), ...values };
 }
 
 const spec: ComparisonSpec = {

@@ -1,26 +1,13 @@
 import { buildComparisonQuery, ComparisonQuery } from './comparison.query';
+import { MEASURE_COLUMNS, METRICS, SAVINGS_SOURCES } from './metrics';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
 const TABLE = 'cost_insights.cost_line_items';
-const SUMS = [
-  'sum(part_amortized_cost) AS sum_amortized_cost',
-  'sum(part_billed_cost) AS sum_billed_cost',
-  'sum(part_cash_cost) AS sum_cash_cost',
-  'sum(part_on_demand_cost) AS sum_on_demand_cost',
-  '(sum(part_enterprise_discount_savings) + sum(part_product_discount_savings) + sum(part_partner_discount_savings) + sum(part_commitment_savings) + sum(part_spot_savings) + sum(part_other_savings)) AS sum_total_savings',
-  'sum(part_enterprise_discount_savings) AS sum_enterprise_discount_savings',
-  'sum(part_product_discount_savings) AS sum_product_discount_savings',
-  'sum(part_partner_discount_savings) AS sum_partner_discount_savings',
-  'sum(part_commitment_savings) AS sum_commitment_savings',
-  'sum(part_spot_savings) AS sum_spot_savings',
-  'sum(part_other_savings) AS sum_other_savings',
-];
+/** The sums of the parts per metric of the metrics table, in its order: total_savings re-adds the savings sources' parts. */
+const TOTAL_SAVINGS = `(${SAVINGS_SOURCES.map((m) => `sum(part_${m})`).join(' + ')})`;
+const SUMS = METRICS.map((m) => `${m.column === null ? TOTAL_SAVINGS : `sum(part_${m.column})`} AS sum_${m.name}`);
 /** Each side sums first (so the aggregate projection can answer it), into `part_` columns. */
-const MEASURES =
-  'sum(amortized_cost) AS part_amortized_cost, sum(billed_cost) AS part_billed_cost, sum(cash_cost) AS part_cash_cost, ' +
-  'sum(on_demand_cost) AS part_on_demand_cost, sum(enterprise_discount_savings) AS part_enterprise_discount_savings, ' +
-  'sum(product_discount_savings) AS part_product_discount_savings, sum(partner_discount_savings) AS part_partner_discount_savings, ' +
-  'sum(commitment_savings) AS part_commitment_savings, sum(spot_savings) AS part_spot_savings, sum(other_savings) AS part_other_savings';
+const MEASURES = MEASURE_COLUMNS.map((m) => `sum(${m}) AS part_${m}`).join(', ');
 
 function query(overrides: Partial<ComparisonQuery> = {}): ComparisonQuery {
   return {

@@ -1,6 +1,6 @@
 import { formatMonthNumber, monthNumber } from '../common/dates/calendar-date';
 import type { CostDataQuery } from './cost-data.query';
-import { COST_MEASURES, SAVINGS_SOURCES } from './cost-metrics';
+import { MEASURE_COLUMNS } from './metrics';
 import { CurrencyConversion, CurrencyPresence, currencyBitSql, MoneySql } from './currency-conversion';
 import { FilterFields } from './filters.types';
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
@@ -13,9 +13,6 @@ import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /** What a build groups by: the usage day and every list field's column (billing period and currency among them). */
 export const CONVERTED_SUM_KEYS: readonly string[] = ['usage_date', ...LIST_FIELDS.map((field) => field.column)];
-
-/** The money columns of a build. */
-const MONEY_COLUMNS = [...COST_MEASURES, ...SAVINGS_SOURCES];
 
 /**
  * Whether converted sums can answer a /data question: it groups and filters on list columns and dates only (its data
@@ -63,10 +60,10 @@ export function buildConvertedSumsInsert(
   const inMonth = `organization_id = ${organization} AND toStartOfMonth(usage_date) = ${params.named('month', 'Date', month)}`;
   const stored = (sum: string) => `toDecimal128(round(${sum}, ${STORED_SCALE}), ${STORED_SCALE})`;
   const sql = [
-    `INSERT INTO ${targetTable} (organization_id, build_id, ${CONVERTED_SUM_KEYS.join(', ')}, converted_bit, ${MONEY_COLUMNS.join(', ')})`,
+    `INSERT INTO ${targetTable} (organization_id, build_id, ${CONVERTED_SUM_KEYS.join(', ')}, converted_bit, ${MEASURE_COLUMNS.join(', ')})`,
     money.select((branch, where) =>
       [
-        `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, bit, ...branch.sums(MONEY_COLUMNS).map(stored)].join(', ')}`,
+        `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, bit, ...branch.sums(MEASURE_COLUMNS).map(stored)].join(', ')}`,
         `FROM ${costTable}`,
         `WHERE ${where(inMonth)}`,
         `GROUP BY ${[...new Set([...CONVERTED_SUM_KEYS, ...branch.groupKeys])].join(', ')}`,

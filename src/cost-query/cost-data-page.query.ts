@@ -1,7 +1,8 @@
 import { withProjectionPreference } from './projection-preference';
 import { bucketStartSql } from './date-bucketing';
 import { compileWhere } from './filter-compiler';
-import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { METRIC_NAMES } from './metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 import { MoneySql } from './currency-conversion';
 import { CostDataQuery, dimensionFields, dimensionValueSql, whereOptions } from './cost-data.query';
@@ -98,9 +99,9 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
   const fields = dimensionFields(query, params);
   const format = (columns: string[]) => `formatRowNoNewline('JSONEachRow', ${columns.join(', ')})`;
   const line = [
-    `multiIf(kind = ${PAGE_LINE.item}, ${format([`${BUCKET} AS usage_date`, ...fields, ...SUMMED_METRICS])},`,
+    `multiIf(kind = ${PAGE_LINE.item}, ${format([`${BUCKET} AS usage_date`, ...fields, ...METRIC_NAMES])},`,
     ...(dims.length ? [`  kind = ${PAGE_LINE.topValue}, ${format([...fields, 'amortized_cost', 'billed_cost'])},`] : []),
-    `  ${format([...converted, ...SUMMED_METRICS])})`,
+    `  ${format([...converted, ...METRIC_NAMES])})`,
   ];
   const first = params.add('UInt64', page.offset);
   const last = params.add('UInt64', page.offset + page.limit);

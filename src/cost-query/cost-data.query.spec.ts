@@ -1,31 +1,14 @@
 import { buildCostDataQuery, costDataCsvColumns, CostDataQuery, dimensionValueSql, readCostDataResult } from './cost-data.query';
+import { MEASURE_COLUMNS, METRIC_CSV_HEADERS, METRICS, SAVINGS_SOURCES } from './metrics';
 import { SqlParameters } from './sql-parameters';
 
 const ORG = '6f1c1f5e-8a4b-4c1e-9a53-2d7f0c8b1a11';
 const TABLE = 'cost_insights.cost_line_items';
-const MONEY = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-];
-/** Inner pre-aggregation, then the sums of those parts (written out: an expectation independent of metrics.ts). */
-const PARTS = MONEY.map((m) => `sum(${m}) AS part_${m}`).join(', ');
-/** The item's metric fields, in the spec's order (written out: an expectation independent of metrics.ts). */
-const FIELDS = [
-  'sum(part_amortized_cost) AS amortized_cost',
-  'sum(part_billed_cost) AS billed_cost',
-  'sum(part_cash_cost) AS cash_cost',
-  'sum(part_on_demand_cost) AS on_demand_cost',
-  '(sum(part_enterprise_discount_savings) + sum(part_product_discount_savings) + sum(part_partner_discount_savings) + sum(part_commitment_savings) + sum(part_spot_savings) + sum(part_other_savings)) AS total_savings',
-  ...MONEY.slice(4).map((m) => `sum(part_${m}) AS ${m}`),
-].join(', ');
+/** Inner pre-aggregation of each measure column (the metrics table's), then the sums of those parts. */
+const PARTS = MEASURE_COLUMNS.map((m) => `sum(${m}) AS part_${m}`).join(', ');
+/** The item's metric fields, in the table's order: total_savings re-adds the savings sources' parts. */
+const TOTAL_SAVINGS = `(${SAVINGS_SOURCES.map((m) => `sum(part_${m})`).join(' + ')})`;
+const FIELDS = METRICS.map((m) => `${m.column === null ? TOTAL_SAVINGS : `sum(part_${m.column})`} AS ${m.name}`).join(', ');
 
 function query(overrides: Partial<CostDataQuery> = {}): CostDataQuery {
   return {
@@ -225,17 +208,7 @@ describe('buildCostDataQuery for CSV', () => {
   });
 
   it('names the CSV columns: the bucket, each dimension as in groupBy, the item metrics', () => {
-    expect(costDataCsvColumns(csvQuery)).toEqual([
-      'usage_date',
-      'tag:team',
-      'service',
-      'amortized_cost',
-      'billed_cost',
-      'cash_cost',
-      'on_demand_cost',
-      'total_savings',
-      ...MONEY.slice(4),
-    ]);
+    expect(costDataCsvColumns(csvQuery)).toEqual(['usage_date', 'tag:team', 'service', ...METRIC_CSV_HEADERS]);
   });
 
   it('reads CSV items past the totals line, with no comma to skip', () => {

@@ -4,7 +4,8 @@ import { mapColumn } from './activated-maps';
 import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
 import { Filters, OrganizationScope } from './filters.types';
-import { metricPartSumsSql, metricSumsOfPartsSql, SUMMED_METRICS } from './cost-metrics';
+import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { METRIC_CSV_HEADERS } from './metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 import { ConvertedSums, CurrencyConversion, MoneySql } from './currency-conversion';
 import { csvSafeTextSql } from './csv-safe-text';
@@ -140,7 +141,7 @@ const NEWLINE = 0x0a;
 
 /** The CSV header record of buildCostDataQuery's `csv` items: the bucket, each grouping dimension by name, the metrics. */
 export function costDataCsvColumns(query: Pick<CostDataQuery, 'dimensions'>): string[] {
-  return ['usage_date', ...query.dimensions.map(dimensionName), ...SUMMED_METRICS];
+  return ['usage_date', ...query.dimensions.map(dimensionName), ...METRIC_CSV_HEADERS];
 }
 
 /**

@@ -1,8 +1,11 @@
+import type { MeasureColumn } from './metrics';
+
 /**
  * One row of cost_line_items as written by loaders (demo data, imports, tests): column names, money
- * as decimal strings so the stored Decimal values are exactly what was meant.
+ * as decimal strings so the stored Decimal values are exactly what was meant. Its measures (the four costs
+ * and six savings sources) are the metrics table's columns.
  */
-export interface CostLineItemRow {
+export interface CostLineItemRow extends Record<MeasureColumn, string> {
   organization_id: string;
   usage_date: string;
   billing_period: string;
@@ -28,14 +31,4 @@ export interface CostLineItemRow {
   /** FOCUS ChargeCategory (Usage, Purchase, Tax, Credit, Adjustment) and ChargeClass (Correction or ''); derived from cost_type when omitted. */
   charge_category?: string;
   charge_class?: string;
-  amortized_cost: string;
-  billed_cost: string;
-  cash_cost: string;
-  on_demand_cost: string;
-  enterprise_discount_savings: string;
-  product_discount_savings: string;
-  partner_discount_savings: string;
-  commitment_savings: string;
-  spot_savings: string;
-  other_savings: string;
 }

@@ -1,42 +1,12 @@
 import type { MoneyBranch, MoneySql } from './currency-conversion';
+import { COMPARABLE_METRICS, ComparableMetric, MEASURE_COLUMNS, METRIC_NAMES, METRICS, MetricName, SAVINGS_SOURCES } from './metrics';
 
-/** The four cost measures and six savings sources stored per line item (Decimal columns). */
-export const COST_MEASURES = ['amortized_cost', 'billed_cost', 'cash_cost', 'on_demand_cost'] as const;
-export const SAVINGS_SOURCES = [
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-] as const;
-export type CostMeasure = (typeof COST_MEASURES)[number];
-export type SavingsSource = (typeof SAVINGS_SOURCES)[number];
+/** The sums of every metric of a CostDataPoint (the metrics table's, metrics.ts). */
+export type MetricSums = Record<MetricName, number>;
 
-/** Every summed metric of a CostDataPoint, in the spec's order. */
-export const SUMMED_METRICS = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'total_savings',
-  ...SAVINGS_SOURCES,
-] as const;
-export type SummedMetric = (typeof SUMMED_METRICS)[number];
-export type MetricSums = Record<SummedMetric, number>;
-
-/** The metrics /compare accepts (spec, endpoint 2). */
-export const COMPARE_METRICS = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'total_savings',
-  'commitment_savings',
-  'spot_savings',
-  'effective_savings_rate',
-] as const;
-export type CompareMetric = (typeof COMPARE_METRICS)[number];
+/** The metrics /compare accepts (spec, endpoint 2): the comparable measures and effective_savings_rate. */
+export const COMPARE_METRICS: readonly CompareMetric[] = [...COMPARABLE_METRICS, 'effective_savings_rate'];
+export type CompareMetric = ComparableMetric | 'effective_savings_rate';
 
 /**
  * Every metric summed exactly (Decimal), in two levels: statements pre-aggregate in a subquery (the
@@ -48,9 +18,8 @@ export type CompareMetric = (typeof COMPARE_METRICS)[number];
  * (grouped by its keys too) and the re-added sums rounded once (currency-conversion.ts).
  */
 export function metricPartSumsSql(branch?: MoneyBranch, separator = ', '): string {
-  const measures = [...COST_MEASURES, ...SAVINGS_SOURCES];
-  const sums = branch ? branch.sums(measures) : measures.map((m) => `sum(${m})`);
-  return measures.map((m, i) => `${sums[i]} AS part_${m}`).join(separator);
+  const sums = branch ? branch.sums(MEASURE_COLUMNS) : MEASURE_COLUMNS.map((column) => `sum(${column})`);
+  return MEASURE_COLUMNS.map((column, i) => `${sums[i]} AS part_${column}`).join(separator);
 }
 
 /**
@@ -60,18 +29,19 @@ export function metricPartSumsSql(branch?: MoneyBranch, separator = ', '): strin
  * where those names shadow no table column.
  */
 export function metricSumsOfPartsSql(
-  alias: (metric: SummedMetric) => string = (metric) => `sum_${metric}`,
+  alias: (metric: MetricName) => string = (metric) => `sum_${metric}`,
   separator = ',\n  ',
   money?: MoneySql,
 ): string {
-  const totalSavings = `(${SAVINGS_SOURCES.map((s) => `sum(part_${s})`).join(' + ')})`;
+  const partSum = (column: string) => `sum(part_${column})`;
+  const totalSavings = `(${SAVINGS_SOURCES.map(partSum).join(' + ')})`;
   const total = (sums: string) => (money ? money.total(sums) : sums);
-  return SUMMED_METRICS.map(
-    (metric) => `${total(metric === 'total_savings' ? totalSavings : `sum(part_${metric})`)} AS ${alias(metric)}`,
-  ).join(separator);
+  return METRICS.map((metric) => `${total(metric.column === null ? totalSavings : partSum(metric.column))} AS ${alias(metric.name)}`).join(
+    separator,
+  );
 }
 
-const SUM_COLUMNS = SUMMED_METRICS.map((metric) => [metric, `sum_${metric}`] as const);
+const SUM_COLUMNS = METRIC_NAMES.map((metric) => [metric, `sum_${metric}`] as const);
 
 /** Reads the `sum_<metric>` columns of a result row into plain numbers. */
 export function readMetricSums(row: Record<string, unknown>): MetricSums {
@@ -81,7 +51,7 @@ export function readMetricSums(row: Record<string, unknown>): MetricSums {
 }
 
 export function zeroMetricSums(): MetricSums {
-  return Object.fromEntries(SUMMED_METRICS.map((m) => [m, 0])) as MetricSums;
+  return Object.fromEntries(METRIC_NAMES.map((m) => [m, 0])) as MetricSums;
 }
 
 /** Total savings divided by total on-demand cost; 0 when on-demand is 0 (never NaN or Infinity). */

@@ -1,13 +1,19 @@
 import 'reflect-metadata';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DAILY_METRICS } from '../../clients/backstage-cost-insights/src/client';
 import { METRIC_TOTALS_KEYS } from '../comparison/comparison-result';
 import { MetricTotalsDto } from '../comparison/dto/compare-response.dto';
+import type { AppConfig } from '../config/app-config';
 import { CostDataPointDto, CostDataSummaryDto } from '../costs/dto/cost-data-response.dto';
 import { generateDemoRows } from '../demo/demo-data.generator';
-import { COST_COLUMNS } from '../ingest/focus-mapping';
+import { COST_COLUMNS, COST_COLUMNS_SQL } from '../ingest/focus-mapping';
+import { getCostDataTool } from '../mcp/tools/get-cost-data.tool';
+import type { ToolServices } from '../mcp/tools/tool-definition';
 import type { CostLineItemRow } from './cost-line-item';
-import { COST_MEASURES, SAVINGS_SOURCES, SUMMED_METRICS } from './cost-metrics';
+import { costDataCsvColumns } from './cost-data.query';
+import { COMPARE_METRICS, metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { MEASURE_COLUMNS, MeasureColumn, METRIC_CSV_HEADERS, METRIC_NAMES, METRIC_SUMMARY_NAMES, METRICS } from './metrics';
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
 import { AGGREGATE_PROJECTIONS } from './projections';
@@ -16,12 +22,13 @@ import { AGGREGATE_PROJECTIONS } from './projections';
  * One definition per concept: the lists written out in several places are checked against the one they must
  * follow, and a test fails naming the entry that drifted. The cost table's columns (from the migrations) against
  * the importer's columns and the row every loader writes; the field table's columns against the aggregate
- * projections; the metrics against the response DTOs that declare them for Swagger.
+ * projections; the metrics table (metrics.ts) against the spec, and every list of the metrics against it.
  */
 const MIGRATIONS = resolve(__dirname, '../../clickhouse/migrations');
 
-/** Every key of CostLineItemRow, once (the compiler refuses a missing or extra key here). */
+/** Every key of CostLineItemRow, once (the compiler refuses a missing or extra key here); the measures are the metrics table's. */
 const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
+  ...(Object.fromEntries(MEASURE_COLUMNS.map((column) => [column, true])) as Record<MeasureColumn, true>),
   organization_id: true,
   usage_date: true,
   billing_period: true,
@@ -44,16 +51,6 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   invoice_issuer: true,
   charge_category: true,
   charge_class: true,
-  amortized_cost: true,
-  billed_cost: true,
-  cash_cost: true,
-  on_demand_cost: true,
-  enterprise_discount_savings: true,
-  product_discount_savings: true,
-  partner_discount_savings: true,
-  commitment_savings: true,
-  spot_savings: true,
-  other_savings: true,
 };
 
 /** The cost table's columns as the migrations leave them: the last CREATE's list, then every ADD COLUMN. */
@@ -104,6 +101,98 @@ const sorted = (values: Iterable<string>) => [...values].sort();
 const swaggerProperties = (dto: object) =>
   (Reflect.getMetadata('swagger/apiModelPropertiesArray', dto) as string[]).map((key) => key.slice(1));
 
+/**
+ * The metrics as the spec states them (docs/contract/cost-insights-api.md: CostDataPoint, CostDataSummary, /compare's
+ * `metric`), written out here on purpose, independently of metrics.ts:
+ * [name, stored column (null: the sum of the savings sources), savings source, summary name, CSV header, comparable].
+ */
+const SPEC_METRICS = [
+  ['amortized_cost', 'amortized_cost', false, 'total_amortized_cost', 'amortized_cost', true],
+  ['billed_cost', 'billed_cost', false, 'total_billed_cost', 'billed_cost', true],
+  ['cash_cost', 'cash_cost', false, 'total_cash_cost', 'cash_cost', true],
+  ['on_demand_cost', 'on_demand_cost', false, 'total_on_demand_cost', 'on_demand_cost', true],
+  ['total_savings', null, false, 'total_savings', 'total_savings', true],
+  [
+    'enterprise_discount_savings',
+    'enterprise_discount_savings',
+    true,
+    'total_enterprise_discount_savings',
+    'enterprise_discount_savings',
+    false,
+  ],
+  ['product_discount_savings', 'product_discount_savings', true, 'total_product_discount_savings', 'product_discount_savings', false],
+  ['partner_discount_savings', 'partner_discount_savings', true, 'total_partner_discount_savings', 'partner_discount_savings', false],
+  ['commitment_savings', 'commitment_savings', true, 'total_commitment_savings', 'commitment_savings', true],
+  ['spot_savings', 'spot_savings', true, 'total_spot_savings', 'spot_savings', true],
+  ['other_savings', 'other_savings', true, 'total_other_savings', 'other_savings', false],
+];
+
+/** The aliases of a SELECT list's `… AS <alias>` items. */
+const aliases = (sql: string) => [...sql.matchAll(/ AS (\w+)/g)].map((match) => match[1]);
+
+/** The names a text lists after `label` up to `end`, comma-separated. */
+function listedIn(text: string, label: string, end: string): string[] {
+  const start = text.indexOf(label);
+  return start < 0 ? [] : text.slice(start + label.length, text.indexOf(end, start + label.length)).split(', ');
+}
+
+/** Every list of the metrics outside metrics.ts, by where it lives, and what the metrics table says it must be. */
+function metricLists(): { list: string; actual: readonly unknown[]; expected: readonly unknown[] }[] {
+  const mcp = getCostDataTool({} as ToolServices).description({ maxDateRangeDays: 366, defaultWindowDays: 30 } as AppConfig);
+  const totalSavings = metricSumsOfPartsSql(undefined, '\n')
+    .split('\n')
+    .find((item) => item.endsWith(' AS sum_total_savings'));
+  return [
+    {
+      list: 'CostDataPoint properties (Swagger)',
+      actual: swaggerProperties(CostDataPointDto.prototype).filter(
+        (name) => !['usage_date', 'dimension_value', 'dimension_values'].includes(name),
+      ),
+      expected: METRIC_NAMES,
+    },
+    {
+      list: 'CostDataSummary properties (Swagger)',
+      actual: swaggerProperties(CostDataSummaryDto.prototype).filter(
+        (name) => !['effective_savings_rate', 'exchange_rates'].includes(name),
+      ),
+      expected: METRIC_SUMMARY_NAMES,
+    },
+    {
+      list: "/data's CSV header (costDataCsvColumns)",
+      actual: costDataCsvColumns({ dimensions: [] }).slice(1),
+      expected: METRIC_CSV_HEADERS,
+    },
+    { list: 'partial sums (metricPartSumsSql)', actual: aliases(metricPartSumsSql()), expected: MEASURE_COLUMNS.map((c) => `part_${c}`) },
+    {
+      list: 'sums of parts (metricSumsOfPartsSql)',
+      actual: aliases(metricSumsOfPartsSql()),
+      expected: METRIC_NAMES.map((n) => `sum_${n}`),
+    },
+    {
+      list: 'the savings total_savings adds up (metricSumsOfPartsSql)',
+      actual: (totalSavings ?? '').replace(/^\(|\) AS sum_total_savings$/g, '').split(' + '),
+      expected: METRICS.filter((m) => m.savingsSource).map((m) => `sum(part_${m.column})`),
+    },
+    {
+      list: "the importer's measures (focus-mapping.ts COST_COLUMNS_SQL)",
+      actual: COST_COLUMNS_SQL.map(([c]) => c),
+      expected: MEASURE_COLUMNS,
+    },
+    {
+      list: "the cost table's measure columns (migrations, in table order)",
+      actual: costTableColumns().filter((column) => (MEASURE_COLUMNS as readonly string[]).includes(column)),
+      expected: MEASURE_COLUMNS,
+    },
+    {
+      list: "MCP get_cost_data's summary",
+      actual: listedIn(mcp, 'totals over the whole window: ', ';'),
+      expected: [...METRIC_SUMMARY_NAMES, 'effective_savings_rate'],
+    },
+    { list: "MCP get_cost_data's items", actual: listedIn(mcp, 'first day; metrics ', ')'), expected: METRIC_NAMES },
+    { list: "the Backstage client's DAILY_METRICS", actual: DAILY_METRICS, expected: METRIC_NAMES },
+  ];
+}
+
 describe('one definition per concept', () => {
   it("the importer writes every column of the cost table but imported_at and the activated maps (the migrations' columns)", () => {
     const computed = ['imported_at', ...Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn)];
@@ -145,27 +234,39 @@ describe('one definition per concept', () => {
     const { columns, projectionKeys } = convertedSumsTable();
     expect(sorted(CONVERTED_SUM_KEYS)).toEqual(sorted(['usage_date', ...LIST_FIELDS.map((field) => field.column)]));
     expect(sorted(columns)).toEqual(
-      sorted(['organization_id', 'build_id', 'built_on', ...CONVERTED_SUM_KEYS, 'converted_bit', ...COST_MEASURES, ...SAVINGS_SOURCES]),
+      sorted(['organization_id', 'build_id', 'built_on', ...CONVERTED_SUM_KEYS, 'converted_bit', ...MEASURE_COLUMNS]),
     );
     const monthly = CONVERTED_SUM_KEYS.map((key) => (key === 'usage_date' ? 'toStartOfMonth(usage_date)' : key));
     expect(sorted(projectionKeys)).toEqual(sorted(['organization_id', 'build_id', ...monthly]));
   });
 
-  it('the response DTOs declare every summed metric, under its item and its summary name', () => {
-    expect(
-      sorted(
-        swaggerProperties(CostDataPointDto.prototype).filter(
-          (name) => !['usage_date', 'dimension_value', 'dimension_values'].includes(name),
-        ),
-      ),
-    ).toEqual(sorted(SUMMED_METRICS));
-    const summaryNames = SUMMED_METRICS.map((metric) => (metric === 'total_savings' ? metric : `total_${metric}`));
-    expect(
-      sorted(
-        swaggerProperties(CostDataSummaryDto.prototype).filter((name) => !['effective_savings_rate', 'exchange_rates'].includes(name)),
-      ),
-    ).toEqual(sorted(summaryNames));
-    expect(SUMMED_METRICS).toEqual([...COST_MEASURES, 'total_savings', ...SAVINGS_SOURCES]);
+  it("the metrics table is the spec's (SPEC_METRICS, written out independently of metrics.ts)", () => {
+    const table = METRICS.map((m) => [m.name, m.column, m.savingsSource, m.summaryName, m.csvHeader, m.comparable]);
+    expect(table).toEqual(SPEC_METRICS);
+    expect(COMPARE_METRICS).toEqual([
+      'amortized_cost',
+      'billed_cost',
+      'cash_cost',
+      'on_demand_cost',
+      'total_savings',
+      'commitment_savings',
+      'spot_savings',
+      'effective_savings_rate',
+    ]);
+    // Swagger's examples add up as the answers do: total_savings is the sum of the six sources (in cents).
+    const cents = (value: number) => Math.round(value * 100);
+    const totalSavings = METRICS.find((m) => m.name === 'total_savings')!;
+    for (const kind of ['item', 'summary'] as const) {
+      const sources = METRICS.filter((m) => m.savingsSource).reduce((sum, m) => sum + cents(m.examples[kind]), 0);
+      expect({ examples: kind, sources }).toEqual({ examples: kind, sources: cents(totalSavings.examples[kind]) });
+    }
+  });
+
+  it.each(metricLists())("$list: the metrics table's, in its order", ({ list, actual, expected }) => {
+    expect({ list, metrics: [...actual] }).toEqual({ list, metrics: [...expected] });
+  });
+
+  it("comparison's metric_totals are declared for Swagger as METRIC_TOTALS_KEYS lists them", () => {
     expect(swaggerProperties(MetricTotalsDto.prototype)).toEqual([...METRIC_TOTALS_KEYS]);
   });
 });

@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnswerFormat, ANSWER_MEDIA_TYPES, RequestedAnswerFormat } from '../answers/answer-format';
 import { CsvText, csvRecord } from '../answers/csv-text';
-import { SUMMED_METRICS } from '../cost-query/cost-metrics';
+import { METRIC_CSV_HEADERS, METRICS } from '../cost-query/metrics';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import { Authorized } from '../common/http/authorized.decorator';
 import { CurrentPrincipal } from '../common/http/request-context';
@@ -16,10 +16,10 @@ import { CostDataResponseDto } from './dto/cost-data-response.dto';
 import { DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
 import type { Principal } from '../common/http/principal';
 
-/** Swagger's CSV example: a header and one record of monthly data by service. */
+/** Swagger's CSV example: a header and one record of monthly data by service (the JSON item example's values). */
 const CSV_EXAMPLE =
-  csvRecord(['usage_date', 'service', ...SUMMED_METRICS]) +
-  csvRecord(['2026-10-01', 'Amazon EC2', 1520.25, 1610, 1610, 1800.5, 280.25, 120, 0, 0, 160.25, 0, 0]);
+  csvRecord(['usage_date', 'service', ...METRIC_CSV_HEADERS]) +
+  csvRecord(['2026-10-01', 'Amazon EC2', ...METRICS.map((metric) => metric.examples.item)]);
 
 @ApiTags('Cost data')
 @ApiExtraModels(CostDataResponseDto)

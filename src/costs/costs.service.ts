@@ -11,7 +11,8 @@ import { todayUtc } from '../common/dates/calendar-date';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
-import { effectiveSavingsRate, finiteNumber, MetricSums, SUMMED_METRICS } from '../cost-query/cost-metrics';
+import { effectiveSavingsRate, finiteNumber, MetricSums } from '../cost-query/cost-metrics';
+import { METRICS } from '../cost-query/metrics';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { windowOf } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService, AnswerMoney, AppliedRates } from '../currency/answer-currency.service';
@@ -154,9 +155,7 @@ function toAppliedRatesDto(rates: AppliedRates): AppliedRatesDto {
 
 /** The period totals, from the totals row (metrics under their item field names). */
 function toSummary(totals: Record<string, unknown>): Omit<CostDataSummaryDto, 'exchange_rates'> {
-  const sums = Object.fromEntries(SUMMED_METRICS.map((metric) => [metric, finiteNumber(totals[metric])])) as MetricSums;
-  const summary = Object.fromEntries(
-    SUMMED_METRICS.map((metric) => [metric === 'total_savings' ? metric : `total_${metric}`, sums[metric]]),
-  );
+  const sums = Object.fromEntries(METRICS.map(({ name }) => [name, finiteNumber(totals[name])])) as MetricSums;
+  const summary = Object.fromEntries(METRICS.map(({ name, summaryName }) => [summaryName, sums[name]]));
   return { ...summary, effective_savings_rate: effectiveSavingsRate(sums) } as Omit<CostDataSummaryDto, 'exchange_rates'>;
 }

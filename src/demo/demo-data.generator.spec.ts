@@ -1,5 +1,5 @@
 import { addDays } from '../common/dates/calendar-date';
-import { SAVINGS_SOURCES } from '../cost-query/cost-metrics';
+import { MEASURE_COLUMNS, SAVINGS_SOURCES } from '../cost-query/metrics';
 import { ACCOUNTS, CLOUDS, CloudName } from './demo-estate.catalog';
 import {
   buildDemoEstate,
@@ -29,13 +29,7 @@ function micros(value: string): bigint {
   return match[1] ? -magnitude : magnitude;
 }
 
-const MONEY_COLUMNS = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  ...SAVINGS_SOURCES,
-] as const satisfies readonly (keyof DemoCostRow)[];
+const MONEY_COLUMNS = MEASURE_COLUMNS;
 
 const USAGE_COST_TYPES: string[] = [COST_TYPES.usage, COST_TYPES.savingsPlanCovered, COST_TYPES.reservationCovered];
 

@@ -13,6 +13,7 @@
  * (reportBlockSql, reportTotalsSql). One read of the file, no intermediate table.
  * Aliases never reuse a column name (a ClickHouse alias would shadow the column in other expressions).
  */
+import { MEASURE_COLUMNS, MeasureColumn } from '../cost-query/metrics';
 
 /** Every FOCUS column the mapping reads, under each version's name, plus vendor x_ columns. */
 export const FOCUS_STAGING_COLUMNS = [
@@ -309,21 +310,30 @@ export function defaultIntegrationIdSql(cloudSql: string): string {
   return `lower(concat(${cloudSql}, '-', replaceRegexpAll(${account}, '[^A-Za-z0-9._:-]+', '-')))`;
 }
 
-/** The four costs and six savings (scope U = usage not of an unused commitment; everything else saves nothing). */
-export const COST_COLUMNS_SQL: readonly (readonly [string, string])[] = [
-  ['amortized_cost', 'm_effective'],
-  ['billed_cost', 'm_billed'],
+/**
+ * The four costs and six savings of a FOCUS row (scope U = usage not of an unused commitment; everything else saves
+ * nothing), one per measure column of the metrics table (the compiler refuses a missing or extra one).
+ */
+const MEASURE_SQL: Record<MeasureColumn, string> = {
+  amortized_cost: 'm_effective',
+  billed_cost: 'm_billed',
   // FOCUS has no payment timing: cash is what the invoice bills.
-  ['cash_cost', 'm_billed'],
-  ['on_demand_cost', `if(p_usage_scope, m_list, ${ZERO})`],
-  ['enterprise_discount_savings', `if(p_usage_scope, m_list - m_contracted - m_product_discount - m_partner_discount, ${ZERO})`],
-  ['product_discount_savings', `if(p_usage_scope, m_product_discount, ${ZERO})`],
-  ['partner_discount_savings', `if(p_usage_scope, m_partner_discount, ${ZERO})`],
-  ['commitment_savings', `if(p_usage_scope AND p_committed, m_contracted - m_effective, ${ZERO})`],
-  ['spot_savings', `if(p_usage_scope AND NOT p_committed AND p_spot, m_contracted - m_effective, ${ZERO})`],
+  cash_cost: 'm_billed',
+  on_demand_cost: `if(p_usage_scope, m_list, ${ZERO})`,
+  enterprise_discount_savings: `if(p_usage_scope, m_list - m_contracted - m_product_discount - m_partner_discount, ${ZERO})`,
+  product_discount_savings: `if(p_usage_scope, m_product_discount, ${ZERO})`,
+  partner_discount_savings: `if(p_usage_scope, m_partner_discount, ${ZERO})`,
+  commitment_savings: `if(p_usage_scope AND p_committed, m_contracted - m_effective, ${ZERO})`,
+  spot_savings: `if(p_usage_scope AND NOT p_committed AND p_spot, m_contracted - m_effective, ${ZERO})`,
   // The residual, so the six sources always add up to list − effective on usage.
-  ['other_savings', `if(p_usage_scope AND NOT p_committed AND NOT p_spot, m_contracted - m_effective, ${ZERO})`],
-];
+  other_savings: `if(p_usage_scope AND NOT p_committed AND NOT p_spot, m_contracted - m_effective, ${ZERO})`,
+};
+
+/** The measure columns and their SQL, in the metrics table's order. */
+export const COST_COLUMNS_SQL: readonly (readonly [MeasureColumn, string])[] = MEASURE_COLUMNS.map((column) => [
+  column,
+  MEASURE_SQL[column],
+]);
 
 /** The cost_line_items columns focusSelectSql writes, in table order (the other one, imported_at, keeps its default). */
 export const COST_COLUMNS = [

@@ -1,4 +1,5 @@
 // modes: embedded server cluster — ClickHouse SQL
+import { SAVINGS_SOURCES } from '../../src/cost-query/metrics';
 import { sumDecimals } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -6,15 +7,6 @@ import { RowInput, TestApp, TestOrganization } from '../support/test-app';
  * POST /v1/cost-insights/compare. Expected values are recomputed here from the inserted decimal
  * strings; bucket lists are written out by hand.
  */
-const SAVINGS = [
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-] as const;
-
 const SEPTEMBER = { start: '2026-09-01', end: '2026-09-30' };
 const OCTOBER = { start: '2026-10-01', end: '2026-10-31' };
 const SEPTEMBER_WEEKS = ['2026-08-31', '2026-09-07', '2026-09-14', '2026-09-21', '2026-09-28'];
@@ -65,7 +57,7 @@ type MetricOf = (rows: RowInput[]) => number;
 
 const amortizedOf: MetricOf = (rows) => sumDecimals(rows.map((r) => r.amortized_cost ?? '0'));
 const onDemandOf: MetricOf = (rows) => sumDecimals(rows.map((r) => r.on_demand_cost ?? '0'));
-const savingsOf: MetricOf = (rows) => sumDecimals(rows.flatMap((r) => SAVINGS.map((s) => r[s] ?? '0')));
+const savingsOf: MetricOf = (rows) => sumDecimals(rows.flatMap((r) => SAVINGS_SOURCES.map((s) => r[s] ?? '0')));
 const esrOf: MetricOf = (rows) => (onDemandOf(rows) === 0 ? 0 : savingsOf(rows) / onDemandOf(rows));
 
 function monday(date: string): string {

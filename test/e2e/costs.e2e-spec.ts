@@ -1,36 +1,23 @@
 // modes: embedded server cluster — ClickHouse SQL
+import { MEASURE_COLUMNS, MeasureColumn, METRIC_NAMES, METRICS, SAVINGS_SOURCES } from '../../src/cost-query/metrics';
 import { sumDecimals } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
  * POST /v1/cost-insights/data. Every expectation is recomputed here from the inserted decimal
- * strings (exact BigInt sums), never taken from the service's output.
+ * strings (exact BigInt sums), never taken from the service's output; the metrics' names are the
+ * metrics table's (held against the spec by src/cost-query/one-definition.spec.ts).
  */
-const MEASURES = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-] as const;
-type Measure = (typeof MEASURES)[number];
-const SAVINGS: Measure[] = MEASURES.slice(4);
-const ITEM_METRICS = [...MEASURES.slice(0, 4), 'total_savings', ...SAVINGS];
 const NOT_SET = '(not set)';
 
 /** Distinct, exact amounts for every measure of the n-th row (10 decimal places). */
-function amounts(n: number): Record<Measure, string> {
+function amounts(n: number): Record<MeasureColumn, string> {
   return Object.fromEntries(
-    MEASURES.map((measure, k) => [
+    MEASURE_COLUMNS.map((measure, k) => [
       measure,
       `${((n * 13 + k * 7) % 90) + 1}.${String(((n + 1) * 7919 + (k + 1) * 104_729) % 10_000_000_000).padStart(10, '0')}`,
     ]),
-  ) as Record<Measure, string>;
+  ) as Record<MeasureColumn, string>;
 }
 
 function row(n: number, usage_date: string, extra: Partial<RowInput> = {}): RowInput {
@@ -68,8 +55,8 @@ interface ExpectedItem {
 
 function metricsOf(rows: RowInput[]): Record<string, number> {
   const metrics: Record<string, number> = {};
-  for (const measure of MEASURES) metrics[measure] = sumDecimals(rows.map((r) => r[measure] ?? '0'));
-  metrics.total_savings = sumDecimals(rows.flatMap((r) => SAVINGS.map((s) => r[s] ?? '0')));
+  for (const measure of MEASURE_COLUMNS) metrics[measure] = sumDecimals(rows.map((r) => r[measure] ?? '0'));
+  metrics.total_savings = sumDecimals(rows.flatMap((r) => SAVINGS_SOURCES.map((s) => r[s] ?? '0')));
   return metrics;
 }
 
@@ -128,10 +115,10 @@ function expectItems(actual: Item[], expected: ExpectedItem[]): void {
         'usage_date',
         ...(expected[index].dimension_value !== undefined ? ['dimension_value'] : []),
         ...(expected[index].dimension_values ? ['dimension_values'] : []),
-        ...ITEM_METRICS,
+        ...METRIC_NAMES,
       ].sort(),
     );
-    for (const metric of ITEM_METRICS) {
+    for (const metric of METRIC_NAMES) {
       expect(typeof item[metric]).toBe('number');
       expect(item[metric]).toBeCloseTo(expected[index].metrics[metric], 8);
     }
@@ -141,17 +128,7 @@ function expectItems(actual: Item[], expected: ExpectedItem[]): void {
 function expectSummary(actual: Record<string, number>, rows: RowInput[]): void {
   const m = metricsOf(rows);
   const expected: Record<string, number> = {
-    total_amortized_cost: m.amortized_cost,
-    total_billed_cost: m.billed_cost,
-    total_cash_cost: m.cash_cost,
-    total_on_demand_cost: m.on_demand_cost,
-    total_savings: m.total_savings,
-    total_enterprise_discount_savings: m.enterprise_discount_savings,
-    total_product_discount_savings: m.product_discount_savings,
-    total_partner_discount_savings: m.partner_discount_savings,
-    total_commitment_savings: m.commitment_savings,
-    total_spot_savings: m.spot_savings,
-    total_other_savings: m.other_savings,
+    ...Object.fromEntries(METRICS.map((metric) => [metric.summaryName, m[metric.name]])),
     effective_savings_rate: m.on_demand_cost === 0 ? 0 : m.total_savings / m.on_demand_cost,
   };
   expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());

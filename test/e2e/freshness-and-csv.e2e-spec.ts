@@ -1,7 +1,7 @@
 // modes: embedded server cluster — freshness read from the store
 import { parse } from 'csv-parse/sync';
 import { COMPARISON_CSV_COLUMNS } from '../../src/comparison/comparison-csv';
-import { SUMMED_METRICS } from '../../src/cost-query/cost-metrics';
+import { METRIC_CSV_HEADERS } from '../../src/cost-query/metrics';
 import { sumDecimalText } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -160,7 +160,7 @@ describe('data freshness and CSV answers', () => {
       expect(response.headers['x-data-through']).toBe('2026-10-02');
       expect(response.text.endsWith('\r\n')).toBe(true);
       const [header, ...items] = records(response.text);
-      expect(header).toEqual(['usage_date', 'service', ...SUMMED_METRICS]);
+      expect(header).toEqual(['usage_date', 'service', ...METRIC_CSV_HEADERS]);
       // Computed here, not read from the JSON answer: services in code point order, sums exact.
       const services = [...AWKWARD].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       expect(items.map((item) => item.slice(0, 3))).toEqual(
@@ -198,7 +198,7 @@ describe('data freshness and CSV answers', () => {
         filters: { inclusions: { dateRange: { start: '2020-01-01', end: '2020-01-02' } } },
       });
       expect(response.status).toBe(200);
-      expect(records(response.text)).toEqual([['usage_date', ...SUMMED_METRICS]]);
+      expect(records(response.text)).toEqual([['usage_date', ...METRIC_CSV_HEADERS]]);
     });
 
     it('answers /compare as long-form CSV with the JSON answer’s numbers', async () => {

@@ -1,4 +1,5 @@
 // modes: embedded server cluster — projections on every topology
+import { MEASURE_COLUMNS, MeasureColumn } from '../../src/cost-query/metrics';
 import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
@@ -16,27 +17,14 @@ import { E2E_MODE } from '../support/e2e-mode';
  */
 type Mode = 'raw' | 'projection-allowed' | 'projection-required' | 'monthly-projection-required';
 
-const MONEY = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-] as const;
-
 /** Exact, distinct amounts (10 decimals) — sums of many of them expose any rounding difference. */
-function amounts(n: number): Record<(typeof MONEY)[number], string> {
+function amounts(n: number): Record<MeasureColumn, string> {
   return Object.fromEntries(
-    MONEY.map((m, k) => [
+    MEASURE_COLUMNS.map((m, k) => [
       m,
       `${((n * 31 + k * 17) % 97) - 5}.${String(((n + 3) * 104_729 + (k + 1) * 7919) % 10_000_000_000).padStart(10, '0')}`,
     ]),
-  ) as Record<(typeof MONEY)[number], string>;
+  ) as Record<MeasureColumn, string>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/app-config';
+import { METRIC_CSV_HEADERS, METRIC_NAMES, METRIC_SUMMARY_NAMES } from '../../src/cost-query/metrics';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { loadMigrations, migrate } from '../../src/infrastructure/clickhouse/migrator';
 import { sumDecimalText, toScaled } from '../support/decimals';
@@ -49,19 +50,6 @@ function connect(database: string): ClickhouseService {
 // ------------------------------------------------------------------ the questions and their expected answers
 
 const RANGE = { start: '2025-03-01', end: '2025-04-30' };
-const ITEM_METRICS = [
-  'amortized_cost',
-  'billed_cost',
-  'cash_cost',
-  'on_demand_cost',
-  'total_savings',
-  'enterprise_discount_savings',
-  'product_discount_savings',
-  'partner_discount_savings',
-  'commitment_savings',
-  'spot_savings',
-  'other_savings',
-];
 const SAVINGS = MONEY_COLUMNS.slice(4);
 
 interface Question {
@@ -161,7 +149,7 @@ function withoutImportTimes(all: Record<string, Answer>): Record<string, Omit<An
 const money = (row: OldRow, column: string) => row[column] as string;
 const sum = (rows: OldRow[], column: string) => sumDecimalText(rows.map((row) => money(row, column)));
 const metricCells = (rows: OldRow[]) =>
-  ITEM_METRICS.map((metric) =>
+  METRIC_NAMES.map((metric) =>
     metric === 'total_savings' ? sumDecimalText(rows.flatMap((row) => SAVINGS.map((s) => money(row, s)))) : sum(rows, metric),
   );
 const monthOf = (date: string) => `${date.slice(0, 7)}-01`;
@@ -197,7 +185,7 @@ const csv = (header: string[], lines: string[]) => [header.map((h) => `"${h}"`).
 function expectedAnswers(rows: OldRow[]) {
   const dataCsv = (bucket: (date: string) => string, dimensions: string[], key: (row: OldRow) => string[], of: OldRow[]) =>
     csv(
-      ['usage_date', ...dimensions, ...ITEM_METRICS],
+      ['usage_date', ...dimensions, ...METRIC_CSV_HEADERS],
       groups(of, (row) => [bucket(row.usage_date as string), ...key(row)]).map(([[date, ...values], members]) =>
         csvLine([date, ...values], metricCells(members)),
       ),
@@ -297,9 +285,8 @@ function expectAnswersOf(all: Record<string, Answer>, rows: OldRow[]): void {
   }
   // The summary's JSON numbers carry every digit: read as text, they are the exact sums.
   const summaryBody = all['data json summary'].body.slice(all['data json summary'].body.indexOf('"summary":'));
-  const summaryText = (metric: string) =>
-    new RegExp(`"${metric === 'total_savings' ? metric : `total_${metric}`}":(-?[0-9.]+)`).exec(summaryBody)?.[1];
-  expect(ITEM_METRICS.map(summaryText)).toEqual(expected.summary);
+  const summaryText = (field: string) => new RegExp(`"${field}":(-?[0-9.]+)`).exec(summaryBody)?.[1];
+  expect(METRIC_SUMMARY_NAMES.map(summaryText)).toEqual(expected.summary);
   // /compare's long CSV: value and period total exact; the delta columns follow from them.
   const compareRecords = all['compare March with April by service'].body
     .trim()

@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.factory';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { SettingOverrides } from '../../src/config/settings';
 import type { CostLineItemRow } from '../../src/cost-query/cost-line-item';
+import { MEASURE_COLUMNS, MeasureColumn } from '../../src/cost-query/metrics';
 import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../../src/infrastructure/clickhouse/migrator';
@@ -23,6 +24,9 @@ export type CostRow = CostLineItemRow;
 const SETUP_BUDGETS = { max_execution_time: 0, max_memory_usage: '0' };
 
 export type RowInput = Partial<Omit<CostRow, 'organization_id'>> & { usage_date: string };
+
+/** Every measure of the metrics table at zero: what a row costs and saves unless it says otherwise. */
+const NO_MONEY = Object.fromEntries(MEASURE_COLUMNS.map((column) => [column, '0'])) as Record<MeasureColumn, string>;
 
 export function costRow(organizationId: string, input: RowInput): CostRow {
   return {
@@ -45,16 +49,7 @@ export function costRow(organizationId: string, input: RowInput): CostRow {
     billing_account_id: '',
     invoice_id: '',
     invoice_issuer: '',
-    amortized_cost: '0',
-    billed_cost: '0',
-    cash_cost: '0',
-    on_demand_cost: '0',
-    enterprise_discount_savings: '0',
-    product_discount_savings: '0',
-    partner_discount_savings: '0',
-    commitment_savings: '0',
-    spot_savings: '0',
-    other_savings: '0',
+    ...NO_MONEY,
     ...input,
   };
 }

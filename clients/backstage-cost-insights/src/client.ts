@@ -19,7 +19,10 @@ export type GroupKey = { tag: string } | { costCategory: string };
 /** A cost money metric of the API's /data items. */
 export type CostMetric = 'amortized_cost' | 'billed_cost' | 'cash_cost' | 'on_demand_cost';
 
-/** Daily series that getDailyMetricData can answer: the API's money metrics, organisation-wide. */
+/**
+ * Daily series that getDailyMetricData can answer: the API's money metrics, organisation-wide. This package stands
+ * alone, so it keeps its own copy; src/cost-query/one-definition.spec.ts holds it against the service's metrics table.
+ */
 export const DAILY_METRICS = [
   'amortized_cost',
   'billed_cost',

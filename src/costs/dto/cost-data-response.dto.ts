@@ -1,9 +1,26 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { NOT_SET } from '../../cost-query/dimension-registry';
+import { Metric, MetricName, METRICS, MetricSummaryName } from '../../cost-query/metrics';
 import { AppliedRatesDto } from '../../dto/currency.dto';
 
 const MONEY = 'Exact sum of Decimal amounts, returned as a JSON number (double).';
 
+/**
+ * Declares for Swagger one number property per metric of the metrics table, in its order, on `dto` after the
+ * properties it declares itself: `property` gives each its name and Swagger text.
+ */
+function declareMetricProperties(
+  dto: abstract new () => object,
+  property: (metric: Metric) => { name: string; description: string; example: number },
+): void {
+  for (const metric of METRICS) {
+    const { name, description, example } = property(metric);
+    ApiProperty({ type: Number, description, example })(dto.prototype, name);
+  }
+}
+
+/** A CostDataPoint: its bucket and dimension value(s), then every metric (declared from the metrics table below). */
+export interface CostDataPointDto extends Record<MetricName, number> {}
 @ApiSchema({ name: 'CostDataPoint', description: 'One date bucket × dimension value(s), with every metric summed.' })
 export class CostDataPointDto {
   @ApiProperty({
@@ -25,76 +42,24 @@ export class CostDataPointDto {
     example: { service: 'Amazon EC2', region: 'us-east-1' },
   })
   dimension_values?: Record<string, string>;
-
-  @ApiProperty({ description: `Upfront commitment fees spread evenly across the commitment term. ${MONEY}`, example: 1523.42 })
-  amortized_cost: number;
-
-  @ApiProperty({ description: `Actual billed cost as on the provider invoice. ${MONEY}`, example: 1498.1 })
-  billed_cost: number;
-
-  @ApiProperty({ description: `Upfront fees recognised in the period charged, not amortized. ${MONEY}`, example: 1498.1 })
-  cash_cost: number;
-
-  @ApiProperty({ description: `Equivalent cost at on-demand rates, before discounts or commitments. ${MONEY}`, example: 2010.55 })
-  on_demand_cost: number;
-
-  @ApiProperty({ description: 'Total savings: the sum of the six savings sources below.', example: 487.13 })
-  total_savings: number;
-
-  @ApiProperty({ description: `Savings from enterprise discount agreements. ${MONEY}`, example: 120.5 })
-  enterprise_discount_savings: number;
-
-  @ApiProperty({ description: `Savings from product-level discounts. ${MONEY}`, example: 10 })
-  product_discount_savings: number;
-
-  @ApiProperty({ description: `Savings from partner discount arrangements. ${MONEY}`, example: 0 })
-  partner_discount_savings: number;
-
-  @ApiProperty({ description: `Savings from reserved-instance and savings-plan commitments. ${MONEY}`, example: 301.2 })
-  commitment_savings: number;
-
-  @ApiProperty({ description: `Savings from spot usage versus on-demand rates. ${MONEY}`, example: 45.43 })
-  spot_savings: number;
-
-  @ApiProperty({ description: `Savings from all other discount sources. ${MONEY}`, example: 10 })
-  other_savings: number;
 }
+declareMetricProperties(CostDataPointDto, (metric) => ({
+  name: metric.name,
+  description: `${metric.description}. ${MONEY}`,
+  example: metric.examples.item,
+}));
+
+/** The total of each metric, first in CostDataSummary (the spec's order): declared from the metrics table. */
+interface CostDataSummaryTotals extends Record<MetricSummaryName, number> {}
+class CostDataSummaryTotals {}
+declareMetricProperties(CostDataSummaryTotals, (metric) => ({
+  name: metric.summaryName,
+  description: `Sum of ${metric.noun}.`,
+  example: metric.examples.summary,
+}));
 
 @ApiSchema({ name: 'CostDataSummary', description: 'Totals over the whole filtered period (all items together).' })
-export class CostDataSummaryDto {
-  @ApiProperty({ description: 'Sum of amortized cost.', example: 45210.77 })
-  total_amortized_cost: number;
-
-  @ApiProperty({ description: 'Sum of billed cost.', example: 44980.12 })
-  total_billed_cost: number;
-
-  @ApiProperty({ description: 'Sum of cash cost.', example: 44980.12 })
-  total_cash_cost: number;
-
-  @ApiProperty({ description: 'Sum of on-demand equivalent cost.', example: 60112.4 })
-  total_on_demand_cost: number;
-
-  @ApiProperty({ description: 'Sum of total savings (all six sources).', example: 14901.63 })
-  total_savings: number;
-
-  @ApiProperty({ description: 'Sum of enterprise discount savings.', example: 3600 })
-  total_enterprise_discount_savings: number;
-
-  @ApiProperty({ description: 'Sum of product discount savings.', example: 300 })
-  total_product_discount_savings: number;
-
-  @ApiProperty({ description: 'Sum of partner discount savings.', example: 0 })
-  total_partner_discount_savings: number;
-
-  @ApiProperty({ description: 'Sum of commitment savings.', example: 9500.2 })
-  total_commitment_savings: number;
-
-  @ApiProperty({ description: 'Sum of spot savings.', example: 1201.43 })
-  total_spot_savings: number;
-
-  @ApiProperty({ description: 'Sum of other savings.', example: 300 })
-  total_other_savings: number;
-
+export class CostDataSummaryDto extends CostDataSummaryTotals {
   @ApiProperty({
     description: 'total_savings / total_on_demand_cost as a fraction (0.25 = 25 %); 0 when total on-demand cost is 0.',
     example: 0.2479,

@@ -1,4 +1,5 @@
 import { organizationScopeOf } from '../../cost-query/data-scope';
+import { METRIC_TOTALS_KEYS } from '../../comparison/comparison-result';
 import { CompareRequestDto } from '../../comparison/dto/compare-request.dto';
 import { compactComparison } from '../compact-answers';
 import { DIMENSIONS_TEXT, flag, integer, MONEY, ToolDefinition, ToolServices } from './tool-definition';
@@ -10,7 +11,7 @@ export function compareCostsTool({ comparison }: ToolServices): ToolDefinition {
     title: 'Compare a metric between two periods',
     description: (config) =>
       'One metric between a baseline and a comparison period, per value of an optional dimension (POST /v1/cost-insights/compare). ' +
-      'Answer: `totals` (the metric over each whole period and the delta), `metric_totals` (amortized_cost, on_demand_cost, total_savings, effective_savings_rate, whatever the metric), ' +
+      `Answer: \`totals\` (the metric over each whole period and the delta), \`metric_totals\` (${METRIC_TOTALS_KEYS.join(', ')}, whatever the metric), ` +
       '`metadata` (periods and readable labels) and a page of `rows` ordered by |delta.absolute| descending (largest movers first). ' +
       'delta.absolute = comparison − baseline; delta.percentage is in percent (12.5 = +12.5 %; 100 when the baseline is 0 and the comparison is not); direction increase/decrease/unchanged. ' +
       `Rows carry period totals only unless includeByDate is true. Filters here must not contain dateRange or billingPeriods: the periods set the dates. Periods: both ends included, at most ${config.maxDateRangeDays} days each. ${DIMENSIONS_TEXT} ${MONEY}`,

@@ -1,4 +1,5 @@
 import { organizationScopeOf } from '../../cost-query/data-scope';
+import { METRIC_NAMES, METRIC_SUMMARY_NAMES } from '../../cost-query/metrics';
 import { CostDataRequestDto } from '../../costs/dto/cost-data-request.dto';
 import { compactCostData, CostItem, TOP_VALUES, TopValue } from '../compact-answers';
 import { DIMENSIONS_TEXT, integer, MONEY, ToolDefinition, ToolServices, windowText } from './tool-definition';
@@ -10,9 +11,9 @@ export function getCostDataTool({ costs }: ToolServices): ToolDefinition {
     title: 'Cost data (time series and totals)',
     description: (config) =>
       'Cloud cost of the organisation as a time series with totals (POST /v1/cost-insights/data). ' +
-      'Answer: `summary` (totals over the whole window: amortized, billed, cash and on-demand cost, total_savings and its six sources, effective_savings_rate), ' +
+      `Answer: \`summary\` (totals over the whole window: ${[...METRIC_SUMMARY_NAMES, 'effective_savings_rate'].join(', ')}; total_savings is the sum of the six savings sources), ` +
       `\`topValues\` (the ${TOP_VALUES} dimension values with the highest amortized cost over the whole window, when grouped), and a page of \`items\` ` +
-      "(one per date bucket × dimension value, ordered by date then value; usage_date is the bucket's first day). " +
+      `(one per date bucket × dimension value, ordered by date then value; usage_date is the bucket's first day; metrics ${METRIC_NAMES.join(', ')}). ` +
       'Items are paged (limit, offset) and `page.remaining` says how many were left out: for "what costs most" read topValues and summary instead of paging; ' +
       `prefer monthly or weekly buckets to daily ones. ${windowText(config)} ${DIMENSIONS_TEXT} ${MONEY}`,
     scope: 'cost:read',
