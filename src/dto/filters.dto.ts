@@ -210,6 +210,23 @@ export class ForecastFiltersDto implements Filters {
   exclusions?: ForecastFilterFieldsDto;
 }
 
+/** FilterFields of an allocation rule's condition: rows of every date (the version's effectiveFrom sets the months). */
+export class RuleConditionFieldsDto extends filterFieldsWithoutDates(
+  "not allowed in a rule's condition: a rule applies to rows of every date, its version's effectiveFrom sets the months",
+) {}
+
+/** The rows an allocation rule or split applies to: Filters without dates. */
+@ApiSchema({ name: 'RuleCondition' })
+export class RuleConditionDto implements Filters {
+  @ApiPropertyOptional({ type: () => RuleConditionFieldsDto, description: 'The rule applies to rows matching these fields.' })
+  @NestedObject(() => RuleConditionFieldsDto, false)
+  inclusions?: RuleConditionFieldsDto;
+
+  @ApiPropertyOptional({ type: () => RuleConditionFieldsDto, description: 'The rule never applies to rows matching any of these.' })
+  @NestedObject(() => RuleConditionFieldsDto, false)
+  exclusions?: RuleConditionFieldsDto;
+}
+
 /**
  * Values are only meaningful together with their key `sibling` (e.g. resourceTagValues with resourceTag).
  * An empty list is ignored like every empty filter list, so `{resourceTag: null, resourceTagValues: []}`
