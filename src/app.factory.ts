@@ -1,4 +1,4 @@
-import { SETTINGS_PAGES, settingsPage } from './settings-page/settings-page.middleware';
+import { SETTINGS_ROOT, settingsArea } from './settings-page/settings-page.middleware';
 import { SIGN_IN_ROUTES } from './auth/sign-in.controller';
 import { INestApplication, Type } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
@@ -51,7 +51,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   app.set('trust proxy', config.trustProxyHops);
   app.use(`/${API_PREFIX}/admin/exchange-rates`, csvBody(config.ratesImportMaxBytes));
   app.use(jsonBody(config.bodyLimitBytes));
-  for (const page of SETTINGS_PAGES) app.use(page.path, settingsPage(page.folder));
+  app.use(SETTINGS_ROOT, settingsArea());
   app.use(SWAGGER_PATH, swaggerUiHeaders);
   app.setGlobalPrefix(API_PREFIX, { exclude: [...OPERATIONAL_ROUTES, ...SIGN_IN_ROUTES] });
   const document = setupSwagger(app);

@@ -1,8 +1,10 @@
 // modes: embedded — the Settings page in Chromium
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
+import { SETTINGS_PAGES } from '../../src/settings-page/settings-page.middleware';
 import { SourcesService } from '../../src/sources/sources.service';
 import { listen } from '../support/app-with-env';
 import { describeWithTools, systemToolPath } from '../support/system-tools';
@@ -15,6 +17,7 @@ import { TestApp, TestOrganization } from '../support/test-app';
  * Screenshots of a failing step go to .test-tmp/screenshots.
  */
 const SCREENSHOTS = join(process.env.E2E_TMP_DIR ?? '.test-tmp', 'screenshots');
+const DOCS_IMAGES = resolve(__dirname, '../../docs/images');
 const DATA = '/v1/cost-insights/data';
 const KEY_LIST_PAGE = 2;
 const question = {
@@ -29,6 +32,7 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
   let browser: Browser;
   let page: Page;
   const consoleErrors: string[] = [];
+  const exportDirs: string[] = [];
 
   beforeAll(async () => {
     // Two keys per page of GET /v1/admin/api-keys: the page must follow nextCursor to show every key.
@@ -53,6 +57,7 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    for (const dir of exportDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Runs a step; on failure saves a screenshot named after it, then fails. */
@@ -66,6 +71,55 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     }
   }
 
+  /** A page's screenshot: to .test-tmp/screenshots, and with UPDATE_SCREENSHOTS=1 to docs/images (the docs' pictures). */
+  async function screenshot(tab: Page, name: string): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = `settings-${name}.png`;
+    await tab.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
+    if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(join(SCREENSHOTS, file), join(DOCS_IMAGES, file));
+  }
+
+  /** An organisation with something on every page: keys, rates, tagged costs, a data source (imported), audit events. */
+  async function settingsWorthShowing(owner: TestOrganization): Promise<void> {
+    for (const name of ['Payments dashboards', 'Finance exports']) {
+      const created = await fetch(`${base}/v1/admin/api-keys`, {
+        method: 'POST',
+        headers: { ...owner.auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, scopes: ['cost:read'] }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const rates = await fetch(`${base}/v1/admin/exchange-rates?source=ECB`, {
+      method: 'POST',
+      headers: { ...owner.auth, 'Content-Type': 'text/csv' },
+      body: 'date,from,to,rate\n2026-10-01,EUR,USD,1.0824\n2026-10-02,EUR,USD,1.0791\n2026-10-01,GBP,USD,1.2987\n',
+    });
+    expect(rates.status).toBe(200);
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    await t.insertRows(owner.organizationId, [
+      { usage_date: day(1), amortized_cost: '40.5', resource_tags: { team: 'payments', env: 'prod', build: 'b-101' } },
+      { usage_date: day(2), amortized_cost: '25', resource_tags: { team: 'search', env: 'prod', build: 'b-102' } },
+      { usage_date: day(3), amortized_cost: '5', resource_tags: { env: 'dev', build: 'b-103' } },
+    ]);
+    // A short path, for the screenshot; delivered ten minutes ago.
+    const dir = mkdtempSync(join(tmpdir(), 'exports-'));
+    exportDirs.push(dir);
+    writeFileSync(
+      join(dir, 'september.csv'),
+      'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency\n' +
+        '12,12,12,Usage,2026-09-01T00:00:00Z,2026-09-01T00:00:00Z,1,EC2,AWS,USD\n',
+    );
+    const delivered = new Date(Date.now() - 10 * 60_000);
+    utimesSync(join(dir, 'september.csv'), delivered, delivered);
+    const sources = t.app.get(SourcesService);
+    const source = await sources.add(
+      owner.organizationId,
+      { integrationId: 'aws-payer', kind: 'focus-files', url: `file://${resolve(dir)}` },
+      'operator',
+    );
+    await sources.run(owner.organizationId, source.sourceId);
+  }
+
   const api = (key: string) =>
     fetch(`${base}${DATA}`, {
       method: 'POST',
@@ -73,22 +127,132 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
       body: JSON.stringify(question),
     });
 
-  it('is served with a strict Content-Security-Policy and no inline code, like the audit log page', async () => {
-    for (const path of ['/settings/api-keys', '/settings/audit-log']) {
+  it('serves every page, its script and the shared files once, with a strict Content-Security-Policy and no inline code', async () => {
+    const shared = [
+      '/settings/shared/settings.css',
+      '/settings/shared/sign-in.js',
+      '/settings/shared/page.js',
+      '/settings/shared/icon.svg',
+    ];
+    const paths = SETTINGS_PAGES.flatMap(({ path }) => [path, `${path}/app.js`]);
+    for (const path of [...paths, ...shared]) {
       const response = await fetch(`${base}${path}`);
       expect([path, response.status]).toEqual([path, 200]);
-      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const type = path.endsWith('.js')
+        ? 'text/javascript'
+        : path.endsWith('.css')
+          ? 'text/css'
+          : path.endsWith('.svg')
+            ? 'image/svg+xml'
+            : 'text/html';
+      expect([path, response.headers.get('content-type')?.split(';')[0]]).toEqual([path, type]);
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
       expect(response.headers.get('x-frame-options')).toBe('DENY');
-      const html = await response.text();
-      expect(html).not.toMatch(/<script>|<style>|\son[a-z]+=/i);
-      const script = await fetch(`${base}${path}/app.js`);
-      expect([path, script.status, script.headers.get('content-type')]).toEqual([path, 200, 'text/javascript; charset=utf-8']);
+      const body = await response.text();
+      if (type === 'text/html') {
+        expect(body).not.toMatch(/<script>|<style>|\son[a-z]+=|style=/i);
+        // Every script and stylesheet from this origin: the shared ones and the page's own.
+        const sources = [...body.matchAll(/(?:src|href)="([^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+        expect(sources).toEqual([...shared.slice(0, 3), `${path}/app.js`]);
+        expect(body).not.toContain('{{');
+      }
     }
+    // The shared files are served once, from the shared folder: not under each page.
+    expect((await fetch(`${base}/settings/api-keys/sign-in.js`)).status).toBe(404);
+    const area = await fetch(`${base}/settings`, { redirect: 'manual' });
+    expect([area.status, area.headers.get('location')]).toEqual([302, '/settings/api-keys']);
   });
+
+  it('is one Settings area: every page reached from the navigation, the same header, no backtick; screenshots of each', async () => {
+    // Every page of the list in the navigation, in its order; these five at least (others add Cost categories, Budgets…).
+    const expectedPaths = ['/settings/api-keys', '/settings/currency', '/settings/tag-keys', '/settings/sources', '/settings/audit-log'];
+    expect(expectedPaths.every((path) => SETTINGS_PAGES.some((settingsPage) => settingsPage.path === path))).toBe(true);
+    const navigation = SETTINGS_PAGES.map(({ path, title }) => ({ path, title }));
+    const owner = await t.newOrganization(['api-keys:admin', 'rates:admin', 'tag-keys:admin', 'sources:admin', 'cost:read']);
+    await settingsWorthShowing(owner);
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    tab.on('pageerror', (error) => consoleErrors.push(error.message));
+    const findings: unknown[] = [];
+    /** What the header and the page show: the navigation (the current link), who is signed in, the gap to Sign out, any backtick. */
+    const look = async (expectedPath: string, signedIn: boolean) => {
+      await tab.waitForLoadState('networkidle');
+      const links = await tab.getByRole('navigation', { name: 'Settings pages' }).getByRole('link').all();
+      const shown = await Promise.all(
+        links.map(async (link) => ({ path: await link.getAttribute('href'), title: await link.textContent() })),
+      );
+      if (JSON.stringify(shown) !== JSON.stringify(navigation)) findings.push([expectedPath, 'navigation', shown]);
+      const current = await tab.locator('nav a[aria-current="page"]').getAttribute('href');
+      if (current !== expectedPath || new URL(tab.url()).pathname !== expectedPath)
+        findings.push([expectedPath, 'current', current, tab.url()]);
+      const text = (await tab.evaluate('document.body.innerText')) as string;
+      if (text.includes('`')) findings.push([expectedPath, 'backtick', text.match(/.*`.*/g)]);
+      const signOut = tab.getByRole('button', { name: 'Sign out' });
+      if (!signedIn) {
+        if ((await tab.locator('#signed-in-as').textContent()) !== '' || (await signOut.isVisible()))
+          findings.push([expectedPath, 'signed out']);
+        return;
+      }
+      const who = tab.locator('#signed-in-as');
+      if ((await who.textContent()) !== `Signed in as key ${owner.keyId}`) findings.push([expectedPath, 'who', await who.textContent()]);
+      const whoBox = (await who.boundingBox())!;
+      const signOutBox = (await signOut.boundingBox())!;
+      const gap = signOutBox.x - (whoBox.x + whoBox.width);
+      if (gap < 8) findings.push([expectedPath, 'gap to Sign out', gap]);
+    };
+    try {
+      // The area itself opens its first page; signed out there, the sign-in and no one named.
+      await tab.goto(`${base}/settings`);
+      await tab.getByLabel('Admin API key').waitFor();
+      await look(SETTINGS_PAGES[0].path, false);
+      await screenshot(tab, 'sign-in');
+      await tab.getByLabel('Admin API key').fill(owner.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      for (const { path, title } of SETTINGS_PAGES) {
+        if (new URL(tab.url()).pathname !== path) {
+          await tab.getByRole('navigation', { name: 'Settings pages' }).getByRole('link', { name: title, exact: true }).click();
+        }
+        // Signed in already: one sign-in serves every page of the tab.
+        await tab.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+        await tab.getByRole('button', { name: 'Sign out' }).waitFor();
+        expect(await tab.title()).toBe(`Settings › ${title} · Cost Insights`);
+        await look(path, true);
+        await screenshot(tab, path.slice('/settings/'.length));
+      }
+      expect(findings).toEqual([]);
+      // Each page's own function, shown: the sources page's empty state is code, not Markdown.
+      await tab.getByRole('navigation', { name: 'Settings pages' }).getByRole('link', { name: 'Data sources' }).click();
+      await tab.locator('#source-rows tr', { hasText: 'aws-payer' }).waitFor();
+      await tab.getByRole('button', { name: 'Sign out' }).click();
+      await tab.getByLabel('Admin API key').waitFor();
+      await look('/settings/sources', false);
+      expect(findings).toEqual([]);
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await tab.screenshot({ path: join(SCREENSHOTS, 'settings-area.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await tab.close();
+    }
+    expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+  }, 180_000);
+
+  it('says there are no data sources with the command as code, not Markdown', async () => {
+    const operator = await t.newOrganization(['api-keys:admin', 'sources:admin']);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${base}/settings/sources`);
+      await tab.getByLabel('Admin API key').fill(operator.key);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByText('No data sources.').waitFor();
+      expect(await tab.locator('#sources-none code').allTextContents()).toEqual(['ingest focus', 'sources add', 'POST /v1/admin/sources']);
+      expect(await tab.evaluate('document.body.innerText')).not.toContain('`');
+    } finally {
+      await tab.close();
+    }
+  }, 120_000);
 
   it('signs in, creates a team-scoped key shown once, which sees only the team; revoking it in the page makes it 401', async () => {
     await step('sign-in', async () => {
@@ -229,7 +393,7 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     const tab = await browser.newPage();
     tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     try {
-      await tab.goto(`${base}/settings/api-keys`);
+      await tab.goto(`${base}/settings/currency`);
       await tab.getByLabel('Admin API key').fill(treasurer.key);
       await tab.getByRole('button', { name: 'Sign in' }).click();
       await tab.getByText('Answers are in USD').waitFor();
@@ -271,7 +435,7 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     const tab = await browser.newPage();
     tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     try {
-      await tab.goto(`${base}/settings/api-keys`);
+      await tab.goto(`${base}/settings/sources`);
       await tab.getByLabel('Admin API key').fill(operator.key);
       await tab.getByRole('button', { name: 'Sign in' }).click();
       const row = tab.locator('#source-rows tr', { hasText: 'aws-payer' });
@@ -319,7 +483,7 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     tab.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     const row = (key: string) => tab.locator(`#tag-key-rows tr[data-kind="tag"][data-key="${key}"]`);
     try {
-      await tab.goto(`${base}/settings/api-keys`);
+      await tab.goto(`${base}/settings/tag-keys`);
       await tab.getByLabel('Admin API key').fill(tagAdmin.key);
       await tab.getByRole('button', { name: 'Sign in' }).click();
       await tab.getByRole('heading', { name: 'Tag keys' }).waitFor();
@@ -389,9 +553,9 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     const keysAdmin = await t.keyFor(organizationId, ['api-keys:admin', 'cost:read']);
     const tab = await browser.newPage();
     const asked: string[] = [];
-    tab.on('request', (request) => request.url().includes('/tag-keys') && asked.push(request.url()));
+    tab.on('request', (request) => request.url().includes('/v1/admin/tag-keys') && asked.push(request.url()));
     try {
-      await tab.goto(`${base}/settings/api-keys`);
+      await tab.goto(`${base}/settings/tag-keys`);
       await tab.getByLabel('Admin API key').fill(keysAdmin.key);
       await tab.getByRole('button', { name: 'Sign in' }).click();
       await tab.getByRole('heading', { name: 'Tag keys' }).waitFor();

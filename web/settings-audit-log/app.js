@@ -1,46 +1,19 @@
 // Settings > Audit log: the organisation's administrative changes (GET /v1/admin/audit-events), filtered, paged with
-// "Load more" and downloadable as CSV. Like the API keys page: no CDN, no framework, no inline code, and the same
-// sign-in (sign-in.js: the identity provider's session, or an admin key in this tab, so one sign-in serves both pages).
+// "Load more" and downloadable as CSV. Like every Settings page: no CDN, no framework, no inline code; the header,
+// the sign-in and the calls to /v1 are page.js's.
 'use strict';
 
-const API = '/v1';
-const EVENTS = `${API}/admin/audit-events`;
+const { $, cell, clearError, showError, request } = SettingsPage;
+const EVENTS = '/admin/audit-events';
 /** Events per "Load more". */
 const PAGE_SIZE = 50;
 
-const $ = (id) => document.getElementById(id);
 /** The filters of the events shown, and where the next page starts (null: no more). */
 let shown = { filters: new URLSearchParams(), nextCursor: null, count: 0 };
 
-class ApiProblem extends Error {}
-
-async function get(query, accept = 'application/json') {
-  const response = await fetch(`${EVENTS}?${query}`, SettingsSignIn.authorize({ headers: { Accept: accept } }));
-  if (response.status === 401) throw new ApiProblem(SettingsSignIn.refusedMessage);
-  if (!response.ok) {
-    const payload = await response.json().catch(() => ({}));
-    throw new ApiProblem(payload.error?.message ?? `The request failed (${response.status}).`);
-  }
-  return response;
-}
-
-function showError(error) {
-  const box = $('error');
-  box.textContent = error instanceof ApiProblem ? error.message : `Something went wrong: ${error.message ?? error}`;
-  box.hidden = false;
-  box.focus?.();
-}
-
-function clearError() {
-  $('error').hidden = true;
-  $('error').textContent = '';
-}
-
-function cell(row, text) {
-  const td = document.createElement('td');
-  td.textContent = text;
-  row.append(td);
-  return td;
+/** One answer of the events: JSON pages, or CSV (`accept`). */
+function get(query, accept = 'application/json') {
+  return request(`${EVENTS}?${query}`, { headers: { Accept: accept } });
 }
 
 /** Details as `field: value` lines; lists and objects as compact JSON. */
@@ -152,61 +125,25 @@ async function loadActions() {
   }
 }
 
-async function showAudit() {
-  await applyFilters();
-  await loadActions();
-  $('sign-in').hidden = true;
-  $('audit').hidden = false;
-  $('signed-in-as').textContent = `Signed in as ${SettingsSignIn.who}`;
-  $('sign-out').hidden = false;
-  $('audit-title').focus?.();
-}
-
-async function signIn(event) {
-  event.preventDefault();
-  clearError();
-  SettingsSignIn.useKey($('admin-key').value.trim());
-  try {
-    await showAudit();
-    SettingsSignIn.rememberKey();
-    $('admin-key').value = '';
-  } catch (error) {
-    SettingsSignIn.useKey(null);
-    showError(error);
-  }
-}
-
-async function signOut() {
-  await SettingsSignIn.signOut();
-  $('signed-in-as').textContent = '';
+function resetAudit() {
   shown = { filters: new URLSearchParams(), nextCursor: null, count: 0 };
   $('event-rows').replaceChildren();
-  $('audit').hidden = true;
-  $('sign-out').hidden = true;
-  showSignIn();
 }
 
-/** The sign-in the service offers: its identity provider, or the admin key form. */
-function showSignIn() {
-  $('provider-sign-in').hidden = !SettingsSignIn.usesProvider;
-  $('key-sign-in').hidden = SettingsSignIn.usesProvider;
-  $('provider-sign-in-link').href = SettingsSignIn.providerSignInUrl();
-  $('sign-in').hidden = false;
-  (SettingsSignIn.usesProvider ? $('provider-sign-in-link') : $('admin-key')).focus();
-}
-
-document.addEventListener('DOMContentLoaded', () => {
-  $('sign-in-form').addEventListener('submit', signIn);
-  $('sign-out').addEventListener('click', () => signOut().catch(showError));
-  $('filters').addEventListener('submit', (event) => applyFilters(event).catch(showError));
-  $('load-more').addEventListener('click', () => loadMore().catch(showError));
-  $('download-csv').addEventListener('click', () =>
-    downloadCsv().catch((error) => {
-      $('download-status').textContent = '';
-      showError(error);
-    }),
-  );
-  SettingsSignIn.detect()
-    .then(() => (SettingsSignIn.signedIn ? showAudit().catch((error) => signOut().then(() => showError(error))) : showSignIn()))
-    .catch(showError);
+SettingsPage.start({
+  setup() {
+    $('filters').addEventListener('submit', (event) => applyFilters(event).catch(showError));
+    $('load-more').addEventListener('click', () => loadMore().catch(showError));
+    $('download-csv').addEventListener('click', () =>
+      downloadCsv().catch((error) => {
+        $('download-status').textContent = '';
+        showError(error);
+      }),
+    );
+  },
+  async show() {
+    await applyFilters();
+    await loadActions();
+  },
+  reset: resetAudit,
 });

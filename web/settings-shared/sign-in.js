@@ -1,4 +1,4 @@
-// The Settings pages' sign-in, one definition for both pages. With an identity provider configured on the service
+// The Settings pages' sign-in, one definition for every page (one sign-in per tab serves them all). With an identity provider configured on the service
 // (SSO_ISSUER_URL), the person signs in there and the browser holds an HttpOnly session cookie this code never sees;
 // otherwise an admin API key is pasted in, kept in this tab's session storage and sent only in the Authorization header.
 'use strict';
@@ -23,9 +23,13 @@ const SettingsSignIn = (() => {
     get signedIn() {
       return session.sso ? session.signedIn !== null : Boolean(adminKey);
     },
-    /** Who is signed in, for the header: the person's email, or that an admin key is in use. */
+    /** The id of the admin key in use (the part after `cik_`; not secret: the key list and audit log show it), or null. */
+    get keyId() {
+      return session.sso ? null : (/^cik_([0-9A-Za-z]+)_/.exec(adminKey ?? '')?.[1] ?? null);
+    },
+    /** Who is signed in, for the header: the person's email, or the admin key's id. */
     get who() {
-      return session.sso ? (session.signedIn?.email || session.signedIn?.subject || '') : 'an admin API key';
+      return session.sso ? session.signedIn?.email || session.signedIn?.subject || '' : `key ${this.keyId ?? '(unrecognised)'}`;
     },
     /** The permissions of the person (from the session); for a key, the key's row of the key list says (null here). */
     get personScopes() {
