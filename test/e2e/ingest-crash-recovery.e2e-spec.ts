@@ -359,6 +359,7 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
 
   beforeAll(async () => {
     rmSync(WORK, { recursive: true, force: true });
+    mkdirSync(WORK, { recursive: true });
     files.old = writeFocusCsv(join(WORK, 'old.csv'), OLD);
     files.new = writeFocusCsv(join(WORK, 'new.csv'), NEW);
     files.bystander = writeFocusCsv(join(WORK, 'bystander.csv'), BYSTANDER);
