@@ -1,6 +1,6 @@
 // modes: embedded server cluster — the organisation in every statement
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Response } from 'supertest';
 import { TestApp, TestOrganization } from '../support/test-app';
@@ -286,11 +286,13 @@ describe('tenant isolation (BOLA matrix)', () => {
   it("does not let A see, run, read or remove B's data source, nor add B's folder as its own", async () => {
     const bFolder = join(sourcesRoot, b.organizationId, `${MARK}-folder`);
     mkdirSync(bFolder, { recursive: true });
+    const settled = new Date(Date.now() - 3_600_000); // older than INGEST_SETTLE_SECONDS: B's delivery is complete
     writeFileSync(
       join(bFolder, 'b.csv'),
       'BilledCost,EffectiveCost,ListCost,ChargeCategory,ChargePeriodStart,BillingPeriodStart,BillingAccountId,ServiceName,ProviderName,BillingCurrency\n' +
         `1,1,1,Usage,2026-10-03T00:00:00Z,2026-10-01T00:00:00Z,1,${MARK}-source-service,AWS,USD\n`,
     );
+    utimesSync(join(bFolder, 'b.csv'), settled, settled);
     const added = await t.http
       .post('/v1/admin/sources')
       .set(b.auth)
