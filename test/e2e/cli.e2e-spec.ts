@@ -1,7 +1,7 @@
 // modes: embedded server cluster — the operator CLI on each store
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { DemoCostRow, generateDemoRows } from '../../src/demo/demo-data.generator';
@@ -187,6 +187,7 @@ const onceIn = itIn(['embedded']);
 describe(`operator CLI (${MODE})`, () => {
   beforeAll(() => {
     rmSync(WORK, { recursive: true, force: true });
+    mkdirSync(WORK, { recursive: true });
   }, 300_000);
 
   afterAll(() => {
