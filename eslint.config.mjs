@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  * the features, which never import each other; the edges (demo, ingest, cli, mcp, the root files) last.
  * `mcp` (the MCP endpoint and its stdio relay) is the one edge that calls several features' services.
  */
-const FEATURES = ['costs', 'comparison', 'filter-options', 'sharing', 'invoices', 'forecasts', 'anomalies', 'cost-categories'];
+const FEATURES = ['costs', 'comparison', 'filter-options', 'sharing', 'invoices', 'forecasts', 'anomalies'];
 const LAYERS = {
   config: [],
   common: ['config'],
@@ -29,11 +29,14 @@ const LAYERS = {
   answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency'],
   // Activated tag keys: which keys each question reads from the activated columns, and the back-fill that changes them
   // (fenced against the imports' partition swaps, ingest/publish-fence.ts).
-  'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'ingest'],
+  'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'ingest', 'cost-categories'],
+  // Cost categories defined by rules: their versions and admin API, and the categories each question computes (every
+  // question's scope goes through tag-keys, which asks them).
+  'cost-categories': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency'],
   ...Object.fromEntries(
     FEATURES.map((feature) => [
       feature,
-      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'answers', 'currency', 'tag-keys'],
+      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'answers', 'currency', 'tag-keys', 'cost-categories'],
     ]),
   ),
   demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],

@@ -18,6 +18,8 @@ import { buildInvoicesQuery } from '../src/cost-query/invoices.query';
 import { buildForecastSeriesQuery } from '../src/cost-query/forecast-series.query';
 import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly-root-causes.query';
 import { CompiledSql } from '../src/cost-query/sql-parameters';
+import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
+import { compileCategories, VersionedCategory } from '../src/cost-query/cost-category-rules';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
 
@@ -48,6 +50,47 @@ const CONVERSION = planConversion(
     { date: '2026-10-02', base: 'EUR', quote: 'USD', rate: '1.085', source: 'ECB' },
   ]),
 );
+
+/** Two rule-defined categories, one reading the other, the second with a version from October (allocation). */
+const RULE_CATEGORIES: VersionedCategory[] = [
+  {
+    key: 'Team',
+    segments: [{ from: '2026-01', category: { key: 'Team', defaultValue: 'Unowned', rules: [{ inheritTag: 'team' }] } }],
+  },
+  {
+    key: 'BusinessUnit',
+    segments: [
+      {
+        from: '2026-01',
+        category: {
+          key: 'BusinessUnit',
+          defaultValue: 'Unallocated',
+          rules: [{ value: 'Data', when: { inclusions: { services: ['Amazon RDS'] } } }],
+        },
+      },
+      {
+        from: '2026-10',
+        category: {
+          key: 'BusinessUnit',
+          defaultValue: 'Unallocated',
+          rules: [
+            { value: 'Data', when: { inclusions: { services: ['Amazon RDS'] } } },
+            { value: 'Payments', caseInsensitive: true, when: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } } },
+            { inheritCategory: 'Team', when: { exclusions: { costCategory: 'Team', costCategoryValues: ['Unowned'] } } },
+          ],
+        },
+      },
+    ],
+  },
+];
+const RULE_SCOPE: OrganizationScope = {
+  ...ORG,
+  ruleCategories: compileCategories(RULE_CATEGORIES, ['BusinessUnit'], {
+    imported: 'cost_categories',
+    tags: 'resource_tags',
+    billingMonth: 'billing_period',
+  }),
+};
 
 /** A build of converted sums (src/currency/converted-sums.service.ts). */
 const BUILD_ID = '9d1c4f2a-5b6e-4a7d-8c9b-0e1f2a3b4c5d';
@@ -137,6 +180,21 @@ export function goldenStatements(): Record<string, CompiledSql> {
       50001,
       'csv',
     ),
+    'data-by-rule-defined-category': buildCostDataQuery(
+      TABLE,
+      data({
+        scope: RULE_SCOPE,
+        dimensions: [{ kind: 'costCategory', key: 'BusinessUnit' }],
+        filters: { inclusions: { dateRange: OCTOBER }, exclusions: { costCategory: 'BusinessUnit', costCategoryValues: ['Data'] } },
+      }),
+      50001,
+    ),
+    'cost-category-preview-converted': buildCategoryPreviewQuery(TABLE, {
+      scope: RULE_SCOPE,
+      key: 'BusinessUnit',
+      window: OCTOBER,
+      conversion: CONVERSION,
+    }),
     'data-converted-daily-by-billing-currency': buildCostDataQuery(
       TABLE,
       data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'billingCurrency' }], conversion: CONVERSION }),

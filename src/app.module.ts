@@ -19,6 +19,7 @@ import { DataVersionModule } from './infrastructure/data-version/data-version.mo
 import { AuditTrailModule } from './infrastructure/audit-trail/audit-trail.module';
 import { CurrencyModule } from './currency/currency.module';
 import { TagKeysModule } from './tag-keys/tag-keys.module';
+import { CostCategoriesModule } from './cost-categories/cost-categories.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 import { SourcesModule } from './sources/sources.module';
@@ -33,6 +34,7 @@ import { BackupModule } from './backup/backup.module';
     DataVersionModule,
     AuditTrailModule,
     CurrencyModule,
+    CostCategoriesModule,
     TagKeysModule,
     AnswersModule,
     AuthModule,

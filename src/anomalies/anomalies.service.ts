@@ -11,7 +11,6 @@ import {
   rootCauseTagsFor,
   RootCauseTagSource,
 } from '../cost-query/anomaly-root-causes.query';
-import { scopeReadingActivatedMaps } from '../cost-query/activated-maps';
 import { buildAnomalySeriesScopeQuery } from '../cost-query/anomaly-series-scope.query';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
@@ -104,7 +103,7 @@ export class AnomaliesService {
       const filters = request.filters ?? {};
       const active = await this.activatedKeys.activeKeys(scope.organizationId);
       const tags = rootCauseTagsFor(request.rootCauseTags, active, scope, filters, monitored);
-      const series = await this.series(scopeReadingActivatedMaps(scope, active, filters, [monitored]), request, monitored, read, money);
+      const series = await this.series(await this.activatedKeys.scopeFor(scope, filters, [monitored]), request, monitored, read, money);
       const firstDay = dayNumber(read.start);
       const historyFrom = firstDay + firstCostIndex(series);
       const found = newestFirst(

@@ -1,3 +1,4 @@
+import { SqlParameters } from './sql-parameters';
 import { mapColumn, mapKeysNamed, scopeReadingActivatedMaps } from './activated-maps';
 import { parseDimension, DimensionRef } from './dimension-registry';
 import { buildCostDataQuery, CostDataQuery } from './cost-data.query';
@@ -56,7 +57,7 @@ describe('activated maps: which Map columns a question reads', () => {
     expect(activated).not.toMatch(/(?<!activated_)\b(resource_tags|cost_categories)\b/);
     const full = buildCostDataQuery('costs', question({ organizationId: ORG }), 100).sql;
     expect(full).not.toContain('activated_');
-    expect(mapColumn('costCategory')).toBe('cost_categories');
-    expect(mapColumn('tag', { readsActivatedMaps: true })).toBe('activated_resource_tags');
+    expect(mapColumn('costCategory', undefined, new SqlParameters())).toBe('cost_categories');
+    expect(mapColumn('tag', { readsActivatedMaps: true }, new SqlParameters())).toBe('activated_resource_tags');
   });
 });

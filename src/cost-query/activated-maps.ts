@@ -2,6 +2,7 @@ import type { DimensionRef, MapDimensionKind } from './dimension-registry';
 import { MAP_DIMENSIONS } from './filter-fields';
 import { FILTER_FIELD_ENTRIES } from './filter-fields';
 import type { FilterFields, Filters, OrganizationScope } from './filters.types';
+import type { SqlParameters } from './sql-parameters';
 
 /** An organisation's active keys per map (migration 0027): those its activated_* columns hold for every row. */
 export type ActivatedKeys = Record<MapDimensionKind, readonly string[]>;
@@ -14,8 +15,20 @@ export interface MapKeyRef {
   key: string;
 }
 
-/** The Map column a question reads for `kind`: the activated one when every key it names is active. */
-export function mapColumn(kind: MapDimensionKind, scope?: Pick<OrganizationScope, 'readsActivatedMaps'>): string {
+/**
+ * The Map a question reads for `kind`: the activated column when every key it names is active; for cost categories,
+ * when it names a rule-defined one, the map its rules compute (its parameters added to `params`).
+ */
+export function mapColumn(
+  kind: MapDimensionKind,
+  scope: Pick<OrganizationScope, 'readsActivatedMaps' | 'ruleCategories'> | undefined,
+  params: SqlParameters,
+): string {
+  const rules = scope?.ruleCategories;
+  if (kind === 'costCategory' && rules) {
+    params.include(rules.params);
+    return rules.sql;
+  }
   return scope?.readsActivatedMaps ? MAP_DIMENSIONS[kind].activatedColumn : MAP_DIMENSIONS[kind].column;
 }
 

@@ -1,5 +1,14 @@
-import { categoryValueSql, costCategoriesSql, evaluationOrder, RuleDefinedCategory } from './cost-category-rules';
+import {
+  categoryValueSql,
+  compileCategories,
+  effectiveSegments,
+  evaluationOrder,
+  RuleDefinedCategory,
+  VersionedCategory,
+} from './cost-category-rules';
 import { SqlParameters } from './sql-parameters';
+
+const COLUMNS = { imported: 'imported', tags: 'tags', billingMonth: 'month' };
 
 const category = (key: string, rules: RuleDefinedCategory['rules'], defaultValue = 'Unallocated'): RuleDefinedCategory => ({
   key,
@@ -42,13 +51,16 @@ describe('rule-defined cost categories', () => {
     const business = category('BusinessUnit', [{ value: 'Payments' }]);
     const ordered = evaluationOrder([unit, business]);
     expect('order' in ordered && ordered.order.map((c) => c.key)).toEqual(['BusinessUnit', 'Unit']);
-    const params = new SqlParameters();
-    const sql = costCategoriesSql('order' in ordered ? ordered.order : [], params, 'imported_cost_categories', 'resource_tags');
-    expect(sql).toBe(
-      'mapUpdate(mapUpdate(imported_cost_categories, map({p2:String}, multiIf(1, {p0:String}, {p1:String}))), ' +
-        'map({p7:String}, multiIf(mapUpdate(imported_cost_categories, map({p2:String}, multiIf(1, {p0:String}, {p1:String})))' +
-        '[{p3:String}] IN {p4:Array(String)}, {p5:String}, {p6:String})))',
+    const categories: VersionedCategory[] = [unit, business].map((c) => ({ key: c.key, segments: [{ from: '2026-01', category: c }] }));
+    const compiled = compileCategories(categories, ['Unit'], COLUMNS)!;
+    expect(compiled.keys).toEqual(['BusinessUnit', 'Unit']);
+    const business2026 =
+      "mapUpdate(imported, if(month >= {cat2:String}, map({cat3:String}, multiIf(1, {cat0:String}, {cat1:String})), CAST(map(), 'Map(String, String)')))";
+    expect(compiled.sql).toBe(
+      `mapUpdate(${business2026}, if(month >= {cat8:String}, map({cat9:String}, ` +
+        `multiIf(${business2026}[{cat4:String}] IN {cat5:Array(String)}, {cat6:String}, {cat7:String})), CAST(map(), 'Map(String, String)')))`,
     );
+    expect(compiled.params).toMatchObject({ cat0: 'Payments', cat2: '2026-01', cat3: 'BusinessUnit', cat9: 'Unit' });
     const loop = [
       category('A', [{ inheritCategory: 'B' }]),
       category('B', [{ inheritCategory: 'C' }]),
@@ -56,5 +68,53 @@ describe('rule-defined cost categories', () => {
     ];
     expect(evaluationOrder(loop)).toEqual({ cycle: ['A', 'B', 'C', 'A'] });
     expect(evaluationOrder([category('A', [{ inheritCategory: 'A' }])])).toEqual({ cycle: ['A', 'A'] });
+  });
+
+  it('computes only the rule-defined categories a question names, and those their rules read', () => {
+    const categories: VersionedCategory[] = ['A', 'B', 'C'].map((key) => ({
+      key,
+      segments: [{ from: '2026-01', category: category(key, [key === 'B' ? { inheritCategory: 'C' } : { value: key }]) }],
+    }));
+    expect(compileCategories(categories, ['Imported only'], COLUMNS)).toBeUndefined();
+    expect(compileCategories(categories, ['A'], COLUMNS)!.keys).toEqual(['A']);
+    expect(compileCategories(categories, ['B', 'Imported only'], COLUMNS)!.keys).toEqual(['C', 'B']);
+  });
+
+  it('gives each month to the version saved last among those in effect for it; a deletion ends the category', () => {
+    const v = (name: string) => category('BU', [{ value: name }]);
+    const months = (segments: ReturnType<typeof effectiveSegments>) => segments.map((s) => [s.from, s.category.rules[0].value]);
+    expect(months(effectiveSegments([{ effectiveFrom: '2026-01', category: v('one') }]))).toEqual([['2026-01', 'one']]);
+    const rewritten = effectiveSegments([
+      { effectiveFrom: '2026-01', category: v('one') },
+      { effectiveFrom: '2026-06', category: v('two') },
+      { effectiveFrom: '2026-03', category: v('three') },
+      { effectiveFrom: '2026-09', category: v('four') },
+    ]);
+    expect(months(rewritten)).toEqual([
+      ['2026-01', 'one'],
+      ['2026-03', 'three'],
+      ['2026-09', 'four'],
+    ]);
+    expect(effectiveSegments([{ effectiveFrom: '2026-01', category: v('one') }, { effectiveFrom: '2026-11' }])).toEqual([]);
+    expect(months(effectiveSegments([{ effectiveFrom: '2026-11' }, { effectiveFrom: '2026-02', category: v('again') }]))).toEqual([
+      ['2026-02', 'again'],
+    ]);
+  });
+
+  it('switches versions by billing month, the export’s map before the first', () => {
+    const versions: VersionedCategory[] = [
+      {
+        key: 'BU',
+        segments: [
+          { from: '2026-01', category: category('BU', [{ value: 'old' }]) },
+          { from: '2026-10', category: category('BU', [{ value: 'new' }]) },
+        ],
+      },
+    ];
+    const compiled = compileCategories(versions, ['BU'], COLUMNS)!;
+    expect(compiled.sql).toBe(
+      "mapUpdate(imported, if(month >= {cat5:String}, map({cat6:String}, multiIf(month >= {cat0:String}, multiIf(1, {cat1:String}, {cat2:String}), multiIf(1, {cat3:String}, {cat4:String}))), CAST(map(), 'Map(String, String)')))",
+    );
+    expect(compiled.params).toMatchObject({ cat0: '2026-10', cat1: 'new', cat3: 'old', cat5: '2026-01', cat6: 'BU' });
   });
 });

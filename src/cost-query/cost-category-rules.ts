@@ -61,20 +61,6 @@ export function categoriesRead(category: RuleDefinedCategory): string[] {
   return [...keys];
 }
 
-/**
- * A row's cost categories with the rule-defined ones applied: the map `imported` (what the export said) with each
- * rule-defined key set to its value, the categories in evaluation order so that a rule reading a category reads its
- * computed value. Values travel as parameters.
- */
-export function costCategoriesSql(order: readonly RuleDefinedCategory[], params: SqlParameters, imported: string, tags: string): string {
-  let categories = imported;
-  for (const category of order) {
-    const value = categoryValueSql(category, params, { tag: tags, costCategory: categories });
-    categories = `mapUpdate(${categories}, map(${params.add('String', category.key)}, ${value}))`;
-  }
-  return categories;
-}
-
 /** One category's value for a row: `multiIf` over its rules in order, the default last. */
 export function categoryValueSql(
   category: RuleDefinedCategory,
@@ -98,4 +84,113 @@ export function categoryValueSql(
   }
   const fallback = params.add('String', category.defaultValue);
   return branches.length > 0 ? `multiIf(${[...branches, fallback].join(', ')})` : fallback;
+}
+
+/** One saved version of a category, in creation order: in effect from its billing month on; no `category`: deleted. */
+export interface CategoryVersion {
+  /** yyyy-MM. */
+  effectiveFrom: string;
+  category?: RuleDefinedCategory;
+}
+
+/** The months one version governs: from `from` (yyyy-MM) to the next segment's month. */
+export interface CategorySegment {
+  from: string;
+  category: RuleDefinedCategory;
+}
+
+/** A rule-defined category as questions read it: its segments in month order. */
+export interface VersionedCategory {
+  key: string;
+  segments: readonly CategorySegment[];
+}
+
+/**
+ * The segments a category's versions leave (given in creation order): each version takes over its month and every
+ * later one, whatever earlier versions said about them (history rewritten explicitly); a deletion ends the category.
+ */
+export function effectiveSegments(versions: readonly CategoryVersion[]): CategorySegment[] {
+  let segments: CategorySegment[] = [];
+  for (const version of versions) {
+    if (!version.category) {
+      segments = [];
+      continue;
+    }
+    segments = [
+      ...segments.filter((segment) => segment.from < version.effectiveFrom),
+      { from: version.effectiveFrom, category: version.category },
+    ];
+  }
+  return segments;
+}
+
+/** The cost-categories map of a question naming rule-defined categories: SQL over the row, with parameters of its own. */
+export interface CompiledCategories {
+  /** The rule-defined keys the expression sets (those named, and those their rules read). */
+  keys: readonly string[];
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/** The columns a row's categories are computed from. */
+export interface CategoryColumns {
+  imported: string;
+  tags: string;
+  /** yyyy-MM of the row's billing period: which version is in effect. */
+  billingMonth: string;
+}
+
+/** Placeholders of the compiled categories: apart from a statement's own `p…` and named ones. */
+const CATEGORY_PARAMETER_PREFIX = 'cat';
+
+/**
+ * The expression of a row's cost categories where the named rule-defined keys (and the categories their rules read)
+ * hold their rules' values in the months their versions are in effect for; the imported map elsewhere. Categories are
+ * set in evaluation order, so a rule reading another category reads its computed value.
+ */
+export function compileCategories(
+  categories: readonly VersionedCategory[],
+  named: readonly string[],
+  columns: CategoryColumns,
+): CompiledCategories | undefined {
+  const byKey = new Map(categories.filter((category) => category.segments.length > 0).map((category) => [category.key, category]));
+  const needed = readClosure(byKey, named);
+  if (needed.length === 0) return undefined;
+  const result = evaluationOrder(needed.map((key) => unionOfVersions(byKey.get(key)!)));
+  if ('cycle' in result) throw new Error(`cost categories read each other in a cycle: ${result.cycle.join(' → ')}`);
+  const params = new SqlParameters(CATEGORY_PARAMETER_PREFIX);
+  let sql = columns.imported;
+  for (const { key } of result.order) {
+    const segments = byKey.get(key)!.segments;
+    const maps = { tag: columns.tags, costCategory: sql };
+    const month = (segment: CategorySegment) => `${columns.billingMonth} >= ${params.add('String', segment.from)}`;
+    const branches = segments
+      .slice(1)
+      .reverse()
+      .flatMap((segment) => [month(segment), categoryValueSql(segment.category, params, maps)]);
+    const first = categoryValueSql(segments[0].category, params, maps);
+    const value = branches.length > 0 ? `multiIf(${[...branches, first].join(', ')})` : first;
+    // Before its first version a category is what the export said: the map is left as it was.
+    const update = `if(${month(segments[0])}, map(${params.add('String', key)}, ${value}), CAST(map(), 'Map(String, String)'))`;
+    sql = `mapUpdate(${sql}, ${update})`;
+  }
+  return { keys: result.order.map((category) => category.key), sql, params: params.toObject() };
+}
+
+/** The rule-defined keys among `named`, with every rule-defined key their rules read, transitively. */
+function readClosure(byKey: ReadonlyMap<string, VersionedCategory>, named: readonly string[]): string[] {
+  const needed = new Set<string>();
+  const visit = (key: string): void => {
+    const category = byKey.get(key);
+    if (!category || needed.has(key)) return;
+    needed.add(key);
+    categoriesRead(unionOfVersions(category)).forEach(visit);
+  };
+  named.forEach(visit);
+  return [...needed];
+}
+
+/** One category holding every version's rules: what the category may read in any month (for ordering). */
+export function unionOfVersions(category: VersionedCategory): RuleDefinedCategory {
+  return { key: category.key, defaultValue: '', rules: category.segments.flatMap((segment) => segment.category.rules) };
 }

@@ -45,7 +45,7 @@ const dimensionColumn = (index: number): string => `dim_${index}`;
  */
 export function dimensionValueSql(ref: DimensionRef, params: SqlParameters, scope?: OrganizationScope): string {
   const value =
-    ref.kind === 'column' ? COLUMN_DIMENSIONS[ref.name].column : `${mapColumn(ref.kind, scope)}[${params.add('String', ref.key)}]`;
+    ref.kind === 'column' ? COLUMN_DIMENSIONS[ref.name].column : `${mapColumn(ref.kind, scope, params)}[${params.add('String', ref.key)}]`;
   return `if(empty(${value}), ${params.named('not_set', 'String', NOT_SET)}, ${value})`;
 }
 

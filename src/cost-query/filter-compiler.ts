@@ -147,7 +147,7 @@ function fieldConditions(
       conditions.push(`${field.column} IN ${params.add('Array(String)', withNotSet(values))}`);
     } else if (field.kind === 'mapKey') {
       const { valuesField } = MAP_DIMENSIONS[field.map];
-      const column = maps ? maps.columns[field.map] : mapColumn(field.map, scope);
+      const column = maps ? maps.columns[field.map] : mapColumn(field.map, scope, params);
       const key = fields[name] as string | null | undefined;
       // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
       if (!kept(field.map) || key === undefined || key === null) continue;

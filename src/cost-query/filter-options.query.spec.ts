@@ -32,8 +32,8 @@ describe('OPTION_SOURCES', () => {
     expect(OPTION_SOURCES.services).toEqual({ kind: 'column', column: 'service', target: 'services' });
     expect(OPTION_SOURCES.accounts).toEqual({ kind: 'column', column: 'account_id', target: 'accountIds' });
     expect(OPTION_SOURCES.integrations).toEqual({ kind: 'column', column: 'integration_id', target: 'integrationIds' });
-    expect(OPTION_SOURCES.resourceTags).toEqual({ kind: 'mapKeys', column: 'resource_tags', target: 'tag' });
-    expect(OPTION_SOURCES.costCategories).toEqual({ kind: 'mapKeys', column: 'cost_categories', target: 'costCategory' });
+    expect(OPTION_SOURCES.resourceTags).toEqual({ kind: 'mapKeys', target: 'tag' });
+    expect(OPTION_SOURCES.costCategories).toEqual({ kind: 'mapKeys', target: 'costCategory' });
   });
 });
 

@@ -49,9 +49,8 @@ function contains(expression: string, search: string): string {
   return `positionCaseInsensitiveUTF8(${expression}, ${search}) > 0`;
 }
 
-/** How one /filters field is listed: the values of a column, or the keys of a map column. */
-type OptionSource =
-  { kind: 'column'; column: string; target: FilterTarget } | { kind: 'mapKeys'; column: string; target: MapDimensionKind };
+/** How one /filters field is listed: the values of a column, or the keys of a map (mapColumn: the question's). */
+type OptionSource = { kind: 'column'; column: string; target: FilterTarget } | { kind: 'mapKeys'; target: MapDimensionKind };
 
 /** Every /filters field with the filter it must leave out when its own options are computed. */
 export const OPTION_SOURCES: Record<OptionsField, OptionSource> = Object.fromEntries([
@@ -61,7 +60,7 @@ export const OPTION_SOURCES: Record<OptionsField, OptionSource> = Object.fromEnt
   }),
   ...(Object.keys(MAP_DIMENSIONS) as MapDimensionKind[]).map((kind) => [
     MAP_DIMENSIONS[kind].optionsField,
-    { kind: 'mapKeys', column: MAP_DIMENSIONS[kind].column, target: kind },
+    { kind: 'mapKeys', target: kind },
   ]),
 ]) as Record<OptionsField, OptionSource>;
 
@@ -132,7 +131,8 @@ export function buildFilterOptionsQuery(input: FilterOptionsQueryInput): Compile
           money,
           search ? { search, notSet: notSet() } : undefined,
         )
-      : mapKeyOptionsSql(field, source.column, whereFor(source.target, fullMaps), input.table, money, search);
+      : // The keys of the full maps, rule-defined categories computed (they are keys of the map too).
+        mapKeyOptionsSql(field, mapColumn(source.target, fullMaps, params), whereFor(source.target, fullMaps), input.table, money, search);
   });
   if (input.fields.includes(MAP_DIMENSIONS.tag.optionsField)) {
     branches.push(tagValuesSql(whereFor('tag', fullMaps), input.table, money, search));
@@ -464,7 +464,7 @@ export function buildMapKeyValuesQuery(input: MapKeyValuesQueryInput): CompiledS
     throw new Error(`buildMapKeyValuesQuery: page limit must be an integer from 1 to ${MAX_MAP_KEY_VALUES}`);
   }
   const params = new SqlParameters();
-  const column = mapColumn(input.kind, input.scope);
+  const column = mapColumn(input.kind, input.scope, params);
   const organization = params.named('organization_id', 'UUID', input.scope.organizationId);
   const key = params.add('String', input.key);
   const conditions = [`organization_id = ${organization}`, ...dataScopeConditions(input.scope, params), "map_value != ''"];

@@ -1,3 +1,4 @@
+import type { CompiledCategories } from './cost-category-rules';
 import { FilterFields } from './filter-fields';
 
 /** Plain shapes of the spec's Filters objects, as the query kernel consumes them (fields: filter-fields.ts). */
@@ -21,4 +22,9 @@ export interface OrganizationScope {
    * activated columns (activated-maps.ts). Set from the organisation's stored activations, never from a request.
    */
   readsActivatedMaps?: boolean;
+  /**
+   * The row's cost categories with the rule-defined ones the question names computed by their rules
+   * (cost-category-rules.ts): read instead of the imported map. Set from the organisation's saved definitions only.
+   */
+  ruleCategories?: CompiledCategories;
 }

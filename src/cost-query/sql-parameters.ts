@@ -5,9 +5,12 @@ export class SqlParameters {
   private readonly values: Record<string, unknown> = {};
   private next = 0;
 
+  /** `prefix` names the placeholders: a fragment compiled apart (rule-defined categories) uses its own. */
+  constructor(private readonly prefix = 'p') {}
+
   /** Registers a value and returns its placeholder, e.g. `{p0:Array(String)}`. */
   add(type: string, value: unknown): string {
-    const name = `p${this.next++}`;
+    const name = `${this.prefix}${this.next++}`;
     this.values[name] = value;
     return `{${name}:${type}}`;
   }
@@ -16,6 +19,11 @@ export class SqlParameters {
   named(name: string, type: string, value: unknown): string {
     this.values[name] = value;
     return `{${name}:${type}}`;
+  }
+
+  /** The values of a fragment compiled with parameters of its own (another prefix), for a statement embedding it. */
+  include(values: Record<string, unknown>): void {
+    Object.assign(this.values, values);
   }
 
   toObject(): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import { MAP_DIMENSIONS } from '../cost-query/filter-fields';
+import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { createHash } from 'node:crypto';
 import { organizationScopeOf } from '../cost-query/data-scope';
@@ -59,6 +61,7 @@ export class FilterOptionsService {
     private readonly currencies: AnswerCurrencyService,
     private readonly dataVersion: CostDataVersion,
     private readonly activatedKeys: ActivatedKeysService,
+    private readonly ruleCategories: RuleCategoriesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -74,7 +77,9 @@ export class FilterOptionsService {
 
     // A tag or cost-category filter naming only active keys reads the activated columns; the keys listed (resourceTags,
     // costCategories, tagValues) always come from the full maps.
-    const scope = await this.activatedKeys.scopeFor(organizationScopeOf(principal), selection);
+    const named = await this.activatedKeys.scopeFor(organizationScopeOf(principal), selection);
+    // Listing the category keys lists the rule-defined ones too: every one is computed.
+    const scope = fields.includes(MAP_DIMENSIONS.costCategory.optionsField) ? await this.ruleCategories.scopeWithAll(named) : named;
     const today = todayUtc();
     // Each field leaves its own filter out (billingPeriods too, whose list then covers the default window): with
     // billing periods in the selection, the branches read any of their dates.

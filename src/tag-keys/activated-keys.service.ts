@@ -4,6 +4,7 @@ import { ActivatedKeys, scopeReadingActivatedMaps } from '../cost-query/activate
 import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
 import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { TagKeysRepository } from './tag-keys.repository';
 
 /** Organisations whose active keys are remembered at once (the least recently used is forgotten first). */
@@ -20,11 +21,16 @@ export class ActivatedKeysService {
   constructor(
     private readonly repository: TagKeysRepository,
     private readonly versions: CostDataVersion,
+    private readonly ruleCategories: RuleCategoriesService,
   ) {}
 
-  /** The scope a question with these filters and groupings is answered in (activated-maps.ts). */
+  /**
+   * The scope a question with these filters and groupings is answered in: the activated maps when every key it names is
+   * active (activated-maps.ts), the rule-defined cost categories it names computed (cost-categories/).
+   */
   async scopeFor(scope: OrganizationScope, filters: Filters, dimensions: readonly DimensionRef[] = []): Promise<OrganizationScope> {
-    return scopeReadingActivatedMaps(scope, await this.activeKeys(scope.organizationId), filters, dimensions);
+    const activated = scopeReadingActivatedMaps(scope, await this.activeKeys(scope.organizationId), filters, dimensions);
+    return this.ruleCategories.scopeFor(activated, filters, dimensions);
   }
 
   async activeKeys(organizationId: string): Promise<ActivatedKeys> {

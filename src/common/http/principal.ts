@@ -4,7 +4,8 @@ import { firstHiddenCharacter } from '../text/hidden-characters';
  * What a key may do: the permissions chosen when it is created (spec: Settings > API keys).
  * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys); `rates:admin` its exchange rates and
  * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency); `sources:admin` its data sources (/v1/admin/sources);
- * `tag-keys:admin` the tag and cost-category keys answered at column speed (/v1/admin/tag-keys).
+ * `tag-keys:admin` the tag and cost-category keys answered at column speed (/v1/admin/tag-keys); `cost-categories:admin`
+ * the cost categories it defines by rules (/v1/admin/cost-categories).
  */
 export const SCOPES = [
   'cost:read',
@@ -15,6 +16,7 @@ export const SCOPES = [
   'sources:admin',
   'anomalies:write',
   'tag-keys:admin',
+  'cost-categories:admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

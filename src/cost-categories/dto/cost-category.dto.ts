@@ -144,3 +144,140 @@ export class CostCategoryDefinitionDto implements CostCategoryDefinition {
   @Type(() => CategorySplitDto)
   splits?: CategorySplitDto[];
 }
+
+export class CostCategoryVersionDto {
+  @ApiProperty({ description: 'The version, numbered from 1 in the order saved.', example: 2 })
+  version: number;
+
+  @ApiProperty({ description: 'The first billing month (yyyy-MM) the version is in effect for.', example: '2026-10' })
+  effectiveFrom: string;
+
+  @ApiPropertyOptional({ description: 'Absent for a deletion.', example: 'Unallocated' })
+  defaultValue?: string;
+
+  @ApiPropertyOptional({ type: () => [CategoryRuleDto], description: 'Absent for a deletion.' })
+  rules?: CategoryRuleDto[];
+
+  @ApiPropertyOptional({ type: () => [CategorySplitDto], description: 'Absent for a deletion.' })
+  splits?: CategorySplitDto[];
+
+  @ApiProperty({ description: 'When it was saved (UTC).', example: '2026-11-29T08:00:00.000Z' })
+  createdAt: string;
+
+  @ApiProperty({ description: "Who saved it: the admin API key's id, or the email of the person signed in.", example: 'k_3f9a…' })
+  createdBy: string;
+
+  @ApiProperty({ description: 'A deletion: the category ended (its versions are kept).', example: false })
+  deleted: boolean;
+}
+
+export class CostCategoryVersionsDto {
+  @ApiProperty({ example: 'BusinessUnit' })
+  key: string;
+
+  @ApiProperty({ type: [CostCategoryVersionDto], description: 'Every version, oldest first; none is ever lost.' })
+  versions: CostCategoryVersionDto[];
+}
+
+export class CostCategorySummaryDto {
+  @ApiProperty({ example: 'BusinessUnit' })
+  key: string;
+
+  @ApiProperty({ description: 'Its latest version.', example: 3 })
+  version: number;
+
+  @ApiProperty({ description: "The latest version's first billing month.", example: '2026-10' })
+  effectiveFrom: string;
+
+  @ApiProperty({ example: 'Unallocated' })
+  defaultValue: string;
+
+  @ApiProperty({ example: 12 })
+  ruleCount: number;
+
+  @ApiProperty({ description: 'When the latest version was saved (UTC).', example: '2026-11-29T08:00:00.000Z' })
+  updatedAt: string;
+}
+
+export class CostCategoryListDto {
+  @ApiProperty({ type: [CostCategorySummaryDto], description: 'The categories defined by rules now (deleted ones absent), by key.' })
+  categories: CostCategorySummaryDto[];
+}
+
+export class PreviewWindowDto {
+  @ApiProperty({ example: '2026-09-01' })
+  from: string;
+
+  @ApiProperty({ example: '2026-11-29' })
+  to: string;
+}
+
+export class PreviewValueDto {
+  @ApiProperty({ example: 'Payments' })
+  value: string;
+
+  @ApiProperty({ description: 'Amortized cost over the window, in `currency`.', example: 1204.5 })
+  amortizedCost: number;
+
+  @ApiProperty({ description: 'Cost rows with this value over the window.', example: 310 })
+  rows: number;
+}
+
+export class UnallocatedShareDto {
+  @ApiProperty({
+    description: "Share (0–1, 4 decimals) of the window's amortized cost without an owner today: the default value in effect, or no value.",
+    example: 0.4213,
+  })
+  before: number;
+
+  @ApiProperty({ description: 'The same share once the definition is saved.', example: 0.0712 })
+  after: number;
+}
+
+export class PreviewChangeDto {
+  @ApiProperty({ example: 'Payments' })
+  value: string;
+
+  @ApiProperty({ description: 'Amortized cost with this value today, in `currency`.', example: 300 })
+  before: number;
+
+  @ApiProperty({ description: 'Once saved.', example: 1204.5 })
+  after: number;
+}
+
+export class CostCategoryPreviewDto {
+  @ApiProperty({ example: 'BusinessUnit' })
+  key: string;
+
+  @ApiProperty({ type: () => PreviewWindowDto, description: 'Default: from the first day of the month two months ago to today.' })
+  window: PreviewWindowDto;
+
+  @ApiProperty({ description: 'The currency of every amount (the reporting currency when one is set).', example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ type: [PreviewValueDto], description: 'Each value the saved definition would give, the costliest first.' })
+  values: PreviewValueDto[];
+
+  @ApiProperty({ type: () => UnallocatedShareDto })
+  unallocatedShare: UnallocatedShareDto;
+
+  @ApiProperty({ type: [PreviewChangeDto], description: 'The values whose cost would change most (at most 10), the largest change first.' })
+  changes: PreviewChangeDto[];
+}
+
+export class PreviewQueryDto {
+  @ApiPropertyOptional({ description: '`true`: answer a preview and save nothing.', enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'dryRun: true or false' })
+  dryRun?: string;
+
+  @ApiPropertyOptional({ description: 'With dryRun: the first day of the preview window (yyyy-MM-dd).', example: '2026-09-01' })
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'from: a date, yyyy-MM-dd' })
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'With dryRun: the last day of the preview window (yyyy-MM-dd).', example: '2026-11-29' })
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'to: a date, yyyy-MM-dd' })
+  to?: string;
+}

@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'source.deleted',
   'source.run',
   'tag-keys.changed',
+  'cost-category.changed',
+  'cost-category.deleted',
   'sign-in.succeeded',
   'sign-in.failed',
   'sign-out',
@@ -34,6 +36,9 @@ export const AUDIT_ACTION_MEANINGS: Readonly<Record<AuditAction, string>> = {
   'source.deleted': 'a data source was removed (target: its id)',
   'source.run': 'a data source was checked on request, importing what was new (target: its id; details: outcomes)',
   'tag-keys.changed': 'the activated tag and cost-category keys changed (details: activating, deactivated)',
+  'cost-category.changed':
+    'a rule-defined cost category was saved as a new version (target: its key; details: version, effectiveFrom, ruleCount)',
+  'cost-category.deleted': 'a rule-defined cost category was deleted, its versions kept (target: its key; details: version)',
   'sign-in.succeeded': 'someone signed in to the Settings pages through the identity provider',
   'sign-in.failed': 'a sign-in through the identity provider was refused (details: why)',
   'sign-out': 'someone signed out of the Settings pages',

@@ -62,6 +62,7 @@ export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
   backup_runs: FIRST_SHARD,
   tag_key_activations: FIRST_SHARD,
   installation_secrets: FIRST_SHARD,
+  cost_category_versions: FIRST_SHARD,
 };
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */

@@ -10,10 +10,12 @@ const COST_TABLE = 'cost_line_items';
  */
 const ANSWER_TABLES = [COST_TABLE, 'exchange_rates', 'organization_settings'];
 /**
- * What cached answers are keyed by: the answer tables, the anomaly feedback that shapes anomaly answers, and the
- * activated tag keys (which change no answer, only where it is read from: tag-keys/activated-keys.service.ts).
+ * What cached answers are keyed by: the answer tables, the anomaly feedback that shapes anomaly answers, the
+ * activated tag keys (which change no answer, only where it is read from: tag-keys/activated-keys.service.ts), and the
+ * rule-defined cost categories (a saved version changes the answers naming its category; converted sums hold no
+ * category, so they are not keyed by it).
  */
-const CACHE_KEY_TABLES = [...ANSWER_TABLES, 'anomaly_feedback', 'tag_key_activations'];
+const CACHE_KEY_TABLES = [...ANSWER_TABLES, 'anomaly_feedback', 'tag_key_activations', 'cost_category_versions'];
 
 /**
  * A value that changes whenever one organisation's cost data may have changed, for cache keys: answers

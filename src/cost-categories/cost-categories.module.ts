@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { CostCategoriesAdminController } from './cost-categories-admin.controller';
+import { CostCategoriesRepository } from './cost-categories.repository';
+import { CostCategoriesService } from './cost-categories.service';
+import { RuleCategoriesService } from './rule-categories.service';
+
+/**
+ * Cost categories defined by rules (allocation): their versions, their admin API, and the categories each question
+ * computes (RuleCategoriesService, which every question's scope goes through: tag-keys/activated-keys.service.ts).
+ */
+@Global()
+@Module({
+  controllers: [CostCategoriesAdminController],
+  providers: [CostCategoriesRepository, CostCategoriesService, RuleCategoriesService],
+  exports: [RuleCategoriesService],
+})
+export class CostCategoriesModule {}
