@@ -19,6 +19,7 @@ import { buildForecastSeriesQuery } from '../src/cost-query/forecast-series.quer
 import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly-root-causes.query';
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
+import { buildAllocationQuery } from '../src/cost-query/allocation.query';
 import { compileCategories, VersionedCategory } from '../src/cost-query/cost-category-rules';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
@@ -192,6 +193,13 @@ export function goldenStatements(): Record<string, CompiledSql> {
     'cost-category-preview-converted': buildCategoryPreviewQuery(TABLE, {
       scope: RULE_SCOPE,
       key: 'BusinessUnit',
+      window: OCTOBER,
+      conversion: CONVERSION,
+    }),
+    'allocation-rule-defined-converted': buildAllocationQuery(TABLE, {
+      scope: RULE_SCOPE,
+      category: 'BusinessUnit',
+      defaultValues: ['Unallocated'],
       window: OCTOBER,
       conversion: CONVERSION,
     }),

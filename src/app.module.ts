@@ -20,6 +20,7 @@ import { AuditTrailModule } from './infrastructure/audit-trail/audit-trail.modul
 import { CurrencyModule } from './currency/currency.module';
 import { TagKeysModule } from './tag-keys/tag-keys.module';
 import { CostCategoriesModule } from './cost-categories/cost-categories.module';
+import { AllocationModule } from './allocation/allocation.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
 import { SourcesModule } from './sources/sources.module';
@@ -44,6 +45,7 @@ import { BackupModule } from './backup/backup.module';
     FilterOptionsModule,
     ForecastsModule,
     AnomaliesModule,
+    AllocationModule,
     InvoicesModule,
     SharingModule,
     SourcesModule,

@@ -21,6 +21,12 @@ import { CATEGORY_COLUMNS, RuleCategoriesService, versionedCategories } from './
 
 /** The values a preview lists as changing most. */
 const PREVIEW_CHANGES = 10;
+/**
+ * The most SQL the organisation's categories may compile to, all named in one question: a statement embeds it a few
+ * times (grouping, filters, data scope) and ClickHouse parses at most STATEMENT_BYTES of statement. 500 rules with a
+ * service and a tag condition each compile to about 65,000 characters.
+ */
+const MAX_CATEGORIES_SQL = 150_000;
 /** Months before the current one a preview covers by default. */
 const PREVIEW_PAST_MONTHS = 2;
 
@@ -135,9 +141,24 @@ export class CostCategoriesService {
     if ((definition.splits ?? []).length > 0) {
       problems.push('splits: shared-cost splits are not applied to answers yet; save the rules without them');
     }
+    if (problems.length === 0) problems.push(...sizeProblems(withProposal(versionedCategories(records), records, key, definition)));
     if (problems.length > 0) throw new InvalidRequestException(problems);
     return records;
   }
+}
+
+/** A problem when every rule-defined category, named at once, would compile to more SQL than a statement can hold. */
+function sizeProblems(categories: VersionedCategory[]): string[] {
+  const compiled = compileCategories(
+    categories,
+    categories.map((category) => category.key),
+    CATEGORY_COLUMNS,
+  );
+  const size = compiled?.sql.length ?? 0;
+  if (size <= MAX_CATEGORIES_SQL) return [];
+  return [
+    `rules: the organisation's rule-defined categories would compile to ${size} characters of SQL, more than ${MAX_CATEGORIES_SQL}; use fewer rules or merge conditions (one rule can list many values)`,
+  ];
 }
 
 function notDefined(key: string): ApiError {

@@ -56,9 +56,11 @@ describe('rule-defined cost categories', () => {
     expect(compiled.keys).toEqual(['BusinessUnit', 'Unit']);
     const business2026 =
       "mapUpdate(imported, if(month >= {cat2:String}, map({cat3:String}, multiIf(1, {cat0:String}, {cat1:String})), CAST(map(), 'Map(String, String)')))";
+    // The map so far is written once, a lambda's parameter where the rules read it.
     expect(compiled.sql).toBe(
-      `mapUpdate(${business2026}, if(month >= {cat8:String}, map({cat9:String}, ` +
-        `multiIf(${business2026}[{cat4:String}] IN {cat5:Array(String)}, {cat6:String}, {cat7:String})), CAST(map(), 'Map(String, String)')))`,
+      `arrayMap(categories_1 -> mapUpdate(categories_1, if(month >= {cat8:String}, map({cat9:String}, ` +
+        `multiIf(categories_1[{cat4:String}] IN {cat5:Array(String)}, {cat6:String}, {cat7:String})), CAST(map(), 'Map(String, String)'))), ` +
+        `[${business2026}])[1]`,
     );
     expect(compiled.params).toMatchObject({ cat0: 'Payments', cat2: '2026-01', cat3: 'BusinessUnit', cat9: 'Unit' });
     const loop = [

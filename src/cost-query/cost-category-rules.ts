@@ -160,19 +160,24 @@ export function compileCategories(
   if ('cycle' in result) throw new Error(`cost categories read each other in a cycle: ${result.cycle.join(' → ')}`);
   const params = new SqlParameters(CATEGORY_PARAMETER_PREFIX);
   let sql = columns.imported;
-  for (const { key } of result.order) {
-    const segments = byKey.get(key)!.segments;
-    const maps = { tag: columns.tags, costCategory: sql };
+  for (const [index, { key }] of result.order.entries()) {
+    const category = byKey.get(key)!;
+    // A category reading categories reads the map so far through a lambda's parameter: written once, not once per
+    // rule reading it (the SQL would otherwise grow with every category a rule reads).
+    const readsCategories = categoriesRead(unionOfVersions(category)).length > 0;
+    const categoriesSoFar = readsCategories ? `categories_${index}` : sql;
+    const maps = { tag: columns.tags, costCategory: categoriesSoFar };
     const month = (segment: CategorySegment) => `${columns.billingMonth} >= ${params.add('String', segment.from)}`;
-    const branches = segments
+    const branches = category.segments
       .slice(1)
       .reverse()
       .flatMap((segment) => [month(segment), categoryValueSql(segment.category, params, maps)]);
-    const first = categoryValueSql(segments[0].category, params, maps);
+    const first = categoryValueSql(category.segments[0].category, params, maps);
     const value = branches.length > 0 ? `multiIf(${[...branches, first].join(', ')})` : first;
     // Before its first version a category is what the export said: the map is left as it was.
-    const update = `if(${month(segments[0])}, map(${params.add('String', key)}, ${value}), CAST(map(), 'Map(String, String)'))`;
-    sql = `mapUpdate(${sql}, ${update})`;
+    const update = `if(${month(category.segments[0])}, map(${params.add('String', key)}, ${value}), CAST(map(), 'Map(String, String)'))`;
+    const updated = `mapUpdate(${categoriesSoFar}, ${update})`;
+    sql = readsCategories ? `arrayMap(${categoriesSoFar} -> ${updated}, [${sql}])[1]` : updated;
   }
   return { keys: result.order.map((category) => category.key), sql, params: params.toObject() };
 }

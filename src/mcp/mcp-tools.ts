@@ -12,6 +12,8 @@ import { ForecastsService } from '../forecasts/forecasts.service';
 import { forecastCostsTool } from './tools/forecast-costs.tool';
 import { AnomaliesService } from '../anomalies/anomalies.service';
 import { findAnomaliesTool } from './tools/find-anomalies.tool';
+import { AllocationService } from '../allocation/allocation.service';
+import { getAllocationTool } from './tools/get-allocation.tool';
 import { OpenApiDocumentLike, operationInputSchema, JsonSchema } from './tool-schemas';
 import { compareCostsTool } from './tools/compare-costs.tool';
 import { getCostDataTool } from './tools/get-cost-data.tool';
@@ -29,6 +31,7 @@ export const MCP_TOOL_NAMES = [
   'get_shared_filter',
   'forecast_costs',
   'find_anomalies',
+  'get_allocation',
 ] as const;
 
 /**
@@ -50,9 +53,10 @@ export class McpTools {
     sharing: SharingService,
     forecasts: ForecastsService,
     anomalies: AnomaliesService,
+    allocation: AllocationService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies };
+    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies, allocation };
     this.definitions = [
       getCostDataTool(services),
       compareCostsTool(services),
@@ -61,6 +65,7 @@ export class McpTools {
       getSharedFilterTool(services),
       forecastCostsTool(services),
       findAnomaliesTool(services),
+      getAllocationTool(services),
     ];
   }
 

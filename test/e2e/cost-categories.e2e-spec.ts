@@ -728,4 +728,51 @@ describe('rule-defined cost categories', () => {
     expect((await list(org)).map((category) => category.key)).toEqual(['Cycle Alpha']);
     expect((await auditTrail(org)).map(({ action, target }) => [action, target])).toEqual([['cost-category.changed', 'Cycle Alpha']]);
   });
+
+  it('answers with 500 rules per category, a category of 500 rules reading another, in grouping and filters at once', async () => {
+    const big = await t.newOrganization();
+    await importLines(big, PREVIEW_LINES, 'big');
+    const many = (make: (i: number) => object) => Array.from({ length: 499 }, (_, i) => make(i));
+    const from = oldMonth;
+    await save(big, 'Big', {
+      effectiveFrom: from,
+      defaultValue: 'Nobody',
+      rules: [
+        ...many((i) => ({
+          value: `V${i}`,
+          caseInsensitive: true,
+          when: { inclusions: { services: [`svc-${i}`], resourceTag: 'team', resourceTagValues: [`t${i}`] } },
+        })),
+        { value: 'Payments', when: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } } },
+      ],
+    });
+    await save(big, 'BigReader', {
+      effectiveFrom: from,
+      defaultValue: 'Rest',
+      rules: [
+        ...many((i) => ({ value: `R${i}`, when: { inclusions: { costCategory: 'Big', costCategoryValues: [`V${i}`] } } })),
+        { inheritCategory: 'Big', when: { exclusions: { costCategory: 'Big', costCategoryValues: ['Nobody'] } } },
+      ],
+    });
+    const response = await data(big, {
+      filters: {
+        inclusions: { dateRange: { start: `${from}-01`, end: today } },
+        exclusions: { costCategory: 'Big', costCategoryValues: ['V1'] },
+      },
+      groupBy: { dateGrouping: 'monthly', dimensions: ['costCategory:BigReader', 'costCategory:Big'] },
+    });
+    expect(response.status).toBe(200);
+    const sums = new Map<string, string[]>();
+    for (const item of response.body.data.items as Array<{ dimension_values: Record<string, string>; amortized_cost: number }>) {
+      const value = `${item.dimension_values['costCategory:BigReader']}/${item.dimension_values['costCategory:Big']}`;
+      sums.set(value, [...(sums.get(value) ?? []), String(item.amortized_cost)]);
+    }
+    // EC2 tagged payments: 40 this month and 50 four months ago; S3, RDS and Lambda (20 + 15 + 25) match no rule.
+    expect(new Map([...sums].map(([value, costs]) => [value, sumDecimals(costs)]))).toEqual(
+      new Map([
+        ['Payments/Payments', sumDecimals(['40', '50'])],
+        ['Rest/Nobody', sumDecimals(['20', '15', '25'])],
+      ]),
+    );
+  });
 });

@@ -120,12 +120,13 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists eight read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists nine read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
       'find_anomalies',
       'forecast_costs',
+      'get_allocation',
       'get_cost_category_values',
       'get_cost_data',
       'get_filter_values',
@@ -352,6 +353,15 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     expect(toolError(await call(client, 'forecast_costs', { forecastEnd: day(1) }))).toContain(
       'forecastEnd: expected a day after the last complete day',
     );
+  });
+
+  it('get_allocation: the /allocation answer, and its 400 as a tool error', async () => {
+    const body = { category: 'Business Unit', dateRange: { start: '2026-10-01', end: '2026-10-31' } };
+    const overHttp = await t.http.post('/v1/cost-insights/allocation').set(full.auth).send(body);
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.body.data.total.amortized_cost).toBeGreaterThan(0);
+    expect(answer(await call(client, 'get_allocation', body))).toEqual(overHttp.body.data);
+    expect(toolError(await call(client, 'get_allocation', { dateRange: body.dateRange }))).toContain('category');
   });
 
   it('find_anomalies: the spike of a flat estate on its day, its impact and root causes (3 unless all are asked for)', async () => {

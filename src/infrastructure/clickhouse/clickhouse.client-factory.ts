@@ -43,12 +43,19 @@ export function createClickhouseClient(config: AppConfig): ClickHouseClient {
  * (clickhouse-errors.ts). And the JSON number format the API's answers rely on (ClickHouse writes
  * /data items itself): decimals as plain numbers without trailing zeros, whatever a server profile says.
  */
+/** The longest statement ClickHouse parses (its default: 256 KiB), and its most syntax-tree elements (default 50,000). */
+export const STATEMENT_BYTES = 1 << 20;
+const STATEMENT_AST_ELEMENTS = 200_000;
+
 function budgetSettings({ clickhouse }: AppConfig) {
   return {
     max_execution_time: clickhouse.maxExecutionSeconds,
     max_memory_usage: String(clickhouse.maxMemoryBytes),
     output_format_json_quote_decimals: 0 as const,
     output_format_decimal_trailing_zeros: 0 as const,
+    // Rule-defined cost categories make long statements (cost-categories.service.ts bounds them): room to parse them.
+    max_query_size: String(STATEMENT_BYTES),
+    max_ast_elements: String(STATEMENT_AST_ELEMENTS),
     ...(clickhouse.cluster ? CLUSTER_SETTINGS : {}),
   };
 }

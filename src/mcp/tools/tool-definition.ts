@@ -8,6 +8,7 @@ import type { ComparisonService } from '../../comparison/comparison.service';
 import type { FilterOptionsService } from '../../filter-options/filter-options.service';
 import type { ForecastsService } from '../../forecasts/forecasts.service';
 import type { AnomaliesService } from '../../anomalies/anomalies.service';
+import type { AllocationService } from '../../allocation/allocation.service';
 import type { SharingService } from '../../sharing/sharing.service';
 import type { JsonSchema } from '../tool-schemas';
 
@@ -61,6 +62,7 @@ export interface ToolServices {
   sharing: SharingService;
   forecasts: ForecastsService;
   anomalies: AnomaliesService;
+  allocation: AllocationService;
 }
 
 export const MONEY =
