@@ -54,6 +54,9 @@ export type CliCommand =
   | { name: 'backup list'; json: boolean }
   | { name: 'tag-keys show'; organizationId: string; json: boolean }
   | { name: 'tag-keys set'; organizationId: string; tag: string[]; costCategory: string[]; json: boolean }
+  | { name: 'cost-categories list'; organizationId: string; json: boolean }
+  | { name: 'cost-categories show' | 'cost-categories delete'; organizationId: string; key: string; json: boolean }
+  | { name: 'cost-categories set' | 'cost-categories preview'; organizationId: string; key: string; file: string; json: boolean }
   | { name: 'backup restore'; backupName: string; force: boolean; json: boolean };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
@@ -292,6 +295,46 @@ function cliProgram(accept: Accept): Command {
     .option('--cost-category [keys]')
     .option('--json');
 
+  const costCategories = group(program.command('cost-categories'), 'cost-categories', accept, (name) => {
+    if (name === undefined) throw new UsageError('cost-categories needs a subcommand: list, show, set, preview or delete.');
+    throw new UsageError(`Unknown cost-categories subcommand "${name}": use list, show, set, preview or delete.`);
+  });
+  command(costCategories, 'list', 'cost-categories list', accept, (options) => ({
+    name: 'cost-categories list',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  for (const name of ['show', 'delete'] as const) {
+    command(costCategories, name, `cost-categories ${name}`, accept, (options, [key]) => ({
+      name: `cost-categories ${name}`,
+      organizationId: organizationIdOption(options.org),
+      key: categoryKeyOperand(`cost-categories ${name}`, key),
+      json: options.json === true,
+    }))
+      .argument('[key]')
+      .option('--org [uuid]')
+      .option('--json');
+  }
+  for (const name of ['set', 'preview'] as const) {
+    command(costCategories, name, `cost-categories ${name}`, accept, (options, [key, file]) => {
+      const checkedKey = categoryKeyOperand(`cost-categories ${name}`, key);
+      if (!file) throw new UsageError(`cost-categories ${name} needs the definition's JSON file after the key.`);
+      return {
+        name: `cost-categories ${name}`,
+        organizationId: organizationIdOption(options.org),
+        key: checkedKey,
+        file,
+        json: options.json === true,
+      };
+    })
+      .argument('[key]')
+      .argument('[file]')
+      .option('--org [uuid]')
+      .option('--json');
+  }
+
   const backup = group(program.command('backup'), 'backup', accept, (name) => {
     if (name === undefined) throw new UsageError('backup needs a subcommand: create, list or restore.');
     throw new UsageError(`Unknown backup subcommand "${name}": use create, list or restore.`);
@@ -455,6 +498,13 @@ function rateSourceOption(option: unknown): string | undefined {
   const value = stringOption('--source', option);
   if (value !== undefined && !isRateSource(value)) throw new UsageError(`--source ${RATE_SOURCE_RULE}.`);
   return value;
+}
+
+/** A category key operand: 1 to MAX_MAP_KEY_LENGTH characters. */
+function categoryKeyOperand(command: string, key: string | undefined): string {
+  if (!key) throw new UsageError(`${command} needs the category's key.`);
+  if (key.length > MAX_MAP_KEY_LENGTH) throw new UsageError(`The category key must be 1 to ${MAX_MAP_KEY_LENGTH} characters.`);
+  return key;
 }
 
 function organizationIdOption(option: unknown): string {

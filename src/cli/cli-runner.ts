@@ -25,6 +25,8 @@ import { sourcesCommand } from './sources.command';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
 import { BackupService } from '../backup/backup.service';
 import { backupCommand } from './backup.command';
+import { costCategoriesCommand } from './cost-categories.command';
+import { CostCategoriesService } from '../cost-categories/cost-categories.service';
 
 /** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
 const INGEST_MAX_EXECUTION_SECONDS = 3600;
@@ -109,6 +111,12 @@ async function execute(app: INestApplicationContext, command: StoreCommand, io: 
     case 'tag-keys show':
     case 'tag-keys set':
       return tagKeysCommand(app.get(TagKeysRepository), app.get(TagKeyActivationService), command, io);
+    case 'cost-categories list':
+    case 'cost-categories show':
+    case 'cost-categories set':
+    case 'cost-categories preview':
+    case 'cost-categories delete':
+      return costCategoriesCommand(app.get(CostCategoriesService), command, io);
   }
 }
 

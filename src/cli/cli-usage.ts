@@ -52,6 +52,18 @@ const COMMANDS: Record<string, string> = {
       keys are answered from columns holding those keys alone; a key added is back-filled (every row of the
       organisation rewritten and checked, imports fenced) before it is active. Waits for the back-fill. No answer
       changes, only its speed.`,
+  'cost-categories list': `  cost-categories list --org <uuid> [--json]
+      The cost categories the organisation defines by rules, each with its latest version.`,
+  'cost-categories show': `  cost-categories show <key> --org <uuid> [--json]
+      Every version of one rule-defined category, oldest first (effective month, default, rules, who saved it).`,
+  'cost-categories set': `  cost-categories set <key> <file.json> --org <uuid> [--json]
+      Save a new version from a JSON file: {"effectiveFrom": "yyyy-MM", "defaultValue": ..., "rules": [...]}, the
+      body of PUT /v1/admin/cost-categories/{key} (docs/api.md). Checked as the API checks it; nothing saved on an error.`,
+  'cost-categories preview': `  cost-categories preview <key> <file.json> --org <uuid> [--json]
+      What saving the file would give over the last three months: each value's cost and rows, the unallocated
+      share before and after, the values changing most. Saves nothing.`,
+  'cost-categories delete': `  cost-categories delete <key> --org <uuid> [--json]
+      End a rule-defined category (its versions are kept).`,
   'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}>
               --url <file:///dir | s3://bucket/prefix | azure://container/prefix> [--endpoint <url>] [--region <r>]
               [--path-style] [--credentials-env ID_VAR,SECRET_VAR] [--sas-token-env VAR] [--json]

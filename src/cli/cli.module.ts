@@ -1,6 +1,11 @@
 import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
 import { Module } from '@nestjs/common';
+import { CostCategoriesRepository } from '../cost-categories/cost-categories.repository';
+import { CostCategoriesService } from '../cost-categories/cost-categories.service';
+import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
+import { AnswerCurrencyService } from '../currency/answer-currency.service';
+import { DataVersionModule } from '../infrastructure/data-version/data-version.module';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { BackupService } from '../backup/backup.service';
@@ -13,13 +18,13 @@ import { SourcesRepository } from '../sources/sources.repository';
 import { SourcesService } from '../sources/sources.service';
 
 /**
- * What the operator CLI needs and nothing more: configuration, the ClickHouse store, API keys, exchange rates and
- * data sources (Redis, when configured, only for a source's lock while `sources run` checks it). No HTTP or feature
+ * What the operator CLI needs and nothing more: configuration, the ClickHouse store, API keys, exchange rates, cost
+ * categories defined by rules and data sources (Redis, when configured, only for a source's lock while `sources run` checks it). No HTTP or feature
  * modules. The
  * configuration comes from runCli, which roots this module with it (config.module.ts).
  */
 @Module({
-  imports: [ClickhouseModule, RedisModule],
+  imports: [ClickhouseModule, RedisModule, DataVersionModule],
   providers: [
     BackupService,
     ApiKeysService,
@@ -31,6 +36,10 @@ import { SourcesService } from '../sources/sources.service';
     SourcesService,
     TagKeysRepository,
     TagKeyActivationService,
+    CostCategoriesRepository,
+    CostCategoriesService,
+    RuleCategoriesService,
+    AnswerCurrencyService,
   ],
 })
 export class CliModule {}

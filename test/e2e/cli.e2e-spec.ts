@@ -448,6 +448,56 @@ describe(`operator CLI (${MODE})`, () => {
     expect(cleared.stdout).toContain(`No activated keys for organisation ${org}`);
   }, 240_000);
 
+  it('defines, previews, lists, shows and deletes a cost category by rules from a JSON file', async () => {
+    const org = randomUUID();
+    const month = new Date().toISOString().slice(0, 7);
+    const export_ = join(WORK, 'categories-export.csv');
+    // Both rows on the month's first day: never after today, whatever the day.
+    writeFileSync(export_, TAGGED_FOCUS_CSV.replaceAll('2026-09-02T', '2026-09-01T').replaceAll('2026-09-', `${month}-`));
+    expect((await cli(['ingest', 'focus', export_, '--org', org, '--json'])).code).toBe(0);
+    const file = (name: string, body: object) => {
+      const path = join(WORK, name);
+      writeFileSync(path, JSON.stringify(body));
+      return path;
+    };
+    const definition = file('team.json', { defaultValue: 'Nobody', rules: [{ inheritTag: 'team' }] });
+
+    const refused = await cli(['cost-categories', 'set', 'Team', file('empty.json', { defaultValue: 'x', rules: [] }), '--org', org]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the definition was refused, nothing was saved');
+    expect(refused.stderr).toContain('rules');
+    expect((await cli(['cost-categories', 'set', 'Team', join(WORK, 'missing.json'), '--org', org])).stderr).toContain('cannot be read');
+
+    // The export: 8 on a row tagged team=red, 2 on a row without the tag.
+    const preview = json<{ values: unknown[]; unallocatedShare: unknown }>(
+      await cli(['cost-categories', 'preview', 'Team', definition, '--org', org, '--json']),
+    );
+    expect(preview.values).toEqual([
+      { value: 'red', amortizedCost: 8, rows: 1 },
+      { value: 'Nobody', amortizedCost: 2, rows: 1 },
+    ]);
+    expect(preview.unallocatedShare).toEqual({ before: 1, after: 0.2 });
+    expect(json<{ categories: unknown[] }>(await cli(['cost-categories', 'list', '--org', org, '--json'])).categories).toEqual([]);
+
+    const saved = await cli(['cost-categories', 'set', 'Team', definition, '--org', org]);
+    expect(saved).toMatchObject({ code: 0, stdout: `Saved Team version 1, in effect from ${month}.\n` });
+    expect(json<{ categories: unknown[] }>(await cli(['cost-categories', 'list', '--org', org, '--json'])).categories).toEqual([
+      expect.objectContaining({ key: 'Team', version: 1, effectiveFrom: month, defaultValue: 'Nobody', ruleCount: 1 }),
+    ]);
+    expect((await cli(['cost-categories', 'show', 'Team', '--org', org])).stdout).toMatch(
+      new RegExp(`^1\\s+${month}\\s+Nobody\\s+1\\s.*\\scli$`, 'm'),
+    );
+    const deleted = json<{ versions: Array<{ deleted: boolean }> }>(
+      await cli(['cost-categories', 'delete', 'Team', '--org', org, '--json']),
+    );
+    expect(deleted.versions.map((version) => version.deleted)).toEqual([false, true]);
+    expect((await cli(['cost-categories', 'list', '--org', org])).stdout).toContain(
+      `No cost category is defined by rules in organisation ${org}.`,
+    );
+    const unknown = await cli(['cost-categories', 'show', 'Nope', '--org', org]);
+    expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('No cost category "Nope"') });
+  }, 240_000);
+
   it("activates the suggested tag keys after an organisation's first import, unless TAG_KEYS_DEFAULT is false", async () => {
     const file = join(WORK, 'tagged-export.csv');
     writeFileSync(file, TAGGED_FOCUS_CSV);
