@@ -3,7 +3,7 @@
  *
  *   npm run bench -- [--rows 10000000] [--runs 40] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api] [--activated]
- *                    [--estate own-dimensions|shared-dimensions]
+ *                    [--estate own-dimensions|shared-dimensions] [--categories]
  *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
  *
  * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
@@ -26,6 +26,9 @@
  *    PUT /v1/admin/tag-keys; the back-fill is timed, every pair must answer the same bytes as on the full maps (the
  *    bench fails otherwise), the tag pairs are measured again (tag-activated ÷ column) and the disk of the activated
  *    columns and projections is read per million of the organisation's line items.
+ * 7. Issue 56, with --categories: the measured organisation defines a cost category by 100 rules (categories.ts)
+ *    through PUT /v1/admin/cost-categories after every other measurement; the /data tag pairs asked by that category
+ *    are measured against the same questions by a column (category ÷ column), each answer's total checked equal.
  * Results: bench/results/<timestamp>.json and .md.
  */
 import 'reflect-metadata';
@@ -47,6 +50,7 @@ import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { answerStatementFilter } from './answer-statements';
+import { BENCH_CATEGORY, benchCategoryDefinition, CATEGORY_PAIRS, totalOf } from './categories';
 import { ACTIVATED_KEYS, CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE, TagPair } from './cases';
 import { activatedDisk, activateThroughRoute, answerBytes, checkKeysCoverPairs, describeDisk, firstDifference } from './activated';
 import { judgeTargets } from './targets';
@@ -102,6 +106,7 @@ async function main(): Promise<void> {
   // A growth run (issue 34's 100M) needs no converted twin: at 100M it is 70M more rows to write and merge.
   const skipConversion = flag('skip-conversion');
   const measureActivatedKeys = flag('activated');
+  const measureRuleCategories = flag('categories');
   const shape = arg('estate', 'own-dimensions') as EstateShape;
   if (!ESTATE_SHAPES.includes(shape)) throw new Error(`--estate: one of ${ESTATE_SHAPES.join(', ')}`);
   rmSync(dir, { recursive: true, force: true });
@@ -521,6 +526,29 @@ async function main(): Promise<void> {
     };
   };
 
+  /** Issue 56: the /data tag pairs asked by a category of 100 rules instead (categories.ts); the totals must not move. */
+  const measureCategories = async () => {
+    const { key: adminKey } = await app.get(ApiKeysService).create(MEASURED_ORGANIZATION, 'bench categories', ['cost-categories:admin']);
+    const definition = benchCategoryDefinition();
+    const saved = await fetch(`${base}/v1/admin/cost-categories/${BENCH_CATEGORY}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${adminKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(definition),
+    });
+    if (saved.status !== 200) throw new Error(`saving the bench category answered ${saved.status}: ${await saved.text()}`);
+    const ask = (path: string, body: unknown) => answerBytes(`${base}${path}`, key, body);
+    const pairs = [];
+    for (const pair of CATEGORY_PAIRS) {
+      const [byCategory, byColumn] = [totalOf(await ask(pair.path, pair.tag)), totalOf(await ask(pair.path, pair.column))];
+      if (byCategory !== byColumn) throw new Error(`${pair.name}: the category moved cost: ${byCategory} ≠ ${byColumn}`);
+      const { entry, tagStatements } = await measureTagPair(pair, 'rule-defined category pair');
+      if (!tagStatements.some((statement) => statement.sql.includes('multiIf(')))
+        throw new Error(`${pair.name}: the rules were not evaluated`);
+      pairs.push(entry);
+    }
+    return { category: BENCH_CATEGORY, rules: definition.rules.length, pairs };
+  };
+
   // Small-request throughput.
   const tiny = {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
@@ -562,6 +590,7 @@ async function main(): Promise<void> {
   // Issue 34: the keys the tag pairs name activated for the measured organisation, after every measurement above
   // (all on the full maps), so none of them is changed by it. Then the same pairs again: tag-activated ÷ column.
   const activated = measureActivatedKeys ? await measureActivated() : undefined;
+  const ruleCategories = measureRuleCategories ? await measureCategories() : undefined;
 
   const machine = {
     cpu: cpus()[0]?.model,
@@ -592,6 +621,7 @@ async function main(): Promise<void> {
     tagPairs,
     tagProjection,
     activated,
+    ruleCategories,
     conversions,
     convertedSumsBuildSeconds,
     insights,
@@ -718,6 +748,7 @@ function markdown(report: any): string {
     `Tag pre-aggregation (${report.tagProjection.case}): raw line items p50 ${report.tagProjection.rawScan.p50} ms reading ${report.tagProjection.rawScan.readRows.toLocaleString('en-US')} rows; tag projection p50 ${report.tagProjection.projection.p50} ms reading ${report.tagProjection.projection.readRows.toLocaleString('en-US')} rows → **×${report.tagProjection.speedupP50}** (engine ×${report.tagProjection.engine.speedupP50}).`,
     '',
     ...activatedMarkdown(report.activated),
+    ...categoriesMarkdown(report.ruleCategories),
     ...conversionMarkdown(report),
     'Insights (issue 32): a forecast and an anomaly scan against the /data question that reads the same days, alternated.',
     '',
@@ -750,6 +781,23 @@ function conversionMarkdown(report: any): string[] {
     ),
     '',
     `Converted answers read the twin's converted sums: built and first read ${report.convertedSumsBuildSeconds} s after its first converted question (answered from the cost rows meanwhile).`,
+    '',
+  ];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function categoriesMarkdown(categories: any): string[] {
+  if (!categories) return ['Rule-defined cost categories (issue 56): not measured (run with --categories).', ''];
+  return [
+    `Rule-defined cost categories (issue 56): the measured organisation defines ${categories.category} by ${categories.rules} rules (scripts/bench/categories.ts) after every measurement above; each question by it answered the same total as by the column:`,
+    '',
+    '| pair | column API p50 | category API p50 | category ÷ column (API) | column engine p50 | category engine p50 | category ÷ column (engine) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...categories.pairs.map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (p: any) =>
+        `| ${p.pair} | ${p.column.api.p50} | ${p.tag.api.p50} | ${p.tagOverColumnApiP50} | ${p.column.engine.p50} | ${p.tag.engine.p50} | ${p.tagOverColumnEngineP50} |`,
+    ),
     '',
   ];
 }
