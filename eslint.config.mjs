@@ -26,7 +26,7 @@ const LAYERS = {
   currency: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
   // An answer from the handler to the wire: serialization, CSV, delivery, and for cost data the answer cache, the
   // freshness within the key's data scope (kernel SQL) and the currency header.
-  answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency'],
+  answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency', 'cost-categories'],
   // Activated tag keys: which keys each question reads from the activated columns, and the back-fill that changes them
   // (fenced against the imports' partition swaps, ingest/publish-fence.ts).
   'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'ingest', 'cost-categories'],

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { organizationScopeOf } from '../cost-query/data-scope';
+import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { buildDataFreshnessQuery } from '../cost-query/data-freshness.query';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
@@ -44,6 +45,7 @@ export class DataFreshnessService {
   constructor(
     private readonly clickhouse: ClickhouseService,
     private readonly versions: CostDataVersion,
+    private readonly ruleCategories: RuleCategoriesService,
   ) {}
 
   /** The freshness at the organisation's current data version. */
@@ -72,7 +74,8 @@ export class DataFreshnessService {
   }
 
   private async read(subject: FreshnessSubject): Promise<DataFreshness> {
-    const scope = organizationScopeOf(subject);
+    // A data scope naming a rule-defined category is the rows its rules give that value, as in the answers.
+    const scope = await this.ruleCategories.scopeFor(organizationScopeOf(subject), {});
     const { sql, params } = buildDataFreshnessQuery(this.clickhouse.table('cost_line_items'), scope);
     const [row] = await this.clickhouse.query<DataFreshness>(sql, params, scope);
     return { dataThrough: row?.dataThrough ?? null, importedAt: row?.importedAt ?? null };

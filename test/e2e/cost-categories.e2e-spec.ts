@@ -461,6 +461,13 @@ describe('rule-defined cost categories', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body.data.summary.total_amortized_cost).toBe(sumDecimals(inside.map((line) => line.cost)));
+    // Its freshness is that of the rows its scope holds, as the rules give them.
+    expect(response.headers['x-data-through']).toBe(
+      inside
+        .map((line) => line.day)
+        .sort()
+        .at(-1),
+    );
     expect(
       (response.body.data.items as Array<{ usage_date: string; dimension_value: string; amortized_cost: number }>).map((item) => [
         item.usage_date,
