@@ -75,7 +75,7 @@ has_tools() {
 # e2e suites reuse: test/support/built-dist.ts) and the format check share the other.
 phase "static checks and build (typecheck, lint, format, dist/)" in_parallel \
   "lint (ESLint, type-aware, with the folder layering)=npx eslint src test scripts clients" \
-  "typecheck, Backstage client types, build, format=npx tsc -p tsconfig.json --noEmit && bash scripts/backstage-plugin-types.sh && node -r ts-node/register/transpile-only -e 'require(\"./test/support/built-dist\").ensureBuilt()' && npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts' 'clients/**/*.ts' eslint.config.mjs jest.config.js"
+  "typecheck, Backstage client types, build, format=npx tsc -p tsconfig.json --noEmit && bash scripts/backstage-plugin-types.sh && node scripts/built-dist.js && npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts' 'clients/**/*.ts' eslint.config.mjs jest.config.js"
 phase "unit" npx jest --selectProjects unit
 # Each mode's e2e files run side by side (two workers); then, after every mode, the timing suites (test/timing:
 # wall time and memory measured) run alone and in band, so no other suite's load is on the cores with them.
