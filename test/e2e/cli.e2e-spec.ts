@@ -548,6 +548,13 @@ describe(`operator CLI (${MODE})`, () => {
           if (waited > 180_000) throw new Error(`the demo's keys are not active after 180 s: ${JSON.stringify(seen)}; ${api.output()}`);
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
+        // The demo's incident (Amazon Athena, nine days) lies inside the anomaly scan's default window: `{}` finds it.
+        const scan = await request(api.url).post('/v1/cost-insights/anomalies').set('Authorization', `Bearer ${key}`).send({});
+        expect(scan.status).toBe(200);
+        const athena = (
+          scan.body as { data: { anomalies: Array<{ dimension_value: string; start: string; end: string }> } }
+        ).data.anomalies.filter((anomaly) => anomaly.dimension_value.includes('Athena'));
+        expect(athena.map((anomaly) => (Date.parse(anomaly.end) - Date.parse(anomaly.start)) / 86_400_000 + 1)).toEqual([9]);
       } finally {
         await stopProcess(api.child);
       }
