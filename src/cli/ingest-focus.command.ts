@@ -138,6 +138,7 @@ export function formatSummary(s: IngestFocusSummary, activatedTagKeys: string[] 
         ]
       : []),
     ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
+    ...s.warnings.map((warning) => `Warning: ${warning}`),
     ...(activatedTagKeys.length > 0
       ? [
           `Activated the suggested tag keys ${activatedTagKeys.join(', ')}: on most of the cost, answered at column speed ` +

@@ -110,3 +110,46 @@ function unitKey(unit: ImportUnit): string {
 function sameDecimal(a: string, b: string): boolean {
   return a === b;
 }
+
+/** Billing accounts shown by name in a duplicate-import warning before the rest are counted. */
+const DUPLICATES_SHOWN = 5;
+
+/**
+ * Warnings for the billing accounts this import brought whose same billing periods another integration of the
+ * organisation holds too: the same export imported twice (e.g. by `ingest focus` and by a folder source) counts twice.
+ */
+export async function duplicateImportWarnings(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  imported: readonly ImportedInvoice[],
+): Promise<string[]> {
+  const accounts = imported.filter((invoice) => invoice.billingAccountId !== '');
+  if (accounts.length === 0) return [];
+  const rows = await clickhouse.query<{ billing_account_id: string; billing_period: string; integrations: string[] }>(
+    `SELECT billing_account_id, billing_period, arraySort(groupUniqArray(integration_id)) AS integrations
+     FROM ${clickhouse.table('cost_line_items')}
+     WHERE organization_id = {organization_id:UUID} AND billing_period IN {periods:Array(String)}
+       AND billing_account_id IN {accounts:Array(String)} AND integration_id NOT IN {integrations:Array(String)}
+     GROUP BY billing_account_id, billing_period
+     ORDER BY billing_account_id, billing_period
+     ${IMPORT_STATEMENT_SETTINGS}`,
+    {
+      organization_id: organizationId,
+      periods: [...new Set(accounts.map((invoice) => invoice.billingPeriod))],
+      accounts: [...new Set(accounts.map((invoice) => invoice.billingAccountId))],
+      integrations: [...new Set(accounts.map((invoice) => invoice.integrationId))],
+    },
+  );
+  const imports = new Set(accounts.map((invoice) => `${invoice.billingAccountId}\u0000${invoice.billingPeriod}`));
+  const twice = rows.filter((row) => imports.has(`${row.billing_account_id}\u0000${row.billing_period}`));
+  return twice
+    .slice(0, DUPLICATES_SHOWN)
+    .map(
+      (row) =>
+        `billing account ${row.billing_account_id}, period ${row.billing_period}, is also imported under integration ${row.integrations.join(', ')}: ` +
+        'its costs now count twice. Import an account’s exports under one integration (one data source, or --integration).',
+    )
+    .concat(
+      twice.length > DUPLICATES_SHOWN ? [`… and ${twice.length - DUPLICATES_SHOWN} more billing account periods imported twice.`] : [],
+    );
+}

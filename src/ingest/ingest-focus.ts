@@ -1,5 +1,12 @@
 import { CURRENCY_CODES } from '../common/money/currency-codes';
-import { ImportedInvoice, InvoiceChange, invoiceChanges, publishedInvoices, stagedInvoices } from './import-invoices';
+import {
+  duplicateImportWarnings,
+  ImportedInvoice,
+  InvoiceChange,
+  invoiceChanges,
+  publishedInvoices,
+  stagedInvoices,
+} from './import-invoices';
 import { UUID_PATTERN } from '../common/validation/patterns';
 import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -97,6 +104,7 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
       progressOf(prepared, loaded, started, options.onProgress)('publishing', prepared.files.length - 1, 0),
     );
     published = true;
+    loaded.warnings.push(...(await duplicateImportWarnings(clickhouse, prepared.organizationId, staged.invoices)));
     return summarise(prepared, loaded, staged, replaced, Date.now() - started);
   } finally {
     // A publish that failed and could not be rolled back keeps its backup for recovery.

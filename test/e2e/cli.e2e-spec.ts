@@ -448,6 +448,28 @@ describe(`operator CLI (${MODE})`, () => {
     expect(cleared.stdout).toContain(`No activated keys for organisation ${org}`);
   }, 240_000);
 
+  it('warns when an import brings a billing account period another integration already holds (counted twice)', async () => {
+    const org = randomUUID();
+    const file = join(WORK, 'twice-export.csv');
+    writeFileSync(file, TAGGED_FOCUS_CSV);
+    const first = json<{ warnings: string[] }>(
+      await cli(['ingest', 'focus', file, '--org', org, '--integration', 'exports-cli', '--json']),
+    );
+    expect(first.warnings).toEqual([]);
+    const twice =
+      'billing account 123456789012, period 2026-09, is also imported under integration exports-cli: its costs now count twice.';
+    const second = await cli(['ingest', 'focus', file, '--org', org, '--integration', 'exports-folder']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`Warning: ${twice}`);
+    // Imported again under its own integration: a restatement, not a duplicate (the other still is).
+    const again = json<{ warnings: string[] }>(
+      await cli(['ingest', 'focus', file, '--org', org, '--integration', 'exports-cli', '--json']),
+    );
+    expect(again.warnings).toEqual([
+      expect.stringContaining('is also imported under integration exports-folder: its costs now count twice.'),
+    ]);
+  }, 240_000);
+
   it('defines, previews, lists, shows and deletes a cost category by rules from a JSON file', async () => {
     const org = randomUUID();
     const month = new Date().toISOString().slice(0, 7);
