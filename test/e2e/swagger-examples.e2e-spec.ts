@@ -63,6 +63,24 @@ describe('Swagger examples return data for the demo organisation', () => {
     expect(response.body.data.summary.total_amortized_cost).toBeGreaterThan(0);
   });
 
+  it('POST /allocation', async () => {
+    const response = await t.http.post('/v1/cost-insights/allocation').set(demo.auth).send(exampleBody('/v1/cost-insights/allocation'));
+    expect(response.status).toBe(200);
+    expect(response.body.data.total.amortized_cost).toBeGreaterThan(0);
+    // The demo's sandbox accounts have no Business Unit: some of the cost is unallocated, most is not.
+    expect(response.body.data.total.allocated_share).toBeGreaterThan(0.5);
+    expect(response.body.data.total.allocated_share).toBeLessThan(1);
+  });
+
+  it('PUT /admin/cost-categories/{key}?dryRun=true previews the documented definition', async () => {
+    const put = paths['/v1/admin/cost-categories/{key}'].put as { requestBody?: { content: Record<string, { schema: Schema }> } };
+    const body = exampleOf(put.requestBody!.content['application/json'].schema) as object;
+    const response = await t.http.put('/v1/admin/cost-categories/BusinessUnit').query({ dryRun: 'true' }).set(demo.auth).send(body);
+    expect(response.status).toBe(200);
+    expect(response.body.data.values.length).toBeGreaterThan(1);
+    expect((await t.http.get('/v1/admin/cost-categories').set(demo.auth)).body.data.categories).toEqual([]);
+  });
+
   it('POST /compare', async () => {
     const response = await t.http.post('/v1/cost-insights/compare').set(demo.auth).send(exampleBody('/v1/cost-insights/compare'));
     expect(response.status).toBe(200);

@@ -4,9 +4,10 @@ import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
 import { AnswerCurrency } from '../../dto/currency.dto';
 import { DateRangeDto, NestedObject } from '../../dto/filters.dto';
 import { ALLOCATION_LIMITS } from '../allocation-limits';
+import { EXAMPLE_LAST_MONTH } from '../../common/examples/examples';
 
 export class AllocationRequestDto {
-  @ApiProperty({ description: 'The cost category whose owners are measured: defined by rules, or imported.', example: 'BusinessUnit' })
+  @ApiProperty({ description: 'The cost category whose owners are measured: defined by rules, or imported.', example: 'Business Unit' })
   @IsString()
   @Length(1, MAX_MAP_KEY_LENGTH)
   category: string;
@@ -14,7 +15,7 @@ export class AllocationRequestDto {
   @ApiPropertyOptional({
     type: () => DateRangeDto,
     description: `The usage days measured; default from the first day of the month ${ALLOCATION_LIMITS.defaultPastMonths} months ago to today (UTC).`,
-    example: { start: '2026-09-01', end: '2026-11-30' },
+    example: EXAMPLE_LAST_MONTH,
   })
   @NestedObject(() => DateRangeDto, false)
   dateRange?: DateRangeDto;

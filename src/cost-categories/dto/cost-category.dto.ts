@@ -125,7 +125,15 @@ export class CostCategoryDefinitionDto implements CostCategoryDefinition {
   @Length(VALUE_LENGTH.min, VALUE_LENGTH.max)
   defaultValue: string;
 
-  @ApiProperty({ type: () => [CategoryRuleDto], description: `Rules in order, first match wins (1 to ${MAX_CATEGORY_RULES}).` })
+  @ApiProperty({
+    type: () => [CategoryRuleDto],
+    description: `Rules in order, first match wins (1 to ${MAX_CATEGORY_RULES}).`,
+    example: [
+      { value: 'Data', when: { inclusions: { services: ['Amazon RDS'] } } },
+      { value: 'Payments', caseInsensitive: true, when: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } } },
+      { inheritTag: 'team' },
+    ],
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CATEGORY_RULES)
@@ -135,7 +143,8 @@ export class CostCategoryDefinitionDto implements CostCategoryDefinition {
 
   @ApiPropertyOptional({
     type: () => [CategorySplitDto],
-    description: `Shared-cost splits, applied in order (at most ${MAX_CATEGORY_SPLITS}).`,
+    description: `Shared-cost splits, applied in order (at most ${MAX_CATEGORY_SPLITS}). Checked, but not applied to answers yet: a definition with splits is refused.`,
+    example: [],
   })
   @IsOptional()
   @IsArray()
