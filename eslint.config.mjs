@@ -51,7 +51,21 @@ const LAYERS = {
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
-  cli: ['common', 'config', 'infrastructure', 'cost-query', 'dto', 'auth', 'currency', 'demo', 'ingest', 'sources', 'backup', 'tag-keys', 'cost-categories'],
+  cli: [
+    'common',
+    'config',
+    'infrastructure',
+    'cost-query',
+    'dto',
+    'auth',
+    'currency',
+    'demo',
+    'ingest',
+    'sources',
+    'backup',
+    'tag-keys',
+    'cost-categories',
+  ],
 };
 const FOLDERS = Object.keys(LAYERS);
 
