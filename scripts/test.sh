@@ -78,7 +78,9 @@ phase "static checks and build (typecheck, lint, format, dist/)" in_parallel \
   "typecheck, Backstage client types, build, format=npx tsc -p tsconfig.json --noEmit && bash scripts/backstage-plugin-types.sh && node scripts/built-dist.js && npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'scripts/**/*.ts' 'clients/**/*.ts' eslint.config.mjs jest.config.js"
 phase "unit" npx jest --selectProjects unit
 # Each mode's e2e files run side by side (two workers); then, after every mode, the timing suites (test/timing:
-# wall time and memory measured) run alone and in band, so no other suite's load is on the cores with them.
+# wall time and memory measured) run alone, one file at a time, each in a fresh process (a worker recycled after every
+# file: a heap grown by an earlier file's imports would stretch a later file's GC pauses), so no other suite's load is on
+# the cores with them.
 modes=(embedded)
 phase "e2e (embedded chDB)" env E2E_MODE=embedded npx jest --selectProjects e2e --maxWorkers=2
 if has_tools "the e2e suite in server mode (E2E_MODE=server)" python3 redis-server; then
@@ -90,7 +92,7 @@ if has_tools "the e2e suite in cluster mode (E2E_MODE=cluster)" python3 redis-se
   modes+=(cluster)
 fi
 for mode in "${modes[@]}"; do
-  phase "timing suites, alone and in band ($mode)" env E2E_MODE="$mode" npx jest --selectProjects timing --runInBand
+  phase "timing suites, alone, each in a fresh process ($mode)" env E2E_MODE="$mode" npx jest --selectProjects timing --maxWorkers=1 --workerIdleMemoryLimit=1MB
 done
 # The multi project's suites check their own tools (test/support/system-tools.ts): a missing one skips them, loudly.
 multi_output=$(mktemp)
