@@ -101,6 +101,18 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
       { usage_date: day(2), amortized_cost: '25', resource_tags: { team: 'search', env: 'prod', build: 'b-102' } },
       { usage_date: day(3), amortized_cost: '5', resource_tags: { env: 'dev', build: 'b-103' } },
     ]);
+    const category = await fetch(`${base}/v1/admin/cost-categories/BusinessUnit`, {
+      method: 'PUT',
+      headers: { ...owner.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        defaultValue: 'Unallocated',
+        rules: [
+          { value: 'Payments', caseInsensitive: true, when: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } } },
+          { inheritTag: 'team' },
+        ],
+      }),
+    });
+    expect(category.status).toBe(200);
     // A short path, for the screenshot; delivered ten minutes ago.
     const dir = mkdtempSync(join(tmpdir(), 'exports-'));
     exportDirs.push(dir);
@@ -171,7 +183,14 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
     const expectedPaths = ['/settings/api-keys', '/settings/currency', '/settings/tag-keys', '/settings/sources', '/settings/audit-log'];
     expect(expectedPaths.every((path) => SETTINGS_PAGES.some((settingsPage) => settingsPage.path === path))).toBe(true);
     const navigation = SETTINGS_PAGES.map(({ path, title }) => ({ path, title }));
-    const owner = await t.newOrganization(['api-keys:admin', 'rates:admin', 'tag-keys:admin', 'sources:admin', 'cost:read']);
+    const owner = await t.newOrganization([
+      'api-keys:admin',
+      'rates:admin',
+      'tag-keys:admin',
+      'cost-categories:admin',
+      'sources:admin',
+      'cost:read',
+    ]);
     await settingsWorthShowing(owner);
     const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     tab.on('pageerror', (error) => consoleErrors.push(error.message));
