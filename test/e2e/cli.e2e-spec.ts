@@ -452,20 +452,20 @@ describe(`operator CLI (${MODE})`, () => {
     const org = randomUUID();
     const file = join(WORK, 'twice-export.csv');
     writeFileSync(file, TAGGED_FOCUS_CSV);
-    const first = json<{ warnings: string[] }>(
-      await cli(['ingest', 'focus', file, '--org', org, '--integration', 'exports-cli', '--json']),
-    );
-    expect(first.warnings).toEqual([]);
+    // `ingest focus --json` prints the summary indented: parsed whole.
+    const summaryOf = async (integration: string) => {
+      const result = await cli(['ingest', 'focus', file, '--org', org, '--integration', integration, '--json']);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      return JSON.parse(result.stdout) as { warnings: string[] };
+    };
+    expect((await summaryOf('exports-cli')).warnings).toEqual([]);
     const twice =
       'billing account 123456789012, period 2026-09, is also imported under integration exports-cli: its costs now count twice.';
     const second = await cli(['ingest', 'focus', file, '--org', org, '--integration', 'exports-folder']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`Warning: ${twice}`);
     // Imported again under its own integration: a restatement, not a duplicate (the other still is).
-    const again = json<{ warnings: string[] }>(
-      await cli(['ingest', 'focus', file, '--org', org, '--integration', 'exports-cli', '--json']),
-    );
-    expect(again.warnings).toEqual([
+    expect((await summaryOf('exports-cli')).warnings).toEqual([
       expect.stringContaining('is also imported under integration exports-folder: its costs now count twice.'),
     ]);
   }, 240_000);

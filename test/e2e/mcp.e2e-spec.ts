@@ -503,7 +503,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(8);
+    expect((await reader.listTools()).tools).toHaveLength(9);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {
