@@ -23,11 +23,11 @@ import { CATEGORY_COLUMNS, RuleCategoriesService, versionedCategories } from './
 const PREVIEW_CHANGES = 10;
 /**
  * The most SQL the organisation's categories may compile to, all named in one question: a statement embeds it a few
- * times (grouping, filters, data scope), and ClickHouse's analysis of it grows faster than its length (two categories
- * of 500 rules each, ~100,000 characters, took over 10 s to answer for 5 rows). 500 rules with a service and a tag
- * condition each compile to about 61,000 characters.
+ * times (grouping, filters, data scope), and its analysis grows faster than its length (two categories of 500 rules,
+ * ~100,000 characters, took over 20 s to answer 5 rows; one of 500 failed on a ClickHouse server). 150 rules with a
+ * service and a tag condition each compile to about 18,000 characters; 500 rules giving a value alone, about 15,000.
  */
-const MAX_CATEGORIES_SQL = 80_000;
+const MAX_CATEGORIES_SQL = 25_000;
 /** Months before the current one a preview covers by default. */
 const PREVIEW_PAST_MONTHS = 2;
 
