@@ -580,6 +580,9 @@ interface TamperedManifest {
  * What a restore could change, read around it: on each node, every database of this file's run and their tables with
  * their rows (FINAL where merges fold rows: a background merge changes nothing here), and every Redis key with its value.
  */
+/** Redis keys expiring sooner than this are left out of a store's state (rate-limit counters live one minute). */
+const VOLATILE_KEY_MS = 300_000;
+
 async function storeState(store: Env): Promise<{ nodes: { databases: unknown[]; tables: unknown[] }[]; redis: Record<string, string> }> {
   const nodes = [];
   for (const node of storeNodes(store)) {
@@ -596,7 +599,12 @@ async function storeState(store: Env): Promise<{ nodes: { databases: unknown[]; 
   if (redis) {
     const { default: Redis } = await import('ioredis');
     const client = new Redis(redis.url);
-    for (const key of await client.keys('*')) values[key] = (await client.dumpBuffer(key))?.toString('base64') ?? '';
+    for (const key of await client.keys('*')) {
+      // A rate-limit counter of the current minute expires while a slow run waits: not state a restore could change.
+      const ttl = await client.pttl(key);
+      if (ttl >= 0 && ttl < VOLATILE_KEY_MS) continue;
+      values[key] = (await client.dumpBuffer(key))?.toString('base64') ?? '';
+    }
     client.disconnect();
   }
   return { nodes, redis: values };
