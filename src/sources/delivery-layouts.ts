@@ -118,9 +118,9 @@ async function awsDelivery(key: string, index: ListingIndex, text: string | unde
       fingerprint: '',
     };
   }
-  const named = (files as string[]).map((uri) => ({ path: uri.replace(/^s3:\/\/[^/]+\//, '') }));
   const order = typeof manifest?.exportTime === 'string' ? manifest.exportTime : new Date(base.deliveredMs).toISOString();
-  return manifestDelivery({ ...base, order }, text ?? '', await matchParts(index, named));
+  const matched = await matchParts(index, files as string[], (uri) => ({ path: uri.replace(/^s3:\/\/[^/]+\//, '') }));
+  return manifestDelivery({ ...base, order }, text ?? '', matched);
 }
 
 /**
@@ -136,13 +136,13 @@ async function azureDelivery(key: string, index: ListingIndex, text: string | un
   if (!Array.isArray(blobs) || blobs.some((b) => typeof b?.blobName !== 'string')) {
     return { ...base, order: '', parts: [], missing: [], problem: `${key}: not an Azure export manifest (no blobs list)`, fingerprint: '' };
   }
-  const named = (blobs as Array<{ blobName: string; byteCount?: unknown }>).map((b) => ({
+  const submitted = (manifest?.runInfo as Record<string, unknown> | undefined)?.submittedTime;
+  const order = typeof submitted === 'string' ? submitted : new Date(base.deliveredMs).toISOString();
+  const matched = await matchParts(index, blobs as Array<{ blobName: string; byteCount?: unknown }>, (b) => ({
     path: b.blobName,
     size: typeof b.byteCount === 'number' ? b.byteCount : undefined,
   }));
-  const submitted = (manifest?.runInfo as Record<string, unknown> | undefined)?.submittedTime;
-  const order = typeof submitted === 'string' ? submitted : new Date(base.deliveredMs).toISOString();
-  return manifestDelivery({ ...base, order }, text ?? '', await matchParts(index, named));
+  return manifestDelivery({ ...base, order }, text ?? '', matched);
 }
 
 /** Fingerprinted by the manifest and its parts' sizes and changes: a part rewritten in place is a new delivery. */
@@ -155,15 +155,20 @@ function manifestDelivery(
   return { ...base, ...matched, fingerprint: fingerprint(base.id, `${manifest}\u0000${parts}`) };
 }
 
-/** The listing's objects a manifest names (by path suffix), and those it names that are absent or of another size. */
-async function matchParts(
+/**
+ * The listing's objects a manifest names (by path suffix), and those it names that are absent or of another size.
+ * Each entry is read as `{ path, size }` inside the sliced loop: a manifest may name 50,000 parts.
+ */
+async function matchParts<Entry>(
   index: ListingIndex,
-  named: Array<{ path: string; size?: number }>,
+  entries: readonly Entry[],
+  named: (entry: Entry) => { path: string; size?: number },
 ): Promise<Pick<Delivery, 'parts' | 'missing'>> {
   const parts: ListedObject[] = [];
   const missing: string[] = [];
-  for (const [i, { path, size }] of named.entries()) {
+  for (const [i, entry] of entries.entries()) {
     if (i > 0 && i % LISTING_SLICE === 0) await yieldToEventLoop();
+    const { path, size } = named(entry);
     const found = index.match(path);
     if (!found) missing.push(`${path} is missing`);
     else if (size !== undefined && found.size !== size) missing.push(`${found.key} has ${found.size} of ${size} bytes`);
