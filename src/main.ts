@@ -8,6 +8,8 @@ import { applyHeapGrowing } from './config/heap-tuning';
 import { shutdownState } from './health/shutdown-state';
 import { isEmbeddedLockError } from './infrastructure/clickhouse/clickhouse.client-factory';
 import { keepRecoveringImports, prepareStore } from './startup';
+import { serveCliRelay } from './cli/cli-relay';
+import { runRelayedCommand } from './cli/cli-runner';
 import { sleep } from './common/async/sleep';
 
 async function main(): Promise<void> {
@@ -23,7 +25,11 @@ async function main(): Promise<void> {
   server.headersTimeout = config.headersTimeoutMs;
   await app.listen(config.port);
   const stopRecovering = keepRecoveringImports(app);
-  drainOnSignals(app, server, config, stopRecovering);
+  const stopRelay = await serveCliRelay(app, runRelayedCommand);
+  drainOnSignals(app, server, config, () => {
+    stopRecovering();
+    stopRelay?.();
+  });
   const store = config.clickhouse.url ? `ClickHouse at ${new URL(config.clickhouse.url).host}` : `embedded chDB in ${config.dataDir}`;
   new Logger('Main').log(`Cost Insights API on http://localhost:${config.port}/v1 (docs: /docs), ${store}`);
 }

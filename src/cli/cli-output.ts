@@ -9,6 +9,12 @@ export const processOutput: CliOutput = {
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
 
+/** A writer of one self-overwriting status line on a terminal (for IngestCommandOutput.progress). */
+export function ttyProgressLine(stream: NodeJS.WriteStream): ((line: string) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  return (line) => stream.write(`\r\x1b[K${line.slice(0, Math.max((stream.columns ?? 120) - 1, 20))}`);
+}
+
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 

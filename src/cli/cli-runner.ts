@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { withConfig } from '../config/config.module';
 import { Environment } from '../config/settings';
 import { isEmbeddedLockError } from '../infrastructure/clickhouse/clickhouse.client-factory';
@@ -11,11 +11,11 @@ import { migrate } from '../infrastructure/clickhouse/migrator';
 import { CliCommand } from './cli-args';
 import { readCommandLine, StoreCommand } from './command-line';
 import { CliModule } from './cli.module';
-import { CliOutput, EXIT } from './cli-output';
+import { CliOutput, EXIT, ttyProgressLine } from './cli-output';
 import { demoDataCommand } from './demo-data.command';
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.command';
 import { migrateCommand } from './migrate.command';
-import { runIngestFocusCommand, ttyProgressLine } from './ingest-focus.command';
+import { runIngestFocusCommand } from './ingest-focus.command';
 import { runIngestRecoverCommand } from './ingest-recover.command';
 import { currencyCommand } from './currency.command';
 import { tagKeysCommand } from './tag-keys.command';
@@ -69,7 +69,29 @@ function commandEnvironment(command: CliCommand, environment: Environment): Envi
   return { ...environment, CLICKHOUSE_MAX_EXECUTION_SECONDS: String(INGEST_MAX_EXECUTION_SECONDS) };
 }
 
-async function execute(app: INestApplicationContext, command: StoreCommand, io: CliOutput): Promise<number> {
+/**
+ * Runs a command relayed from the CLI in the API's process (cli-relay.ts), on the API's application context: a
+ * failure is reported to the CLI as the CLI's own run would report it.
+ */
+export async function runRelayedCommand(
+  app: INestApplicationContext,
+  command: StoreCommand,
+  io: CliOutput & { progress?: (line: string) => void },
+): Promise<number> {
+  try {
+    return await execute(app, command, io, io.progress);
+  } catch (error) {
+    io.err(describeFailure(error, app.get<AppConfig>(APP_CONFIG)));
+    return EXIT.failure;
+  }
+}
+
+async function execute(
+  app: INestApplicationContext,
+  command: StoreCommand,
+  io: CliOutput,
+  progress = ttyProgressLine(process.stderr),
+): Promise<number> {
   const clickhouse = app.get(ClickhouseService);
   if (command.name === 'migrate') return migrateCommand(clickhouse, io);
   // A restore replaces the whole store, migrating what it restored: nothing to migrate before it.
@@ -87,12 +109,7 @@ async function execute(app: INestApplicationContext, command: StoreCommand, io: 
     case 'demo-data':
       return demoDataCommand(clickhouse, command, io);
     case 'ingest':
-      return runIngestFocusCommand(
-        command,
-        clickhouse,
-        { ...io, progress: ttyProgressLine(process.stderr) },
-        app.get(TagKeyActivationService),
-      );
+      return runIngestFocusCommand(command, clickhouse, { ...io, progress }, app.get(TagKeyActivationService));
     case 'ingest recover':
       return runIngestRecoverCommand(clickhouse, command, io);
     case 'rates import':
@@ -124,7 +141,7 @@ function describeFailure(error: unknown, config: AppConfig): string {
   if (!config.clickhouse.url && isEmbeddedLockError(error)) {
     return (
       `Error: the embedded ClickHouse data directory ${config.dataDir} is in use by another process ` +
-      '(is the API server running?). Nothing was changed. Stop the server and run the command again, ' +
+      '(one that relays no CLI commands: not an API serving it). Nothing was changed. Stop the server and run the command again, ' +
       'or point the CLI at a ClickHouse server with CLICKHOUSE_URL.'
     );
   }

@@ -100,13 +100,14 @@ export const CLI_COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 const ENVIRONMENT = `Configuration (same environment as the server):
   CLICKHOUSE_URL, CLICKHOUSE_USER, CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE   a ClickHouse server over HTTP
   DATA_DIR   the embedded ClickHouse (chDB) directory when CLICKHOUSE_URL is unset (default ${SETTING_DEFAULTS.DATA_DIR});
-             it can be opened by one process at a time, so stop the server first or use CLICKHOUSE_URL.
+             it can be opened by one process at a time: while the API serves it, the CLI's commands run in
+             the API's process (relayed through DATA_DIR/cli/relay.sock; not backup restore, ingest recover).
 
 Exit codes: 0 success, 1 failure, 2 usage error.`;
 
 /** Usage of one command (`keys` lists its subcommands), or of all. */
 export function usageText(topic?: string): string {
-  const header = 'Usage: npm run -s cli -- <command> [options]   (or: node dist/cli/main.js <command>)';
+  const header = 'Usage: npm run -s cli -- <command> [options]   (or: npx cost-insights <command>; node dist/cli/main.js <command>)';
   const matching = topic ? Object.keys(COMMANDS).filter((name) => name === topic || name.startsWith(`${topic} `)) : [];
   if (matching.length) return `${header}\n\n${matching.map((name) => COMMANDS[name]).join('\n\n')}\n`;
   return `${header}\n\nCommands:\n${Object.values(COMMANDS).join('\n\n')}\n\n${ENVIRONMENT}\n`;

@@ -83,12 +83,6 @@ export function progressLine(p: IngestProgress): string {
   return `${phase} ${file}  ${bytes}  ${rate}  ${rows}  ${seconds.toFixed(1)} s`;
 }
 
-/** A writer of one self-overwriting status line on a terminal (for IngestCommandOutput.progress). */
-export function ttyProgressLine(stream: NodeJS.WriteStream): ((line: string) => void) | undefined {
-  if (!stream.isTTY) return undefined;
-  return (line) => stream.write(`\r\x1b[K${line.slice(0, Math.max((stream.columns ?? 120) - 1, 20))}`);
-}
-
 export function formatSummary(s: IngestFocusSummary, activatedTagKeys: string[] = []): string {
   const oneCurrency = s.currencies.length <= 1;
   return [

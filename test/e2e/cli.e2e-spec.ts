@@ -1,7 +1,8 @@
 // modes: embedded server cluster — the operator CLI on each store
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { DemoCostRow, generateDemoRows } from '../../src/demo/demo-data.generator';
@@ -179,6 +180,15 @@ interface TagKeysAnswer {
   present: { kind: string; key: string; suggested: boolean }[];
 }
 
+/** A FOCUS export of one line per amount, each on its own day of `month`, in USD. */
+function focusCsv(amounts: string[], month: string): string {
+  const lines = amounts.map(
+    (amount, day) =>
+      `${amount},${amount},${amount},Usage,${month}-0${day + 1}T00:00:00Z,${month}-01T00:00:00Z,123456789012,Amazon EC2,AWS,USD,`,
+  );
+  return [TAGGED_FOCUS_CSV.split('\n')[0], ...lines, ''].join('\n');
+}
+
 const LOCK_MESSAGE = /data directory .* is in use by another process.*Stop the server.*CLICKHOUSE_URL/s;
 
 /** The cases that never reach the mode's store (usage; an embedded directory of their own, whatever the mode): once. */
@@ -206,6 +216,12 @@ describe(`operator CLI (${MODE})`, () => {
     const keysHelp = await cli(['keys', 'create', '--help']);
     expect(keysHelp.code).toBe(0);
     expect(keysHelp.stdout).toContain('cost:read, shared-filters:read, shared-filters:write');
+    // The package's command (`npx cost-insights`, package.json `bin`) is the same CLI.
+    const bin = join(
+      ROOT,
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['cost-insights'],
+    );
+    expect(await runCli(bin, ['help'], childEnv(modeStore()))).toEqual({ ...(await cli(['help'])), signal: null });
   });
 
   onceIn('answers usage errors with exit code 2 and a clear message, without opening the store', async () => {
@@ -582,6 +598,92 @@ describe(`operator CLI (${MODE})`, () => {
       }
     },
     420_000,
+  );
+
+  onceIn(
+    'runs keys, ingest, rates and sources commands through a running API that holds the embedded store',
+    async () => {
+      // A short folder: a Unix socket's path is at most 107 bytes.
+      const home = mkdtempSync(join(tmpdir(), 'ci-relay-'));
+      const store = embeddedStore(join(home, 'store'));
+      const exports = join(home, 'exports');
+      const settings = {
+        ...store,
+        MIGRATE_ON_START: 'true',
+        DEMO_ON_EMPTY_STORE: 'false',
+        INGEST_FILE_ROOT: exports,
+        INGEST_SETTLE_SECONDS: '0',
+      };
+      const api = await spawnBuiltApi(SERVER, childEnv(settings));
+      // The CLI runs in `home` and names files relative to it; the API runs in the repository's folder.
+      const relayed = (args: string[]) => runCli(CLI, args, childEnv(store), home);
+      const org = randomUUID();
+      const dropped = join(exports, org, 'dropped'); // an organisation's sources live in its own folder of the root
+      mkdirSync(dropped, { recursive: true });
+      try {
+        await waitForHttp(`${api.url}/health/ready`, api.child, api.output, 180_000);
+        const key = json<CreatedKey>(
+          await relayed(['keys', 'create', '--org', org, '--name', 'relayed', '--scopes', 'cost:read', '--json']),
+        );
+        expect(key).toMatchObject({ organizationId: org, name: 'relayed', scopes: ['cost:read'] });
+
+        writeFileSync(join(home, 'sep.csv'), focusCsv(['1.2345', '3.0005'], '2026-09'));
+        const imported = await relayed(['ingest', 'focus', 'sep.csv', '--org', org, '--integration', 'cli-upload', '--json']);
+        expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(JSON.parse(imported.stdout)).toMatchObject({ rows: 2, billingPeriods: ['2026-09'] });
+
+        writeFileSync(join(home, 'rates.csv'), 'date,from,to,rate\n2026-09-01,USD,EUR,0.9125\n2026-09-02,USD,EUR,0.9137\n');
+        expect(await relayed(['rates', 'import', 'rates.csv', '--org', org, '--source', 'treasury'])).toMatchObject({
+          code: 0,
+          stderr: '',
+        });
+        const pairs = json<unknown[]>(await relayed(['rates', 'list', '--org', org, '--json']));
+        expect(pairs).toEqual([
+          { base: 'USD', quote: 'EUR', rates: 2, firstDate: '2026-09-01', lastDate: '2026-09-02', sources: ['treasury'] },
+        ]);
+
+        writeFileSync(join(dropped, 'oct.csv'), focusCsv(['10.0001'], '2026-10'));
+        const source = json<{ sourceId: string }>(
+          await relayed([
+            'sources',
+            'add',
+            '--org',
+            org,
+            '--integration',
+            'dropped',
+            '--kind',
+            'focus-files',
+            '--url',
+            `file://${dropped}`,
+            '--json',
+          ]),
+        );
+        const run = json<{ checks: Array<{ outcome: string }> }>(
+          await relayed(['sources', 'run', source.sourceId, '--org', org, '--json']),
+        );
+        expect(run.checks.map((check) => check.outcome)).toEqual(['imported']);
+
+        // What the CLI did through the API, read over HTTP: both imports, to the last decimal (1.2345 + 3.0005 + 10.0001).
+        const body = {
+          filters: { inclusions: { dateRange: { start: '2026-09-01', end: '2026-10-31' } } },
+          groupBy: { dateGrouping: 'monthly' },
+        };
+        const answer = await request(api.url).post('/v1/cost-insights/data').set('Authorization', `Bearer ${key.key}`).send(body);
+        expect(answer.status).toBe(200);
+        expect(answer.body.data.summary.total_amortized_cost).toBe(14.2351);
+
+        const restore = await relayed(['backup', 'restore', 'any', '--force']);
+        expect(restore).toMatchObject({ code: 1, stdout: '' });
+        expect(restore.stderr).toContain('does not run while the API serves this store');
+      } finally {
+        await stopProcess(api.child);
+      }
+      // The API stopped: the CLI opens the store itself and finds what the relayed commands wrote.
+      const keys = json<ListedKey[]>(await relayed(['keys', 'list', '--org', org, '--json']));
+      expect(keys.map((listed) => listed.name)).toEqual(['relayed']);
+      rmSync(home, { recursive: true, force: true });
+    },
+    300_000,
   );
 
   onceIn(

@@ -10,10 +10,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI to its end (killed after 90 s), capturing its output. */
-export function runCli(cli: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+/** Runs the built CLI to its end (killed after 90 s) in `cwd`, capturing its output. */
+export function runCli(cli: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
