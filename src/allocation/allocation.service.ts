@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { todayUtc } from '../common/dates/calendar-date';
+import { formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AllocationRow, buildAllocationQuery } from '../cost-query/allocation.query';
-import { decimalText, scaled } from '../cost-query/cost-splits';
+import { decimalText, scaled, shareHalfUp } from '../common/money/scaled-decimal';
 import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
@@ -64,9 +64,7 @@ export class AllocationService {
 /** From the first day of the month ALLOCATION_LIMITS.defaultPastMonths ago to today (UTC). */
 function defaultWindow(): DateRange {
   const today = todayUtc();
-  const start = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
-  start.setUTCMonth(start.getUTCMonth() - ALLOCATION_LIMITS.defaultPastMonths);
-  return { start: start.toISOString().slice(0, 10), end: today };
+  return { start: formatMonthNumber(monthNumber(today) - ALLOCATION_LIMITS.defaultPastMonths), end: today };
 }
 
 /** The rows' exact sums, and the allocated share rounded half up to 4 decimals. */
@@ -74,7 +72,7 @@ function totals(rows: readonly AllocationRow[]): AllocationTotalsDto {
   const amortized = rows.reduce((sum, row) => sum + scaled(row.amortized_cost), 0n);
   const unallocated = rows.reduce((sum, row) => sum + scaled(row.unallocated_cost), 0n);
   const allocated = amortized - unallocated;
-  const share = amortized === 0n ? 0 : Number((allocated * 20_000n + amortized) / (2n * amortized)) / 10_000;
+  const share = shareHalfUp(allocated, amortized);
   return {
     amortized_cost: Number(decimalText(amortized)),
     allocated_cost: Number(decimalText(allocated)),

@@ -1,10 +1,10 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { isCalendarDate, todayUtc } from '../common/dates/calendar-date';
+import { formatMonthNumber, isCalendarDate, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import { buildCategoryPreviewQuery, CategoryPreviewRow } from '../cost-query/category-preview.query';
 import { CostCategoryDefinition, definitionProblems } from '../cost-query/cost-category-definition';
 import { compileCategories, effectiveSegments, unionOfVersions, VersionedCategory } from '../cost-query/cost-category-rules';
-import { decimalText, scaled } from '../cost-query/cost-splits';
+import { decimalText, scaled, shareHalfUp } from '../common/money/scaled-decimal';
 import { NOT_SET } from '../cost-query/filter-fields';
 import type { OrganizationScope } from '../cost-query/filters.types';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
@@ -199,9 +199,7 @@ function withProposal(
 /** The window asked, each end defaulting: from the first day of the month PREVIEW_PAST_MONTHS ago, to today. */
 function previewWindow(asked: PreviewWindow): { from: string; to: string } {
   const today = todayUtc();
-  const start = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
-  start.setUTCMonth(start.getUTCMonth() - PREVIEW_PAST_MONTHS);
-  const window = { from: asked.from ?? start.toISOString().slice(0, 10), to: asked.to ?? today };
+  const window = { from: asked.from ?? formatMonthNumber(monthNumber(today) - PREVIEW_PAST_MONTHS), to: asked.to ?? today };
   const problems = [
     ...(['from', 'to'] as const).filter((end) => !isCalendarDate(window[end])).map((end) => `${end}: not a calendar date`),
     ...(window.from > window.to ? ['from: after to'] : []),
@@ -213,12 +211,10 @@ function previewWindow(asked: PreviewWindow): { from: string; to: string } {
 /** The share (4 decimals) of the cost with no owner: the default value, or no value at all. */
 function unallocatedShare(rows: readonly CategoryPreviewRow[], defaultValue: string | undefined): number {
   const total = rows.reduce((sum, row) => sum + scaled(row.amortized_cost), 0n);
-  if (total === 0n) return 0;
   const unallocated = rows
     .filter((row) => row.value === NOT_SET || row.value === defaultValue)
     .reduce((sum, row) => sum + scaled(row.amortized_cost), 0n);
-  // Rounded half up at 4 decimals, in integers.
-  return Number((unallocated * 20_000n + total) / (2n * total)) / 10_000;
+  return shareHalfUp(unallocated, total);
 }
 
 function largestChanges(before: readonly CategoryPreviewRow[], after: readonly CategoryPreviewRow[]): PreviewChangeDto[] {

@@ -1,5 +1,6 @@
 import { CategoryRule, evaluationOrder, RuleDefinedCategory } from './cost-category-rules';
-import { scaled, SplitMethod } from './cost-splits';
+import { scaled } from '../common/money/scaled-decimal';
+import { SplitMethod } from './cost-splits';
 import type { Filters } from './filters.types';
 
 /** The most rules one category holds (every row evaluates them in order). */

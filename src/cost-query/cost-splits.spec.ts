@@ -1,4 +1,5 @@
-import { applySplits, decimalText, divide, Portion, scaled, SplitRule } from './cost-splits';
+import { decimalText, scaled } from '../common/money/scaled-decimal';
+import { applySplits, divide, Portion, SplitRule } from './cost-splits';
 
 const amounts = (...texts: string[]) => texts.map(scaled);
 const portion = (value: string, texts: string[], extra: Partial<Portion> = {}): Portion => ({

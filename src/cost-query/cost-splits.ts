@@ -1,3 +1,4 @@
+import { scaled } from '../common/money/scaled-decimal';
 /**
  * Shared-cost splits of a rule-defined cost category (allocation), in exact integer arithmetic: amounts are BigInt
  * units of the stored scale (10 decimals), and a source's amount is divided among its targets so that the parts add
@@ -113,21 +114,4 @@ export function divide(amount: bigint, weights: readonly bigint[]): bigint[] {
 function floorDiv(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
   return numerator % denominator !== 0n && numerator < 0n !== denominator < 0n ? quotient - 1n : quotient;
-}
-
-/** Decimal text (at most 10 places) in units of 1e-10. */
-export function scaled(text: string): bigint {
-  const match = /^(-?)(\d+)(?:\.(\d{1,10}))?$/.exec(text);
-  if (!match) throw new Error(`not a decimal of at most 10 places: ${text}`);
-  const units = BigInt(match[2]) * 10_000_000_000n + BigInt((match[3] ?? '').padEnd(10, '0'));
-  return match[1] === '-' ? -units : units;
-}
-
-/** Units of 1e-10 as decimal text, trailing zeros trimmed. */
-export function decimalText(units: bigint): string {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(11, '0');
-  const whole = digits.slice(0, -10);
-  const fraction = digits.slice(-10).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }

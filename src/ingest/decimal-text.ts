@@ -1,8 +1,10 @@
+import { decimalText } from '../common/money/scaled-decimal';
+
 /** Exact addition of decimal texts (as ClickHouse prints Decimal sums), for reconciliation totals. */
 const SCALE = 10;
 const FACTOR = 10n ** BigInt(SCALE);
 
-export function decimalTextToScaled(text: string): bigint {
+function decimalTextToScaled(text: string): bigint {
   const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!match) throw new Error(`not a decimal: ${text}`);
   const [, sign, whole, fraction = ''] = match;
@@ -10,13 +12,7 @@ export function decimalTextToScaled(text: string): bigint {
   return sign ? -scaled : scaled;
 }
 
-export function scaledToDecimalText(scaled: bigint): string {
-  const negative = scaled < 0n;
-  const abs = negative ? -scaled : scaled;
-  const fraction = (abs % FACTOR).toString().padStart(SCALE, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${abs / FACTOR}${fraction ? `.${fraction}` : ''}`;
-}
-
+/** A file's sums as read: places beyond the store's 10 are cut, as the store keeps them. */
 export function addDecimalStrings(a: string, b: string): string {
-  return scaledToDecimalText(decimalTextToScaled(a) + decimalTextToScaled(b));
+  return decimalText(decimalTextToScaled(a) + decimalTextToScaled(b));
 }
