@@ -44,10 +44,14 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const since = (step: string) => {
+      steps.push({ step, seconds: round((performance.now() - started) / 1000) });
+      process.stderr.write(`${step}: ${steps[steps.length - 1].seconds} s\n`);
+    };
     const key = await demoKey(api);
-    steps.push({ step: 'npm start: the demo key printed', seconds: round((performance.now() - started) / 1000) });
+    since('npm start: the demo key printed');
     await firstAnswer(port, key);
-    steps.push({ step: 'npm start: the first /data answer', seconds: round((performance.now() - started) / 1000) });
+    since('npm start: the first /data answer');
     await timed('npx cost-insights help', () => execFileSync('npx', ['cost-insights', 'help'], { cwd: clone, stdio: 'ignore' }));
     await timed('node dist/cli/main.js help', () =>
       execFileSync(process.execPath, ['dist/cli/main.js', 'help'], { cwd: clone, stdio: 'ignore' }),
@@ -56,14 +60,24 @@ async function main(): Promise<void> {
       execFileSync(process.execPath, ['dist/cli/main.js', 'keys', 'list', '--org', DEMO_ORGANIZATION], { cwd: clone, stdio: 'ignore' }),
     );
   } finally {
-    if (api?.exitCode === null) {
-      const stopped = new Promise((exited) => api!.once('exit', exited));
-      process.kill(-api.pid!, 'SIGTERM'); // npm, the build check and the API: the whole group
-      await stopped;
-    }
+    if (api) await stopGroup(api.pid!);
     rmSync(home, { recursive: true, force: true });
   }
   report(commit, steps);
+}
+
+/** Stops npm, the build check and the API (the whole process group), and waits until none is left. */
+async function stopGroup(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(-pid, 'SIGTERM');
+  while (alive()) await new Promise((wait) => setTimeout(wait, 100));
 }
 
 /** The demo key `npm start` prints once it loaded the demo estate. */

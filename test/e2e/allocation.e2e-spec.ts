@@ -7,6 +7,7 @@ import { SCOPES } from '../../src/common/http/principal';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { sumDecimals } from '../support/decimals';
 import { TestApp, TestOrganization } from '../support/test-app';
+import { FocusLine, focusLinesCsv, monthStart } from '../support/focus-lines';
 
 /**
  * The allocation KPI: POST /v1/cost-insights/allocation, one category's allocated and unallocated amortized cost over
@@ -22,19 +23,10 @@ const KEY = 'BusinessUnit';
 const DEFAULT = 'Unallocated';
 
 /** One FOCUS line item. */
-interface Line {
-  day: string;
-  /** BillingPeriodStart's month (yyyy-MM); default the day's. */
-  period?: string;
-  account: string;
-  service: string;
-  tags?: Record<string, string>;
-  categories?: Record<string, string>;
-  cost: string;
+interface Line extends FocusLine {
   /** Rules' organisation: the line's value of BusinessUnit once the definition is saved (absent: none). */
   value?: string;
 }
-const periodOf = (line: Line) => line.period ?? line.day.slice(0, 7);
 
 /** BusinessUnit, in effect from billing month 2026-10: RDS is Data, else the team tag, else Unallocated. */
 const DEFINITION = {
@@ -99,52 +91,6 @@ const ESTATE: Line[] = [
 /** August (no cost) to October; June's line is outside. */
 const AUG_TO_OCT = { start: '2026-08-01', end: '2026-10-31' };
 const unallocatedByRules = (line: Line) => !line.value || line.value === DEFAULT;
-
-const HEADER = [
-  'BilledCost',
-  'EffectiveCost',
-  'ListCost',
-  'ChargeCategory',
-  'ChargePeriodStart',
-  'BillingPeriodStart',
-  'BillingAccountId',
-  'SubAccountId',
-  'ServiceName',
-  'ProviderName',
-  'BillingCurrency',
-  'Tags',
-  'x_CostCategories',
-];
-
-function focusCsv(lines: Line[]): string {
-  const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`;
-  const records = lines.map((line) =>
-    [
-      line.cost,
-      line.cost,
-      line.cost,
-      'Usage',
-      `${line.day}T00:00:00Z`,
-      `${periodOf(line)}-01T00:00:00Z`,
-      '100000000000',
-      line.account,
-      line.service,
-      'AWS',
-      'USD',
-      JSON.stringify(line.tags ?? {}),
-      JSON.stringify(line.categories ?? {}),
-    ]
-      .map(quoted)
-      .join(','),
-  );
-  return `${[HEADER.join(','), ...records].join('\n')}\n`;
-}
-
-/** The first day of the month `offset` months from `date`'s. */
-function monthStart(date: string, offset = 0): string {
-  const months = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + offset;
-  return `${Math.floor(months / 12)}-${String((months % 12) + 1).padStart(2, '0')}-01`;
-}
 
 interface Figures {
   amortized_cost: number;
@@ -212,7 +158,7 @@ describe('allocation KPI (POST /v1/cost-insights/allocation)', () => {
 
   async function importLines(org: TestOrganization, lines: Line[], name: string): Promise<void> {
     const file = join(dir, `${name}.csv`);
-    writeFileSync(file, focusCsv(lines));
+    writeFileSync(file, focusLinesCsv(lines));
     await ingestFocus(t.clickhouse, { paths: [file], organizationId: org.organizationId, integrationId: 'aws' });
   }
 

@@ -7,6 +7,7 @@ import { SCOPES } from '../../src/common/http/principal';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { sumDecimals } from '../support/decimals';
 import { TestApp, TestOrganization } from '../support/test-app';
+import { FocusLine, focusLinesCsv, monthStart, periodOf } from '../support/focus-lines';
 
 /**
  * Rule-defined cost categories (allocation rules): PUT/GET/DELETE /v1/admin/cost-categories/{key}, read wherever an
@@ -24,18 +25,9 @@ const SANDBOX = '333333333333';
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** One FOCUS line item. `expected`: its hand-computed values of Owner, Strict and Division (lines billed from 2026-10). */
-interface Line {
-  day: string;
-  /** BillingPeriodStart's month (yyyy-MM); default the day's. */
-  period?: string;
-  account: string;
-  service: string;
-  tags?: Record<string, string>;
-  categories?: Record<string, string>;
-  cost: string;
+interface Line extends FocusLine {
   expected?: { Owner: string; Strict: string; Division: string };
 }
-const periodOf = (line: Line) => line.period ?? line.day.slice(0, 7);
 
 /**
  * Owner, in effect from 2026-10: Support is Shared; the sandbox account Sandbox; team payments (any case) Payments; else
@@ -199,46 +191,6 @@ const ESTATE: Line[] = [
 ];
 const AUG_TO_OCT = { start: '2026-08-01', end: '2026-10-31' };
 
-const HEADER = [
-  'BilledCost',
-  'EffectiveCost',
-  'ListCost',
-  'ChargeCategory',
-  'ChargePeriodStart',
-  'BillingPeriodStart',
-  'BillingAccountId',
-  'SubAccountId',
-  'ServiceName',
-  'ProviderName',
-  'BillingCurrency',
-  'Tags',
-  'x_CostCategories',
-];
-
-function focusCsv(lines: Line[]): string {
-  const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`;
-  const records = lines.map((line) =>
-    [
-      line.cost,
-      line.cost,
-      line.cost,
-      'Usage',
-      `${line.day}T00:00:00Z`,
-      `${periodOf(line)}-01T00:00:00Z`,
-      '100000000000',
-      line.account,
-      line.service,
-      'AWS',
-      'USD',
-      JSON.stringify(line.tags ?? {}),
-      JSON.stringify(line.categories ?? {}),
-    ]
-      .map(quoted)
-      .join(','),
-  );
-  return `${[HEADER.join(','), ...records].join('\n')}\n`;
-}
-
 interface Cell {
   month: string;
   value: string;
@@ -259,12 +211,6 @@ function expectedCells(lines: Line[], valueOf: (line: Line) => string | undefine
       return { month, value, cost: sumDecimals(costs) };
     })
     .sort(byCell);
-}
-
-/** The first day of the month `offset` months from `date`'s. */
-function monthStart(date: string, offset = 0): string {
-  const months = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + offset;
-  return `${Math.floor(months / 12)}-${String((months % 12) + 1).padStart(2, '0')}-01`;
 }
 
 interface Version {
@@ -307,7 +253,7 @@ describe('rule-defined cost categories', () => {
 
   async function importLines(org: TestOrganization, lines: Line[], name: string): Promise<void> {
     const file = join(dir, `${name}.csv`);
-    writeFileSync(file, focusCsv(lines));
+    writeFileSync(file, focusLinesCsv(lines));
     await ingestFocus(t.clickhouse, { paths: [file], organizationId: org.organizationId, integrationId: 'aws' });
   }
 

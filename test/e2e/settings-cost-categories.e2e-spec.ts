@@ -9,6 +9,7 @@ import { listen } from '../support/app-with-env';
 import { sumDecimals } from '../support/decimals';
 import { describeWithTools, systemToolPath } from '../support/system-tools';
 import { TestApp, TestOrganization } from '../support/test-app';
+import { FocusLine, focusLinesCsv, monthStart } from '../support/focus-lines';
 
 /**
  * Settings > Cost categories, driven in Debian's Chromium against the real server: a key without
@@ -25,26 +26,11 @@ const KEY = 'Business Unit';
 const NOT_SET = '(not set)';
 const WHEN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/;
 
-/** The first day of the month `offset` months from `date`'s. */
-function monthStart(date: string, offset = 0): string {
-  const months = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + offset;
-  return `${Math.floor(months / 12)}-${String((months % 12) + 1).padStart(2, '0')}-01`;
-}
-
 /** One FOCUS line item; `v1` and `v2`: its value under each version below, by hand. */
-interface Line {
-  day: string;
-  /** BillingPeriodStart's month (yyyy-MM); default the day's. */
-  period?: string;
-  account: string;
-  service: string;
-  tags?: Record<string, string>;
-  categories?: Record<string, string>;
-  cost: string;
+interface Line extends FocusLine {
   v1: string;
   v2: string;
 }
-const periodOf = (line: Line) => line.period ?? line.day.slice(0, 7);
 
 /** Version 1: EC2 is Compute, else the team tag, else Unallocated. Version 2: Lambda is Compute too. */
 const V1 = {
@@ -55,46 +41,6 @@ const V2 = {
   defaultValue: 'Unallocated',
   rules: [{ value: 'Compute', when: { inclusions: { services: ['Amazon EC2', 'AWS Lambda'] } } }, { inheritTag: 'team' }],
 };
-
-const HEADER = [
-  'BilledCost',
-  'EffectiveCost',
-  'ListCost',
-  'ChargeCategory',
-  'ChargePeriodStart',
-  'BillingPeriodStart',
-  'BillingAccountId',
-  'SubAccountId',
-  'ServiceName',
-  'ProviderName',
-  'BillingCurrency',
-  'Tags',
-  'x_CostCategories',
-];
-
-function focusCsv(lines: Line[]): string {
-  const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`;
-  const records = lines.map((line) =>
-    [
-      line.cost,
-      line.cost,
-      line.cost,
-      'Usage',
-      `${line.day}T00:00:00Z`,
-      `${periodOf(line)}-01T00:00:00Z`,
-      '100000000000',
-      line.account,
-      line.service,
-      'AWS',
-      'USD',
-      JSON.stringify(line.tags ?? {}),
-      JSON.stringify(line.categories ?? {}),
-    ]
-      .map(quoted)
-      .join(','),
-  );
-  return `${[HEADER.join(','), ...records].join('\n')}\n`;
-}
 
 /** The page's amounts: two decimals, thousands separated. */
 const money = (amount: number) => amount.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -151,7 +97,7 @@ describeWithTools(['chromium'])('Settings > Cost categories page', () => {
     base = await listen(t);
     dir = mkdtempSync(join(tmpdir(), 'settings-cost-categories-'));
     admin = await t.newOrganization(['api-keys:admin', 'cost-categories:admin', 'cost:read']);
-    writeFileSync(join(dir, 'estate.csv'), focusCsv(LINES));
+    writeFileSync(join(dir, 'estate.csv'), focusLinesCsv(LINES));
     await ingestFocus(t.clickhouse, { paths: [join(dir, 'estate.csv')], organizationId: admin.organizationId, integrationId: 'aws' });
     browser = await chromium.launch({
       executablePath: systemToolPath('chromium'),
