@@ -1,6 +1,6 @@
 import { MAP_DIMENSIONS } from './filter-fields';
 import { rowCondition } from './filter-compiler';
-import type { Filters } from './filters.types';
+import type { CompiledCategories, Filters } from './filters.types';
 import { SqlParameters } from './sql-parameters';
 
 /**
@@ -122,14 +122,6 @@ export function effectiveSegments(versions: readonly CategoryVersion[]): Categor
     ];
   }
   return segments;
-}
-
-/** The cost-categories map of a question naming rule-defined categories: SQL over the row, with parameters of its own. */
-export interface CompiledCategories {
-  /** The rule-defined keys the expression sets (those named, and those their rules read). */
-  keys: readonly string[];
-  sql: string;
-  params: Record<string, unknown>;
 }
 
 /** The columns a row's categories are computed from. */

@@ -1,4 +1,3 @@
-import type { CompiledCategories } from './cost-category-rules';
 import { FilterFields } from './filter-fields';
 
 /** Plain shapes of the spec's Filters objects, as the query kernel consumes them (fields: filter-fields.ts). */
@@ -27,4 +26,15 @@ export interface OrganizationScope {
    * (cost-category-rules.ts): read instead of the imported map. Set from the organisation's saved definitions only.
    */
   ruleCategories?: CompiledCategories;
+}
+
+/**
+ * The cost-categories map of a question naming rule-defined categories: SQL over the row, with parameters of its own
+ * (compiled by cost-category-rules.ts).
+ */
+export interface CompiledCategories {
+  /** The rule-defined keys the expression sets (those named, and those their rules read). */
+  keys: readonly string[];
+  sql: string;
+  params: Record<string, unknown>;
 }

@@ -106,7 +106,7 @@ export class ClickhouseService implements OnModuleDestroy {
   private readonly settingKnown = new Map<string, boolean>();
 
   /** CLICKHOUSE_CLUSTER: cluster-wide tables are served through their Distributed tables (cluster-ddl.ts). */
-  readonly cluster: ClickhouseCluster | undefined;
+  readonly cluster: ClickhouseCluster<ClickhouseService> | undefined;
 
   /**
    * One node of the cluster as a single server of its own (its tables are its local tables): what the

@@ -1,5 +1,4 @@
 import type { ClusterConfig } from '../../config/app-config';
-import type { ClickhouseService } from './clickhouse.service';
 import { ClusterReplication } from './cluster-ddl';
 import { messageOf } from '../../common/errors/message-of';
 
@@ -16,10 +15,20 @@ export interface ClusterNode {
   address: string;
 }
 
+/**
+ * What the cluster asks of a connection (the ClickHouse service, which holds the cluster: typed here by its use, so
+ * this file does not import the service that imports it).
+ */
+export interface NodeConnection {
+  readonly database: string;
+  query<T>(query: string, params?: Record<string, unknown>): Promise<T[]>;
+  onModuleDestroy(): Promise<void>;
+}
+
 /** A node this process can talk to: a single-server view of it (its tables are its local tables). */
-export interface ReachableNode extends ClusterNode {
+export interface ReachableNode<Connection extends NodeConnection> extends ClusterNode {
   url: string;
-  connection: ClickhouseService;
+  connection: Connection;
 }
 
 export interface UnreachableNode extends ClusterNode {
@@ -27,8 +36,8 @@ export interface UnreachableNode extends ClusterNode {
   reason: string;
 }
 
-export interface ClusterNodes {
-  reachable: ReachableNode[];
+export interface ClusterNodes<Connection extends NodeConnection> {
+  reachable: Array<ReachableNode<Connection>>;
   unreachable: UnreachableNode[];
 }
 
@@ -64,16 +73,16 @@ export function describeNode(node: ClusterNode): string {
  * it is (`is_local`), so a URL is never taken for another node. Reachability is asked afresh on every call;
  * work done node by node (migrations, partition swaps) is never on a request path.
  */
-export class ClickhouseCluster {
-  private readonly connections = new Map<string, ClickhouseService>();
+export class ClickhouseCluster<Connection extends NodeConnection> {
+  private readonly connections = new Map<string, Connection>();
   private resolvedReplication?: Promise<ClusterReplication>;
 
   constructor(
     private readonly config: ClusterConfig,
-    private readonly entry: ClickhouseService,
+    private readonly entry: Connection,
     private readonly entryUrl: string,
     /** A single-server view of the node at this URL. */
-    private readonly connect: (url: string) => ClickhouseService,
+    private readonly connect: (url: string) => Connection,
   ) {}
 
   get name(): string {
@@ -81,7 +90,7 @@ export class ClickhouseCluster {
   }
 
   /** Every node of the cluster, by shard then replica, and which of them answer now. */
-  async nodes(): Promise<ClusterNodes> {
+  async nodes(): Promise<ClusterNodes<Connection>> {
     const listed = (
       await this.entry.query<ClustersRow>(
         `SELECT shard_num, replica_num, host_name, port FROM system.clusters WHERE cluster = {cluster:String} ORDER BY shard_num, replica_num`,
@@ -92,13 +101,13 @@ export class ClickhouseCluster {
       throw new Error(`cluster ${this.name} is not in the remote_servers of ClickHouse at ${new URL(this.entryUrl).host}`);
     }
     const identified = await Promise.all(this.candidateUrls(listed).map((url) => this.identify(url)));
-    const byId = new Map<string, { url: string; connection: ClickhouseService }>();
+    const byId = new Map<string, { url: string; connection: Connection }>();
     const failures: string[] = [];
     for (const answer of identified) {
       if ('node' in answer) byId.set(answer.node.id, answer);
       else failures.push(answer.failure);
     }
-    const nodes: ClusterNodes = { reachable: [], unreachable: [] };
+    const nodes: ClusterNodes<Connection> = { reachable: [], unreachable: [] };
     for (const node of listed) {
       const found = byId.get(node.id);
       if (found) nodes.reachable.push({ ...node, url: found.url, connection: found.connection });
@@ -108,7 +117,7 @@ export class ClickhouseCluster {
   }
 
   /** The nodes, refusing with `what` when one is unreachable. */
-  async allNodes(what: string): Promise<ReachableNode[]> {
+  async allNodes(what: string): Promise<Array<ReachableNode<Connection>>> {
     const { reachable, unreachable } = await this.nodes();
     if (unreachable.length > 0) throw new NodesUnreachableError(what, unreachable);
     return reachable;
@@ -145,7 +154,7 @@ export class ClickhouseCluster {
     });
   }
 
-  private async identify(url: string): Promise<{ node: ClusterNode; url: string; connection: ClickhouseService } | { failure: string }> {
+  private async identify(url: string): Promise<{ node: ClusterNode; url: string; connection: Connection } | { failure: string }> {
     let connection = this.connections.get(url);
     if (!connection) {
       connection = this.connect(url);
