@@ -1,6 +1,7 @@
 /**
  * Golden SQL (`npm run queries:golden`): the statements the query kernel writes for a representative set of
- * requests — every endpoint, tags, scopes, a conversion into another currency, cluster mode — formatted by
+ * requests — every endpoint, tags, scopes, a conversion into another currency, cluster mode — and the importer's
+ * statements over one export file (its mapping INSERT, its report, the staged partitions), formatted by
  * ClickHouse's own formatter (formatQuery, run by the embedded engine) and committed as src/queries/*.sql. A change
  * to the kernel's SQL shows as a diff of these files in review; golden-sql.spec.ts fails while they are out of date.
  */
@@ -21,6 +22,16 @@ import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
 import { buildAllocationQuery } from '../src/cost-query/allocation.query';
 import { compileCategories, VersionedCategory } from '../src/cost-query/cost-category-rules';
+import { fileInsertSql } from '../src/ingest/focus-load';
+import { inputTableName, newImportId, reportTableName } from '../src/ingest/import-tables';
+import {
+  FOCUS_INPUT_SETTINGS,
+  FOCUS_SOURCE_STRUCTURE,
+  IMPORT_MEMORY_SETTINGS,
+  reportBlockSql,
+  reportTotalsSql,
+  stagedPartitionsSql,
+} from '../src/ingest/focus-mapping';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
 
@@ -129,6 +140,12 @@ const rootCauses = (overrides: Partial<RootCausesQuery>): RootCausesQuery => ({
   ...overrides,
 });
 const options = { table: TABLE, today: TODAY, defaultWindowDays: WINDOW };
+
+/** One import of one gzip CSV export file (src/ingest/focus-load.ts), its tables named as an import names them. */
+const IMPORT_ID = newImportId(Date.parse('2026-11-25T06:00:00Z')).replace(/[0-9a-f]{8}$/, '7f3e2a1b'); // a fixed random part
+const IMPORT_PARAMETERS = { organization_id: ORG.organizationId, integration_id: 'aws-main', currency_codes: ['EUR', 'USD'] };
+/** The import's statements: only the mapping INSERT has parameters (the organisation, integration and currencies). */
+const importStatement = (sql: string, params: Record<string, unknown> = {}): CompiledSql => ({ sql, params });
 
 /** The representative requests, by file name. */
 export function goldenStatements(): Record<string, CompiledSql> {
@@ -307,6 +324,17 @@ export function goldenStatements(): Record<string, CompiledSql> {
         tagSource: 'activated',
       }),
     ),
+    'ingest-file-insert': importStatement(
+      fileInsertSql(
+        `cost_insights.${inputTableName(IMPORT_ID)}`,
+        { from: `file('exports/focus-00001.csv.gz', CSVWithNames, '${FOCUS_SOURCE_STRUCTURE}', 'gzip')`, rowNumber: '_row_number' },
+        { ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS },
+      ),
+      IMPORT_PARAMETERS,
+    ),
+    'ingest-report-block': importStatement(reportBlockSql(`cost_insights.${inputTableName(IMPORT_ID)}`)),
+    'ingest-report-totals': importStatement(reportTotalsSql(`cost_insights.${reportTableName(IMPORT_ID)}`)),
+    'ingest-staged-partitions': importStatement(stagedPartitionsSql(`cost_insights.${IMPORT_ID}`)), // the staging table is the import's id
     // One anomaly of a value and one of (not set)'s series.
     'anomaly-root-causes-by-service': buildRootCausesQuery(
       TABLE,

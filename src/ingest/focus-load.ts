@@ -223,7 +223,12 @@ async function insertSql(
   extra: Record<string, string | number>,
 ): Promise<string> {
   const settings = await clickhouse.knownSettings({ ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS, ...extra });
-  return `INSERT INTO ${target.input}\n${focusSelectSql(source)}\n${settingsClause(settings)}`;
+  return fileInsertSql(target.input, source, settings);
+}
+
+/** The INSERT of one export file into an import's input table, with its settings (golden: src/queries/ingest-*.sql). */
+export function fileInsertSql(input: string, source: FocusSource, settings: Readonly<Record<string, string | number | undefined>>): string {
+  return `INSERT INTO ${input}\n${focusSelectSql(source)}\n${settingsClause(settings)}`;
 }
 
 interface ReportTotals {
