@@ -5,6 +5,7 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './focus-mapping';
 import { newImportId } from './import-tables';
 import { PartitionHost, partitionHosts } from './partition-hosts';
+import { GeneratedTableName, StoreTable } from '../infrastructure/clickhouse/store-tables';
 
 /**
  * The activated map columns of the cost rows (migration 0027): each row's tags and cost categories restricted to the
@@ -14,7 +15,7 @@ import { PartitionHost, partitionHosts } from './partition-hosts';
  */
 export const ACTIVATED_COLUMNS = Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn);
 export const ACTIVATIONS_TABLE = 'tag_key_activations';
-const DICTIONARY = 'activated_map_keys';
+const DICTIONARY: StoreTable = 'activated_map_keys';
 
 /**
  * How long after an activation changed a write may still have used the keys before it: a node reloads its
@@ -35,7 +36,7 @@ export async function reloadActivatedKeys(clickhouse: ClickhouseService): Promis
  * per part. Not for the cost table: a mutation of a non-replicated table visits every one of its parts, whatever it
  * changes (rewriteOrganizationPartitions).
  */
-export async function rewriteActivatedMaps(host: ClickhouseService, table: string): Promise<void> {
+export async function rewriteActivatedMaps(host: ClickhouseService, table: GeneratedTableName): Promise<void> {
   const expressions = await host.query<{ name: string; default_expression: string }>(
     `SELECT name, default_expression FROM system.columns
      WHERE database = {database:String} AND table = {table:String} AND name IN {columns:Array(String)} ORDER BY name`,
@@ -68,7 +69,7 @@ const PARTITION_COPY_ATTEMPTS = 3;
  * is copied (an insert) is copied again.
  */
 export async function rewriteOrganizationPartitions(host: ClickhouseService, organizationId: string): Promise<void> {
-  const table = 'cost_line_items';
+  const table: StoreTable = 'cost_line_items';
   const columns = (
     await host.query<{ name: string }>(
       `SELECT name FROM system.columns

@@ -2,6 +2,7 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { crashIfInjected } from './fault-injection';
 import { backupTableName, isImportTableName, isPartitionId, parseImportTableName } from './import-tables';
 import { hostsById, reachableHosts, SINGLE_SERVER_HOST } from './partition-hosts';
+import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
 
 /**
  * The import journal (migrations 0007, 0014, table import_journal) makes a publish that spans several
@@ -227,7 +228,7 @@ export async function rollBackImport(clickhouse: ClickhouseService, entry: Journ
       const costTable = local.table('cost_line_items');
       await local.command(
         step.action === 'restore'
-          ? `ALTER TABLE ${costTable} REPLACE PARTITION ID '${step.partitionId}' FROM ${local.table(entry.backupTable)}`
+          ? `ALTER TABLE ${costTable} REPLACE PARTITION ID '${step.partitionId}' FROM ${local.table(generatedTableName(entry.backupTable))}` // checked: rollbackSteps
           : `ALTER TABLE ${costTable} DROP PARTITION ID '${step.partitionId}'`,
       );
       crashIfInjected('restore');
@@ -259,7 +260,7 @@ export async function dropImportTables(clickhouse: ClickhouseService, importId: 
     );
     for (const { name } of tables) {
       if (parseImportTableName(name)?.importId !== importId || (keepBackup && name === backupTableName(importId))) continue;
-      await host.clickhouse.command(`DROP TABLE IF EXISTS ${host.clickhouse.table(name)}`);
+      await host.clickhouse.command(`DROP TABLE IF EXISTS ${host.clickhouse.table(generatedTableName(name))}`);
     }
   }
 }

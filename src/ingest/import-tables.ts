@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { GeneratedTableName, generatedTableName } from '../infrastructure/clickhouse/store-tables';
 
 /**
  * Names of an import's own tables, all generated here (never from input), so they can be spliced into
@@ -11,22 +12,18 @@ import { randomBytes } from 'node:crypto';
 export const IMPORT_TABLE_PREFIX = 'focus_import_';
 const IMPORT_TABLE_NAME = /^(focus_import_([0-9a-z]+)_[0-9a-f]{8})(?:_input|_to_staging|_to_report|_report|_backup|_distributed|_raw\d+)?$/;
 
-export function newImportId(now = Date.now()): string {
-  return `${IMPORT_TABLE_PREFIX}${now.toString(36)}_${randomBytes(4).toString('hex')}`;
+export function newImportId(now = Date.now()): GeneratedTableName {
+  return generatedTableName(`${IMPORT_TABLE_PREFIX}${now.toString(36)}_${randomBytes(4).toString('hex')}`);
 }
 
-export const inputTableName = (importId: string) => `${importId}_input`;
-export const toStagingViewName = (importId: string) => `${importId}_to_staging`;
-export const toReportViewName = (importId: string) => `${importId}_to_report`;
-export const reportTableName = (importId: string) => `${importId}_report`;
-
-export function backupTableName(importId: string): string {
-  return `${importId}_backup`;
-}
-
-export function distributedStagingTableName(importId: string): string {
-  return `${importId}_distributed`;
-}
+/** An import's table of that id (its staging table) or of that id's `suffix`. */
+export const importTableName = (importId: string, suffix = '') => generatedTableName(`${importId}${suffix}`);
+export const inputTableName = (importId: string) => importTableName(importId, '_input');
+export const toStagingViewName = (importId: string) => importTableName(importId, '_to_staging');
+export const toReportViewName = (importId: string) => importTableName(importId, '_to_report');
+export const reportTableName = (importId: string) => importTableName(importId, '_report');
+export const backupTableName = (importId: string) => importTableName(importId, '_backup');
+export const distributedStagingTableName = (importId: string) => importTableName(importId, '_distributed');
 
 /** The import a table belongs to and when that import started, or undefined for any other name. */
 export function parseImportTableName(name: string): { importId: string; startedAt: number } | undefined {

@@ -15,7 +15,8 @@ import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestErr
 import { createImportInput, dropImportInput, ImportParameters, loadFile } from './focus-load';
 import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
 import { DEPENDENTS_FIRST, dropImportTables, readImportStates, recoverInterruptedImports } from './import-journal';
-import { distributedStagingTableName, IMPORT_TABLE_PREFIX, newImportId, parseImportTableName } from './import-tables';
+import { distributedStagingTableName, IMPORT_TABLE_PREFIX, importTableName, newImportId, parseImportTableName } from './import-tables';
+import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
 import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } from './partition-hosts';
 import { publishPartitions, PublishPlan } from './partition-publish';
 
@@ -317,17 +318,18 @@ function summarise(
  * puts each row where the cost table keeps its partition (every replica of its shard in `distributed` mode).
  */
 async function createStagingTables(clickhouse: ClickhouseService, hosts: PartitionHost[], importId: string): Promise<string> {
+  const staging = importTableName(importId);
   for (const { clickhouse: local } of hosts) {
-    await local.command(`CREATE TABLE ${local.table(importId)} AS ${local.table('cost_line_items')}`);
+    await local.command(`CREATE TABLE ${local.table(staging)} AS ${local.table('cost_line_items')}`);
     // Parts are merged once published, in cost_line_items: merging them here too (with the projections) took the
     // CPU the load needs (measured on 3M Parquet rows: 182 of 252 parts merged away, 35.9 s against 18.4 s).
-    await local.command(`SYSTEM STOP MERGES ${local.table(importId)}`);
+    await local.command(`SYSTEM STOP MERGES ${local.table(staging)}`);
   }
   const { cluster } = clickhouse;
-  if (!cluster) return clickhouse.table(importId);
+  if (!cluster) return clickhouse.table(staging);
   const distributed = clickhouse.table(distributedStagingTableName(importId));
   await clickhouse.command(
-    `CREATE TABLE ${distributed} AS ${clickhouse.table(importId)}
+    `CREATE TABLE ${distributed} AS ${clickhouse.table(staging)}
      ENGINE = Distributed(${cluster.name}, ${clickhouse.database}, ${importId}, ${IMPORT_UNIT_SHARDING_KEY})`,
   );
   return distributed;
@@ -353,7 +355,7 @@ async function stagedPlacements(
   const holders = new Map<string, PartitionHost[]>();
   for (const host of hosts) {
     const held = await host.clickhouse.query<{ partition_id: string; row_count: string }>(
-      `SELECT _partition_id AS partition_id, toString(count()) AS row_count FROM ${host.clickhouse.table(importId)} GROUP BY partition_id`,
+      `SELECT _partition_id AS partition_id, toString(count()) AS row_count FROM ${host.clickhouse.table(importTableName(importId))} GROUP BY partition_id`,
     );
     for (const { partition_id, row_count } of held) {
       const expected = partitions.find((p) => p.partition_id === partition_id)?.row_count;
@@ -419,7 +421,8 @@ export async function dropAbandonedImportTables(clickhouse: ClickhouseService, n
     const state = states.get(importId);
     return state === 'committed' || (state !== 'swapping' && now - startedAt > ABANDONED_IMPORT_AFTER_MS);
   });
-  for (const { host, name } of abandoned) await host.clickhouse.command(`DROP TABLE IF EXISTS ${host.clickhouse.table(name)}`);
+  for (const { host, name } of abandoned)
+    await host.clickhouse.command(`DROP TABLE IF EXISTS ${host.clickhouse.table(generatedTableName(name))}`);
   return abandoned.map(({ host, name }) => (host.id ? `${name} on ${host.id}` : name));
 }
 

@@ -1,4 +1,5 @@
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { StoreTable } from '../infrastructure/clickhouse/store-tables';
 
 /**
  * Where cost partitions live and are swapped: the one server, or each node of a cluster (every replica of the
@@ -51,8 +52,8 @@ export async function existingPartitions(host: PartitionHost, partitionIds: stri
   if (partitionIds.length === 0) return [];
   const rows = await host.clickhouse.query<{ partition_id: string }>(
     `SELECT DISTINCT partition_id FROM system.parts
-     WHERE database = {database:String} AND table = 'cost_line_items' AND active AND partition_id IN {partition_ids:Array(String)}`,
-    { database: host.clickhouse.database, partition_ids: partitionIds },
+     WHERE database = {database:String} AND table = {table:String} AND active AND partition_id IN {partition_ids:Array(String)}`,
+    { database: host.clickhouse.database, table: 'cost_line_items' satisfies StoreTable, partition_ids: partitionIds },
   );
   const existing = new Set(rows.map((row) => row.partition_id));
   return partitionIds.filter((id) => existing.has(id));

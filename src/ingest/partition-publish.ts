@@ -15,7 +15,8 @@ import {
   tableExists,
 } from './import-journal';
 import { activationsChangedSince, rewriteActivatedMaps } from './activated-maps';
-import { backupTableName, isPartitionId, parseImportTableName } from './import-tables';
+import { backupTableName, importTableName, isPartitionId, parseImportTableName } from './import-tables';
+import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
 import { existingPartitions, PartitionHost } from './partition-hosts';
 import { runningBackups, waitWhileBackupsRun } from './publish-fence';
 
@@ -53,7 +54,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
     integrationIds: [...plan.integrationIds].sort(),
     steps: [],
     backupTable: backupTableName(plan.importId),
-    stagingTable: plan.importId,
+    stagingTable: importTableName(plan.importId),
   };
   const holders = (p: PublishPlan['partitions'][number]) => [...p.hosts, ...(p.elsewhere ?? [])];
   const hosts = [...new Map(plan.partitions.flatMap((p) => holders(p).map((host) => [host.id, host] as const))).values()];
@@ -64,11 +65,11 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
       const held = plan.partitions.filter((p) => holders(p).includes(host)).map((p) => p.partitionId);
       const existing = await existingPartitions(host, held);
       const { clickhouse: local } = host;
-      await local.command(`CREATE TABLE ${local.table(entry.backupTable)} AS ${local.table('cost_line_items')}`);
+      await local.command(`CREATE TABLE ${local.table(generatedTableName(entry.backupTable))} AS ${local.table('cost_line_items')}`);
       backedUpHosts.push(host);
       for (const partitionId of existing) {
         await local.command(
-          `ALTER TABLE ${local.table(entry.backupTable)} REPLACE PARTITION ID '${partitionId}' FROM ${local.table('cost_line_items')}`,
+          `ALTER TABLE ${local.table(generatedTableName(entry.backupTable))} REPLACE PARTITION ID '${partitionId}' FROM ${local.table('cost_line_items')}`,
         );
         backedUp.add(`${host.id}/${partitionId}`);
       }
@@ -113,7 +114,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
       await local.command(
         dropping.has(`${swap.host}/${swap.partitionId}`)
           ? `ALTER TABLE ${local.table('cost_line_items')} DROP PARTITION ID '${swap.partitionId}'`
-          : `ALTER TABLE ${local.table('cost_line_items')} REPLACE PARTITION ID '${swap.partitionId}' FROM ${local.table(entry.stagingTable)}`,
+          : `ALTER TABLE ${local.table('cost_line_items')} REPLACE PARTITION ID '${swap.partitionId}' FROM ${local.table(generatedTableName(entry.stagingTable))}`,
       );
       crashIfInjected('swap');
       await pauseIfInjected();
@@ -161,13 +162,14 @@ async function refreshActivatedMapsIfChanged(clickhouse: ClickhouseService, entr
   for (const { clickhouse: local } of hosts) {
     for (const table of [entry.stagingTable, entry.backupTable]) {
       if (!(await tableExists(local, table))) continue;
-      await local.command(`SYSTEM START MERGES ${local.table(table)}`); // staging stops them (ingest-focus.ts); mutations need them
-      await rewriteActivatedMaps(local, table);
+      await local.command(`SYSTEM START MERGES ${local.table(generatedTableName(table))}`); // staging stops them (ingest-focus.ts); mutations need them
+      await rewriteActivatedMaps(local, generatedTableName(table));
     }
   }
   return true;
 }
 
 async function dropBackups(hosts: PartitionHost[], backupTable: string): Promise<void> {
-  for (const { clickhouse: local } of hosts) await local.command(`DROP TABLE IF EXISTS ${local.table(backupTable)}`).catch(() => undefined);
+  for (const { clickhouse: local } of hosts)
+    await local.command(`DROP TABLE IF EXISTS ${local.table(generatedTableName(backupTable))}`).catch(() => undefined);
 }

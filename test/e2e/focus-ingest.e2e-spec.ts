@@ -11,6 +11,7 @@ import { deleteOrganizationCosts } from '../../src/ingest/cost-partitions';
 import { ABANDONED_IMPORT_AFTER_MS, ingestFocus, IngestFocusSummary } from '../../src/ingest/ingest-focus';
 import { runIngestFocusCommand } from '../../src/cli/ingest-focus.command';
 import { TestApp, TestOrganization } from '../support/test-app';
+import { generatedTableName } from '../../src/infrastructure/clickhouse/store-tables';
 
 /**
  * FOCUS import of the real FinOps Foundation sample (1,000 AWS/Azure/Oracle rows), then the API's
@@ -390,7 +391,7 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     const abandoned = [name(Date.now() - ABANDONED_IMPORT_AFTER_MS - 60_000), name(Date.now() - 2 * ABANDONED_IMPORT_AFTER_MS, '_raw0')];
     const recent = name(Date.now() - 60_000);
     for (const table of [...abandoned, recent]) {
-      await t.clickhouse.command(`CREATE TABLE ${t.clickhouse.table(table)} (x UInt8) ENGINE = MergeTree ORDER BY x`);
+      await t.clickhouse.command(`CREATE TABLE ${t.clickhouse.table(generatedTableName(table))} (x UInt8) ENGINE = MergeTree ORDER BY x`);
     }
     const importTables = async () =>
       (
@@ -405,7 +406,7 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     const left = await importTables();
     for (const table of abandoned) expect(left).not.toContain(table);
     expect(left).toContain(recent);
-    await t.clickhouse.command(`DROP TABLE ${t.clickhouse.table(recent)}`);
+    await t.clickhouse.command(`DROP TABLE ${t.clickhouse.table(generatedTableName(recent))}`);
   });
 
   it('keeps imports of different integrations apart; each re-import replaces only its own integration', async () => {
@@ -930,7 +931,7 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
  * DateTime (UTC), other columns as nullable strings, like the Parquet exports of the clouds.
  */
 async function writeSampleAsParquet(t: TestApp, header: string[], path: string): Promise<string> {
-  const table = t.clickhouse.table(`parquet_source_${randomBytes(4).toString('hex')}`);
+  const table = t.clickhouse.table(generatedTableName(`parquet_source_${randomBytes(4).toString('hex')}`));
   // Source columns are s_<name>, filled by position, so that no output alias shadows a column.
   await t.clickhouse.command(
     `CREATE TABLE ${table} (${header.map((c) => `s_${c} Nullable(String)`).join(', ')}) ENGINE = MergeTree ORDER BY tuple()`,

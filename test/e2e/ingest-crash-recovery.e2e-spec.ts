@@ -15,6 +15,7 @@ import { TestApp } from '../support/test-app';
 import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
+import { StoreTable } from '../../src/infrastructure/clickhouse/store-tables';
 
 /**
  * Crash safety of a multi-period FOCUS import (issue 3: "an import that fails at any point leaves the
@@ -207,7 +208,7 @@ function expectKilled(run: CliRun): void {
 }
 
 /** A table as the service reads it (through its Distributed table on a cluster). */
-const table = (name: string) => (app ? app.clickhouse.table(name) : `${DATABASE}.${name}`);
+const table = (name: StoreTable) => (app ? app.clickhouse.table(name) : `${DATABASE}.${name}`);
 
 /** A query straight on the store (not through the API): in process on a server; embedded, in a child once the CLI has exited. */
 async function storeQuery<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {

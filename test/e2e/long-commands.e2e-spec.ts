@@ -1,6 +1,7 @@
 // modes: server cluster — the server's progress headers (the embedded engine has no socket)
 import { randomBytes } from 'node:crypto';
 import { TestApp } from '../support/test-app';
+import { generatedTableName } from '../../src/infrastructure/clickhouse/store-tables';
 
 /**
  * A statement that runs longer than the client's request timeout without a byte to send (the activated keys'
@@ -21,7 +22,7 @@ describe('long commands: silent statements longer than the request timeout', () 
 
   /** An INSERT … SELECT that takes 8 s (16 one-row blocks, 0.5 s each) and answers nothing until it is done. */
   async function silentInsert(): Promise<{ table: string; statement: string }> {
-    const table = t.clickhouse.table(`long_command_${randomBytes(4).toString('hex')}`);
+    const table = t.clickhouse.table(generatedTableName(`long_command_${randomBytes(4).toString('hex')}`));
     await t.clickhouse.command(`CREATE TABLE ${table} (n UInt64) ENGINE = MergeTree ORDER BY n`);
     const statement = `INSERT INTO ${table} SELECT number FROM numbers(16) WHERE sleepEachRow(0.5) = 0
                        SETTINGS max_execution_time = 0, max_block_size = 1`;

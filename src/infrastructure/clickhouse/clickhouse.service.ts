@@ -1,3 +1,4 @@
+import { GeneratedTableName, StoreTable } from './store-tables';
 import { ClickHouseClient, ClickHouseSettings, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
@@ -134,7 +135,7 @@ export class ClickhouseService implements OnModuleDestroy {
   private writes = { inserts: new Map<string, number>(), commands: 0 };
 
   /** Fully qualified table name. The chDB connection ignores a default database, so SQL always qualifies. */
-  table(name: string): string {
+  table(name: StoreTable | GeneratedTableName): string {
     // In cluster mode a sharded table is read and written through its Distributed table (cluster-ddl.ts).
     return `${this.database}.${servingTableName(name, this.cluster !== undefined)}`;
   }
@@ -243,7 +244,7 @@ export class ClickhouseService implements OnModuleDestroy {
     await this.measured('insert', () => this.client.command({ query: statement, query_params: params, clickhouse_settings }));
   }
 
-  async insert<T extends Record<string, unknown>>(table: string, values: T[], settings: ClickHouseSettings = {}): Promise<void> {
+  async insert<T extends Record<string, unknown>>(table: StoreTable, values: T[], settings: ClickHouseSettings = {}): Promise<void> {
     if (values.length === 0) return;
     try {
       await this.measured('insert', () =>

@@ -1,3 +1,5 @@
+import { Placement, STORE_TABLES, StoreTable } from './store-tables';
+
 /**
  * Cluster mode (CLICKHOUSE_CLUSTER): which tables are spread over the shards and how, and the DDL of the two
  * ways of keeping a shard's replicas (CLICKHOUSE_CLUSTER_REPLICATION):
@@ -43,30 +45,21 @@ const FIRST_SHARD = '0';
 /** Each organisation's rows on one shard, the organisations spread over the shards. */
 const BY_ORGANIZATION = 'cityHash64(organization_id)';
 
-/** Tables every node reads and writes through a Distributed table, with their sharding keys. */
-export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = {
-  cost_line_items: IMPORT_UNIT_SHARDING_KEY,
-  api_keys: FIRST_SHARD,
-  api_key_usage: FIRST_SHARD,
-  shared_filters: FIRST_SHARD,
-  import_journal: FIRST_SHARD,
-  exchange_rates: FIRST_SHARD,
-  organization_settings: FIRST_SHARD,
-  ingest_sources: FIRST_SHARD,
-  ingest_source_checks: FIRST_SHARD,
-  converted_cost_sums: BY_ORGANIZATION,
-  converted_sum_builds: FIRST_SHARD,
-  anomalies: FIRST_SHARD,
-  anomaly_feedback: FIRST_SHARD,
-  audit_events: FIRST_SHARD,
-  backup_runs: FIRST_SHARD,
-  tag_key_activations: FIRST_SHARD,
-  installation_secrets: FIRST_SHARD,
-  cost_category_versions: FIRST_SHARD,
+/** The sharding key of each placement that spreads a table over the cluster (the others are never distributed). */
+const SHARDING_KEYS: Readonly<Partial<Record<Placement, string>>> = {
+  'by-import-unit': IMPORT_UNIT_SHARDING_KEY,
+  'by-organization': BY_ORGANIZATION,
+  'first-shard': FIRST_SHARD,
 };
+const PLACEMENTS = Object.entries(STORE_TABLES) as Array<[StoreTable, Placement]>;
+
+/** Tables every node reads and writes through a Distributed table, with their sharding keys (from STORE_TABLES). */
+export const CLUSTER_WIDE_TABLES: Readonly<Record<string, string>> = Object.fromEntries(
+  PLACEMENTS.flatMap(([table, placement]) => (SHARDING_KEYS[placement] === undefined ? [] : [[table, SHARDING_KEYS[placement]]])),
+);
 
 /** Node-local on every node, never sharded (replicated to every node in `replicated` mode). */
-const NODE_LOCAL_TABLES = new Set(['schema_migrations']);
+const NODE_LOCAL_TABLES = new Set<string>(PLACEMENTS.filter(([, placement]) => placement === 'node-local').map(([table]) => table));
 
 export const DISTRIBUTED_SUFFIX = '_distributed';
 

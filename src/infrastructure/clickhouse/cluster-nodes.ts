@@ -1,6 +1,7 @@
 import type { ClusterConfig } from '../../config/app-config';
 import { ClusterReplication } from './cluster-ddl';
 import { messageOf } from '../../common/errors/message-of';
+import { StoreTable } from './store-tables';
 
 /** A node of the cluster as system.clusters lists it. */
 export interface ClusterNode {
@@ -184,8 +185,8 @@ export class ClickhouseCluster<Connection extends NodeConnection> {
 
   private async detectReplication(): Promise<ClusterReplication> {
     const [existing] = await this.entry.query<{ engine: string }>(
-      `SELECT engine FROM system.tables WHERE database = {database:String} AND name = 'cost_line_items'`,
-      { database: this.entry.database },
+      `SELECT engine FROM system.tables WHERE database = {database:String} AND name = {table:String}`,
+      { database: this.entry.database, table: 'cost_line_items' satisfies StoreTable },
     );
     if (existing) return existing.engine.startsWith('Replicated') ? 'replicated' : 'distributed';
     try {

@@ -12,6 +12,7 @@ import {
 } from './cluster-ddl';
 import { NodesUnreachableError } from './cluster-nodes';
 import { crashIfMigrationFault } from './migration-fault';
+import { StoreTable } from './store-tables';
 
 export const MIGRATIONS_DIR = resolve(__dirname, '../../../clickhouse/migrations');
 
@@ -187,8 +188,8 @@ async function ensureDistributedTables(node: ClickhouseService, cluster: string)
 /** Refuses to migrate a cluster whose existing cost table is kept the other way (e.g. replicated, told `distributed`). */
 async function assertSchemaIsOf(clickhouse: ClickhouseService, replication: ClusterReplication): Promise<void> {
   const [existing] = await clickhouse.query<{ engine: string }>(
-    `SELECT engine FROM system.tables WHERE database = {database:String} AND name = 'cost_line_items'`,
-    { database: clickhouse.database },
+    `SELECT engine FROM system.tables WHERE database = {database:String} AND name = {table:String}`,
+    { database: clickhouse.database, table: 'cost_line_items' satisfies StoreTable },
   );
   if (existing && existing.engine.startsWith('Replicated') !== (replication === 'replicated')) {
     throw new Error(
