@@ -1,7 +1,7 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { createConnection, createServer, Server, Socket } from 'node:net';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { APP_CONFIG, AppConfig, loadConfig } from '../config/app-config';
 import { Environment } from '../config/settings';
@@ -51,16 +51,28 @@ export async function serveCliRelay(app: INestApplicationContext, run: RelayedRu
     logger.warn(`No CLI relay: its socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; stop the API to run the CLI`);
     return undefined;
   }
-  const folder = join(resolve(config.dataDir), RELAY_FOLDER);
+  try {
+    const server = await listenPrivately(path, (socket) => void relayOne(app, run, socket, logger));
+    logger.log(`The CLI relays its commands through ${path} while the API runs`);
+    return () => closeRelay(server, path);
+  } catch (error) {
+    // The API serves without it: the CLI then says the store is held, as before the relay.
+    logger.warn(`No CLI relay (${error instanceof Error ? error.message : String(error)}): stop the API to run the CLI`);
+    return undefined;
+  }
+}
+
+/** A socket at `path` in a folder only this user may enter; a socket left there by a stopped API is replaced. */
+async function listenPrivately(path: string, serve: (socket: Socket) => void): Promise<Server> {
+  const folder = dirname(path);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (lstatSync(folder).isSymbolicLink()) throw new Error(`${folder} is a symbolic link: the CLI relay's folder must be a folder`);
+  if (lstatSync(folder).isSymbolicLink()) throw new Error(`${folder} is a symbolic link, not a folder`);
   chmodSync(folder, 0o700);
-  // A socket left by an API that stopped: this process holds the store now, so no other relay can be live.
+  // This process holds the store now, so no other relay on it can be live.
   rmSync(path, { force: true });
-  const server = createServer((socket) => void relayOne(app, run, socket, logger));
+  const server = createServer(serve);
   await new Promise<void>((listening, fail) => server.once('error', fail).listen(path, listening));
-  logger.log(`The CLI relays its commands through ${path} while the API runs`);
-  return () => closeRelay(server, path);
+  return server;
 }
 
 function closeRelay(server: Server, path: string): void {
