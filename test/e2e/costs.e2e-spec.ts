@@ -1,6 +1,7 @@
 // modes: embedded server cluster — ClickHouse SQL
 import { MEASURE_COLUMNS, MeasureColumn, METRIC_NAMES, METRICS, SAVINGS_SOURCES } from '../../src/cost-query/metrics';
 import { sumDecimals } from '../support/decimals';
+import { E2E_MODE } from '../support/e2e-mode';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -290,6 +291,31 @@ describe('POST /v1/cost-insights/data', () => {
     expect(new Set(matching.map(serviceOf)).size).toBe(2);
     expectItems(response.body.data.items, aggregate(matching, day, [{ name: 'service', of: serviceOf }]));
     expectSummary(response.body.data.summary, matching);
+  });
+
+  it("answers a list of 1,000 values of 200 characters, or a 400 where a ClickHouse server's HTTP interface refuses it", async () => {
+    // Within the request's own limits (1,000 values of up to 512 characters); 200 KB in one list is more than a
+    // server's http_max_field_value_size (128 KiB by default). The embedded engine has no HTTP interface.
+    const services = ['Amazon EC2', ...Array.from({ length: 999 }, (_, i) => `Service ${i} `.padEnd(200, '.'))];
+    const response = await data(orgA, { filters: { inclusions: { dateRange: OCTOBER, services } }, groupBy: { dateGrouping: 'monthly' } });
+    if (E2E_MODE === 'embedded') {
+      expect(response.status).toBe(200);
+      expectSummary(
+        response.body.data.summary,
+        rowsA.filter(inRange(OCTOBER.start, OCTOBER.end)).filter((r) => serviceOf(r) === 'Amazon EC2'),
+      );
+      return;
+    }
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: {
+        message: expect.stringMatching(
+          /^Invalid request\. Please see message details\. query: its values are more than the ClickHouse server takes/,
+        ),
+      },
+    });
+    expect(response.body.error.message).toContain('http_max_field_value_size');
   });
 
   it('removes rows matching any exclusion field, each independently', async () => {

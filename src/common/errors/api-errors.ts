@@ -23,6 +23,19 @@ export class QueryBudgetExceededException extends InvalidRequestException {
   }
 }
 
+/**
+ * A question whose values are more than a ClickHouse server's HTTP interface takes in one request (a list of values
+ * over its `http_max_field_value_size`, 128 KiB by default, or more parameters than its `http_max_fields`): the
+ * caller's to shorten, so a documented 400. The embedded engine has no such limit.
+ */
+export class QueryValuesTooLargeException extends InvalidRequestException {
+  constructor() {
+    super([
+      "query: its values are more than the ClickHouse server takes in one request (a list of values too long, or too many values in all: the server's http_max_field_value_size and http_max_fields); ask with fewer or shorter values, or in several questions",
+    ]);
+  }
+}
+
 /** An error whose message is safe to show to the client, with its status. */
 export class ApiError extends HttpException {
   constructor(status: HttpStatus, message: string) {

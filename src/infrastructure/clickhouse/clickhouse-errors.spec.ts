@@ -51,6 +51,26 @@ describe('ClickHouse query-budget errors', () => {
     expect(JSON.stringify(body)).not.toMatch(/version|elapsed|maximum/);
   });
 
+  it.each([
+    ['Field value too long', 'a list of values over the http_max_field_value_size'],
+    ['Too many form fields', 'more parameters than http_max_fields'],
+  ])("answers a server's refusal of the request's parameters (%s: %s) with a 400 saying what to shorten", (refusal) => {
+    // As @clickhouse/client raises it from a server's answer (seen on libchdb's HTTP interface, 26.7).
+    const error = new Error(`Poco::Exception. Code: 1000, e.code() = 0, HTML Form Exception: ${refusal}\n`);
+    expect(answerFor(error)).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        error: {
+          message:
+            'Invalid request. Please see message details. query: its values are more than the ClickHouse server takes in one ' +
+            "request (a list of values too long, or too many values in all: the server's http_max_field_value_size and " +
+            'http_max_fields); ask with fewer or shorter values, or in several questions',
+        },
+      },
+    });
+  });
+
   it('keeps every other ClickHouse error a generic 500 without internals, its cause in the log', () => {
     // The cause goes to the log (caught here: an expected error is no red line in the test output).
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);

@@ -1,4 +1,4 @@
-import { DataPartlyUnreachableException, QueryBudgetExceededException } from '../../common/errors/api-errors';
+import { DataPartlyUnreachableException, QueryBudgetExceededException, QueryValuesTooLargeException } from '../../common/errors/api-errors';
 
 /**
  * ClickHouse errors that mean "this query is too expensive for the configured budget", not "the
@@ -45,11 +45,20 @@ export function isUnreachableNodeError(error: unknown): boolean {
 }
 
 /**
- * What ClickhouseService raises for a failed read: a budget error as the API's 400, a node that did not answer
- * as the 500 that says so, anything else as it is.
+ * The server's HTTP interface refused the request's parameters before reading the statement (its form limits:
+ * `http_max_field_value_size` per value, `http_max_fields` in all). Reported as Poco's exception, code 1000.
+ */
+export function isRequestFormLimitError(error: unknown): boolean {
+  return error instanceof Error && /HTML Form Exception: (Field value too long|Too many form fields)/.test(error.message);
+}
+
+/**
+ * What ClickhouseService raises for a failed read: a budget error, or values more than the server's HTTP interface
+ * takes, as the API's 400; a node that did not answer as the 500 that says so; anything else as it is.
  */
 export function asApiError(error: unknown): unknown {
   const budget = exceededQueryBudget(error);
   if (budget) return new QueryBudgetExceededException(budget);
+  if (isRequestFormLimitError(error)) return new QueryValuesTooLargeException();
   return isUnreachableNodeError(error) ? new DataPartlyUnreachableException() : error;
 }
