@@ -1,3 +1,4 @@
+import { ApiValidationPipe } from '../common/validation/api-validation.pipe';
 import { Body, Controller, Delete, Get, HttpStatus, Param, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -91,7 +92,7 @@ export class CostCategoriesAdminController {
     @CurrentPrincipal() principal: Principal,
     @Param('key') key: string,
     @Body() definition: CostCategoryDefinitionDto,
-    @Query() query: PreviewQueryDto,
+    @Query(new ApiValidationPipe()) query: PreviewQueryDto,
     @ApiKeyOrigin() origin: AuditOrigin,
   ): Promise<SuccessEnvelope<CostCategoryVersionsDto | CostCategoryPreviewDto>> {
     refuseScoped(principal);

@@ -660,7 +660,13 @@ describe('rule-defined cost categories', () => {
     const valid = { effectiveFrom: '2026-10', defaultValue: 'Other', rules: [{ value: 'Shared' }] };
     expect(refused(await put(org, 'Team', { ...valid, rules: [] }))).toMatch(/\brules\b/);
     expect(refused(await put(org, 'Team', { ...valid, colour: 'red' }))).toContain('colour');
-    expect(refused(await put(org, 'Team', { ...valid, effectiveFrom: '2026-13' }))).toContain('effectiveFrom');
+    expect(refused(await put(org, 'Team', { ...valid, effectiveFrom: '2026-13' }))).toBe('effectiveFrom: a billing month, yyyy-MM');
+    // A null is no absent field: a rule whose value is null would give nothing.
+    expect(refused(await put(org, 'Team', { ...valid, rules: [{ value: null }] }))).toMatch(/^rules\[0\]\.value: /);
+    expect(refused(await put(org, 'Team', { ...valid, effectiveFrom: null }))).toBe('effectiveFrom: a billing month, yyyy-MM');
+    // A mistyped dryRun or a misspelt parameter previews nothing and saves nothing.
+    expect(refused(await put(org, 'Team', valid, { dryRun: 'yes' }))).toBe('dryRun: true or false');
+    expect(refused(await put(org, 'Team', valid, { dryrun: 'true' }))).toContain('dryrun');
     expect(
       refused(await put(org, 'Team', { ...valid, rules: [{ when: { inclusions: { team: ['payments'] } }, value: 'Payments' }] })),
     ).toMatch(/rules.*team/);

@@ -7,10 +7,10 @@ import {
   IsBoolean,
   IsIn,
   IsNumber,
-  IsOptional,
   IsString,
   Length,
   Matches,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
@@ -26,19 +26,25 @@ import type { CategoryRule } from '../../cost-query/cost-category-rules';
 import type { SplitMethod } from '../../cost-query/cost-splits';
 import { NestedObject, RuleConditionDto } from '../../dto/filters.dto';
 
+/**
+ * Optional: absent is fine, but a null is checked like any other value (and refused), never taken for absent: in a
+ * definition `{"value": null}` would otherwise be a rule that gives nothing.
+ */
+const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
 /** A category value, a tag key or a category key: text a Map holds. */
 const VALUE_LENGTH = { min: 1, max: MAX_MAP_KEY_LENGTH };
 const BILLING_MONTH = /^(20\d\d|2100)-(0[1-9]|1[0-2])$/;
 
 export class CategoryRuleDto implements CategoryRule {
   @ApiPropertyOptional({ description: 'The value a matching row gets (one of value, inheritTag, inheritCategory).', example: 'Data' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Length(VALUE_LENGTH.min, VALUE_LENGTH.max)
   value?: string;
 
   @ApiPropertyOptional({ description: "The row's value of this tag key (rows without it fall through to the next rule).", example: 'team' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Length(VALUE_LENGTH.min, VALUE_LENGTH.max)
   inheritTag?: string;
@@ -48,7 +54,7 @@ export class CategoryRuleDto implements CategoryRule {
       "The row's value of this cost category: imported, or rule-defined and read before this one (rows without it fall through).",
     example: 'Business Unit',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Length(VALUE_LENGTH.min, VALUE_LENGTH.max)
   inheritCategory?: string;
@@ -62,14 +68,14 @@ export class CategoryRuleDto implements CategoryRule {
   when?: RuleConditionDto;
 
   @ApiPropertyOptional({ description: 'Tag values of `when` compared without case (Payments = payments = PAYMENTS).', default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   caseInsensitive?: boolean;
 }
 
 export class SplitSourceDto {
   @ApiPropertyOptional({ description: 'A value of the category whose cost is split.', example: 'Shared' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Length(VALUE_LENGTH.min, VALUE_LENGTH.max)
   value?: string;
@@ -105,7 +111,7 @@ export class CategorySplitDto implements CategorySplitDefinition {
   method: SplitMethod;
 
   @ApiPropertyOptional({ description: '`fixed`: each target’s percentage, in the targets’ order, summing to 100.', example: [60, 40] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
   percentages?: number[];
@@ -116,8 +122,8 @@ export class CostCategoryDefinitionDto implements CostCategoryDefinition {
     description: 'The first billing month (yyyy-MM) the version is in effect for; default the current month. Earlier months are rewritten.',
     example: '2026-10',
   })
-  @IsOptional()
-  @Matches(BILLING_MONTH, { message: 'effectiveFrom: a billing month, yyyy-MM' })
+  @OptionalNotNull()
+  @Matches(BILLING_MONTH, { message: 'a billing month, yyyy-MM' })
   effectiveFrom: string;
 
   @ApiProperty({ description: 'The value of rows no rule matches.', example: 'Unallocated' })
@@ -146,7 +152,7 @@ export class CostCategoryDefinitionDto implements CostCategoryDefinition {
     description: `Shared-cost splits, applied in order (at most ${MAX_CATEGORY_SPLITS}). Checked, but not applied to answers yet: a definition with splits is refused.`,
     example: [],
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_CATEGORY_SPLITS)
   @ValidateNested({ each: true })
@@ -276,17 +282,17 @@ export class CostCategoryPreviewDto {
 
 export class PreviewQueryDto {
   @ApiPropertyOptional({ description: '`true`: answer a preview and save nothing.', enum: ['true', 'false'] })
-  @IsOptional()
-  @IsIn(['true', 'false'], { message: 'dryRun: true or false' })
+  @OptionalNotNull()
+  @IsIn(['true', 'false'], { message: 'true or false' })
   dryRun?: string;
 
   @ApiPropertyOptional({ description: 'With dryRun: the first day of the preview window (yyyy-MM-dd).', example: '2026-09-01' })
-  @IsOptional()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'from: a date, yyyy-MM-dd' })
+  @OptionalNotNull()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date, yyyy-MM-dd' })
   from?: string;
 
   @ApiPropertyOptional({ description: 'With dryRun: the last day of the preview window (yyyy-MM-dd).', example: '2026-11-29' })
-  @IsOptional()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'to: a date, yyyy-MM-dd' })
+  @OptionalNotNull()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date, yyyy-MM-dd' })
   to?: string;
 }
