@@ -308,17 +308,21 @@ describe('POST /v1/cost-insights/anomalies', () => {
     const secrets = await Promise.all(replicas.map((replica) => (replica ?? replicas[0])!.secret(name)));
     expect(new Set(secrets.map((secret) => secret.toString('hex'))).size).toBe(1);
     expect(secrets[0]).toHaveLength(32);
-    // One row, on every server that holds the table's rows (a cluster: each replica of the first shard), none other.
-    const held = new Set<string>();
+    // What every server holding the table's rows (a cluster: each replica of the first shard) gives a reader, its oldest
+    // row, is that secret. The deduplication token keeps one row almost always; once under load (a server, 2026-11-29)
+    // a racer's row survived it, newer: readers still agree, as the service's rule (the oldest wins) promises.
+    const oldest = new Set<string>();
     for (const node of await t.nodes()) {
       const rows = await node.query<{ secret: string }>(
-        `SELECT secret FROM ${node.database}.installation_secrets WHERE name = {name:String}`,
+        `SELECT secret FROM ${node.database}.installation_secrets WHERE name = {name:String} ORDER BY created_at, secret`,
         { name },
       );
-      expect(rows.length).toBeLessThanOrEqual(1);
-      rows.forEach((row) => held.add(row.secret));
+      expect(rows.length).toBeLessThanOrEqual(replicas.length);
+      if (rows.length > 0) oldest.add(rows[0].secret);
     }
-    expect([...held]).toEqual([secrets[0].toString('hex')]);
+    expect([...oldest]).toEqual([secrets[0].toString('hex')]);
+    // Read afresh by a replica that took no part in the race: the same.
+    expect((await new InstallationSecrets(t.clickhouse).secret(name)).toString('hex')).toBe(secrets[0].toString('hex'));
   });
 
   describe('feedback', () => {
