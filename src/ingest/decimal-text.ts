@@ -1,18 +1,13 @@
-import { decimalText } from '../common/money/scaled-decimal';
+import { scaled, decimalText } from '../common/money/scaled-decimal';
 
-/** Exact addition of decimal texts (as ClickHouse prints Decimal sums), for reconciliation totals. */
-const SCALE = 10;
-const FACTOR = 10n ** BigInt(SCALE);
+/** The store's places (scaled-decimal.ts): a file's sums carry at most as many as the store keeps. */
+const BEYOND_THE_STORE = /(\.\d{10})\d+$/;
 
-function decimalTextToScaled(text: string): bigint {
-  const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());
-  if (!match) throw new Error(`not a decimal: ${text}`);
-  const [, sign, whole, fraction = ''] = match;
-  const scaled = BigInt(whole) * FACTOR + BigInt(fraction.slice(0, SCALE).padEnd(SCALE, '0'));
-  return sign ? -scaled : scaled;
-}
-
-/** A file's sums as read: places beyond the store's 10 are cut, as the store keeps them. */
+/**
+ * Exact addition of decimal texts (as ClickHouse prints Decimal sums), for reconciliation totals. A file's sums as
+ * read: places beyond the store's 10 are cut, as the store keeps them.
+ */
 export function addDecimalStrings(a: string, b: string): string {
-  return decimalText(decimalTextToScaled(a) + decimalTextToScaled(b));
+  const stored = (text: string) => scaled(text.trim().replace(BEYOND_THE_STORE, '$1'));
+  return decimalText(stored(a) + stored(b));
 }
