@@ -12,6 +12,7 @@ import {
 } from './cluster-ddl';
 import { NodesUnreachableError } from './cluster-nodes';
 import { crashIfMigrationFault } from './migration-fault';
+import { baselineStatements, coverHash, readBaseline } from './schema-baseline';
 import { StoreTable } from './store-tables';
 
 export const MIGRATIONS_DIR = resolve(__dirname, '../../../clickhouse/migrations');
@@ -105,6 +106,8 @@ export async function migrate(clickhouse: ClickhouseService, options: MigrateOpt
 export interface MigrateOptions {
   /** Apply no migration above this version (tests build the store of an older release: test/support/old-store.ts). */
   upToVersion?: number;
+  /** Apply every migration one by one even to an empty store (the baseline's generator). */
+  stepByStep?: boolean;
 }
 
 /** The migrations of `all` still to apply: not in `applied`, and none above `upToVersion`. */
@@ -131,20 +134,63 @@ async function migrateServer(
   );
   const applied = await clickhouse.query<{ version: number }>(`SELECT version FROM ${clickhouse.table('schema_migrations')}`);
   const appliedVersions = new Set(applied.map((row) => Number(row.version)));
-  const pending = pendingMigrations(loadMigrations(clickhouse.database, MIGRATIONS_DIR, clusterMode), appliedVersions, options);
+  const all = loadMigrations(clickhouse.database, MIGRATIONS_DIR, clusterMode);
   const appliedNow: Migration[] = [];
-  for (const migration of pending) {
+  if (appliedVersions.size === 0 && options.upToVersion === undefined && !options.stepByStep) {
+    for (const migration of await applyBaseline(clickhouse, all, run, clusterMode)) {
+      appliedVersions.add(migration.version);
+      appliedNow.push(migration);
+    }
+  }
+  for (const migration of pendingMigrations(all, appliedVersions, options)) {
     if (!(await serverKnowsSettings(clickhouse, migration.requiredMergeTreeSettings))) continue;
     for (const [index, statement] of migration.statements.entries()) {
       await run(statement);
       crashIfMigrationFault(migration.version, index + 1);
     }
-    await clickhouse.insert('schema_migrations', [
-      { version: migration.version, name: migration.name, checksum: migration.checksum, applied_at: Date.now() },
-    ]);
+    await clickhouse.insert('schema_migrations', [migrationRecord(migration)]);
     appliedNow.push(migration);
   }
   return appliedNow;
+}
+
+const migrationRecord = (migration: Migration) => ({
+  version: migration.version,
+  name: migration.name,
+  checksum: migration.checksum,
+  applied_at: Date.now(),
+});
+
+/**
+ * An empty store made from the schema baseline (schema-baseline.ts) in one CREATE per table, its migrations recorded
+ * as applied; none when the baseline does not stand for today's migrations 1..N or the server lacks a setting they need.
+ * Every statement is IF NOT EXISTS and the records come last, so a run cut short starts over from the baseline.
+ */
+async function applyBaseline(
+  clickhouse: ClickhouseService,
+  all: Migration[],
+  run: (statement: string) => Promise<void>,
+  clusterMode: boolean,
+): Promise<Migration[]> {
+  const baseline = readBaseline();
+  if (!baseline) return [];
+  const covered = all.filter((migration) => migration.version <= baseline.version);
+  if (covered.length !== baseline.version || coverHash(covered.map((m) => m.checksum)) !== baseline.hash) return [];
+  if (
+    !(await serverKnowsSettings(
+      clickhouse,
+      covered.flatMap((m) => m.requiredMergeTreeSettings),
+    ))
+  )
+    return [];
+  for (const statement of baselineStatements(baseline, clickhouse.database, clusterMode)) await run(statement);
+  await clickhouse.insert('schema_migrations', covered.map(migrationRecord));
+  return covered;
+}
+
+/** Every migration applied one by one to an empty server, serving tables named as on a cluster: what the baseline reads. */
+export function migrateStepByStepForBaseline(clickhouse: ClickhouseService): Promise<Migration[]> {
+  return migrateServer(clickhouse, (statement) => [statement], { stepByStep: true }, true);
 }
 
 /** Creates the store's dictionaries as the migrations define them, where missing (a restore needs them before its tables). */

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ClickhouseService } from './clickhouse.service';
+import { DISTRIBUTED_SUFFIX, servingTableName } from './cluster-ddl';
+
+/**
+ * The schema an empty store reaches through every migration, one CREATE per table (clickhouse/schema.sql, written by
+ * `npm run schema:baseline`, never by hand). A new store is made from it in a few statements instead of replaying
+ * every migration: the ALTERs of a table with eight projections cost most of a new store's migration time.
+ * It names the migrations it stands for by their checksums: one that no longer matches them is not used (and
+ * schema-baseline.spec.ts fails, naming the command). The upgrades e2e suite compares a store made from it with
+ * stores migrated statement by statement, in every mode.
+ */
+export const BASELINE_FILE = resolve(__dirname, '../../../clickhouse/schema.sql');
+
+/** The generator's database: a name no statement contains otherwise, replaced by `{{database}}` in the file. */
+const GENERATOR_DATABASE = 'schema_baseline_generator';
+
+export interface Baseline {
+  /** The highest migration version it stands for (all of 1..version). */
+  version: number;
+  /** Hash of the checksums of migrations 1..version (`coverHash`). */
+  hash: string;
+  /** `{{database}}` and `{{serving:<table>}}` placeholders unsubstituted. */
+  statements: string[];
+}
+
+/** One hash for migrations 1..n: a changed, added or removed migration among them changes it. */
+export function coverHash(checksums: string[]): string {
+  return createHash('sha256').update(checksums.join('\n')).digest('hex');
+}
+
+const HEADER = /^-- covers migrations 1\.\.(\d+), checksums hash ([0-9a-f]{64})$/m;
+
+/** The file's baseline; undefined when there is none. */
+export function readBaseline(file = BASELINE_FILE): Baseline | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  const header = HEADER.exec(text);
+  if (!header) throw new Error(`${file}: no "-- covers migrations 1..N" line; write it with npm run schema:baseline`);
+  return { version: Number(header[1]), hash: header[2], statements: splitBaseline(text) };
+}
+
+/** Statements end with `;` alone on a line (a CREATE's text may hold `;` inside its strings). */
+function splitBaseline(text: string): string[] {
+  return text
+    .split(/\n;\n/)
+    .map((chunk) => chunk.replace(/^--.*$/gm, '').trim())
+    .filter((statement) => statement.length > 0);
+}
+
+/** The baseline's statements for a database (`{{serving:t}}`: the table the service reads, per servingTableName). */
+export function baselineStatements(baseline: Baseline, database: string, clusterMode: boolean): string[] {
+  return baseline.statements.map((statement) =>
+    statement
+      .replace(/\{\{serving:(\w+)\}\}/g, (_, table: string) => `${database}.${servingTableName(table, clusterMode)}`)
+      .replace(/\{\{database\}\}/g, database),
+  );
+}
+
+/**
+ * The file's text for a store that every migration (1..version) was applied to one by one, with `{{serving:…}}`
+ * spelt as a cluster spells it (the generator migrates with cluster naming, so a reference to a serving table reads
+ * `<table>_distributed` and can be told from a local one). Dictionaries first (a table's DEFAULT may read one, and a
+ * dictionary's source is read only when it loads), then tables in the order the migrations first create them.
+ */
+export async function baselineText(store: ClickhouseService, version: number, hash: string, creationOrder: string[]): Promise<string> {
+  if (store.database !== GENERATOR_DATABASE) throw new Error(`the baseline is generated in database ${GENERATOR_DATABASE}`);
+  const tables = await store.query<{ name: string; dictionary: number; create: string }>(
+    `SELECT name, engine = 'Dictionary' AS dictionary, formatQuery(create_table_query) AS create FROM system.tables
+     WHERE database = {database:String} AND name != 'schema_migrations'`,
+    { database: store.database },
+  );
+  const rank = (name: string) => (creationOrder.includes(name) ? creationOrder.indexOf(name) : creationOrder.length);
+  const statements = tables
+    .sort((a, b) => Number(b.dictionary) - Number(a.dictionary) || rank(a.name) - rank(b.name) || a.name.localeCompare(b.name))
+    .map(({ create }) =>
+      create
+        .replace(/^CREATE (TABLE|DICTIONARY) /, 'CREATE $1 IF NOT EXISTS ')
+        .replace(new RegExp(`\\b${GENERATOR_DATABASE}\\.(\\w+)${DISTRIBUTED_SUFFIX}\\b`, 'g'), '{{serving:$1}}')
+        .replaceAll(GENERATOR_DATABASE, '{{database}}'),
+    );
+  return [
+    '-- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.',
+    '-- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.',
+    `-- covers migrations 1..${version}, checksums hash ${hash}`,
+    '',
+    ...statements.map((statement) => `${statement}\n;\n`),
+  ].join('\n');
+}
+
+export { GENERATOR_DATABASE as BASELINE_GENERATOR_DATABASE };
