@@ -14,8 +14,7 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
-import { firstHiddenCharacter } from '../common/text/hidden-characters';
-import { MAX_MAP_KEY_LENGTH } from '../cost-query/dimension-registry';
+import { categoryKeyProblems } from '../cost-query/cost-category-definition';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
@@ -142,9 +141,7 @@ function actorOf(principal: Principal): string {
 }
 
 function checkedKey(key: string): string {
-  if (key.length < 1 || key.length > MAX_MAP_KEY_LENGTH) {
-    throw new InvalidRequestException([`key: 1 to ${MAX_MAP_KEY_LENGTH} characters`]);
-  }
-  if (firstHiddenCharacter(key) !== undefined) throw new InvalidRequestException(['key: contains a control or invisible character']);
+  const problems = categoryKeyProblems(key);
+  if (problems.length > 0) throw new InvalidRequestException(problems);
   return key;
 }

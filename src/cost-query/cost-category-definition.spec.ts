@@ -1,4 +1,4 @@
-import { CostCategoryDefinition, definitionProblems, possibleValues } from './cost-category-definition';
+import { categoryKeyProblems, CostCategoryDefinition, definitionProblems, possibleValues } from './cost-category-definition';
 
 const definition = (overrides: Partial<CostCategoryDefinition> = {}): CostCategoryDefinition => ({
   effectiveFrom: '2026-10',
@@ -12,6 +12,15 @@ const definition = (overrides: Partial<CostCategoryDefinition> = {}): CostCatego
 });
 
 describe('cost category definitions', () => {
+  it('take a key of 1 to 256 visible characters, without a space at either end (the API and the CLI alike)', () => {
+    expect(categoryKeyProblems('Business Unit')).toEqual([]);
+    expect(categoryKeyProblems('')).toEqual(['key: 1 to 256 characters']);
+    expect(categoryKeyProblems('x'.repeat(257))).toEqual(['key: 1 to 256 characters']);
+    expect(categoryKeyProblems('Team\u200b')).toEqual(['key: contains a control or invisible character']);
+    for (const key of [' ', 'Team ', ' Team']) expect(categoryKeyProblems(key)).toEqual(['key: starts or ends with a space']);
+    expect(definitionProblems('Team ', definition(), [])).toEqual(['key: starts or ends with a space']);
+  });
+
   it('accepts a definition whose splits name values its rules give, percentages summing to 100', () => {
     const splits: CostCategoryDefinition['splits'] = [
       { source: { value: 'Shared' }, targets: ['Data', 'Payments'], method: 'fixed', percentages: [60, 40] },

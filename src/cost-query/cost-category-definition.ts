@@ -1,5 +1,7 @@
 import { CategoryRule, evaluationOrder, RuleDefinedCategory } from './cost-category-rules';
 import { scaled } from '../common/money/scaled-decimal';
+import { firstHiddenCharacter } from '../common/text/hidden-characters';
+import { MAX_MAP_KEY_LENGTH } from './dimension-registry';
 import { SplitMethod } from './cost-splits';
 import type { Filters } from './filters.types';
 
@@ -27,13 +29,22 @@ export interface CostCategoryDefinition {
   splits?: CategorySplitDefinition[];
 }
 
+/** What is wrong with a category's key (the API's path parameter, the CLI's argument): none, one or two problems. */
+export function categoryKeyProblems(key: string): string[] {
+  if (key.length < 1 || key.length > MAX_MAP_KEY_LENGTH) return [`key: 1 to ${MAX_MAP_KEY_LENGTH} characters`];
+  if (firstHiddenCharacter(key) !== undefined) return ['key: contains a control or invisible character'];
+  // `Team ` would be a second category beside `Team`, told apart by nothing a reader sees.
+  if (key.trim() !== key) return ['key: starts or ends with a space'];
+  return [];
+}
+
 /**
  * What is wrong with a definition beyond its shape (which the request DTO checks), each naming its field: a rule
  * that gives no value or two, a split's percentages, a target the rules cannot give, a category read in a cycle.
  * `others` are the organisation's other rule-defined categories (their latest versions).
  */
 export function definitionProblems(key: string, definition: CostCategoryDefinition, others: readonly RuleDefinedCategory[]): string[] {
-  const problems: string[] = [];
+  const problems = categoryKeyProblems(key);
   if (definition.rules.length === 0) problems.push('rules: at least one rule');
   if (definition.rules.length > MAX_CATEGORY_RULES) problems.push(`rules: at most ${MAX_CATEGORY_RULES}, got ${definition.rules.length}`);
   definition.rules.forEach((rule, index) => {

@@ -674,6 +674,7 @@ describe('rule-defined cost categories', () => {
       await put(org, 'Team', { ...valid, splits: [{ source: { value: 'Shared' }, targets: ['Other'], method: 'even' }] }),
     );
     expect(splits.startsWith('splits:')).toBe(true);
+    for (const key of [' ', 'Team ', ' Team']) expect(refused(await put(org, key, valid))).toBe('key: starts or ends with a space');
     // The same refusals in a preview.
     expect(refused(await put(org, 'Team', { ...valid, rules: [] }, { dryRun: 'true' }))).toMatch(/\brules\b/);
 
