@@ -176,13 +176,8 @@ async function applyBaseline(
   if (!baseline) return [];
   const covered = all.filter((migration) => migration.version <= baseline.version);
   if (covered.length !== baseline.version || coverHash(covered.map((m) => m.checksum)) !== baseline.hash) return [];
-  if (
-    !(await serverKnowsSettings(
-      clickhouse,
-      covered.flatMap((m) => m.requiredMergeTreeSettings),
-    ))
-  )
-    return [];
+  const settings = [...covered.flatMap((m) => m.requiredMergeTreeSettings), ...baseline.mergeTreeSettings];
+  if (!(await serverKnowsSettings(clickhouse, settings))) return [];
   for (const statement of baselineStatements(baseline, clickhouse.database, clusterMode)) await run(statement);
   await clickhouse.insert('schema_migrations', covered.map(migrationRecord));
   return covered;

@@ -29,6 +29,13 @@ describe('the schema baseline (clickhouse/schema.sql)', () => {
     );
   });
 
+  it('names the MergeTree settings its tables set, which the server must know for it to be used', () => {
+    expect(baseline.mergeTreeSettings).toEqual(
+      expect.arrayContaining(['index_granularity', 'map_serialization_version', 'map_buckets_strategy', 'auto_statistics_types']),
+    );
+    expect(baseline.mergeTreeSettings.every((name) => /^\w+$/.test(name))).toBe(true);
+  });
+
   it('reads the serving table where a migration did: the Distributed table on a cluster', () => {
     const text = (clusterMode: boolean) => baselineStatements(baseline, 'db', clusterMode).join('\n');
     expect(text(true)).toContain('FROM db.tag_key_activations_distributed FINAL');

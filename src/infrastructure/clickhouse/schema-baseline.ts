@@ -24,6 +24,8 @@ export interface Baseline {
   hash: string;
   /** `{{database}}` and `{{serving:<table>}}` placeholders unsubstituted. */
   statements: string[];
+  /** The MergeTree settings its tables set: a server that lacks one migrates step by step (as migrations would skip). */
+  mergeTreeSettings: string[];
 }
 
 /** One hash for migrations 1..n: a changed, added or removed migration among them changes it. */
@@ -39,7 +41,14 @@ export function readBaseline(file = BASELINE_FILE): Baseline | undefined {
   const text = readFileSync(file, 'utf8');
   const header = HEADER.exec(text);
   if (!header) throw new Error(`${file}: no "-- covers migrations 1..N" line; write it with npm run schema:baseline`);
-  return { version: Number(header[1]), hash: header[2], statements: splitBaseline(text) };
+  const statements = splitBaseline(text);
+  return { version: Number(header[1]), hash: header[2], statements, mergeTreeSettings: settingNames(statements) };
+}
+
+/** The names in the tables' `SETTINGS a = …, b = …` lines (formatQuery writes each table's settings on one line). */
+function settingNames(statements: string[]): string[] {
+  const lines = statements.filter((sql) => sql.startsWith('CREATE TABLE')).flatMap((sql) => sql.match(/^SETTINGS .*$/gm) ?? []);
+  return [...new Set(lines.flatMap((line) => [...line.matchAll(/(?:SETTINGS |, )(\w+) = /g)].map((match) => match[1])))];
 }
 
 /** Statements end with `;` alone on a line (a CREATE's text may hold `;` inside its strings). */
