@@ -29,7 +29,7 @@ export interface CostCategoryDefinition {
   splits?: CategorySplitDefinition[];
 }
 
-/** What is wrong with a category's key (the API's path parameter, the CLI's argument): none, one or two problems. */
+/** What is wrong with a category's key (the API's path parameter, the CLI's argument): none or one problem. */
 export function categoryKeyProblems(key: string): string[] {
   if (key.length < 1 || key.length > MAX_MAP_KEY_LENGTH) return [`key: 1 to ${MAX_MAP_KEY_LENGTH} characters`];
   if (firstHiddenCharacter(key) !== undefined) return ['key: contains a control or invisible character'];

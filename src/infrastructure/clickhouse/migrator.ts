@@ -2,16 +2,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ClickhouseService } from './clickhouse.service';
-import {
-  CLUSTER_WIDE_TABLES,
-  ClusterReplication,
-  DISTRIBUTED_SUFFIX,
-  distributedTableSql,
-  servingTableName,
-  toClusterStatements,
-} from './cluster-ddl';
+import { CLUSTER_WIDE_TABLES, ClusterReplication, DISTRIBUTED_SUFFIX, distributedTableSql, toClusterStatements } from './cluster-ddl';
 import { NodesUnreachableError } from './cluster-nodes';
 import { crashIfMigrationFault } from './migration-fault';
+import { fillPlaceholders } from './migration-text';
 import { baselineStatements, coverHash, readBaseline } from './schema-baseline';
 import { StoreTable } from './store-tables';
 
@@ -39,9 +33,7 @@ export function loadMigrations(database: string, dir = MIGRATIONS_DIR, clusterMo
     .sort()
     .map((file) => {
       const text = readFileSync(join(dir, file), 'utf8');
-      const sql = text
-        .replace(/\{\{serving:(\w+)\}\}/g, (_, table: string) => `${database}.${servingTableName(table, clusterMode)}`)
-        .replace(/\{\{database\}\}/g, database);
+      const sql = fillPlaceholders(text, database, clusterMode);
       return {
         version: Number(file.slice(0, 4)),
         name: file.replace(/\.sql$/, ''),

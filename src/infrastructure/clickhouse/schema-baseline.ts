@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ClickhouseService } from './clickhouse.service';
-import { DISTRIBUTED_SUFFIX, servingTableName } from './cluster-ddl';
+import { DISTRIBUTED_SUFFIX } from './cluster-ddl';
+import { fillPlaceholders } from './migration-text';
 
 /**
  * The schema an empty store reaches through every migration, one CREATE per table (clickhouse/schema.sql, written by
@@ -15,7 +16,7 @@ import { DISTRIBUTED_SUFFIX, servingTableName } from './cluster-ddl';
 export const BASELINE_FILE = resolve(__dirname, '../../../clickhouse/schema.sql');
 
 /** The generator's database: a name no statement contains otherwise, replaced by `{{database}}` in the file. */
-const GENERATOR_DATABASE = 'schema_baseline_generator';
+export const BASELINE_GENERATOR_DATABASE = 'schema_baseline_generator';
 
 export interface Baseline {
   /** The highest migration version it stands for (all of 1..version). */
@@ -59,13 +60,9 @@ function splitBaseline(text: string): string[] {
     .filter((statement) => statement.length > 0);
 }
 
-/** The baseline's statements for a database (`{{serving:t}}`: the table the service reads, per servingTableName). */
+/** The baseline's statements for a database (placeholders filled as in the migrations). */
 export function baselineStatements(baseline: Baseline, database: string, clusterMode: boolean): string[] {
-  return baseline.statements.map((statement) =>
-    statement
-      .replace(/\{\{serving:(\w+)\}\}/g, (_, table: string) => `${database}.${servingTableName(table, clusterMode)}`)
-      .replace(/\{\{database\}\}/g, database),
-  );
+  return baseline.statements.map((statement) => fillPlaceholders(statement, database, clusterMode));
 }
 
 /**
@@ -75,7 +72,8 @@ export function baselineStatements(baseline: Baseline, database: string, cluster
  * dictionary's source is read only when it loads), then tables in the order the migrations first create them.
  */
 export async function baselineText(store: ClickhouseService, version: number, hash: string, creationOrder: string[]): Promise<string> {
-  if (store.database !== GENERATOR_DATABASE) throw new Error(`the baseline is generated in database ${GENERATOR_DATABASE}`);
+  if (store.database !== BASELINE_GENERATOR_DATABASE)
+    throw new Error(`the baseline is generated in database ${BASELINE_GENERATOR_DATABASE}`);
   const tables = await store.query<{ name: string; dictionary: number; create: string }>(
     `SELECT name, engine = 'Dictionary' AS dictionary, formatQuery(create_table_query) AS create FROM system.tables
      WHERE database = {database:String} AND name != 'schema_migrations'`,
@@ -87,8 +85,8 @@ export async function baselineText(store: ClickhouseService, version: number, ha
     .map(({ create }) =>
       create
         .replace(/^CREATE (TABLE|DICTIONARY) /, 'CREATE $1 IF NOT EXISTS ')
-        .replace(new RegExp(`\\b${GENERATOR_DATABASE}\\.(\\w+)${DISTRIBUTED_SUFFIX}\\b`, 'g'), '{{serving:$1}}')
-        .replaceAll(GENERATOR_DATABASE, '{{database}}'),
+        .replace(new RegExp(`\\b${BASELINE_GENERATOR_DATABASE}\\.(\\w+)${DISTRIBUTED_SUFFIX}\\b`, 'g'), '{{serving:$1}}')
+        .replaceAll(BASELINE_GENERATOR_DATABASE, '{{database}}'),
     );
   return [
     '-- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.',
@@ -98,5 +96,3 @@ export async function baselineText(store: ClickhouseService, version: number, ha
     ...statements.map((statement) => `${statement}\n;\n`),
   ].join('\n');
 }
-
-export { GENERATOR_DATABASE as BASELINE_GENERATOR_DATABASE };
