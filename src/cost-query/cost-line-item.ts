@@ -22,6 +22,11 @@ export interface CostLineItemRow extends Record<MeasureColumn, string> {
   account_id: string;
   account_name: string;
   integration_id: string;
+  /** FOCUS 1.3 allocation: the provider's split method, its details (JSON text), the resource split from; '' when not allocated. */
+  allocated_method_id?: string;
+  allocated_method_details?: string;
+  allocated_resource_id?: string;
+  allocated_resource_name?: string;
   resource_tags: Record<string, string>;
   cost_categories: Record<string, string>;
   /** The invoice the row was billed on: its billing account, id and issuer ('' when unknown). */

@@ -41,6 +41,7 @@ describe('the field table drives every place a filter field appears', () => {
       'costCategory',
       'costCategoryValues',
       'billingCurrencies',
+      'allocatedMethods',
     ]);
     expect(DATE_FIELDS).toEqual(['billingPeriods', 'dateRange']);
   });

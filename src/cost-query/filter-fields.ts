@@ -218,6 +218,16 @@ export const FILTER_FIELDS = {
     example: ['EUR'],
     optionsExample: ['EUR', 'USD'],
   },
+  allocatedMethods: {
+    kind: 'list',
+    dimension: 'allocatedMethod',
+    column: 'allocated_method_id',
+    options: 'allocatedMethods',
+    label:
+      "FOCUS 1.3 AllocatedMethodId: how the provider split a shared charge onto the rows that carry it ('(not set)': rows not allocated by the provider, and exports of FOCUS 1.2 and older).",
+    example: ['cluster-cpu-share'],
+    optionsExample: ['cluster-cpu-share', '(not set)'],
+  },
 } as const satisfies Record<string, FilterFieldDefinition>;
 
 type Table = typeof FILTER_FIELDS;

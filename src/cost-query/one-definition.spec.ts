@@ -1,6 +1,4 @@
 import 'reflect-metadata';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { DAILY_METRICS } from '../../clients/backstage-cost-insights/src/client';
 import { METRIC_TOTALS_KEYS } from '../comparison/comparison-result';
 import { MetricTotalsDto } from '../comparison/dto/compare-response.dto';
@@ -17,6 +15,7 @@ import { MEASURE_COLUMNS, MeasureColumn, METRIC_CSV_HEADERS, METRIC_NAMES, METRI
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
 import { AGGREGATE_PROJECTIONS } from './projections';
+import { readBaseline } from '../infrastructure/clickhouse/schema-baseline';
 
 /**
  * One definition per concept: the lists written out in several places are checked against the one they must
@@ -24,7 +23,6 @@ import { AGGREGATE_PROJECTIONS } from './projections';
  * the importer's columns and the row every loader writes; the field table's columns against the aggregate
  * projections; the metrics table (metrics.ts) against the spec, and every list of the metrics against it.
  */
-const MIGRATIONS = resolve(__dirname, '../../clickhouse/migrations');
 
 /** Every key of CostLineItemRow, once (the compiler refuses a missing or extra key here); the measures are the metrics table's. */
 const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
@@ -44,6 +42,10 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   account_id: true,
   account_name: true,
   integration_id: true,
+  allocated_method_id: true,
+  allocated_method_details: true,
+  allocated_resource_id: true,
+  allocated_resource_name: true,
   resource_tags: true,
   cost_categories: true,
   billing_account_id: true,
@@ -53,48 +55,21 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   charge_class: true,
 };
 
-/** The cost table's columns as the migrations leave them: the last CREATE's list, then every ADD COLUMN. */
-function costTableColumns(): string[] {
-  let columns: string[] = [];
-  for (const file of readdirSync(MIGRATIONS)
-    .filter((name) => name.endsWith('.sql'))
-    .sort()) {
-    const sql = readFileSync(join(MIGRATIONS, file), 'utf8').replace(/^--.*$/gm, '');
-    const created = /CREATE TABLE (?:IF NOT EXISTS )?\{\{database\}\}\.cost_line_items(?:_\w+)?\s*\(([\s\S]*?)\)\s*ENGINE/.exec(sql);
-    if (created) columns = [...created[1].matchAll(/^\s*(\w+)\s+\S/gm)].map((match) => match[1]);
-    for (const added of sql.matchAll(/cost_line_items ADD COLUMN IF NOT EXISTS (\w+)/g)) columns.push(added[1]);
-  }
-  return columns;
-}
-
-/** Each aggregate projection's GROUP BY keys, as its latest (re)definition states them. */
-function projectionKeys(): Map<string, string[]> {
+/**
+ * A table of the schema baseline (clickhouse/schema.sql: what the migrations leave, as ClickHouse writes it; its own
+ * unit check proves it covers every migration): its columns in order, and each projection's GROUP BY keys.
+ */
+function baselineTable(table: string): { columns: string[]; projections: Map<string, string[]> } {
+  const create = readBaseline()!.statements.find((sql) => sql.startsWith(`CREATE TABLE IF NOT EXISTS {{database}}.${table}\n`));
+  const body = /\(\n([\s\S]*)\n\)\nENGINE/.exec(create!)![1];
+  const columns = [...body.matchAll(/^ {4}`(\w+)` /gm)].map((match) => match[1]);
   const projections = new Map<string, string[]>();
-  for (const file of readdirSync(MIGRATIONS)
-    .filter((name) => name.endsWith('.sql'))
-    .sort()) {
-    const sql = readFileSync(join(MIGRATIONS, file), 'utf8').replace(/^--.*$/gm, '');
-    for (const match of sql.matchAll(/ADD PROJECTION IF NOT EXISTS (\w+)\s*\(([\s\S]*?)\n\);/g)) {
-      const groupBy = /GROUP BY([\s\S]*)$/.exec(match[2])![1];
-      projections.set(
-        match[1],
-        groupBy.split(',').map((key) => key.trim()),
-      );
-    }
-  }
-  return projections;
-}
-
-/** The converted sums' columns and its projection's GROUP BY keys (migration 0021). */
-function convertedSumsTable(): { columns: string[]; projectionKeys: string[] } {
-  const sql = readFileSync(join(MIGRATIONS, '0021_create_converted_cost_sums.sql'), 'utf8').replace(/^--.*$/gm, '');
-  const body = /CREATE TABLE IF NOT EXISTS \{\{database\}\}\.converted_cost_sums\s*\(([\s\S]*?)\n\)\nENGINE/.exec(sql)![1];
-  const [columns, projection] = body.split(/\n\s*PROJECTION /);
-  const groupBy = /GROUP BY([\s\S]*?)\)\s*$/.exec(projection)![1];
-  return {
-    columns: [...columns.matchAll(/^\s*(\w+)\s+\S/gm)].map((match) => match[1]),
-    projectionKeys: groupBy.split(',').map((key) => key.trim()),
-  };
+  for (const match of body.matchAll(/^ {4}PROJECTION (\w+)\n[\s\S]*?GROUP BY\n([\s\S]*?)\n {4}\)/gm))
+    projections.set(
+      match[1],
+      match[2].split(',').map((key) => key.trim()),
+    );
+  return { columns, projections };
 }
 
 const sorted = (values: Iterable<string>) => [...values].sort();
@@ -180,7 +155,7 @@ function metricLists(): { list: string; actual: readonly unknown[]; expected: re
     },
     {
       list: "the cost table's measure columns (migrations, in table order)",
-      actual: costTableColumns().filter((column) => (MEASURE_COLUMNS as readonly string[]).includes(column)),
+      actual: baselineTable('cost_line_items').columns.filter((column) => (MEASURE_COLUMNS as readonly string[]).includes(column)),
       expected: MEASURE_COLUMNS,
     },
     {
@@ -196,7 +171,7 @@ function metricLists(): { list: string; actual: readonly unknown[]; expected: re
 describe('one definition per concept', () => {
   it("the importer writes every column of the cost table but imported_at and the activated maps (the migrations' columns)", () => {
     const computed = ['imported_at', ...Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn)];
-    expect(sorted(COST_COLUMNS)).toEqual(sorted(costTableColumns().filter((column) => !computed.includes(column))));
+    expect(sorted(COST_COLUMNS)).toEqual(sorted(baselineTable('cost_line_items').columns.filter((column) => !computed.includes(column))));
   });
 
   it('the row every loader writes (CostLineItemRow) has exactly the columns the importer writes', () => {
@@ -212,12 +187,15 @@ describe('one definition per concept', () => {
     });
     const keys = new Set(day.flatMap((row) => Object.keys(row)));
     expect(sorted([...keys].filter((key) => !(COST_COLUMNS as readonly string[]).includes(key)))).toEqual([]);
-    // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections.
-    expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(['charge_class']);
+    // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, and its
+    // clouds split no shared charge onto other rows (FOCUS 1.3 allocation, migration 0031).
+    expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(
+      sorted(['charge_class', 'allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name']),
+    );
   });
 
   it("every aggregate projection groups by every list field's column (or its month), so questions on it stay pre-aggregated", () => {
-    const projections = projectionKeys();
+    const { projections } = baselineTable('cost_line_items');
     // The migrations define exactly the projections the code names (projections.ts).
     const named = Object.values(AGGREGATE_PROJECTIONS).flatMap((grain) => Object.values(grain));
     expect({ list: 'AGGREGATE_PROJECTIONS', names: sorted(named) }).toEqual({
@@ -231,7 +209,8 @@ describe('one definition per concept', () => {
   });
 
   it("the converted sums keep every list field's column, every money column, and their monthly projection every key", () => {
-    const { columns, projectionKeys } = convertedSumsTable();
+    const { columns, projections } = baselineTable('converted_cost_sums');
+    const projectionKeys = projections.get('monthly_converted_sums') ?? [];
     expect(sorted(CONVERTED_SUM_KEYS)).toEqual(sorted(['usage_date', ...LIST_FIELDS.map((field) => field.column)]));
     expect(sorted(columns)).toEqual(
       sorted(['organization_id', 'build_id', 'built_on', ...CONVERTED_SUM_KEYS, 'converted_bit', ...MEASURE_COLUMNS]),

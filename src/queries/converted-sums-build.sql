@@ -9,7 +9,7 @@
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
 --   rate_values = ["1.0823","1.085"]
-INSERT INTO cost_insights.converted_cost_sums (organization_id, build_id, usage_date, cost_layer, cloud, service, resource_family, region, instance_type, usage_type, billing_period, cost_type, account_id, integration_id, billing_currency, converted_bit, amortized_cost, billed_cost, cash_cost, on_demand_cost, enterprise_discount_savings, product_discount_savings, partner_discount_savings, commitment_savings, spot_savings, other_savings) SELECT
+INSERT INTO cost_insights.converted_cost_sums (organization_id, build_id, usage_date, cost_layer, cloud, service, resource_family, region, instance_type, usage_type, billing_period, cost_type, account_id, integration_id, billing_currency, allocated_method_id, converted_bit, amortized_cost, billed_cost, cash_cost, on_demand_cost, enterprise_discount_savings, product_discount_savings, partner_discount_savings, commitment_savings, spot_savings, other_savings) SELECT
     {organization_id:UUID},
     {build_id:UUID},
     usage_date,
@@ -25,6 +25,7 @@ INSERT INTO cost_insights.converted_cost_sums (organization_id, build_id, usage_
     account_id,
     integration_id,
     billing_currency,
+    allocated_method_id,
     transform(billing_currency, {converted_codes:Array(String)}, {converted_bits:Array(UInt64)}, toUInt64(0)),
     toDecimal128(round(toDecimal256(sum(amortized_cost), 10), 18), 18),
     toDecimal128(round(toDecimal256(sum(billed_cost), 10), 18), 18),
@@ -51,7 +52,8 @@ GROUP BY
     cost_type,
     account_id,
     integration_id,
-    billing_currency
+    billing_currency,
+    allocated_method_id
 UNION ALL
 SELECT
     {organization_id:UUID},
@@ -69,6 +71,7 @@ SELECT
     account_id,
     integration_id,
     billing_currency,
+    allocated_method_id,
     transform(billing_currency, {converted_codes:Array(String)}, {converted_bits:Array(UInt64)}, toUInt64(0)),
     toDecimal128(round(toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate), 18), 18),
     toDecimal128(round(toDecimal256(sum(billed_cost), 10) * group_rate, 18), 18),
@@ -95,4 +98,5 @@ GROUP BY
     cost_type,
     account_id,
     integration_id,
-    billing_currency
+    billing_currency,
+    allocated_method_id

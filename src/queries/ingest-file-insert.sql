@@ -21,7 +21,11 @@ SELECT
     coalesce(v_SubAccountId, v_BillingAccountId, '') AS account_id,
     coalesce(v_SubAccountName, if(v_SubAccountId IS NULL, v_BillingAccountName, NULL), '') AS account_name,
     if({integration_id:String} != '', {integration_id:String}, lower(concat(p_cloud, '-', replaceRegexpAll(arrayLast(s -> (s != ''), splitByChar('/', ifNull(v_BillingAccountId, 'unknown'))), '[^A-Za-z0-9._:-]+', '-')))) AS integration_id,
-    mapFilter((k, x) -> (k != ''), mapApply((k, x) -> (trimBoth(k), x), JSONExtract(ifNull(v_Tags, '{}'), 'Map(String, String)'))) AS resource_tags,
+    ifNull(v_AllocatedMethodId, '') AS allocated_method_id,
+    ifNull(v_AllocatedMethodDetails, '') AS allocated_method_details,
+    ifNull(v_AllocatedResourceId, '') AS allocated_resource_id,
+    ifNull(v_AllocatedResourceName, '') AS allocated_resource_name,
+    mapUpdate(mapFilter((k, x) -> (k != ''), mapApply((k, x) -> (trimBoth(k), x), JSONExtract(ifNull(v_AllocatedTags, '{}'), 'Map(String, String)'))), mapFilter((k, x) -> (k != ''), mapApply((k, x) -> (trimBoth(k), x), JSONExtract(ifNull(v_Tags, '{}'), 'Map(String, String)')))) AS resource_tags,
     mapFilter((k, x) -> (k != ''), mapApply((k, x) -> (trimBoth(k), x), JSONExtract(ifNull(v_x_CostCategories, '{}'), 'Map(String, String)'))) AS cost_categories,
     m_effective AS amortized_cost,
     m_billed AS billed_cost,
@@ -130,6 +134,11 @@ FROM
             nullIf(trimBoth(ifNull(SkuMeter, '')), '') AS v_SkuMeter,
             nullIf(trimBoth(ifNull(SkuPriceDetails, '')), '') AS v_SkuPriceDetails,
             nullIf(trimBoth(ifNull(Tags, '')), '') AS v_Tags,
+            nullIf(trimBoth(ifNull(AllocatedMethodId, '')), '') AS v_AllocatedMethodId,
+            nullIf(trimBoth(ifNull(AllocatedMethodDetails, '')), '') AS v_AllocatedMethodDetails,
+            nullIf(trimBoth(ifNull(AllocatedResourceId, '')), '') AS v_AllocatedResourceId,
+            nullIf(trimBoth(ifNull(AllocatedResourceName, '')), '') AS v_AllocatedResourceName,
+            nullIf(trimBoth(ifNull(AllocatedTags, '')), '') AS v_AllocatedTags,
             nullIf(trimBoth(ifNull(x_UsageType, '')), '') AS v_x_UsageType,
             nullIf(trimBoth(ifNull(x_SkuMeterName, '')), '') AS v_x_SkuMeterName,
             nullIf(trimBoth(ifNull(x_CostCategories, '')), '') AS v_x_CostCategories,
@@ -137,7 +146,7 @@ FROM
             nullIf(trimBoth(ifNull(x_PartnerCreditApplied, '')), '') AS v_x_PartnerCreditApplied,
             nullIf(trimBoth(ifNull(x_PartnerCreditRate, '')), '') AS v_x_PartnerCreditRate,
             _row_number AS v_row
-        FROM file('exports/focus-00001.csv.gz', CSVWithNames, 'BilledCost Nullable(String), EffectiveCost Nullable(String), ListCost Nullable(String), ContractedCost Nullable(String), BillingCurrency Nullable(String), BillingPeriodStart Nullable(String), ChargePeriodStart Nullable(String), ChargeCategory Nullable(String), ChargeClass Nullable(String), ChargeDescription Nullable(String), BillingAccountId Nullable(String), BillingAccountName Nullable(String), SubAccountId Nullable(String), SubAccountName Nullable(String), ProviderName Nullable(String), PublisherName Nullable(String), ServiceProviderName Nullable(String), HostProviderName Nullable(String), InvoiceIssuerName Nullable(String), InvoiceId Nullable(String), ServiceName Nullable(String), ServiceCategory Nullable(String), RegionId Nullable(String), RegionName Nullable(String), PricingCategory Nullable(String), CommitmentDiscountId Nullable(String), CommitmentDiscountStatus Nullable(String), SkuMeter Nullable(String), SkuPriceDetails Nullable(String), Tags Nullable(String), x_UsageType Nullable(String), x_SkuMeterName Nullable(String), x_CostCategories Nullable(String), x_Discounts Nullable(String), x_PartnerCreditApplied Nullable(String), x_PartnerCreditRate Nullable(String)', 'gzip')
+        FROM file('exports/focus-00001.csv.gz', CSVWithNames, 'BilledCost Nullable(String), EffectiveCost Nullable(String), ListCost Nullable(String), ContractedCost Nullable(String), BillingCurrency Nullable(String), BillingPeriodStart Nullable(String), ChargePeriodStart Nullable(String), ChargeCategory Nullable(String), ChargeClass Nullable(String), ChargeDescription Nullable(String), BillingAccountId Nullable(String), BillingAccountName Nullable(String), SubAccountId Nullable(String), SubAccountName Nullable(String), ProviderName Nullable(String), PublisherName Nullable(String), ServiceProviderName Nullable(String), HostProviderName Nullable(String), InvoiceIssuerName Nullable(String), InvoiceId Nullable(String), ServiceName Nullable(String), ServiceCategory Nullable(String), RegionId Nullable(String), RegionName Nullable(String), PricingCategory Nullable(String), CommitmentDiscountId Nullable(String), CommitmentDiscountStatus Nullable(String), SkuMeter Nullable(String), SkuPriceDetails Nullable(String), Tags Nullable(String), AllocatedMethodId Nullable(String), AllocatedMethodDetails Nullable(String), AllocatedResourceId Nullable(String), AllocatedResourceName Nullable(String), AllocatedTags Nullable(String), x_UsageType Nullable(String), x_SkuMeterName Nullable(String), x_CostCategories Nullable(String), x_Discounts Nullable(String), x_PartnerCreditApplied Nullable(String), x_PartnerCreditRate Nullable(String)', 'gzip')
     )
 )
 SETTINGS input_format_with_names_use_header = 1, input_format_skip_unknown_fields = 1, input_format_defaults_for_omitted_fields = 1, format_csv_null_representation = 'NULL', input_format_csv_empty_as_default = 0, input_format_parquet_allow_missing_columns = 1, session_timezone = 'UTC', max_execution_time = 0, input_format_parquet_memory_high_watermark = 67108864, min_insert_block_size_rows = 0, min_insert_block_size_bytes = 8388608, max_insert_threads = 2, parallel_view_processing = 1, max_partitions_per_insert_block = 0

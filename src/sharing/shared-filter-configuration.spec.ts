@@ -18,6 +18,7 @@ const EMPTY_FIELDS = {
   costCategory: null,
   costCategoryValues: [],
   billingCurrencies: [],
+  allocatedMethods: [],
 };
 
 describe('normalizeSharedFilterConfiguration', () => {

@@ -16,6 +16,7 @@ const FIELD_COLUMNS = {
   accounts: 'account_id',
   integrations: 'integration_id',
   billingCurrencies: 'billing_currency',
+  allocatedMethods: 'allocated_method_id',
 } as const;
 const ALL_FIELDS = [...Object.keys(FIELD_COLUMNS), 'resourceTags', 'costCategories'];
 type Field = keyof typeof FIELD_COLUMNS | 'resourceTags' | 'costCategories';
@@ -92,6 +93,7 @@ describe('POST /v1/cost-insights/filters', () => {
     account_id: '999999999999',
     account_name: 'Org B account',
     integration_id: 'b-integration',
+    allocated_method_id: 'b-method',
     resource_tags: { 'b-tag': 'b-value' },
     cost_categories: { 'B Category': 'B' },
     amortized_cost: '1000',
@@ -129,6 +131,7 @@ describe('POST /v1/cost-insights/filters', () => {
         account_id: 'sub-2',
         account_name: 'Azure dev',
         integration_id: 'azure-ea',
+        allocated_method_id: 'cluster-cpu-share',
         resource_tags: { env: 'dev' },
         cost_categories: { Team: 'Web', 'Business Unit': 'Retail' },
         amortized_cost: '2.25',
@@ -155,7 +158,7 @@ describe('POST /v1/cost-insights/filters', () => {
       'b-value',
       'B Category',
     ];
-    expect(orgBValues).toHaveLength(14);
+    expect(orgBValues).toHaveLength(15);
     for (const value of orgBValues) expect(everything).not.toContain(value);
     expect(data.accountIdToName).toEqual({ '111111111111': 'Production', 'sub-2': 'Azure dev' });
     expect(data.tagValues).toEqual({ env: ['dev', 'prod'], team: ['data'] });
@@ -649,7 +652,7 @@ describe('POST /v1/cost-insights/filters', () => {
     it.each([
       [
         { fields: ['services', 'nope'] },
-        'fields[1]: Expected one of costLayers, clouds, services, resourceFamilies, regions, instanceTypes, usageTypes, billingPeriods, costTypes, accounts, integrations, billingCurrencies, resourceTags, costCategories, received "nope"',
+        'fields[1]: Expected one of costLayers, clouds, services, resourceFamilies, regions, instanceTypes, usageTypes, billingPeriods, costTypes, accounts, integrations, billingCurrencies, allocatedMethods, resourceTags, costCategories, received "nope"',
       ],
       [{ fields: ['Services'] }, 'fields[0]: Expected one of'],
       [{ fields: 'services' }, 'fields: Expected array of strings, received string'],

@@ -682,6 +682,72 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     expect((await post(org, 'tag-values', { tagKey: 'flag' })).body.data.values).toEqual(['true']);
   });
 
+  it('keeps FOCUS 1.3 allocation: AllocatedMethodId as a dimension and filter, AllocatedTags read as tags under the row’s own', async () => {
+    // A provider split one shared node (6 + 4) onto two namespaces; a third row was not allocated. Worked out by hand.
+    const header = ['BilledCost', 'EffectiveCost', 'ListCost', 'BillingCurrency', 'BillingPeriodStart', 'ChargePeriodStart'];
+    const allocation = ['AllocatedMethodId', 'AllocatedMethodDetails', 'AllocatedResourceId', 'AllocatedResourceName', 'AllocatedTags'];
+    const columns = [...header, 'ChargeCategory', 'BillingAccountId', 'ServiceProviderName', 'ServiceName', 'Tags', ...allocation];
+    const line = (cost: string, tags: string, ...allocated: string[]) =>
+      [
+        cost,
+        cost,
+        cost,
+        'USD',
+        '2026-10-01T00:00:00Z',
+        '2026-10-07T00:00:00Z',
+        'Usage',
+        '123456789012',
+        'AWS',
+        'Amazon EKS',
+        tags,
+        ...allocated,
+      ]
+        .map((value) => `"${value.replace(/"/g, '""')}"`)
+        .join(',');
+    const details = '{"Elements":[{"AllocatedRatio":0.6,"UsageUnit":"vCPU-Hours"}]}';
+    const file = join(tmp, 'focus-1.3-allocated.csv');
+    writeFileSync(
+      file,
+      [
+        columns.join(','),
+        line('6', '{"env": "prod"}', 'cluster-cpu-share', details, 'arn:node-1', 'node-1', '{"k8s-namespace": "payments", "env": "alloc"}'),
+        line('4', '', 'cluster-cpu-share', '', 'arn:node-1', 'node-1', '{"k8s-namespace": "search"}'),
+        line('2.5', '{"env": "dev"}', '', '', '', '', ''),
+      ].join('\n') + '\n',
+    );
+    const org = await t.newOrganization();
+    expect((await importInto(org, [file])).sumBilledCost).toBe('12.5');
+    const october = { dateRange: { start: '2026-10-01', end: '2026-10-31' } };
+    const costs = async (inclusions: object, dimension: string) => {
+      const response = await post(org, 'data', {
+        filters: { inclusions: { ...october, ...inclusions } },
+        groupBy: { dateGrouping: 'monthly', dimension },
+      });
+      expect(response.status).toBe(200);
+      return Object.fromEntries(
+        response.body.data.items.map((i: { dimension_value: string; billed_cost: number }) => [i.dimension_value, i.billed_cost]),
+      );
+    };
+
+    expect(await costs({}, 'allocatedMethod')).toEqual({ 'cluster-cpu-share': 10, '(not set)': 2.5 });
+    expect(await costs({ allocatedMethods: ['cluster-cpu-share'] }, 'tag:k8s-namespace')).toEqual({ payments: 6, search: 4 });
+    expect(await costs({ allocatedMethods: ['(not set)'] }, 'tag:env')).toEqual({ dev: 2.5 });
+    // The row's own Tags win over its AllocatedTags: env=alloc is nowhere.
+    expect((await post(org, 'tag-values', { tagKey: 'env' })).body.data.values).toEqual(['dev', 'prod']);
+    const filters = (await post(org, 'filters', { filters: { inclusions: october } })).body.data;
+    expect(filters.allocatedMethods).toEqual(['(not set)', 'cluster-cpu-share']);
+    const stored = await t.clickhouse.query<Record<string, string>>(
+      `SELECT allocated_method_id, allocated_method_details, allocated_resource_id, allocated_resource_name, toString(billed_cost) AS billed
+       FROM ${t.clickhouse.table('cost_line_items')} WHERE organization_id = {org:UUID} ORDER BY billed_cost DESC`,
+      { org: org.organizationId },
+    );
+    expect(stored.map((row) => Object.values(row))).toEqual([
+      ['cluster-cpu-share', details, 'arn:node-1', 'node-1', '6'],
+      ['cluster-cpu-share', '', 'arn:node-1', 'node-1', '4'],
+      ['', '', '', '', '2.5'],
+    ]);
+  });
+
   it('maps Azure CSP partner earned credit (x_PartnerCreditApplied/Rate) into partner savings, out of the enterprise bucket', async () => {
     const header = [
       'BilledCost',

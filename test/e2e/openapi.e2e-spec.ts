@@ -82,6 +82,7 @@ describe('OpenAPI document and Swagger UI', () => {
         'costCategoryValues',
         // Extensions.
         'billingCurrencies',
+        'allocatedMethods',
       ].sort(),
     );
   });

@@ -66,6 +66,7 @@ describe('shared filters (create and read)', () => {
       costCategory: 'Business Unit',
       costCategoryValues: ['Platform', 'Data'],
       billingCurrencies: ['EUR'],
+      allocatedMethods: ['cluster-cpu-share'],
     };
     const exclusions = { regions: ['eu-west-1'], dateRange: { start: '2026-10-10', end: '2026-10-10' }, resourceTag: 'temp' };
     const filterConfiguration = {
@@ -466,12 +467,12 @@ describe('shared filters (create and read)', () => {
       [
         'bad dimension',
         { filterConfiguration: { groupBy: { dimension: 'colour' } } },
-        'filterConfiguration.groupBy.dimension: "colour" is not a dimension: expected one of costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, billingCurrency, or tag:<key> or costCategory:<key>',
+        'filterConfiguration.groupBy.dimension: "colour" is not a dimension: expected one of costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, billingCurrency, allocatedMethod, or tag:<key> or costCategory:<key>',
       ],
       [
         'empty tag key in dimension',
         { filterConfiguration: { groupBy: { dimension: 'tag:' } } },
-        'filterConfiguration.groupBy.dimension: "tag:" is not a dimension: expected one of costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, billingCurrency, or tag:<key> or costCategory:<key>',
+        'filterConfiguration.groupBy.dimension: "tag:" is not a dimension: expected one of costLayer, cloud, service, resourceFamily, region, instanceType, usageType, billingPeriod, costType, account, integration, billingCurrency, allocatedMethod, or tag:<key> or costCategory:<key>',
       ],
       [
         'dimension not a string',

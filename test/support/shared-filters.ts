@@ -21,6 +21,7 @@ export const UNSET_FIELDS = {
   costCategory: null,
   costCategoryValues: [],
   billingCurrencies: [],
+  allocatedMethods: [],
 };
 
 /** A configuration already in the stored (normalised) form, so what is stored is exactly its JSON. */
