@@ -21,6 +21,9 @@ import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
 import { buildAllocationQuery } from '../src/cost-query/allocation.query';
+import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
+import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
+import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
 import { compileCategories, VersionedCategory } from '../src/cost-query/cost-category-rules';
 import { fileInsertSql } from '../src/ingest/focus-load';
 import { inputTableName, newImportId, reportTableName } from '../src/ingest/import-tables';
@@ -103,6 +106,52 @@ const RULE_SCOPE: OrganizationScope = {
     billingMonth: 'billing_period',
   }),
 };
+
+/** A category with shared-cost splits (split-adjustments.ts): Shared by its targets' cost, Support rows evenly. */
+const SPLIT_CATEGORIES: VersionedCategory[] = [
+  {
+    key: 'Owner',
+    segments: [
+      {
+        from: '2026-10',
+        category: {
+          key: 'Owner',
+          defaultValue: 'Shared',
+          rules: [{ inheritTag: 'team' }],
+          splits: [
+            { source: { value: 'Shared' }, targets: ['data', 'payments'], method: 'proportional' },
+            { source: { filters: { inclusions: { services: ['AWS Support'] } } }, targets: ['data', 'payments'], method: 'even' },
+          ],
+        },
+      },
+    ],
+  },
+];
+const SPLIT_SCOPE: OrganizationScope = {
+  ...ORG,
+  ruleCategories: compileCategories(SPLIT_CATEGORIES, ['Owner'], {
+    imported: 'cost_categories',
+    tags: 'resource_tags',
+    billingMonth: 'billing_period',
+  }),
+};
+const SPLIT_QUESTION = {
+  scope: SPLIT_SCOPE,
+  dimensions: [{ kind: 'costCategory', key: 'Owner' } as const, { kind: 'column', name: 'service' } as const],
+  filters: { inclusions: { dateRange: OCTOBER, costCategory: 'Owner', costCategoryValues: ['data'] } },
+};
+const SPLIT_PLAN = splitPlanOf(SPLIT_SCOPE.ruleCategories?.splits, SPLIT_QUESTION.filters, SPLIT_QUESTION.dimensions)!;
+/** What the splits moved on 2 October: 10 EUR of Shared's Amazon EC2 cost onto data. */
+const SPLIT_ADJUSTMENTS = [-1n, 1n].map((sign, i) => ({
+  usageDate: '2026-10-02',
+  billingPeriod: '',
+  billingCurrency: 'EUR',
+  value: ['Shared', 'data'][i],
+  dimensions: [['Shared', 'data'][i], 'Amazon EC2'],
+  amounts: MEASURE_COLUMNS.map(() => sign * 100_000_000_000n),
+  splitIn: i === 1 ? 100_000_000_000n : 0n,
+  splitOut: i === 0 ? 100_000_000_000n : 0n,
+}));
 
 /** A build of converted sums (src/currency/converted-sums.service.ts). */
 const BUILD_ID = '9d1c4f2a-5b6e-4a7d-8c9b-0e1f2a3b4c5d';
@@ -204,6 +253,18 @@ export function goldenStatements(): Record<string, CompiledSql> {
         scope: RULE_SCOPE,
         dimensions: [{ kind: 'costCategory', key: 'BusinessUnit' }],
         filters: { inclusions: { dateRange: OCTOBER }, exclusions: { costCategory: 'BusinessUnit', costCategoryValues: ['Data'] } },
+      }),
+      50001,
+    ),
+    'split-portions-by-category-and-service': buildSplitPortionsQuery(TABLE, data(SPLIT_QUESTION), SPLIT_PLAN),
+    'split-basis': buildSplitBasisQuery(TABLE, data(SPLIT_QUESTION), SPLIT_PLAN)!,
+    'data-with-split-adjustments-converted': buildCostDataQuery(
+      TABLE,
+      data({
+        ...SPLIT_QUESTION,
+        dateGrouping: 'daily',
+        conversion: CONVERSION,
+        splits: { plan: SPLIT_PLAN, valueFilters: [onlyCategory(SPLIT_QUESTION.filters, 'Owner')!], adjustments: SPLIT_ADJUSTMENTS },
       }),
       50001,
     ),

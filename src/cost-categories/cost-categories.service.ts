@@ -139,9 +139,6 @@ export class CostCategoriesService {
     const records = await this.repository.versions(organizationId);
     const others = versionedCategories(records).map(unionOfVersions);
     const problems = definitionProblems(key, definition, others);
-    if ((definition.splits ?? []).length > 0) {
-      problems.push('splits: shared-cost splits are not applied to answers yet; save the rules without them');
-    }
     if (problems.length === 0) problems.push(...sizeProblems(withProposal(versionedCategories(records), records, key, definition)));
     if (problems.length > 0) throw new InvalidRequestException(problems);
     return records;

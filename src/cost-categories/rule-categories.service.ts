@@ -6,6 +6,8 @@ import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
 import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
 import { CategoryVersionRecord, CostCategoriesRepository } from './cost-categories.repository';
+import type { CategorySplitDefinition } from '../cost-query/cost-category-definition';
+import type { CategorySplit } from '../cost-query/cost-splits';
 
 /** Organisations whose definitions are remembered at once (the least recently used is forgotten first). */
 const REMEMBERED_ORGANIZATIONS = 1_000;
@@ -74,11 +76,30 @@ export function versionedCategories(records: readonly CategoryVersionRecord[]): 
     const { definition } = record;
     versions.push({
       effectiveFrom: record.effectiveFrom,
-      ...(definition ? { category: { key: record.key, defaultValue: definition.defaultValue, rules: definition.rules } } : {}),
+      ...(definition
+        ? {
+            category: {
+              key: record.key,
+              defaultValue: definition.defaultValue,
+              rules: definition.rules,
+              splits: definition.splits?.map(categorySplit),
+            },
+          }
+        : {}),
     });
     byKey.set(record.key, versions);
   }
   return [...byKey]
     .map(([key, versions]) => ({ key, segments: effectiveSegments(versions) }))
     .filter((category) => category.segments.length > 0);
+}
+
+/** A saved split as questions apply it: its source one of value or filters, percentages as decimal text. */
+export function categorySplit(split: CategorySplitDefinition): CategorySplit {
+  return {
+    source: split.source.filters ? { filters: split.source.filters } : { value: split.source.value ?? '' },
+    targets: split.targets,
+    method: split.method,
+    ...(split.percentages ? { percentages: split.percentages.map((percentage) => String(percentage)) } : {}),
+  };
 }

@@ -1,6 +1,7 @@
+import type { CategorySplit } from './cost-splits';
 import { MAP_DIMENSIONS } from './filter-fields';
 import { rowCondition } from './filter-compiler';
-import type { CompiledCategories, Filters } from './filters.types';
+import type { CompiledCategories, Filters, SplitSegment } from './filters.types';
 import { SqlParameters } from './sql-parameters';
 
 /**
@@ -21,6 +22,8 @@ export interface RuleDefinedCategory {
   key: string;
   defaultValue: string;
   rules: readonly CategoryRule[];
+  /** Shared-cost splits applied to answers grouped or filtered by the category (split-adjustments.ts), in order. */
+  splits?: readonly CategorySplit[];
 }
 
 /** The categories in an order in which each comes after those it reads, or the first cycle found. */
@@ -171,7 +174,18 @@ export function compileCategories(
     const updated = `mapUpdate(${categoriesSoFar}, ${update})`;
     sql = readsCategories ? `arrayMap(${categoriesSoFar} -> ${updated}, [${sql}])[1]` : updated;
   }
-  return { keys: result.order.map((category) => category.key), sql, params: params.toObject() };
+  return { keys: result.order.map((category) => category.key), sql, params: params.toObject(), splits: splitSegments(byKey, named) };
+}
+
+/** The months of each named category that has splits in some version: each segment's splits (none: an empty list). */
+function splitSegments(byKey: ReadonlyMap<string, VersionedCategory>, named: readonly string[]): Record<string, SplitSegment[]> {
+  const segments: Record<string, SplitSegment[]> = {};
+  for (const key of new Set(named)) {
+    const category = byKey.get(key);
+    if (!category?.segments.some((segment) => (segment.category.splits?.length ?? 0) > 0)) continue;
+    segments[key] = category.segments.map((segment) => ({ from: segment.from, splits: segment.category.splits ?? [] }));
+  }
+  return segments;
 }
 
 /** The rule-defined keys among `named`, with every rule-defined key their rules read, transitively. */

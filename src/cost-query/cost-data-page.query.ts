@@ -1,11 +1,9 @@
 import { withProjectionPreference } from './projection-preference';
-import { bucketStartSql } from './date-bucketing';
-import { compileWhere } from './filter-compiler';
-import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
+import { metricSumsOfPartsSql } from './cost-metrics';
 import { METRIC_NAMES } from './metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 import { MoneySql } from './currency-conversion';
-import { CostDataQuery, dimensionFields, dimensionValueSql, whereOptions } from './cost-data.query';
+import { CostDataQuery, dimensionFields, partialSumsSql, splitFieldNames, splitFieldsSql } from './cost-data.query';
 
 /** Which part of /data a paged reader wants: a page of the items and the dimension values ranked by cost. */
 export interface CostDataPage {
@@ -51,9 +49,8 @@ const dim = (index: number): string => `dim_${index}`;
 export function buildCostDataPageQuery(table: string, query: CostDataQuery, page: CostDataPage): CompiledSql {
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params, query.convertedSums);
+  const partialSums = partialSumsSql(table, query, params, money);
   const dims = query.dimensions.map((_, i) => dim(i));
-  const where = compileWhere(query.scope, query.filters, params, whereOptions(query));
-  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params, query.scope)} AS ${dim(i)}`);
   // grouping(x) = 1: x is not a key of the row's grouping set.
   const kind = dims.length
     ? `multiIf(grouping(${BUCKET}) = 0, ${PAGE_LINE.item}, grouping(${dims[0]}) = 0, ${PAGE_LINE.topValue}, ${PAGE_LINE.totals})`
@@ -66,23 +63,12 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
       BUCKET,
       ...dims,
       metricSumsOfPartsSql((metric) => metric, ', ', money),
+      ...splitFieldsSql(query, money),
       ...(money.conversion ? [`${money.convertedCurrencies('groupBitOr(currency_bit)')} AS converted_currencies`] : []),
       `min(${BUCKET}) AS first_bucket`,
     ].join(', ')}`,
     'FROM (',
-    money.select((branch, and) =>
-      [
-        `  SELECT ${[
-          `${bucketStartSql(query.dateGrouping)} AS ${BUCKET}`,
-          ...dimensionSelects,
-          ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
-          metricPartSumsSql(branch),
-        ].join(', ')}`,
-        `  FROM ${branch.from ?? table}`,
-        `  WHERE ${and(where).replace(/\n/g, '\n  ')}`,
-        `  GROUP BY ${[BUCKET, ...dims, ...branch.groupKeys].join(', ')}`,
-      ].join('\n'),
-    ),
+    partialSums,
     ')',
     `GROUP BY GROUPING SETS (${[[BUCKET, ...dims], ...(dims.length ? [dims] : []), []].map((keys) => `(${keys.join(', ')})`).join(', ')})`,
   ];
@@ -99,7 +85,7 @@ export function buildCostDataPageQuery(table: string, query: CostDataQuery, page
   const fields = dimensionFields(query, params);
   const format = (columns: string[]) => `formatRowNoNewline('JSONEachRow', ${columns.join(', ')})`;
   const line = [
-    `multiIf(kind = ${PAGE_LINE.item}, ${format([`${BUCKET} AS usage_date`, ...fields, ...METRIC_NAMES])},`,
+    `multiIf(kind = ${PAGE_LINE.item}, ${format([`${BUCKET} AS usage_date`, ...fields, ...METRIC_NAMES, ...splitFieldNames(query)])},`,
     ...(dims.length ? [`  kind = ${PAGE_LINE.topValue}, ${format([...fields, 'amortized_cost', 'billed_cost'])},`] : []),
     `  ${format([...converted, ...METRIC_NAMES])})`,
   ];

@@ -7,8 +7,9 @@ import { Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
 import { METRIC_CSV_HEADERS } from './metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
-import { ConvertedSums, CurrencyConversion, MoneySql } from './currency-conversion';
+import { ConvertedSums, CurrencyConversion, MoneyBranch, MoneySql } from './currency-conversion';
 import { csvSafeTextSql } from './csv-safe-text';
+import { adjustmentRowsSql, adjustmentValueCondition, QuestionSplits } from './split-adjustments';
 
 /** What /data asks of the store, after validation. */
 export interface CostDataQuery {
@@ -26,6 +27,8 @@ export interface CostDataQuery {
   conversion?: CurrencyConversion;
   /** A complete build of that conversion's sums to read instead (only for questions readsOnlyListColumns allows). */
   convertedSums?: ConvertedSums;
+  /** What a rule-defined category's shared-cost splits move (split-adjustments.ts), added to the rows as they are. */
+  splits?: QuestionSplits;
 }
 
 /**
@@ -78,20 +81,21 @@ export function buildCostDataQuery(
 ): CompiledSql {
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params, query.convertedSums);
-  const dimensionSelects = query.dimensions.map((ref, i) => `${dimensionValueSql(ref, params, query.scope)} AS ${dimensionColumn(i)}`);
-  const whereSql = compileWhere(query.scope, query.filters, params, whereOptions(query));
+  const partialSums = partialSumsSql(table, query, params, money);
   const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
   const sums = metricSumsOfPartsSql((metric) => metric, ', ', money);
   const isTotal = `grouping(${BUCKET_COLUMN}) = 1`;
-  // The inner groups are the items, unless converting at question time makes them finer (per currency and day or
-  // period): then count the items.
-  const itemCount = money.conversion && !money.onePartPerGroup() ? `uniqExact(${keys.join(', ')})` : 'count()';
+  // The inner groups are the items, unless converting at question time or moved cost makes them finer (per currency
+  // and day or period, or an adjustment beside the rows): then count the items.
+  const finer = (money.conversion && !money.onePartPerGroup()) || query.splits;
+  const itemCount = finer ? `uniqExact(${keys.join(', ')})` : 'count()';
+  const itemSums = [sums, ...splitFieldsSql(query, money)].join(', ');
   // A CSV record ends with CRLF: its CR here, the LF as every result line's end. Dimension values are
   // tenants' text: never a spreadsheet formula (the bucket is a Date, the metrics are numbers).
-  const csvCells = () => [BUCKET_COLUMN, ...query.dimensions.map((_, i) => csvSafeTextSql(dimensionColumn(i), params)), sums];
+  const csvCells = () => [BUCKET_COLUMN, ...query.dimensions.map((_, i) => csvSafeTextSql(dimensionColumn(i), params)), itemSums];
   const item =
     itemFormat === 'json'
-      ? `concat(',', formatRowNoNewline('JSONEachRow', ${[`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), sums].join(', ')}))`
+      ? `concat(',', formatRowNoNewline('JSONEachRow', ${[`${BUCKET_COLUMN} AS usage_date`, ...dimensionFields(query, params), itemSums].join(', ')}))`
       : `concat(formatRowNoNewline('CSV', ${csvCells().join(', ')}), '\\r')`;
   const sql = [
     'SELECT',
@@ -99,25 +103,75 @@ export function buildCostDataQuery(
     `    formatRowNoNewline('JSONEachRow', ${[`${itemCount} AS ${ITEM_COUNT_FIELD}`, ...(money.conversion ? [`${money.convertedCurrencies('groupBitOr(currency_bit)')} AS ${CONVERTED_FIELD}`] : []), sums].join(', ')}),`,
     `    ${item}) AS line`,
     'FROM (',
-    money.select((branch, where) =>
-      [
-        `  SELECT ${[
-          `${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`,
-          ...dimensionSelects,
-          ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
-          metricPartSumsSql(branch),
-        ].join(', ')}`,
-        `  FROM ${branch.from ?? table}`,
-        `  WHERE ${where(whereSql).replace(/\n/g, '\n  ')}`,
-        `  GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
-      ].join('\n'),
-    ),
+    partialSums,
     ')',
     `GROUP BY GROUPING SETS ((${keys.join(', ')}), ())`,
     `ORDER BY ${[`${isTotal} DESC`, ...keys.map((key) => `${key} ASC`)].join(', ')}`,
     `LIMIT ${params.add('UInt64', itemLimit + 1)}`,
   ].join('\n');
   return { sql: withProjectionPreference(sql), params: params.toObject() };
+}
+
+/**
+ * The pre-aggregation both /data statements share: per bucket and dimension values (and the branches' own keys), each
+ * metric's partial sum in the answer's currency (`part_<column>`) and with a conversion the group's currency bit — of
+ * the rows the question selects, and with splits of the adjustment rows its category filters keep (with
+ * `part_split_in` and `part_split_out` when it groups by the category; the rows themselves moved nothing).
+ */
+export function partialSumsSql(table: string, query: CostDataQuery, params: SqlParameters, money: MoneySql): string {
+  const keys = [BUCKET_COLUMN, ...query.dimensions.map((_, i) => dimensionColumn(i))];
+  const grouped = splitFieldNames(query).length > 0;
+  // The rows' own part of split_in and split_out is a constant, so their sums stay those an aggregate projection has.
+  const splitParts = (branch: MoneyBranch, moved: boolean) =>
+    !grouped
+      ? [metricPartSumsSql(branch)]
+      : moved
+        ? [
+            metricPartSumsSql(
+              branch,
+              ', ',
+              SPLIT_FIELDS.map((field) => [field, `part_${field}`] as const),
+            ),
+          ]
+        : [metricPartSumsSql(branch), ...SPLIT_FIELDS.map((field) => `toDecimal128(0, 10) AS part_${field}`)];
+  const select = (from: string, where: string, dimensions: string[], moved: boolean) =>
+    money.select((branch, and) =>
+      [
+        `  SELECT ${[
+          `${bucketStartSql(query.dateGrouping)} AS ${BUCKET_COLUMN}`,
+          ...dimensions.map((sql, i) => `${sql} AS ${dimensionColumn(i)}`),
+          ...(money.conversion ? [`${branch.currencyBit} AS currency_bit`] : []),
+          ...splitParts(branch, moved),
+        ].join(', ')}`,
+        `  FROM ${branch.from ?? from}`,
+        `  WHERE ${and(where).replace(/\n/g, '\n  ')}`,
+        `  GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
+      ].join('\n'),
+    );
+  const dimensions = query.dimensions.map((ref) => dimensionValueSql(ref, params, query.scope));
+  const rows = select(table, compileWhere(query.scope, query.filters, params, whereOptions(query)), dimensions, false);
+  const splits = query.splits;
+  if (!splits || splits.adjustments.length === 0) return rows;
+  const moved = select(
+    adjustmentRowsSql(splits, query.dimensions.length, params),
+    adjustmentValueCondition(splits, params),
+    query.dimensions.map((_, i) => `split_dim_${i}`),
+    true,
+  );
+  return `${rows}\nUNION ALL\n${moved}`;
+}
+
+/** An item's amortized cost moved in and out by splits, beside its metrics (items grouped by a category with splits). */
+const SPLIT_FIELDS = ['split_in', 'split_out'] as const;
+
+/** The split fields of the question's items: split_in and split_out when it groups by a category with splits. */
+export function splitFieldNames(query: Pick<CostDataQuery, 'splits'>): readonly string[] {
+  return query.splits?.plan.dimensionIndex === undefined ? [] : SPLIT_FIELDS;
+}
+
+/** The items' split fields re-added from their partial sums (in the answer's numbers, as the metrics). */
+export function splitFieldsSql(query: CostDataQuery, money: MoneySql): string[] {
+  return splitFieldNames(query).map((field) => `${money.total(`sum(part_${field})`)} AS ${field}`);
 }
 
 /** The totals line's count of every item of the answer (the other fields are metric sums). */
@@ -140,8 +194,8 @@ export interface CostDataResultBytes {
 const NEWLINE = 0x0a;
 
 /** The CSV header record of buildCostDataQuery's `csv` items: the bucket, each grouping dimension by name, the metrics. */
-export function costDataCsvColumns(query: Pick<CostDataQuery, 'dimensions'>): string[] {
-  return ['usage_date', ...query.dimensions.map(dimensionName), ...METRIC_CSV_HEADERS];
+export function costDataCsvColumns(query: Pick<CostDataQuery, 'dimensions' | 'splits'>): string[] {
+  return ['usage_date', ...query.dimensions.map(dimensionName), ...METRIC_CSV_HEADERS, ...splitFieldNames(query)];
 }
 
 /**

@@ -17,9 +17,15 @@ export type CompareMetric = ComparableMetric | 'effective_savings_rate';
  * inside the aggregates. With a MoneyBranch of a converting MoneySql, the partial sums are in the answer's currency
  * (grouped by its keys too) and the re-added sums rounded once (currency-conversion.ts).
  */
-export function metricPartSumsSql(branch?: MoneyBranch, separator = ', '): string {
-  const sums = branch ? branch.sums(MEASURE_COLUMNS) : MEASURE_COLUMNS.map((column) => `sum(${column})`);
-  return MEASURE_COLUMNS.map((column, i) => `${sums[i]} AS part_${column}`).join(separator);
+export function metricPartSumsSql(
+  branch?: MoneyBranch,
+  separator = ', ',
+  extra: readonly (readonly [expression: string, alias: string])[] = [],
+): string {
+  const columns = [...MEASURE_COLUMNS, ...extra.map(([expression]) => expression)];
+  const aliases = [...MEASURE_COLUMNS.map((column) => `part_${column}`), ...extra.map(([, alias]) => alias)];
+  const sums = branch ? branch.sums(columns) : columns.map((column) => `sum(${column})`);
+  return aliases.map((alias, i) => `${sums[i]} AS ${alias}`).join(separator);
 }
 
 /**

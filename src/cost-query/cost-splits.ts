@@ -1,4 +1,5 @@
 import { scaled } from '../common/money/scaled-decimal';
+import type { FilterFields } from './filter-fields';
 /**
  * Shared-cost splits of a rule-defined cost category (allocation), in exact integer arithmetic: amounts are BigInt
  * units of the stored scale (10 decimals), and a source's amount is divided among its targets so that the parts add
@@ -7,6 +8,16 @@ import { scaled } from '../common/money/scaled-decimal';
  */
 
 export type SplitMethod = 'proportional' | 'fixed' | 'even';
+
+/** A shared-cost split of one version of a rule-defined category, as questions apply it. */
+export interface CategorySplit {
+  /** The cost moved: a value of the category, or the rows the filters select (whatever their value). */
+  source: { value: string } | { filters: { inclusions?: FilterFields; exclusions?: FilterFields } };
+  targets: readonly string[];
+  method: SplitMethod;
+  /** `fixed`: each target's share as decimal text, in the targets' order. */
+  percentages?: readonly string[];
+}
 
 export interface SplitRule {
   /** A value of the category, or the rows a filter selects (their flag in each portion: `selectedBy`). */
@@ -30,17 +41,19 @@ export interface Portion {
   moved?: boolean;
 }
 
-/** What a split moved: from a value to another, per metric. */
+/** What a split moved: from a value to another, within one group of the other keys, per metric. */
 export interface Flow {
   from: string;
   to: string;
+  group: string;
   amounts: bigint[];
 }
 
 /**
  * Applies the rules in order to the portions of one day and currency. `basis(value)` is a target's own amount that
  * day (before any split) for proportional weights. A source with no positive weight among its targets keeps its
- * value (never dropped); a target that is the source itself is no target.
+ * value (never dropped); a target that is the source value itself is no target (rows chosen by filters may keep a
+ * share at their own value).
  */
 export function applySplits(
   portions: readonly Portion[],
@@ -56,7 +69,8 @@ export function applySplits(
         next.push(portion);
         continue;
       }
-      const targets = rule.targets.filter((target) => target !== portion.value);
+      // A value is not split onto itself; rows chosen by filters may keep a share at their own value.
+      const targets = 'value' in rule.source ? rule.targets.filter((target) => target !== portion.value) : rule.targets;
       const weights = weightsOf(rule, targets, basis);
       if (weights.every((weight) => weight <= 0n)) {
         next.push(portion);
@@ -67,7 +81,7 @@ export function applySplits(
         const amounts = parts.map((shares) => shares[t]);
         if (amounts.every((amount) => amount === 0n) && weights[t] <= 0n) return;
         next.push({ value: target, group: portion.group, selectedBy: portion.selectedBy, amounts, moved: true });
-        flows.push({ from: portion.value, to: target, amounts });
+        flows.push({ from: portion.value, to: target, group: portion.group, amounts });
       });
     }
     current = next;

@@ -1,4 +1,5 @@
 import { FilterFields } from './filter-fields';
+import type { CategorySplit } from './cost-splits';
 
 /** Plain shapes of the spec's Filters objects, as the query kernel consumes them (fields: filter-fields.ts). */
 export type { DateRange, FilterFields } from './filter-fields';
@@ -37,4 +38,12 @@ export interface CompiledCategories {
   keys: readonly string[];
   sql: string;
   params: Record<string, unknown>;
+  /** The named categories with shared-cost splits in some version: per version's months (from yyyy-MM), its splits. */
+  splits?: Readonly<Record<string, readonly SplitSegment[]>>;
+}
+
+/** The splits of a rule-defined category in the billing months from `from` to the next segment's. */
+export interface SplitSegment {
+  from: string;
+  splits: readonly CategorySplit[];
 }

@@ -671,9 +671,17 @@ describe('rule-defined cost categories', () => {
       refused(await put(org, 'Team', { ...valid, rules: [{ when: { inclusions: { team: ['payments'] } }, value: 'Payments' }] })),
     ).toMatch(/rules.*team/);
     const splits = refused(
-      await put(org, 'Team', { ...valid, splits: [{ source: { value: 'Shared' }, targets: ['Other'], method: 'even' }] }),
+      await put(org, 'Team', {
+        ...valid,
+        splits: [
+          { source: { value: 'Shared' }, targets: ['Nowhere'], method: 'even' },
+          { source: { value: 'Shared' }, targets: ['Other', 'Shared'], method: 'fixed', percentages: [60, 30] },
+        ],
+      }),
     );
-    expect(splits.startsWith('splits:')).toBe(true);
+    expect(splits).toBe(
+      'splits[0].targets[0]: "Nowhere" is not a value the rules can give; splits[1].percentages: must sum to 100, they sum to 90',
+    );
     for (const key of [' ', 'Team ', ' Team']) expect(refused(await put(org, key, valid))).toBe('key: starts or ends with a space');
     // The same refusals in a preview.
     expect(refused(await put(org, 'Team', { ...valid, rules: [] }, { dryRun: 'true' }))).toMatch(/\brules\b/);

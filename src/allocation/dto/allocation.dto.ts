@@ -106,7 +106,10 @@ export class AllocationDto {
   })
   unallocated_accounts: UnallocatedAccountDto[];
 
-  @ApiProperty({ type: [SplitFlowDto], description: 'Cost moved by shared-cost splits (source → target): none until splits are applied.' })
+  @ApiProperty({
+    type: [SplitFlowDto],
+    description: 'Cost moved by shared-cost splits (source → target): none yet (the KPI measures before splits; /data applies them).',
+  })
   split_flows: SplitFlowDto[];
 }
 

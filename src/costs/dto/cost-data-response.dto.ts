@@ -20,7 +20,10 @@ function declareMetricProperties(
 }
 
 /** A CostDataPoint: its bucket and dimension value(s), then every metric (declared from the metrics table below). */
-export interface CostDataPointDto extends Record<MetricName, number> {}
+export interface CostDataPointDto extends Record<MetricName, number> {
+  split_in?: number;
+  split_out?: number;
+}
 @ApiSchema({ name: 'CostDataPoint', description: 'One date bucket × dimension value(s), with every metric summed.' })
 export class CostDataPointDto {
   @ApiProperty({
@@ -48,6 +51,17 @@ declareMetricProperties(CostDataPointDto, (metric) => ({
   description: `${metric.description}. ${MONEY}`,
   example: metric.examples.item,
 }));
+// After the metrics: the amortized cost a category's shared-cost splits moved in and out of the item.
+ApiPropertyOptional({
+  type: Number,
+  description: `Only grouped by a cost category with shared-cost splits: the amortized cost the splits moved into this item (already in its metrics). ${MONEY}`,
+  example: 120.5,
+})(CostDataPointDto.prototype, 'split_in');
+ApiPropertyOptional({
+  type: Number,
+  description: `Only grouped by a cost category with shared-cost splits: the amortized cost the splits moved out of this item (already taken from its metrics). ${MONEY}`,
+  example: 0,
+})(CostDataPointDto.prototype, 'split_out');
 
 /** The total of each metric, first in CostDataSummary (the spec's order): declared from the metrics table. */
 interface CostDataSummaryTotals extends Record<MetricSummaryName, number> {}

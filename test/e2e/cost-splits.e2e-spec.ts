@@ -1,0 +1,248 @@
+// modes: embedded server cluster — moved cost computed from the store's rows and added by its SQL (parameters a server limits)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parse } from 'csv-parse/sync';
+import { ingestFocus } from '../../src/ingest/ingest-focus';
+import { listen } from '../support/app-with-env';
+import { FocusLine, focusLinesCsv } from '../support/focus-lines';
+import { TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * Shared-cost splits of a rule-defined category in answers: ordered splits (a value moved onto another, that value
+ * split in proportion to its targets' own cost, rows chosen by filters split by fixed percentages), exact to the last
+ * stored decimal with leftover units by the largest remainder, a day without weights keeping its value, `split_in` and
+ * `split_out`, the category's filters applied after the splits, and every other answer unchanged. Every expected
+ * amount below is worked out by hand from the rows (the arithmetic is written beside it).
+ */
+const TEAM = {
+  effectiveFrom: '2026-10',
+  defaultValue: 'Unallocated',
+  rules: [{ when: { inclusions: { services: ['AWS Support'] } }, value: 'Shared' }, { inheritTag: 'team' }],
+  splits: [
+    { source: { value: 'Unallocated' }, targets: ['Shared'], method: 'even' },
+    { source: { value: 'Shared' }, targets: ['data', 'payments'], method: 'proportional' },
+    {
+      source: { filters: { inclusions: { services: ['Amazon CloudWatch'] } } },
+      targets: ['data', 'payments', 'search'],
+      method: 'fixed',
+      percentages: [50, 30, 20],
+    },
+  ],
+};
+
+const LINES: FocusLine[] = [
+  { day: '2026-10-05', account: '111111111111', service: 'Amazon EC2', tags: { team: 'data' }, cost: '30' },
+  { day: '2026-10-05', account: '111111111111', service: 'Amazon EC2', tags: { team: 'payments' }, cost: '10' },
+  { day: '2026-10-05', account: '111111111111', service: 'AWS Support', cost: '7' },
+  { day: '2026-10-05', account: '111111111111', service: 'AWS Lambda', cost: '1.0000000001' },
+  { day: '2026-10-05', account: '111111111111', service: 'Amazon CloudWatch', tags: { team: 'search' }, cost: '10' },
+  // No data or payments cost this day: Shared has no weights and keeps its value.
+  { day: '2026-10-06', account: '111111111111', service: 'AWS Support', cost: '5' },
+  { day: '2026-10-06', account: '111111111111', service: 'Amazon CloudWatch', tags: { team: 'search' }, cost: '0.0000000003' },
+];
+const OCTOBER = { start: '2026-10-01', end: '2026-10-31' };
+/** Σ of the lines: 30 + 10 + 7 + 1.0000000001 + 10 + 5 + 0.0000000003. */
+const TOTAL = '63.0000000004';
+
+describe('shared-cost splits in answers', () => {
+  jest.setTimeout(120_000);
+  let t: TestApp;
+  let org: TestOrganization;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    org = await t.newOrganization();
+    dir = mkdtempSync(join(tmpdir(), 'cost-splits-'));
+    const file = join(dir, 'estate.csv');
+    writeFileSync(file, focusLinesCsv(LINES));
+    await ingestFocus(t.clickhouse, { paths: [file], organizationId: org.organizationId, integrationId: 'aws' });
+    const saved = await t.http.put('/v1/admin/cost-categories/Team').set(org.auth).send(TEAM);
+    expect([saved.status, saved.body.success]).toEqual([200, true]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const data = (body: object, accept = 'application/json') =>
+    t.http.post('/v1/cost-insights/data').set(org.auth).set('Accept', accept).send(body);
+  /** The CSV answer's records keyed by their dimension cells: exact decimal text. */
+  async function csvCells(body: object, fields: string[]): Promise<Record<string, string[]>> {
+    const response = await data(body, 'text/csv');
+    expect(response.status).toBe(200);
+    const records = parse(response.text, { columns: true }) as Array<Record<string, string>>;
+    return Object.fromEntries(
+      records.map((record) => [
+        Object.keys(record)
+          .filter((column) => column === 'usage_date' || column.includes(':') || column === 'service')
+          .map((column) => record[column])
+          .join(' '),
+        fields.map((field) => record[field]),
+      ]),
+    );
+  }
+
+  it('moves cost in order, exactly: Unallocated onto Shared, Shared by its targets’ own cost, CloudWatch rows by fixed shares', async () => {
+    const cells = await csvCells(
+      { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'monthly', dimension: 'costCategory:Team' } },
+      ['amortized_cost', 'billed_cost', 'split_in', 'split_out'],
+    );
+    expect(cells).toEqual({
+      // 30 + 7 × 30/40 + 1.0000000001 × 30/40 (7500000000.75 units: the leftover unit, its remainder .75 the largest)
+      // + 10 × 50 % on the 5th; on the 6th 3 units × 50 % = 1.5 → 1.
+      '2026-10-01 data': ['41.0000000002', '41.0000000002', '11.0000000002', '0'],
+      // 10 + 1.75 + 0.25 + 3, and 0.9 → 1 unit of the 3 (remainders .9 and .6 take the two leftover units).
+      '2026-10-01 payments': ['15.0000000001', '15.0000000001', '5.0000000001', '0'],
+      // 10.0000000003 of its own, all moved out; 20 % of the 5th's 10, and 0.6 → 1 unit of the 6th's 3.
+      '2026-10-01 search': ['2.0000000001', '2.0000000001', '2.0000000001', '10.0000000003'],
+      // 7 + 5 of its own and 1.0000000001 moved in; the 5th's 8.0000000001 split, the 6th's 5 kept (no weights).
+      '2026-10-01 Shared': ['5', '5', '1.0000000001', '8.0000000001'],
+      '2026-10-01 Unallocated': ['0', '0', '0', '1.0000000001'],
+    });
+    const json = await data({
+      filters: { inclusions: { dateRange: OCTOBER } },
+      groupBy: { dateGrouping: 'monthly', dimension: 'costCategory:Team' },
+    });
+    expect(json.body.data.summary.total_amortized_cost).toBe(Number(TOTAL));
+  });
+
+  it('keeps a day’s source without weights, and shows cost moved onto a value with no rows of its own that day', async () => {
+    const cells = await csvCells(
+      {
+        filters: { inclusions: { dateRange: { start: '2026-10-06', end: '2026-10-06' } } },
+        groupBy: { dateGrouping: 'daily', dimension: 'costCategory:Team' },
+      },
+      ['amortized_cost', 'split_in', 'split_out'],
+    );
+    expect(cells).toEqual({
+      '2026-10-06 data': ['0.0000000001', '0.0000000001', '0'],
+      '2026-10-06 payments': ['0.0000000001', '0.0000000001', '0'],
+      '2026-10-06 search': ['0.0000000001', '0.0000000001', '0.0000000003'],
+      '2026-10-06 Shared': ['5', '0', '0'],
+    });
+  });
+
+  it('filters by the value after the splits; moved cost keeps its other keys (the service it was spent on)', async () => {
+    const cells = await csvCells(
+      {
+        filters: { inclusions: { dateRange: OCTOBER, costCategory: 'Team', costCategoryValues: ['data'] } },
+        groupBy: { dateGrouping: 'monthly', dimension: 'service' },
+      },
+      ['amortized_cost'],
+    );
+    expect(cells).toEqual({
+      '2026-10-01 Amazon EC2': ['30'],
+      '2026-10-01 AWS Support': ['5.25'],
+      // Lambda's cost went Unallocated → Shared → data.
+      '2026-10-01 AWS Lambda': ['0.7500000001'],
+      '2026-10-01 Amazon CloudWatch': ['5.0000000001'],
+    });
+    const excluded = await data({
+      filters: { inclusions: { dateRange: OCTOBER }, exclusions: { costCategory: 'Team', costCategoryValues: ['Shared'] } },
+      groupBy: { dateGrouping: 'monthly' },
+    });
+    // Everything but Shared's 5 left after the splits.
+    expect(excluded.body.data.summary.total_amortized_cost).toBe(58.0000000004);
+  });
+
+  it('weighs a target by its own cost in the same currency, and converts moved cost at its day’s rate like any row', async () => {
+    const other = await t.newOrganization();
+    const row = (service: string, currency: string, cost: string, tags: Record<string, string> = {}) => ({
+      usage_date: '2026-10-05',
+      service,
+      billing_currency: currency,
+      resource_tags: tags,
+      amortized_cost: cost,
+      billed_cost: cost,
+    });
+    await t.insertRows(other.organizationId, [
+      row('Amazon EC2', 'USD', '30', { team: 'data' }),
+      row('Amazon EC2', 'EUR', '10', { team: 'payments' }),
+      row('AWS Support', 'EUR', '7'),
+    ]);
+    const rates = await t.http
+      .post('/v1/admin/exchange-rates?source=treasury')
+      .set(other.auth)
+      .set('Content-Type', 'text/csv')
+      .send('date,from,to,rate\n2026-10-05,EUR,USD,1.1\n');
+    expect(rates.status).toBe(200);
+    expect((await t.http.put('/v1/admin/cost-categories/Team').set(other.auth).send(TEAM)).status).toBe(200);
+    const response = await t.http
+      .post('/v1/cost-insights/data')
+      .set(other.auth)
+      .set('Accept', 'text/csv')
+      .send({
+        currency: 'USD',
+        filters: { inclusions: { dateRange: OCTOBER } },
+        groupBy: { dateGrouping: 'monthly', dimension: 'costCategory:Team' },
+      });
+    expect(response.status).toBe(200);
+    const records = parse(response.text, { columns: true }) as Array<Record<string, string>>;
+    // Support's 7 EUR have one weight in EUR that day (payments' 10; data's cost is in USD): all of it to payments,
+    // (10 + 7) × 1.1 = 18.7 USD; split_in 7 × 1.1.
+    expect(records.map((record) => [record['costCategory:Team'], record.amortized_cost, record.split_in, record.split_out])).toEqual([
+      ['Shared', '0', '0', '7.7'],
+      ['data', '30', '0', '0'],
+      ['payments', '18.7', '7.7', '0'],
+    ]);
+  });
+
+  it('answers MCP get_cost_data the same: a page of the split items, the top values ranked after the splits', async () => {
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${await listen(t)}/v1/mcp`), {
+        requestInit: { headers: { Authorization: org.auth.Authorization } },
+      }),
+    );
+    try {
+      const result = (await client.callTool({
+        name: 'get_cost_data',
+        arguments: {
+          filters: { inclusions: { dateRange: OCTOBER } },
+          groupBy: { dateGrouping: 'monthly', dimension: 'costCategory:Team' },
+          limit: 2,
+        },
+      })) as { content: Array<{ text: string }> };
+      const page = JSON.parse(result.content[0].text);
+      // Items in /data's order (the byte order of values: Shared and Unallocated after the lower-case teams).
+      expect(
+        page.items.map((item: Record<string, unknown>) => [item.dimension_value, item.amortized_cost, item.split_in, item.split_out]),
+      ).toEqual([
+        ['Shared', 5, 1.0000000001, 8.0000000001],
+        ['Unallocated', 0, 0, 1.0000000001],
+      ]);
+      expect(page.topValues.map((value: Record<string, unknown>) => [value.dimension_value, value.amortized_cost])).toEqual([
+        ['data', 41.0000000002],
+        ['payments', 15.0000000001],
+        ['Shared', 5],
+        ['search', 2.0000000001],
+        ['Unallocated', 0],
+      ]);
+      expect(page.summary.total_amortized_cost).toBe(Number(TOTAL));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('changes no answer that neither groups nor filters by the category', async () => {
+    const cells = await csvCells(
+      { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'monthly', dimension: 'service' } },
+      ['amortized_cost'],
+    );
+    expect(cells).toEqual({
+      '2026-10-01 Amazon EC2': ['40'],
+      '2026-10-01 AWS Support': ['12'],
+      '2026-10-01 AWS Lambda': ['1.0000000001'],
+      '2026-10-01 Amazon CloudWatch': ['10.0000000003'],
+    });
+    const plain = await data({
+      filters: { inclusions: { dateRange: OCTOBER } },
+      groupBy: { dateGrouping: 'monthly', dimension: 'service' },
+    });
+    expect(plain.body.data.items.every((item: object) => !('split_in' in item))).toBe(true);
+  });
+});
