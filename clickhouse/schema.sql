@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..31, checksums hash e5eea030c8b8e7b64a38b0fb4e4d44d94da0aff801c58611f14b8decd77120d8
+-- covers migrations 1..31, checksums hash 23228925d3a880d6f56651452bd5ddd95a81ddfdeaf7e05cc342db67d9dcf667
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (

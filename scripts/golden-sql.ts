@@ -20,7 +20,7 @@ import { buildForecastSeriesQuery } from '../src/cost-query/forecast-series.quer
 import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly-root-causes.query';
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
-import { buildAllocationQuery } from '../src/cost-query/allocation.query';
+import { buildAllocationQuery, buildSplitFlowsQuery } from '../src/cost-query/allocation.query';
 import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
 import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
@@ -267,6 +267,21 @@ export function goldenStatements(): Record<string, CompiledSql> {
         splits: { plan: SPLIT_PLAN, valueFilters: [onlyCategory(SPLIT_QUESTION.filters, 'Owner')!], adjustments: SPLIT_ADJUSTMENTS },
       }),
       50001,
+    ),
+    'allocation-with-split-adjustments': buildAllocationQuery(TABLE, {
+      scope: SPLIT_SCOPE,
+      category: 'Owner',
+      defaultValues: ['Shared'],
+      window: OCTOBER,
+      splits: {
+        plan: SPLIT_PLAN,
+        valueFilters: [],
+        adjustments: SPLIT_ADJUSTMENTS.map((adjustment) => ({ ...adjustment, dimensions: [...adjustment.dimensions, '111111111111'] })),
+      },
+    }),
+    'split-flows-converted': buildSplitFlowsQuery(
+      [{ usageDate: '2026-10-02', billingPeriod: '2026-10', billingCurrency: 'EUR', from: 'Shared', to: 'data', amount: 100_000_000_000n }],
+      CONVERSION,
     ),
     'cost-category-preview-converted': buildCategoryPreviewQuery(TABLE, {
       scope: RULE_SCOPE,

@@ -25,7 +25,7 @@ export class AllocationController {
     description: [
       "Requires scope `cost:read`; the key's organisation and data scope, like every answer.",
       'For a cost category (defined by rules, `/v1/admin/cost-categories`, or imported) and a window of usage days: the amortized cost, the part with an owner (a value other than the category’s default) and the part without (no value, or a default of the versions in effect), per usage month and in total, with the allocated share.',
-      `The ${ALLOCATION_LIMITS.largest} services and accounts with the most unallocated cost say where to write the next rule. \`split_flows\` will list cost moved by shared-cost splits: none yet (the KPI measures before splits; \`/data\` applies them).`,
+      `The ${ALLOCATION_LIMITS.largest} services and accounts with the most unallocated cost say where to write the next rule. With shared-cost splits the shares are measured after them, and \`split_flows\` lists the amortized cost each moved from a value to another over the window, the largest first.`,
     ].join('\n\n'),
   })
   @ApiOkResponse({ type: AllocationResponseDto, headers: MONEY_ANSWER_HEADERS })

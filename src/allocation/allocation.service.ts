@@ -2,7 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { AllocationRow, buildAllocationQuery } from '../cost-query/allocation.query';
+import { AllocationRow, buildAllocationQuery, buildSplitFlowsQuery, SplitFlowTotalRow } from '../cost-query/allocation.query';
+import type { CostDataQuery } from '../cost-query/cost-data.query';
+import type { CurrencyConversion } from '../cost-query/currency-conversion';
+import type { SplitFlowRow } from '../cost-query/split-adjustments';
+import { SplitsService } from '../cost-categories/splits.service';
 import { decimalText, scaled, shareHalfUp } from '../common/money/scaled-decimal';
 import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
@@ -24,6 +28,7 @@ export class AllocationService {
     private readonly currencies: AnswerCurrencyService,
     private readonly activatedKeys: ActivatedKeysService,
     private readonly ruleCategories: RuleCategoriesService,
+    private readonly splits: SplitsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -36,9 +41,13 @@ export class AllocationService {
     const defaultValues = [...new Set(defined?.segments.map((segment) => segment.category.defaultValue) ?? [])];
     const questionScope = await this.activatedKeys.scopeFor(scope, {}, [{ kind: 'costCategory', key: category }]);
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
-      const query = { scope: questionScope, category, defaultValues, window, conversion: money.conversion };
+      const moved = await this.splits.movedCost(splitQuestion(questionScope, category, window, money.conversion));
+      const query = { scope: questionScope, category, defaultValues, window, conversion: money.conversion, splits: moved?.splits };
       const { sql, params } = buildAllocationQuery(this.clickhouse.table('cost_line_items'), query);
-      const rows = await this.clickhouse.query<AllocationRow>(sql, params, scope);
+      const [rows, flows] = await Promise.all([
+        this.clickhouse.query<AllocationRow>(sql, params, scope),
+        this.flowTotals(scope, moved?.flows ?? [], money.conversion),
+      ]);
       const of = (grouping: AllocationRow['grouping']) => rows.filter((row) => row.grouping === grouping);
       const months = of('month');
       const largest = (grouping: AllocationRow['grouping']) =>
@@ -55,10 +64,40 @@ export class AllocationService {
         months: months.map((row) => ({ month: row.label, ...totals([row]) })),
         unallocated_services: largest('service').map((row) => ({ service: row.label, unallocated_cost: Number(row.unallocated_cost) })),
         unallocated_accounts: largest('account').map((row) => ({ account_id: row.label, unallocated_cost: Number(row.unallocated_cost) })),
-        split_flows: [],
+        split_flows: flows.map((flow) => ({ source: flow.source, target: flow.target, amount: Number(flow.amount) })),
       };
     });
   }
+
+  /** What the splits moved between two values over the window (a share kept at its own value is no flow). */
+  private async flowTotals(
+    scope: OrganizationScope,
+    flows: readonly SplitFlowRow[],
+    conversion?: CurrencyConversion,
+  ): Promise<SplitFlowTotalRow[]> {
+    const moves = flows.filter((flow) => flow.from !== flow.to && flow.amount !== 0n);
+    if (moves.length === 0) return [];
+    const { sql, params } = buildSplitFlowsQuery(moves, conversion);
+    return this.clickhouse.query<SplitFlowTotalRow>(sql, params, scope);
+  }
+}
+
+/** The allocation KPI's window as a /data question grouped by the category, service and account (its splits' groups). */
+function splitQuestion(scope: OrganizationScope, category: string, window: DateRange, conversion?: CurrencyConversion): CostDataQuery {
+  return {
+    scope,
+    filters: { inclusions: { dateRange: window } },
+    dateGrouping: 'monthly',
+    dimensions: [
+      { kind: 'costCategory', key: category },
+      { kind: 'column', name: 'service' },
+      { kind: 'column', name: 'account' },
+    ],
+    multiDimension: true,
+    today: window.end,
+    defaultWindowDays: 1,
+    conversion,
+  };
 }
 
 /** From the first day of the month ALLOCATION_LIMITS.defaultPastMonths ago to today (UTC). */

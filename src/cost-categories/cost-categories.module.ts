@@ -3,15 +3,17 @@ import { CostCategoriesAdminController } from './cost-categories-admin.controlle
 import { CostCategoriesRepository } from './cost-categories.repository';
 import { CostCategoriesService } from './cost-categories.service';
 import { RuleCategoriesService } from './rule-categories.service';
+import { SplitsService } from './splits.service';
 
 /**
  * Cost categories defined by rules (allocation): their versions, their admin API, and the categories each question
- * computes (RuleCategoriesService, which every question's scope goes through: tag-keys/activated-keys.service.ts).
+ * computes (RuleCategoriesService, which every question's scope goes through: tag-keys/activated-keys.service.ts) and
+ * the cost their splits move (SplitsService).
  */
 @Global()
 @Module({
   controllers: [CostCategoriesAdminController],
-  providers: [CostCategoriesRepository, CostCategoriesService, RuleCategoriesService],
-  exports: [RuleCategoriesService],
+  providers: [CostCategoriesRepository, CostCategoriesService, RuleCategoriesService, SplitsService],
+  exports: [RuleCategoriesService, SplitsService],
 })
 export class CostCategoriesModule {}

@@ -90,7 +90,7 @@ describe('splitAdjustments', () => {
       portion('2026-10-05', 'data', ['Amazon EC2'], '30'),
       portion('2026-10-05', 'search', ['Amazon CloudWatch'], '0.0000000001', [1]),
     ];
-    const adjustments = splitAdjustments(PLAN, rows, [basis('2026-10-05', 'data', '3'), basis('2026-10-05', 'payments', '1')]);
+    const { adjustments, flows } = splitAdjustments(PLAN, rows, [basis('2026-10-05', 'data', '3'), basis('2026-10-05', 'payments', '1')]);
     const view = adjustments.map((a) => [a.dimensions.join('/'), a.amounts[amortized], a.amounts[billed], a.splitIn, a.splitOut]);
     expect(view.sort((a, b) => (a[0] < b[0] ? -1 : 1))).toEqual([
       // 10 × 3/4 and × 1/4; billed 4 in the same shares. The CloudWatch unit, even between data and search: the
@@ -103,11 +103,18 @@ describe('splitAdjustments', () => {
     ]);
     const sum = (index: number) => adjustments.reduce((total, a) => total + a.amounts[index], 0n);
     expect([sum(amortized), sum(billed)]).toEqual([0n, 0n]);
+    // The flows, amortized: the CloudWatch rows' unit in two parts, one of 0 kept at search itself.
+    expect(flows.map((flow) => [flow.usageDate, flow.billingCurrency, flow.from, flow.to, flow.amount])).toEqual([
+      ['2026-10-05', 'USD', 'Shared', 'data', 75_000_000_000n],
+      ['2026-10-05', 'USD', 'Shared', 'payments', 25_000_000_000n],
+      ['2026-10-05', 'USD', 'search', 'data', 1n],
+      ['2026-10-05', 'USD', 'search', 'search', 0n],
+    ]);
   });
 
   it('keeps a source without weights that day, and applies no split in months before its version', () => {
     const rows = [portion('2026-10-06', 'Shared', ['Amazon EC2'], '5'), portion('2026-09-30', 'Shared', ['Amazon EC2'], '5')];
-    expect(splitAdjustments(PLAN, rows, [basis('2026-09-30', 'data', '1')])).toEqual([]);
+    expect(splitAdjustments(PLAN, rows, [basis('2026-09-30', 'data', '1')])).toEqual({ adjustments: [], flows: [] });
   });
 });
 

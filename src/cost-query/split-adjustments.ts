@@ -124,12 +124,30 @@ export interface SplitAdjustment {
 
 const AMORTIZED = MEASURE_COLUMNS.indexOf('amortized_cost');
 
-/** The adjustments the plan's splits make to the portions (basis: the proportional targets' own cost). */
-export function splitAdjustments(plan: SplitPlan, portions: readonly PortionRow[], basis: readonly BasisRow[]): SplitAdjustment[] {
+/** Amortized cost one split moved from a value to another in one day, currency and billing month. */
+export interface SplitFlowRow {
+  usageDate: string;
+  billingPeriod: string;
+  billingCurrency: string;
+  from: string;
+  to: string;
+  amount: bigint;
+}
+
+/**
+ * The adjustments the plan's splits make to the portions (basis: the proportional targets' own cost), and what each
+ * split moved from a value to another (a day's flows between the same two values added).
+ */
+export function splitAdjustments(
+  plan: SplitPlan,
+  portions: readonly PortionRow[],
+  basis: readonly BasisRow[],
+): { adjustments: SplitAdjustment[]; flows: SplitFlowRow[] } {
   const basisOf = new Map(basis.map((row) => [`${dayKey(row)}|${row.split_value}`, scaled(row.basis)]));
   const byDay = new Map<string, PortionRow[]>();
   for (const row of portions) byDay.set(dayKey(row), [...(byDay.get(dayKey(row)) ?? []), row]);
   const adjustments: SplitAdjustment[] = [];
+  const flowRows = new Map<string, SplitFlowRow>();
   for (const [day, rows] of byDay) {
     const rules = rulesFor(plan, rows[0].split_period);
     if (rules.length === 0) continue;
@@ -145,19 +163,23 @@ export function splitAdjustments(plan: SplitPlan, portions: readonly PortionRow[
       portion.amounts.forEach((amount, i) => (change(portion.value, portion.group).amounts[i] += sign * amount));
     after.forEach((portion) => add(portion, 1n));
     before.forEach((portion) => add(portion, -1n));
+    const { split_day: usageDate, split_period: billingPeriod, split_currency: billingCurrency } = rows[0];
     for (const flow of flows) {
       change(flow.from, flow.group).splitOut += flow.amounts[AMORTIZED];
       change(flow.to, flow.group).splitIn += flow.amounts[AMORTIZED];
+      const key = JSON.stringify([day, flow.from, flow.to]);
+      const row = flowRows.get(key) ?? { usageDate, billingPeriod, billingCurrency, from: flow.from, to: flow.to, amount: 0n };
+      row.amount += flow.amounts[AMORTIZED];
+      flowRows.set(key, row);
     }
     for (const { value, group, amounts, splitIn, splitOut } of changes.values()) {
       if (amounts.every((amount) => amount === 0n) && splitIn === 0n && splitOut === 0n) continue;
       const dimensions = JSON.parse(group) as string[];
       if (plan.dimensionIndex !== undefined) dimensions.splice(plan.dimensionIndex, 0, value === '' ? NOT_SET : value);
-      const { split_day: usage_date, split_period: billing_period, split_currency: billing_currency } = rows[0];
       adjustments.push({
-        usageDate: usage_date,
-        billingPeriod: billing_period,
-        billingCurrency: billing_currency,
+        usageDate,
+        billingPeriod,
+        billingCurrency,
         value,
         dimensions,
         amounts,
@@ -166,7 +188,7 @@ export function splitAdjustments(plan: SplitPlan, portions: readonly PortionRow[
       });
     }
   }
-  return adjustments;
+  return { adjustments, flows: [...flowRows.values()] };
 }
 
 const dayKey = (row: { split_day: string; split_period: string; split_currency: string }) =>
@@ -243,59 +265,57 @@ function listSql(params: SqlParameters, type: string, values: readonly string[])
   return parts.length === 1 ? parts[0] : `arrayConcat(${parts.join(', ')})`;
 }
 
+/** One column of rows passed as parameters: its name, and per row its text (a Date's, a String's, or money's). */
+type ParameterColumn = [name: string, type: 'Date' | 'String' | 'Money', values: string[]];
+
+/** Rows passed as parameters, as a table (one list per column, read at each row's index). */
+function parameterRowsSql(params: SqlParameters, rowCount: number, columns: readonly ParameterColumn[]): string {
+  const select = columns.map(([name, type, values]) => {
+    const value = `${listSql(params, type === 'Date' ? 'Date' : 'String', values)}[split_row]`;
+    return `${type === 'Money' ? `toDecimal128(${value}, 10)` : value} AS ${name}`;
+  });
+  return `(SELECT ${select.join(', ')} FROM (SELECT arrayJoin(range(1, ${params.add('UInt64', rowCount)} + 1)) AS split_row))`;
+}
+
+/** The day, month and currency columns of moved rows, as the answers' partial sums read them. */
+function whenColumns(rows: readonly { usageDate: string; billingPeriod: string; billingCurrency: string }[]): ParameterColumn[] {
+  return [
+    ['usage_date', 'Date', rows.map((row) => row.usageDate)],
+    ['billing_period', 'String', rows.map((row) => row.billingPeriod)],
+    ['billing_currency', 'String', rows.map((row) => row.billingCurrency)],
+  ];
+}
+
 /**
  * The adjustment rows as a table: the columns an answer's partial sums read (usage_date, billing_period,
  * billing_currency, the measures) plus `split_value`, `split_dim_<i>`, `split_in` and `split_out`.
  */
 export function adjustmentRowsSql(splits: QuestionSplits, dimensionCount: number, params: SqlParameters): string {
   const rows = splits.adjustments;
-  const at = (list: string) => `${list}[split_row]`;
-  const money = (values: bigint[]) => `toDecimal128(${at(listSql(params, 'String', values.map(decimalText)))}, 10)`;
-  const columns = [
-    `${at(
-      listSql(
-        params,
-        'Date',
-        rows.map((row) => row.usageDate),
-      ),
-    )} AS usage_date`,
-    `${at(
-      listSql(
-        params,
-        'String',
-        rows.map((row) => row.billingPeriod),
-      ),
-    )} AS billing_period`,
-    `${at(
-      listSql(
-        params,
-        'String',
-        rows.map((row) => row.billingCurrency),
-      ),
-    )} AS billing_currency`,
-    `${at(
-      listSql(
-        params,
-        'String',
-        rows.map((row) => row.value),
-      ),
-    )} AS split_value`,
-    ...Array.from(
-      { length: dimensionCount },
-      (_, d) =>
-        `${at(
-          listSql(
-            params,
-            'String',
-            rows.map((row) => row.dimensions[d]),
-          ),
-        )} AS split_dim_${d}`,
-    ),
-    ...MEASURE_COLUMNS.map((column, m) => `${money(rows.map((row) => row.amounts[m]))} AS ${column}`),
-    `${money(rows.map((row) => row.splitIn))} AS split_in`,
-    `${money(rows.map((row) => row.splitOut))} AS split_out`,
-  ];
-  return `(SELECT ${columns.join(', ')} FROM (SELECT arrayJoin(range(1, ${params.add('UInt64', rows.length)} + 1)) AS split_row))`;
+  const money = (values: bigint[]) => values.map(decimalText);
+  const dimensions = Array.from({ length: dimensionCount }, (_, d): ParameterColumn => [
+    `split_dim_${d}`,
+    'String',
+    rows.map((row) => row.dimensions[d]),
+  ]);
+  return parameterRowsSql(params, rows.length, [
+    ...whenColumns(rows),
+    ['split_value', 'String', rows.map((row) => row.value)],
+    ...dimensions,
+    ...MEASURE_COLUMNS.map((column, m): ParameterColumn => [column, 'Money', money(rows.map((row) => row.amounts[m]))]),
+    ['split_in', 'Money', money(rows.map((row) => row.splitIn))],
+    ['split_out', 'Money', money(rows.map((row) => row.splitOut))],
+  ]);
+}
+
+/** The flows as a table: usage_date, billing_period, billing_currency, `split_from`, `split_to` and amortized_cost. */
+export function flowRowsSql(flows: readonly SplitFlowRow[], params: SqlParameters): string {
+  return parameterRowsSql(params, flows.length, [
+    ...whenColumns(flows),
+    ['split_from', 'String', flows.map((flow) => flow.from)],
+    ['split_to', 'String', flows.map((flow) => flow.to)],
+    ['amortized_cost', 'Money', flows.map((flow) => decimalText(flow.amount))],
+  ]);
 }
 
 /** The adjustment rows an answer keeps: those whose value its filters and the key's data scope keep. */

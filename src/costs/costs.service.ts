@@ -21,18 +21,7 @@ import { readsOnlyListColumns } from '../cost-query/converted-sums.query';
 import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
 import { AppliedRatesDto } from '../dto/currency.dto';
-import { bucketStart } from '../cost-query/date-bucketing';
-import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../cost-query/split-portions.query';
-import {
-  BasisRow,
-  MAX_SPLIT_PORTIONS,
-  mergeAdjustments,
-  onlyCategory,
-  PortionRow,
-  QuestionSplits,
-  splitAdjustments,
-  splitPlanOf,
-} from '../cost-query/split-adjustments';
+import { SplitsService } from '../cost-categories/splits.service';
 
 /** CostDataDto with its items as the JSON ClickHouse wrote (spliced into the answer by serializeJson). */
 export type CostDataResult = Omit<CostDataDto, 'items'> & { items: JsonText };
@@ -55,6 +44,7 @@ export class CostsService {
     private readonly currencies: AnswerCurrencyService,
     private readonly convertedSums: ConvertedSumsService,
     private readonly activatedKeys: ActivatedKeysService,
+    private readonly splits: SplitsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -133,38 +123,8 @@ export class CostsService {
           ? await this.convertedSums.ready(scope.organizationId, money.conversion)
           : undefined;
       const asked = { ...question, conversion: money.conversion, convertedSums };
-      return compute({ ...asked, splits: await this.splitsOf(asked) }, money);
+      return compute({ ...asked, splits: (await this.splits.movedCost(asked))?.splits }, money);
     });
-  }
-
-  /**
-   * What the shared-cost splits of the category the question groups or filters by move: the source rows' sums and the
-   * proportional targets' own cost read, the splits applied in exact integers, merged to what the answer tells apart.
-   */
-  private async splitsOf(query: CostDataQuery): Promise<QuestionSplits | undefined> {
-    const plan = splitPlanOf(query.scope.ruleCategories?.splits, query.filters, query.dimensions);
-    if (!plan) return undefined;
-    const table = this.clickhouse.table('cost_line_items');
-    const portions = buildSplitPortionsQuery(table, query, plan);
-    const basis = buildSplitBasisQuery(table, query, plan);
-    const [portionRows, basisRows] = await Promise.all([
-      this.clickhouse.query<PortionRow>(portions.sql, portions.params, query.scope),
-      basis ? this.clickhouse.query<BasisRow>(basis.sql, basis.params, query.scope) : [],
-    ]);
-    if (portionRows.length > MAX_SPLIT_PORTIONS)
-      throw new InvalidRequestException([
-        `groupBy: the shared-cost splits of cost category "${plan.category}" would move more than ${MAX_SPLIT_PORTIONS} groups of rows; narrow the question (a shorter filters.inclusions.dateRange, fewer groupBy.dimensions)`,
-      ]);
-    const conversion = query.conversion;
-    const converted = (currency: string) => conversion !== undefined && currency !== conversion.target;
-    const adjustments = mergeAdjustments(
-      splitAdjustments(plan, portionRows, basisRows),
-      (date) => bucketStart(query.dateGrouping, date),
-      (currency) => converted(currency) && conversion!.policy === 'usage_date',
-      (currency) => converted(currency) && conversion!.policy !== 'usage_date',
-    );
-    const valueFilters = [onlyCategory(query.filters, plan.category), onlyCategory(query.scope.dataScope, plan.category)];
-    return { plan, adjustments, valueFilters: valueFilters.filter((filters) => filters !== undefined) };
   }
 
   private refuseTooManyItems(itemCount: number): void {

@@ -228,6 +228,25 @@ describe('shared-cost splits in answers', () => {
     }
   });
 
+  it('measures the allocation KPI after the splits and lists what moved between values', async () => {
+    const response = await t.http.post('/v1/cost-insights/allocation').set(org.auth).send({ category: 'Team', dateRange: OCTOBER });
+    expect(response.status).toBe(200);
+    const { total, months, unallocated_services, split_flows } = response.body.data;
+    // Lambda's 1.0000000001, the only default-valued cost, went to Shared and on: nothing is left unallocated.
+    expect(total).toEqual({ amortized_cost: Number(TOTAL), allocated_cost: Number(TOTAL), unallocated_cost: 0, allocated_share: 1 });
+    expect(months).toEqual([{ month: '2026-10', ...total }]);
+    expect(unallocated_services).toEqual([]);
+    expect(split_flows).toEqual([
+      // 7 × 3/4 + 0.7500000001 (Lambda's share via Shared).
+      { source: 'Shared', target: 'data', amount: 6.0000000001 },
+      // 50 % of the 5th's 10, and 1 unit of the 6th's 3.
+      { source: 'search', target: 'data', amount: 5.0000000001 },
+      { source: 'search', target: 'payments', amount: 3.0000000001 },
+      { source: 'Shared', target: 'payments', amount: 2 },
+      { source: 'Unallocated', target: 'Shared', amount: 1.0000000001 },
+    ]);
+  });
+
   it('changes no answer that neither groups nor filters by the category', async () => {
     const cells = await csvCells(
       { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'monthly', dimension: 'service' } },

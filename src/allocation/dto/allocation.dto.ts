@@ -108,7 +108,8 @@ export class AllocationDto {
 
   @ApiProperty({
     type: [SplitFlowDto],
-    description: 'Cost moved by shared-cost splits (source → target): none yet (the KPI measures before splits; /data applies them).',
+    description:
+      'Amortized cost moved by shared-cost splits from a value to another (source → target) over the window, the largest first; empty without splits.',
   })
   split_flows: SplitFlowDto[];
 }
