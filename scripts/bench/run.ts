@@ -26,8 +26,8 @@
  *    PUT /v1/admin/tag-keys; the back-fill is timed, every pair must answer the same bytes as on the full maps (the
  *    bench fails otherwise), the tag pairs are measured again (tag-activated ÷ column) and the disk of the activated
  *    columns and projections is read per million of the organisation's line items.
- * 7. Issue 56, with --categories: the measured organisation defines a cost category by 100 rules (categories.ts)
- *    through PUT /v1/admin/cost-categories after every other measurement; the /data tag pairs asked by that category
+ * 7. Issue 56, with --categories: the measured organisation defines a cost category by 100 rules and 3 shared-cost
+ *    splits (categories.ts) through PUT /v1/admin/cost-categories after every other measurement; the /data tag pairs asked by that category
  *    are measured against the same questions by a column (category ÷ column), each answer's total checked equal.
  * Results: bench/results/<timestamp>.json and .md.
  */
@@ -546,7 +546,7 @@ async function main(): Promise<void> {
         throw new Error(`${pair.name}: the rules were not evaluated`);
       pairs.push(entry);
     }
-    return { category: BENCH_CATEGORY, rules: definition.rules.length, pairs };
+    return { category: BENCH_CATEGORY, rules: definition.rules.length, splits: definition.splits.length, pairs };
   };
 
   // Small-request throughput.
@@ -789,7 +789,7 @@ function conversionMarkdown(report: any): string[] {
 function categoriesMarkdown(categories: any): string[] {
   if (!categories) return ['Rule-defined cost categories (issue 56): not measured (run with --categories).', ''];
   return [
-    `Rule-defined cost categories (issue 56): the measured organisation defines ${categories.category} by ${categories.rules} rules (scripts/bench/categories.ts) after every measurement above; each question by it answered the same total as by the column:`,
+    `Rule-defined cost categories (issue 56): the measured organisation defines ${categories.category} by ${categories.rules} rules and ${categories.splits} shared-cost splits (scripts/bench/categories.ts) after every measurement above; each question by it answered the same total as by the column:`,
     '',
     '| pair | column API p50 | category API p50 | category ÷ column (API) | column engine p50 | category engine p50 | category ÷ column (engine) |',
     '|---|---:|---:|---:|---:|---:|---:|',

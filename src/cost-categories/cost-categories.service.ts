@@ -6,7 +6,9 @@ import { CostCategoryDefinition, definitionProblems } from '../cost-query/cost-c
 import { compileCategories, effectiveSegments, unionOfVersions, VersionedCategory } from '../cost-query/cost-category-rules';
 import { decimalText, scaled, shareHalfUp } from '../common/money/scaled-decimal';
 import { NOT_SET } from '../cost-query/filter-fields';
-import type { OrganizationScope } from '../cost-query/filters.types';
+import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
+import type { CostDataQuery } from '../cost-query/cost-data.query';
+import type { CurrencyConversion } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { CategoryVersionRecord, CostCategoriesRepository } from './cost-categories.repository';
@@ -17,7 +19,8 @@ import type {
   CostCategoryVersionsDto,
   PreviewChangeDto,
 } from './dto/cost-category.dto';
-import { CATEGORY_COLUMNS, RuleCategoriesService, versionedCategories } from './rule-categories.service';
+import { CATEGORY_COLUMNS, ruleDefinedCategory, RuleCategoriesService, versionedCategories } from './rule-categories.service';
+import { SplitsService } from './splits.service';
 
 /** The values a preview lists as changing most. */
 const PREVIEW_CHANGES = 10;
@@ -48,6 +51,7 @@ export class CostCategoriesService {
     private readonly rules: RuleCategoriesService,
     private readonly currencies: AnswerCurrencyService,
     private readonly clickhouse: ClickhouseService,
+    private readonly splits: SplitsService,
   ) {}
 
   async list(organizationId: string): Promise<CostCategoryListDto> {
@@ -109,12 +113,9 @@ export class CostCategoriesService {
     return this.currencies.answer(scope, undefined, { dateRanges: [range] }, async (money) => {
       const read = async (categories: VersionedCategory[]) => {
         const ruleCategories = compileCategories(categories, [key], CATEGORY_COLUMNS);
-        const query = {
-          scope: { ...scope, ...(ruleCategories ? { ruleCategories } : {}) },
-          key,
-          window: range,
-          conversion: money.conversion,
-        };
+        const questionScope = { ...scope, ...(ruleCategories ? { ruleCategories } : {}) };
+        const moved = await this.splits.movedCost(byCategory(questionScope, key, range, money.conversion));
+        const query = { scope: questionScope, key, window: range, conversion: money.conversion, splits: moved?.splits };
         const { sql, params } = buildCategoryPreviewQuery(this.clickhouse.table('cost_line_items'), query);
         return this.clickhouse.query<CategoryPreviewRow>(sql, params, scope);
       };
@@ -186,9 +187,9 @@ function withProposal(
     .filter((record) => record.key === key)
     .map((record) => ({
       effectiveFrom: record.effectiveFrom,
-      ...(record.definition ? { category: { key, defaultValue: record.definition.defaultValue, rules: record.definition.rules } } : {}),
+      ...(record.definition ? { category: ruleDefinedCategory(key, record.definition) } : {}),
     }));
-  const proposed = { key, defaultValue: definition.defaultValue, rules: definition.rules };
+  const proposed = ruleDefinedCategory(key, definition);
   const segments = effectiveSegments([...own, { effectiveFrom: definition.effectiveFrom, category: proposed }]);
   return [...current.filter((category) => category.key !== key), { key, segments }];
 }
@@ -226,4 +227,18 @@ function largestChanges(before: readonly CategoryPreviewRow[], after: readonly C
     .sort(([a, x], [b, y]) => (magnitude(y) > magnitude(x) ? 1 : magnitude(y) < magnitude(x) ? -1 : a < b ? -1 : 1))
     .slice(0, PREVIEW_CHANGES)
     .map(([value, cost]) => ({ value, before: Number(decimalText(cost.before)), after: Number(decimalText(cost.after)) }));
+}
+
+/** A preview's window as a /data question grouped by the category alone, monthly (what its splits move). */
+function byCategory(scope: OrganizationScope, key: string, window: Required<DateRange>, conversion?: CurrencyConversion): CostDataQuery {
+  return {
+    scope,
+    filters: { inclusions: { dateRange: window } },
+    dateGrouping: 'monthly',
+    dimensions: [{ kind: 'costCategory', key }],
+    multiDimension: false,
+    today: window.end,
+    defaultWindowDays: 1,
+    conversion,
+  };
 }

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { mapKeysNamed } from '../cost-query/activated-maps';
-import { CategoryVersion, compileCategories, effectiveSegments, VersionedCategory } from '../cost-query/cost-category-rules';
+import {
+  CategoryVersion,
+  compileCategories,
+  effectiveSegments,
+  RuleDefinedCategory,
+  VersionedCategory,
+} from '../cost-query/cost-category-rules';
 import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
 import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
-import { CategoryVersionRecord, CostCategoriesRepository } from './cost-categories.repository';
+import { CategoryVersionRecord, CostCategoriesRepository, StoredDefinition } from './cost-categories.repository';
 import type { CategorySplitDefinition } from '../cost-query/cost-category-definition';
 import type { CategorySplit } from '../cost-query/cost-splits';
 
@@ -76,22 +82,21 @@ export function versionedCategories(records: readonly CategoryVersionRecord[]): 
     const { definition } = record;
     versions.push({
       effectiveFrom: record.effectiveFrom,
-      ...(definition
-        ? {
-            category: {
-              key: record.key,
-              defaultValue: definition.defaultValue,
-              rules: definition.rules,
-              splits: definition.splits?.map(categorySplit),
-            },
-          }
-        : {}),
+      ...(definition ? { category: ruleDefinedCategory(record.key, definition) } : {}),
     });
     byKey.set(record.key, versions);
   }
   return [...byKey]
     .map(([key, versions]) => ({ key, segments: effectiveSegments(versions) }))
     .filter((category) => category.segments.length > 0);
+}
+
+/** A definition (saved or proposed) as questions read it: its rules, default and splits. */
+export function ruleDefinedCategory(
+  key: string,
+  definition: Pick<StoredDefinition, 'defaultValue' | 'rules'> & { splits?: CategorySplitDefinition[] },
+): RuleDefinedCategory {
+  return { key, defaultValue: definition.defaultValue, rules: definition.rules, splits: definition.splits?.map(categorySplit) };
 }
 
 /** A saved split as questions apply it: its source one of value or filters, percentages as decimal text. */

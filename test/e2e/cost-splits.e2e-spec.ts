@@ -247,6 +247,23 @@ describe('shared-cost splits in answers', () => {
     ]);
   });
 
+  it('previews a definition with its splits: each value’s cost after them, its rows those the rules give it', async () => {
+    const response = await t.http
+      .put('/v1/admin/cost-categories/Team')
+      .query({ dryRun: 'true', from: OCTOBER.start, to: OCTOBER.end })
+      .set(org.auth)
+      .send(TEAM);
+    expect(response.status).toBe(200);
+    expect(response.body.data.values).toEqual([
+      { value: 'data', amortizedCost: 41.0000000002, rows: 1 },
+      { value: 'payments', amortizedCost: 15.0000000001, rows: 1 },
+      { value: 'Shared', amortizedCost: 5, rows: 2 },
+      { value: 'search', amortizedCost: 2.0000000001, rows: 2 },
+      { value: 'Unallocated', amortizedCost: 0, rows: 1 },
+    ]);
+    expect(response.body.data.unallocatedShare).toEqual({ before: 0, after: 0 });
+  });
+
   it('changes no answer that neither groups nor filters by the category', async () => {
     const cells = await csvCells(
       { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'monthly', dimension: 'service' } },
