@@ -329,6 +329,22 @@ export function goldenStatements(): Record<string, CompiledSql> {
       comparison({ dimension: { kind: 'tag', key: 'team' }, conversion: CONVERSION }),
       100003,
     ),
+    'compare-by-category-with-splits': buildComparisonQuery(
+      TABLE,
+      comparison({
+        scope: SPLIT_SCOPE,
+        dimension: { kind: 'costCategory', key: 'Owner' },
+        splits: [
+          undefined,
+          {
+            plan: { ...SPLIT_PLAN, dimensionIndex: 0 },
+            valueFilters: [],
+            adjustments: SPLIT_ADJUSTMENTS.map((adjustment) => ({ ...adjustment, dimensions: adjustment.dimensions.slice(0, 1) })),
+          },
+        ],
+      }),
+      100003,
+    ),
     'compare-values-probe': buildComparisonValuesProbe(
       TABLE,
       comparison({ dateGrouping: 'daily' }) as ComparisonQuery & { dimension: never },

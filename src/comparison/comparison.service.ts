@@ -5,7 +5,9 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { buildComparisonQuery, buildComparisonValuesProbe, ComparisonQuery } from '../cost-query/comparison.query';
 import { bucketCount } from '../cost-query/date-bucketing';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
-import { OrganizationScope } from '../cost-query/filters.types';
+import { DateRange, OrganizationScope } from '../cost-query/filters.types';
+import type { CostDataQuery } from '../cost-query/cost-data.query';
+import { SplitsService } from '../cost-categories/splits.service';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
@@ -26,6 +28,7 @@ export class ComparisonService {
     private readonly clickhouse: ClickhouseService,
     private readonly currencies: AnswerCurrencyService,
     private readonly activatedKeys: ActivatedKeysService,
+    private readonly splits: SplitsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -63,9 +66,10 @@ export class ComparisonService {
       // The query returns at most 2 × points + 2 rows (bucket rows ≤ points, value totals ≤ points, two
       // period totals), so a fetch that reaches this limit already means more than maxPoints points.
       const rowLimit = 2 * maxPoints + 3;
+      const splits = await this.movedCost({ ...query, conversion: money.conversion });
       const { sql, params } = buildComparisonQuery(
         this.clickhouse.table('cost_line_items'),
-        { ...query, conversion: money.conversion },
+        { ...query, conversion: money.conversion, splits },
         rowLimit,
       );
       const raw = await this.clickhouse.query<Record<string, unknown>>(sql, params, scope);
@@ -75,6 +79,25 @@ export class ComparisonService {
       }
       return { currency: money.currency, ...assembleComparison(rows, spec) };
     });
+  }
+
+  /** Per period, what the shared-cost splits of a category the comparison groups or filters by move (none: undefined). */
+  private async movedCost(query: ComparisonQuery): Promise<ComparisonQuery['splits']> {
+    const period = (dateRange: DateRange): CostDataQuery => ({
+      scope: query.scope,
+      filters: { ...query.filters, inclusions: { ...query.filters.inclusions, dateRange } },
+      dateGrouping: query.dateGrouping,
+      dimensions: query.dimension ? [query.dimension] : [],
+      multiDimension: false,
+      today: dateRange.end,
+      defaultWindowDays: 1,
+      conversion: query.conversion,
+    });
+    const [baseline, comparison] = await Promise.all([
+      this.splits.movedCost(period(query.baselinePeriod)),
+      this.splits.movedCost(period(query.comparisonPeriod)),
+    ]);
+    return baseline || comparison ? [baseline?.splits, comparison?.splits] : undefined;
   }
 
   /**

@@ -7,6 +7,7 @@ import { compileWhere } from './filter-compiler';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
+import { adjustmentRowsSql, adjustmentValueCondition, QuestionSplits } from './split-adjustments';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 
 /** The two periods of a comparison, in result rows as `side`. */
@@ -27,6 +28,11 @@ export interface ComparisonQuery {
   totalLabel: string;
   /** The conversion into the answer's currency; absent when every row the answer may meet is in it. */
   conversion?: CurrencyConversion;
+  /**
+   * Per side (baseline, comparison): what a rule-defined category's shared-cost splits move in that period, as
+   * adjustment rows grouped by the dimension (split-adjustments.ts); absent when the comparison names no such category.
+   */
+  splits?: readonly [QuestionSplits | undefined, QuestionSplits | undefined];
 }
 
 /**
@@ -47,16 +53,22 @@ export function buildComparisonQuery(table: string, query: ComparisonQuery, rowL
   // Each side sums per (bucket, value) first: an aggregation over the columns the aggregate projections
   // (migrations 0005 daily, 0006 monthly) hold, so ClickHouse can answer it from one of them. The
   // outer GROUPING SETS re-adds those exact Decimal partial sums (`part_` prefix: never alias a column name).
-  const side = (index: ComparisonSide, period: DateRange) => {
-    const where = periodWhere(query, period, params).replace(/\n/g, '\n  ');
-    return money.select((branch, and) =>
+  const select = (index: ComparisonSide, from: string, where: string, value: string) =>
+    money.select((branch, and) =>
       [
-        `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${dimension} AS dim_0, ${metricPartSumsSql(branch)}`,
-        `  FROM ${table}`,
+        `  SELECT ${index} AS side, ${bucket} AS bucket_start, ${value} AS dim_0, ${metricPartSumsSql(branch)}`,
+        `  FROM ${from}`,
         `  WHERE ${and(where)}`,
         `  GROUP BY ${['bucket_start', 'dim_0', ...branch.groupKeys].join(', ')}`,
       ].join('\n'),
     );
+  // A side's cost moved by splits: adjustment rows whose value its category filters keep, by the dimension's value.
+  const side = (index: ComparisonSide, period: DateRange) => {
+    const rows = select(index, table, periodWhere(query, period, params).replace(/\n/g, '\n  '), dimension);
+    const splits = query.splits?.[index];
+    if (!splits || splits.adjustments.length === 0) return rows;
+    const moved = adjustmentRowsSql(splits, query.dimension ? 1 : 0, params);
+    return `${rows}\nUNION ALL\n${select(index, moved, adjustmentValueCondition(splits, params), query.dimension ? 'split_dim_0' : dimension)}`;
   };
   const sql = [
     'SELECT',

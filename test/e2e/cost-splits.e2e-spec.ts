@@ -264,6 +264,34 @@ describe('shared-cost splits in answers', () => {
     expect(response.body.data.unallocatedShare).toEqual({ before: 0, after: 0 });
   });
 
+  it('compares two periods after each one’s splits', async () => {
+    const response = await t.http
+      .post('/v1/cost-insights/compare')
+      .set(org.auth)
+      .send({
+        baselinePeriod: { start: '2026-10-05', end: '2026-10-05' },
+        comparisonPeriod: { start: '2026-10-06', end: '2026-10-06' },
+        metric: 'amortized_cost',
+        groupBy: { dimension: 'costCategory:Team', dateGrouping: 'daily' },
+      });
+    expect(response.status).toBe(200);
+    const sides = Object.fromEntries(
+      response.body.data.comparisons.map((row: { dimension_value: string; baseline: { total: number }; comparison: { total: number } }) => [
+        row.dimension_value,
+        [row.baseline.total, row.comparison.total],
+      ]),
+    );
+    // The 5th as worked out above (30 + 5.25 + 0.7500000001 + 5 for data …), the 6th's units and Shared's kept 5.
+    expect(sides).toEqual({
+      data: [41.0000000001, 0.0000000001],
+      payments: [15, 0.0000000001],
+      search: [2, 0.0000000001],
+      Shared: [0, 5],
+      Unallocated: [0, 0],
+    });
+    expect(response.body.data.totals).toMatchObject({ baseline: 58.0000000001, comparison: 5.0000000003 });
+  });
+
   it('changes no answer that neither groups nor filters by the category', async () => {
     const cells = await csvCells(
       { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'monthly', dimension: 'service' } },
