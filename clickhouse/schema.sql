@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..31, checksums hash 23228925d3a880d6f56651452bd5ddd95a81ddfdeaf7e05cc342db67d9dcf667
+-- covers migrations 1..31, checksums hash fafe7ae5b3148f2ba26ca4ab0981b5e875b2b35f5886409a9ce7090c84dc2227
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -55,6 +55,17 @@ CREATE TABLE IF NOT EXISTS {{database}}.cost_line_items
     `charge_class` LowCardinality(String) DEFAULT if(endsWith(cost_type, ' (Correction)'), 'Correction', ''),
     `activated_resource_tags` Map(String, String) DEFAULT mapFilter((k, v) -> has(dictGetOrDefault('{{database}}.activated_map_keys', 'tag_keys', organization_id, CAST([], 'Array(String)')), k), resource_tags),
     `activated_cost_categories` Map(String, String) DEFAULT mapFilter((k, v) -> has(dictGetOrDefault('{{database}}.activated_map_keys', 'category_keys', organization_id, CAST([], 'Array(String)')), k), cost_categories),
+    `pricing_category` LowCardinality(String) DEFAULT '',
+    `commitment_discount_id` String DEFAULT '',
+    `commitment_discount_name` String DEFAULT '',
+    `commitment_discount_type` LowCardinality(String) DEFAULT '',
+    `commitment_discount_category` LowCardinality(String) DEFAULT '',
+    `commitment_discount_status` LowCardinality(String) DEFAULT '',
+    `commitment_discount_quantity` Decimal(38, 10) DEFAULT 0,
+    `commitment_discount_unit` LowCardinality(String) DEFAULT '',
+    `capacity_reservation_id` String DEFAULT '',
+    `capacity_reservation_status` LowCardinality(String) DEFAULT '',
+    `contract_applied` String DEFAULT '',
     PROJECTION daily_dimension_sums
     (
         SELECT

@@ -36,4 +36,17 @@ export interface CostLineItemRow extends Record<MeasureColumn, string> {
   /** FOCUS ChargeCategory (Usage, Purchase, Tax, Credit, Adjustment) and ChargeClass (Correction or ''); derived from cost_type when omitted. */
   charge_category?: string;
   charge_class?: string;
+  /** FOCUS PricingCategory and the commitment discount, capacity reservation and contract commitments of the row ('' and 0 when none). */
+  pricing_category?: string;
+  commitment_discount_id?: string;
+  commitment_discount_name?: string;
+  commitment_discount_type?: string;
+  commitment_discount_category?: string;
+  commitment_discount_status?: string;
+  commitment_discount_quantity?: string;
+  commitment_discount_unit?: string;
+  capacity_reservation_id?: string;
+  capacity_reservation_status?: string;
+  /** FOCUS 1.3 ContractApplied, its JSON text. */
+  contract_applied?: string;
 }

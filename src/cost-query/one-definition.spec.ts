@@ -53,6 +53,17 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   invoice_issuer: true,
   charge_category: true,
   charge_class: true,
+  pricing_category: true,
+  commitment_discount_id: true,
+  commitment_discount_name: true,
+  commitment_discount_type: true,
+  commitment_discount_category: true,
+  commitment_discount_status: true,
+  commitment_discount_quantity: true,
+  commitment_discount_unit: true,
+  capacity_reservation_id: true,
+  capacity_reservation_status: true,
+  contract_applied: true,
 };
 
 /**
@@ -187,11 +198,24 @@ describe('one definition per concept', () => {
     });
     const keys = new Set(day.flatMap((row) => Object.keys(row)));
     expect(sorted([...keys].filter((key) => !(COST_COLUMNS as readonly string[]).includes(key)))).toEqual([]);
-    // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, and its
-    // clouds split no shared charge onto other rows (FOCUS 1.3 allocation, migration 0031).
-    expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(
-      sorted(['charge_class', 'allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name']),
-    );
+    // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, its clouds
+    // split no shared charge onto other rows, and it states its commitments by cost type and savings, without the
+    // FOCUS commitment columns (migration 0031).
+    const allocation = ['allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name'];
+    const commitments = [
+      'pricing_category',
+      'commitment_discount_id',
+      'commitment_discount_name',
+      'commitment_discount_type',
+      'commitment_discount_category',
+      'commitment_discount_status',
+      'commitment_discount_quantity',
+      'commitment_discount_unit',
+      'capacity_reservation_id',
+      'capacity_reservation_status',
+      'contract_applied',
+    ];
+    expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(sorted(['charge_class', ...allocation, ...commitments]));
   });
 
   it("every aggregate projection groups by every list field's column (or its month), so questions on it stay pre-aggregated", () => {

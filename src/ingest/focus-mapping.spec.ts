@@ -50,6 +50,17 @@ const COST_LINE_ITEM_COLUMNS = [
   'invoice_issuer',
   'charge_category',
   'charge_class',
+  'pricing_category',
+  'commitment_discount_id',
+  'commitment_discount_name',
+  'commitment_discount_type',
+  'commitment_discount_category',
+  'commitment_discount_status',
+  'commitment_discount_quantity',
+  'commitment_discount_unit',
+  'capacity_reservation_id',
+  'capacity_reservation_status',
+  'contract_applied',
 ];
 
 describe('FOCUS mapping SQL', () => {

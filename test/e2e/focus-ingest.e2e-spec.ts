@@ -748,6 +748,83 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     ]);
   });
 
+  it('keeps the commitment columns and ContractApplied per row; refuses a quantity or a ContractApplied it cannot read', async () => {
+    // A FOCUS 1.3-style export: a savings plan used and left unused, a capacity reservation, a charge drawing down a
+    // contract commitment, and a row with none of them.
+    const columns = [
+      'BilledCost',
+      'EffectiveCost',
+      'ListCost',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargeCategory',
+      'BillingAccountId',
+      'ServiceProviderName',
+      'ServiceName',
+      'PricingCategory',
+      'CommitmentDiscountId',
+      'CommitmentDiscountName',
+      'CommitmentDiscountType',
+      'CommitmentDiscountCategory',
+      'CommitmentDiscountStatus',
+      'CommitmentDiscountQuantity',
+      'CommitmentDiscountUnit',
+      'CapacityReservationId',
+      'CapacityReservationStatus',
+      'ContractApplied',
+    ];
+    const contract = '{"Elements":[{"ContractId":"c-1","ContractCommitmentId":"cc-1","ContractCommitmentAppliedCost":2.5}]}';
+    const line = (cost: string, ...rest: string[]) =>
+      [cost, cost, cost, 'USD', '2026-10-01T00:00:00Z', '2026-10-08T00:00:00Z', 'Usage', '123456789012', 'AWS', 'Amazon EC2', ...rest]
+        .map((value) => `"${value.replace(/"/g, '""')}"`)
+        .join(',');
+    const rows = [
+      line('3', 'Committed', 'arn:sp-1', 'Compute SP', 'Savings Plan', 'Spend', 'Used', '3.0000000001', 'USD', '', '', ''),
+      line('1', 'Committed', 'arn:sp-1', 'Compute SP', 'Savings Plan', 'Spend', 'Unused', '1', 'USD', '', '', ''),
+      line('2', 'Standard', '', '', '', '', '', '', '', 'cr-7', 'Used', contract),
+      line('4', 'Standard', '', '', '', '', '', '', '', '', '', ''),
+    ];
+    const file = join(tmp, 'focus-1.3-commitments.csv');
+    writeFileSync(file, [columns.join(','), ...rows].join('\n') + '\n');
+    const org = await t.newOrganization();
+    expect((await importInto(org, [file])).sumBilledCost).toBe('10');
+    const stored = await t.clickhouse.query<Record<string, string>>(
+      `SELECT pricing_category, commitment_discount_id, commitment_discount_name, commitment_discount_type, commitment_discount_category,
+              commitment_discount_status, toString(commitment_discount_quantity) AS quantity, commitment_discount_unit,
+              capacity_reservation_id, capacity_reservation_status, contract_applied
+       FROM ${t.clickhouse.table('cost_line_items')} WHERE organization_id = {org:UUID} ORDER BY billed_cost DESC`,
+      { org: org.organizationId },
+    );
+    expect(stored.map((row) => Object.values(row))).toEqual([
+      ['Standard', '', '', '', '', '', '0', '', '', '', ''],
+      ['Committed', 'arn:sp-1', 'Compute SP', 'Savings Plan', 'Spend', 'Used', '3.0000000001', 'USD', '', '', ''],
+      ['Standard', '', '', '', '', '', '0', '', 'cr-7', 'Used', contract],
+      ['Committed', 'arn:sp-1', 'Compute SP', 'Savings Plan', 'Spend', 'Unused', '1', 'USD', '', '', ''],
+    ]);
+
+    const refused = async (name: string, replace: [string, string], message: RegExp) => {
+      const bad = join(tmp, name);
+      writeFileSync(bad, [columns.join(','), ...rows.map((row, i) => (i === 2 ? row.replace(...replace) : row))].join('\n') + '\n');
+      await expect(importInto(org, [bad])).rejects.toThrow(message);
+    };
+    await refused(
+      'bad-contract.csv',
+      [contract.replace(/"/g, '""'), '[1]'],
+      /bad-contract\.csv:line 4: ContractApplied is not a JSON object/,
+    );
+    await refused(
+      'bad-quantity.csv',
+      ['"","","","cr-7"', '"","12x","","cr-7"'],
+      /bad-quantity\.csv:line 4: CommitmentDiscountQuantity is not a decimal number/,
+    );
+    expect(
+      await t.clickhouse.query(`SELECT 1 FROM ${t.clickhouse.table('cost_line_items')} WHERE organization_id = {org:UUID}`, {
+        org: org.organizationId,
+      }),
+    ).toHaveLength(4);
+  });
+
   it('maps Azure CSP partner earned credit (x_PartnerCreditApplied/Rate) into partner savings, out of the enterprise bucket', async () => {
     const header = [
       'BilledCost',

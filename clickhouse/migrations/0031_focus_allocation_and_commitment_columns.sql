@@ -1,14 +1,33 @@
--- FOCUS 1.3 allocation columns (issue 56): how a provider split a shared charge onto the rows that carry it.
--- allocated_method_id (AllocatedMethodId) is a list field (`allocatedMethods`, grouping dimension `allocatedMethod`);
--- AllocatedMethodDetails is kept as its JSON text, AllocatedResourceId and AllocatedResourceName as text.
--- AllocatedTags are not a column of their own: the importer merges them into resource_tags under the row's own Tags
--- (a key in both keeps the row's value), so they are read as tags everywhere (docs/focus-mapping.md). Rows imported
--- before, and exports of FOCUS 1.2 and older, have none ('').
+-- FOCUS allocation and commitment columns (issues 56 and 57), kept per row as the exports give them.
+--
+-- Allocation (FOCUS 1.3): how a provider split a shared charge onto the rows that carry it. allocated_method_id
+-- (AllocatedMethodId) is a list field (`allocatedMethods`, grouping dimension `allocatedMethod`); AllocatedMethodDetails
+-- is kept as its JSON text, AllocatedResourceId and AllocatedResourceName as text. AllocatedTags are not a column of
+-- their own: the importer merges them into resource_tags under the row's own Tags (a key in both keeps the row's
+-- value), so they are read as tags everywhere (docs/focus-mapping.md).
+--
+-- Commitments (FOCUS 1.0–1.3): the commitment discount a row used, bought or left unused (its id, name, type,
+-- category Spend or Usage, status Used or Unused, quantity and unit), the capacity reservation and its status, the
+-- pricing category, and FOCUS 1.3 ContractApplied (the contract commitments a row drew down, its JSON text): what
+-- utilisation, coverage and contract burn-down are computed from.
+--
+-- Rows imported before, and exports without these columns, have none ('', a quantity of 0).
 ALTER TABLE {{database}}.cost_line_items
     ADD COLUMN IF NOT EXISTS allocated_method_id LowCardinality(String) DEFAULT '' AFTER integration_id,
     ADD COLUMN IF NOT EXISTS allocated_method_details String DEFAULT '' AFTER allocated_method_id,
     ADD COLUMN IF NOT EXISTS allocated_resource_id String DEFAULT '' AFTER allocated_method_details,
-    ADD COLUMN IF NOT EXISTS allocated_resource_name String DEFAULT '' AFTER allocated_resource_id;
+    ADD COLUMN IF NOT EXISTS allocated_resource_name String DEFAULT '' AFTER allocated_resource_id,
+    ADD COLUMN IF NOT EXISTS pricing_category LowCardinality(String) DEFAULT '',
+    ADD COLUMN IF NOT EXISTS commitment_discount_id String DEFAULT '',
+    ADD COLUMN IF NOT EXISTS commitment_discount_name String DEFAULT '',
+    ADD COLUMN IF NOT EXISTS commitment_discount_type LowCardinality(String) DEFAULT '',
+    ADD COLUMN IF NOT EXISTS commitment_discount_category LowCardinality(String) DEFAULT '',
+    ADD COLUMN IF NOT EXISTS commitment_discount_status LowCardinality(String) DEFAULT '',
+    ADD COLUMN IF NOT EXISTS commitment_discount_quantity Decimal(38, 10) DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS commitment_discount_unit LowCardinality(String) DEFAULT '',
+    ADD COLUMN IF NOT EXISTS capacity_reservation_id String DEFAULT '',
+    ADD COLUMN IF NOT EXISTS capacity_reservation_status LowCardinality(String) DEFAULT '',
+    ADD COLUMN IF NOT EXISTS contract_applied String DEFAULT '';
 
 -- The six aggregate projections gain allocated_method_id as a key, so questions on it stay pre-aggregated. A
 -- projection cannot be altered: each is dropped, added again and built for the existing parts, as in 0023 — here one
