@@ -21,6 +21,7 @@ import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
 import { buildAllocationQuery, buildSplitFlowsQuery } from '../src/cost-query/allocation.query';
+import { buildCommitmentsQuery, buildEligibleServicesQuery } from '../src/cost-query/commitments.query';
 import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
 import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
@@ -283,6 +284,19 @@ export function goldenStatements(): Record<string, CompiledSql> {
       [{ usageDate: '2026-10-02', billingPeriod: '2026-10', billingCurrency: 'EUR', from: 'Shared', to: 'data', amount: 100_000_000_000n }],
       CONVERSION,
     ),
+    'commitments-eligible-services': buildEligibleServicesQuery(TABLE, {
+      scope: ORG,
+      filters: { inclusions: { dateRange: OCTOBER } },
+      window: OCTOBER,
+    }),
+    'commitments-daily-converted': buildCommitmentsQuery(TABLE, {
+      scope: ORG,
+      filters: { inclusions: { dateRange: OCTOBER, clouds: ['AWS'] } },
+      window: OCTOBER,
+      dateGrouping: 'daily',
+      eligibleServices: ['Amazon EC2', 'Amazon RDS'],
+      conversion: CONVERSION,
+    }),
     'cost-category-preview-converted': buildCategoryPreviewQuery(TABLE, {
       scope: RULE_SCOPE,
       key: 'BusinessUnit',

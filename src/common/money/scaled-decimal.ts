@@ -22,3 +22,13 @@ export function decimalText(units: bigint): string {
 export function shareHalfUp(part: bigint, whole: bigint): number {
   return whole === 0n ? 0 : Number((part * 20_000n + whole) / (2n * whole)) / 10_000;
 }
+
+/** `part / whole` rounded half away from zero to `places` decimals (0 when `whole` is 0), in integers. */
+export function fractionHalfUp(part: bigint, whole: bigint, places: number): number {
+  if (whole === 0n) return 0;
+  const scale = 10n ** BigInt(places);
+  const [numerator, denominator] = [(part < 0n ? -part : part) * scale, whole < 0n ? -whole : whole];
+  const rounded = (2n * numerator + denominator) / (2n * denominator);
+  const negative = part < 0n !== whole < 0n && rounded !== 0n;
+  return Number(negative ? -rounded : rounded) / Number(scale);
+}

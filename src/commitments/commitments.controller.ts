@@ -1,0 +1,36 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
+import { Authorized } from '../common/http/authorized.decorator';
+import { ok, SuccessEnvelope } from '../common/http/envelope';
+import type { Principal } from '../common/http/principal';
+import { CurrentPrincipal } from '../common/http/request-context';
+import { organizationScopeOf } from '../cost-query/data-scope';
+import { CommitmentsService } from './commitments.service';
+import { CommitmentsDto, CommitmentsRequestDto, CommitmentsResponseDto } from './dto/commitments.dto';
+
+@ApiTags('Commitments')
+@Controller('cost-insights/commitments')
+export class CommitmentsController {
+  constructor(private readonly commitments: CommitmentsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Authorized('cost:read')
+  @DataAnswer({ money: true })
+  @ApiOperation({
+    operationId: 'getCommitments',
+    summary: 'Extension: are the commitments used? Utilisation, coverage and savings of commitment discounts',
+    description: [
+      "Requires scope `cost:read`; the key's organisation and data scope, and the request's filters, as /data's.",
+      'From the FOCUS commitment columns every import keeps: per commitment discount (Savings Plans, reservations, committed-use discounts) and in total over the window, `used_cost` and `unused_cost` (EffectiveCost of rows of status Used and Unused), `utilization` = used ÷ (used + unused), `on_demand_equivalent` (the used usage’s list cost), `savings` = on-demand equivalent − used − unused (waste counted) and `effective_savings_rate` = savings ÷ on-demand equivalent.',
+      '`coverage` (total only) = list cost of eligible usage a commitment covered ÷ list cost of all eligible usage: usage not of an unused commitment, in the services on which a commitment applied in the window (`eligible_services`), or in `eligibleServices` when given. Rates are fractions of 6 decimals; a window without commitments answers zeros and an empty list, never NaN.',
+      'With `dateGrouping`, `series` per bucket, in total (every bucket of the window) and per commitment (its buckets with cost).',
+    ].join('\n\n'),
+  })
+  @ApiOkResponse({ type: CommitmentsResponseDto, headers: MONEY_ANSWER_HEADERS })
+  @ApiBadRequestResponse({ description: 'Unknown fields, a filter or dateGrouping that is not one, a window too long.' })
+  async measure(@CurrentPrincipal() principal: Principal, @Body() body: CommitmentsRequestDto): Promise<SuccessEnvelope<CommitmentsDto>> {
+    return ok(await this.commitments.measure(organizationScopeOf(principal), body));
+  }
+}

@@ -1,0 +1,146 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
+import { InvalidRequestException } from '../common/errors/api-errors';
+import { decimalText, fractionHalfUp, scaled } from '../common/money/scaled-decimal';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import {
+  buildCommitmentsQuery,
+  buildEligibleServicesQuery,
+  CommitmentsQuery,
+  CommitmentSumsRow,
+  MAX_ELIGIBLE_SERVICES,
+} from '../cost-query/commitments.query';
+import { bucketStarts } from '../cost-query/date-bucketing';
+import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
+import { dateRangeSpanProblem } from '../cost-query/guardrails';
+import { AnswerCurrencyService } from '../currency/answer-currency.service';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
+import { COMMITMENT_LIMITS } from './commitment-limits';
+import type {
+  CommitmentBucketDto,
+  CommitmentDto,
+  CommitmentFiguresDto,
+  CommitmentsDto,
+  CommitmentsRequestDto,
+} from './dto/commitments.dto';
+
+/** Places of the rates (utilisation, coverage, effective savings rate). */
+const RATE_PLACES = 6;
+
+/**
+ * Rate optimisation: per commitment discount and in total, what was used and left unused, the utilisation, the
+ * coverage of eligible usage and the effective savings rate, over a window (FOCUS commitment columns).
+ */
+@Injectable()
+export class CommitmentsService {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    private readonly currencies: AnswerCurrencyService,
+    private readonly activatedKeys: ActivatedKeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async measure(scope: OrganizationScope, request: CommitmentsRequestDto): Promise<CommitmentsDto> {
+    const window = request.filters?.inclusions?.dateRange ?? defaultWindow();
+    const spanProblem = dateRangeSpanProblem('filters.inclusions.dateRange', window, this.config.maxDateRangeDays);
+    if (spanProblem) throw new InvalidRequestException([spanProblem]);
+    const filters = { ...request.filters, inclusions: { ...request.filters?.inclusions, dateRange: window } };
+    const questionScope = await this.activatedKeys.scopeFor(scope, filters, []);
+    const table = this.clickhouse.table('cost_line_items');
+    const eligibleServices = request.eligibleServices?.length
+      ? request.eligibleServices
+      : await this.eligibleServices(table, { scope: questionScope, filters, window });
+    return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
+      const query: CommitmentsQuery = {
+        scope: questionScope,
+        filters,
+        window,
+        dateGrouping: request.dateGrouping,
+        eligibleServices,
+        conversion: money.conversion,
+      };
+      const { sql, params } = buildCommitmentsQuery(table, query);
+      const rows = await this.clickhouse.query<CommitmentSumsRow>(sql, params, scope);
+      const of = (kind: CommitmentSumsRow['kind']) => rows.filter((row) => row.kind === kind);
+      const total = of('total')[0];
+      return {
+        date_range: window,
+        currency: money.currency,
+        eligible_services: [...eligibleServices],
+        total: total ? figures(total, true) : figures(undefined, true),
+        ...(request.dateGrouping ? { series: series(of('total_bucket'), request.dateGrouping, window, true) } : {}),
+        commitments: of('commitment')
+          .filter((row) => row.commitment_discount_id !== '')
+          .map((row) => commitment(row, of('commitment_bucket'), request.dateGrouping))
+          .sort(
+            (a, b) =>
+              b.used_cost + b.unused_cost - (a.used_cost + a.unused_cost) || (a.commitment_discount_id < b.commitment_discount_id ? -1 : 1),
+          ),
+      };
+    });
+  }
+
+  private async eligibleServices(table: string, query: Omit<CommitmentsQuery, 'eligibleServices'>): Promise<string[]> {
+    const { sql, params } = buildEligibleServicesQuery(table, query);
+    const services = (await this.clickhouse.query<{ service: string }>(sql, params, query.scope)).map((row) => row.service);
+    if (services.length > MAX_ELIGIBLE_SERVICES)
+      throw new InvalidRequestException([
+        `eligibleServices: commitment discounts applied on more than ${MAX_ELIGIBLE_SERVICES} services in the window; name the services to measure coverage over`,
+      ]);
+    return services;
+  }
+}
+
+/** From the first day of the month COMMITMENT_LIMITS.defaultPastMonths ago to today (UTC). */
+function defaultWindow(): DateRange {
+  const today = todayUtc();
+  return { start: formatMonthNumber(monthNumber(today) - COMMITMENT_LIMITS.defaultPastMonths), end: today };
+}
+
+/** One group's figures from its exact sums; coverage only where the group is all of the window's usage. */
+function figures(row: CommitmentSumsRow | undefined, withCoverage: boolean): CommitmentFiguresDto {
+  const units = (text: string | undefined) => scaled(text ?? '0');
+  const [used, unused, onDemand] = [units(row?.used_cost), units(row?.unused_cost), units(row?.on_demand_equivalent)];
+  const savings = onDemand - used - unused;
+  return {
+    used_cost: Number(decimalText(used)),
+    unused_cost: Number(decimalText(unused)),
+    utilization: fractionHalfUp(used, used + unused, RATE_PLACES),
+    coverage: withCoverage ? fractionHalfUp(units(row?.covered_list), units(row?.eligible_list), RATE_PLACES) : null,
+    on_demand_equivalent: Number(decimalText(onDemand)),
+    savings: Number(decimalText(savings)),
+    effective_savings_rate: fractionHalfUp(savings, onDemand, RATE_PLACES),
+  };
+}
+
+/** Every bucket of the window, zero where nothing was spent (the totals); a commitment's buckets with cost. */
+function series(
+  rows: readonly CommitmentSumsRow[],
+  grouping: NonNullable<CommitmentsRequestDto['dateGrouping']>,
+  window: DateRange,
+  withCoverage: boolean,
+): CommitmentBucketDto[] {
+  const byBucket = new Map(rows.map((row) => [row.bucket_date, row]));
+  return bucketStarts(grouping, window.start, window.end).map((date) => ({ date, ...figures(byBucket.get(date), withCoverage) }));
+}
+
+function commitment(
+  row: CommitmentSumsRow,
+  buckets: readonly CommitmentSumsRow[],
+  grouping?: CommitmentsRequestDto['dateGrouping'],
+): CommitmentDto {
+  const own = buckets.filter(
+    (bucket) => bucket.commitment_discount_id === row.commitment_discount_id && bucket.billing_account_id === row.billing_account_id,
+  );
+  return {
+    commitment_discount_id: row.commitment_discount_id,
+    name: row.name,
+    type: row.type,
+    category: row.category,
+    provider: row.provider,
+    billing_account_id: row.billing_account_id,
+    ...figures(row, false),
+    ...(grouping ? { series: own.map((bucket) => ({ date: bucket.bucket_date, ...figures(bucket, false) })) } : {}),
+  };
+}

@@ -1,0 +1,147 @@
+// modes: embedded server cluster — commitment figures summed by the store's SQL
+import { RowInput, TestApp, TestOrganization } from '../support/test-app';
+
+/**
+ * POST /v1/cost-insights/commitments: a savings plan used on two days and left partly unused, a reservation, usage no
+ * commitment covered (in an eligible service and in another) and a commitment purchase. Every expected figure is worked
+ * out by hand beside it from the rows below.
+ */
+const DAY_1 = '2026-10-05';
+const DAY_2 = '2026-10-06';
+const WINDOW = { start: DAY_1, end: DAY_2 };
+const SAVINGS_PLAN = {
+  commitment_discount_id: 'arn:sp-1',
+  commitment_discount_name: 'Compute SP',
+  commitment_discount_type: 'Savings Plan',
+  commitment_discount_category: 'Spend',
+  billing_account_id: '123456789012',
+};
+
+const row = (usage_date: string, service: string, amortized: string, onDemand: string, extra: Partial<RowInput> = {}): RowInput => ({
+  usage_date,
+  service,
+  amortized_cost: amortized,
+  on_demand_cost: onDemand,
+  charge_category: 'Usage',
+  ...extra,
+});
+const ROWS: RowInput[] = [
+  row(DAY_1, 'Amazon EC2', '6', '10', { ...SAVINGS_PLAN, commitment_discount_status: 'Used' }),
+  row(DAY_2, 'Amazon EC2', '3', '5', { ...SAVINGS_PLAN, commitment_discount_status: 'Used' }),
+  row(DAY_2, 'Amazon EC2', '1', '0', { ...SAVINGS_PLAN, commitment_discount_status: 'Unused', cost_type: 'Unused Commitment' }),
+  row(DAY_1, 'Amazon EC2', '20', '20'),
+  row(DAY_1, 'Amazon S3', '7', '7'),
+  row(DAY_1, 'Amazon RDS', '2', '4', {
+    commitment_discount_id: 'ri-1',
+    commitment_discount_name: 'db.r6g',
+    commitment_discount_type: 'Reserved Instance',
+    commitment_discount_category: 'Usage',
+    commitment_discount_status: 'Used',
+    billing_account_id: '123456789012',
+  }),
+  row(DAY_1, 'Savings Plans for AWS Compute usage', '0', '0', { ...SAVINGS_PLAN, charge_category: 'Purchase', billed_cost: '100' }),
+];
+
+describe('POST /v1/cost-insights/commitments', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    org = await t.newOrganization();
+    await t.insertRows(org.organizationId, ROWS);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const ask = (who: TestOrganization, body: object) => t.http.post('/v1/cost-insights/commitments').set(who.auth).send(body);
+
+  it('measures each commitment and the total: used, unused, utilisation, coverage of eligible usage, savings', async () => {
+    const response = await ask(org, { filters: { inclusions: { dateRange: WINDOW } } });
+    expect(response.status).toBe(200);
+    const { eligible_services, total, commitments } = response.body.data;
+    // Services where a commitment covered usage; S3 and the purchase's service are not.
+    expect(eligible_services).toEqual(['Amazon EC2', 'Amazon RDS']);
+    expect(total).toEqual({
+      used_cost: 11, // 6 + 3 + 2
+      unused_cost: 1,
+      utilization: 0.916667, // 11 / 12
+      coverage: 0.487179, // covered list 10 + 5 + 4 = 19 of eligible 19 + 20 = 39
+      on_demand_equivalent: 19,
+      savings: 7, // 19 − 11 − 1
+      effective_savings_rate: 0.368421, // 7 / 19
+    });
+    expect(commitments).toEqual([
+      {
+        commitment_discount_id: 'arn:sp-1',
+        name: 'Compute SP',
+        type: 'Savings Plan',
+        category: 'Spend',
+        provider: 'AWS',
+        billing_account_id: '123456789012',
+        used_cost: 9,
+        unused_cost: 1,
+        utilization: 0.9,
+        coverage: null,
+        on_demand_equivalent: 15,
+        savings: 5, // 15 − 9 − 1
+        effective_savings_rate: 0.333333,
+      },
+      {
+        commitment_discount_id: 'ri-1',
+        name: 'db.r6g',
+        type: 'Reserved Instance',
+        category: 'Usage',
+        provider: 'AWS',
+        billing_account_id: '123456789012',
+        used_cost: 2,
+        unused_cost: 0,
+        utilization: 1,
+        coverage: null,
+        on_demand_equivalent: 4,
+        savings: 2,
+        effective_savings_rate: 0.5,
+      },
+    ]);
+  });
+
+  it('gives a series per day with dateGrouping, eligible services as asked, and the key’s data scope', async () => {
+    const daily = await ask(org, {
+      filters: { inclusions: { dateRange: WINDOW } },
+      dateGrouping: 'daily',
+      eligibleServices: ['Amazon EC2'],
+    });
+    expect(daily.status).toBe(200);
+    const { series, commitments, total } = daily.body.data;
+    expect(series.map((bucket: Record<string, number>) => [bucket.date, bucket.used_cost, bucket.unused_cost, bucket.coverage])).toEqual([
+      [DAY_1, 8, 0, 0.333333], // EC2 only: covered 10 of 10 + 20
+      [DAY_2, 3, 1, 1], // 5 of 5
+    ]);
+    expect(total.coverage).toBe(0.428571); // 15 of 35
+    expect(commitments[0].series.map((bucket: Record<string, number>) => [bucket.date, bucket.used_cost, bucket.utilization])).toEqual([
+      [DAY_1, 6, 1],
+      [DAY_2, 3, 0.75],
+    ]);
+
+    const rdsOnly = await t.keyFor(org.organizationId, ['cost:read'], { inclusions: { services: ['Amazon RDS'] } });
+    const scoped = (await ask(rdsOnly, { filters: { inclusions: { dateRange: WINDOW } } })).body.data;
+    expect([scoped.eligible_services, scoped.total.used_cost, scoped.total.coverage]).toEqual([['Amazon RDS'], 2, 1]);
+    expect(scoped.commitments.map((commitment: { commitment_discount_id: string }) => commitment.commitment_discount_id)).toEqual(['ri-1']);
+  });
+
+  it('answers zeros and an empty list for a window without commitments, and refuses bad input with a 400', async () => {
+    const empty = await ask(org, { filters: { inclusions: { dateRange: { start: '2026-09-01', end: '2026-09-30' } } } });
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toMatchObject({
+      eligible_services: [],
+      commitments: [],
+      total: { used_cost: 0, unused_cost: 0, utilization: 0, coverage: 0, on_demand_equivalent: 0, savings: 0, effective_savings_rate: 0 },
+    });
+    for (const body of [{ dateGrouping: 'hourly' }, { eligibleServices: 'EC2' }, { colour: 'red' }]) {
+      const response = await ask(org, body);
+      expect([response.status, response.body.success]).toEqual([400, false]);
+    }
+    expect((await t.http.post('/v1/cost-insights/commitments').send({})).status).toBe(401);
+  });
+});
