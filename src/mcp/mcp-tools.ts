@@ -14,6 +14,8 @@ import { AnomaliesService } from '../anomalies/anomalies.service';
 import { findAnomaliesTool } from './tools/find-anomalies.tool';
 import { AllocationService } from '../allocation/allocation.service';
 import { getAllocationTool } from './tools/get-allocation.tool';
+import { CommitmentsService } from '../commitments/commitments.service';
+import { getCommitmentsTool } from './tools/get-commitments.tool';
 import { OpenApiDocumentLike, operationInputSchema, JsonSchema } from './tool-schemas';
 import { compareCostsTool } from './tools/compare-costs.tool';
 import { getCostDataTool } from './tools/get-cost-data.tool';
@@ -32,6 +34,7 @@ export const MCP_TOOL_NAMES = [
   'forecast_costs',
   'find_anomalies',
   'get_allocation',
+  'get_commitments',
 ] as const;
 
 /**
@@ -54,9 +57,10 @@ export class McpTools {
     forecasts: ForecastsService,
     anomalies: AnomaliesService,
     allocation: AllocationService,
+    commitments: CommitmentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies, allocation };
+    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies, allocation, commitments };
     this.definitions = [
       getCostDataTool(services),
       compareCostsTool(services),
@@ -66,6 +70,7 @@ export class McpTools {
       forecastCostsTool(services),
       findAnomaliesTool(services),
       getAllocationTool(services),
+      getCommitmentsTool(services),
     ];
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AnomaliesModule } from '../anomalies/anomalies.module';
 import { AllocationModule } from '../allocation/allocation.module';
+import { CommitmentsModule } from '../commitments/commitments.module';
 import { ComparisonModule } from '../comparison/comparison.module';
 import { CostsModule } from '../costs/costs.module';
 import { FilterOptionsModule } from '../filter-options/filter-options.module';
@@ -12,7 +13,16 @@ import { McpController } from './mcp.controller';
 
 /** POST /v1/mcp: the API's read operations as MCP tools for AI assistants (an edge over the features' services). */
 @Module({
-  imports: [CostsModule, ComparisonModule, FilterOptionsModule, SharingModule, ForecastsModule, AnomaliesModule, AllocationModule],
+  imports: [
+    CostsModule,
+    ComparisonModule,
+    FilterOptionsModule,
+    SharingModule,
+    ForecastsModule,
+    AnomaliesModule,
+    AllocationModule,
+    CommitmentsModule,
+  ],
   controllers: [McpController],
   providers: [McpTools, McpEndpoint],
 })

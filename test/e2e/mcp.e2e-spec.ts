@@ -120,13 +120,14 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists nine read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists ten read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
       'find_anomalies',
       'forecast_costs',
       'get_allocation',
+      'get_commitments',
       'get_cost_category_values',
       'get_cost_data',
       'get_filter_values',
@@ -364,6 +365,14 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     expect(toolError(await call(client, 'get_allocation', { dateRange: body.dateRange }))).toContain('category');
   });
 
+  it('get_commitments: the /commitments answer, and its 400 as a tool error', async () => {
+    const body = { filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } }, dateGrouping: 'monthly' };
+    const overHttp = await t.http.post('/v1/cost-insights/commitments').set(full.auth).send(body);
+    expect(overHttp.status).toBe(200);
+    expect(answer(await call(client, 'get_commitments', body))).toEqual(overHttp.body.data);
+    expect(toolError(await call(client, 'get_commitments', { dateGrouping: 'hourly' }))).toContain('dateGrouping');
+  });
+
   it('find_anomalies: the spike of a flat estate on its day, its impact and root causes (3 unless all are asked for)', async () => {
     const org = await t.newOrganization();
     const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
@@ -496,6 +505,8 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'get_cost_category_values',
       'forecast_costs',
       'find_anomalies',
+      'get_allocation',
+      'get_commitments',
     ]) {
       expect(toolError(await call(reader, name, {}))).toBe('This API key lacks the scope required for this operation: cost:read.');
     }
@@ -503,7 +514,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(9);
+    expect((await reader.listTools()).tools).toHaveLength(10);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {

@@ -9,6 +9,7 @@ import type { FilterOptionsService } from '../../filter-options/filter-options.s
 import type { ForecastsService } from '../../forecasts/forecasts.service';
 import type { AnomaliesService } from '../../anomalies/anomalies.service';
 import type { AllocationService } from '../../allocation/allocation.service';
+import type { CommitmentsService } from '../../commitments/commitments.service';
 import type { SharingService } from '../../sharing/sharing.service';
 import type { JsonSchema } from '../tool-schemas';
 
@@ -63,6 +64,7 @@ export interface ToolServices {
   forecasts: ForecastsService;
   anomalies: AnomaliesService;
   allocation: AllocationService;
+  commitments: CommitmentsService;
 }
 
 export const MONEY =
