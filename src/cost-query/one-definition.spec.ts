@@ -199,16 +199,10 @@ describe('one definition per concept', () => {
     const keys = new Set(day.flatMap((row) => Object.keys(row)));
     expect(sorted([...keys].filter((key) => !(COST_COLUMNS as readonly string[]).includes(key)))).toEqual([]);
     // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, its clouds
-    // split no shared charge onto other rows, and it states its commitments by cost type and savings, without the
-    // FOCUS commitment columns (migration 0031).
+    // split no shared charge onto other rows, and its commitments carry no quantities, capacity reservations or
+    // contracts (migration 0031).
     const allocation = ['allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name'];
     const commitments = [
-      'pricing_category',
-      'commitment_discount_id',
-      'commitment_discount_name',
-      'commitment_discount_type',
-      'commitment_discount_category',
-      'commitment_discount_status',
       'commitment_discount_quantity',
       'commitment_discount_unit',
       'capacity_reservation_id',

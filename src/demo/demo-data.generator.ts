@@ -371,6 +371,38 @@ interface RowShape {
   tags: Record<string, string>;
   categories: Record<string, string>;
   money: Money;
+  /** The commitment discount the row used (covered usage) or paid for (its fee). */
+  commitment?: DemoCommitment;
+}
+
+/** A commitment discount as FOCUS names it. */
+interface DemoCommitment {
+  id: string;
+  name: string;
+  type: string;
+  category: 'Spend' | 'Usage';
+}
+
+/** The account's compute savings plan (AWS; spend-based, one per account). */
+function savingsPlanOf(account: DemoAccount): DemoCommitment {
+  return {
+    id: `arn:aws:savingsplans::${account.id}:savingsplan/compute-3yr`,
+    name: 'Compute Savings Plan (3 yr)',
+    type: 'Savings Plan',
+    category: 'Spend',
+  };
+}
+
+/** A stream's reservation (usage-based, per instance type and region), as each cloud names it. */
+function reservationOf(stream: UsageStream): DemoCommitment {
+  const type =
+    { AWS: 'Reserved Instance', Azure: 'Reservation', GCP: 'Committed Use Discount' }[stream.spec.cloud as 'AWS'] ?? 'Reservation';
+  return {
+    id: `${stream.account.id}/${stream.region}/${stream.instanceType}`,
+    name: `${stream.instanceType} ${type} (${stream.region})`,
+    type,
+    category: 'Usage',
+  };
 }
 
 const NO_TAGS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -401,8 +433,10 @@ function usageRows(estate: DemoEstate, day: DemoDay, out: RowShape[]): void {
     if (onDemand <= 0) continue;
     const covered = Math.round(onDemand * commitmentCoverage(stream, day.daysAgo));
     if (covered > 0) {
-      const costType = stream.spec.commitment?.kind === 'savingsPlan' ? COST_TYPES.savingsPlanCovered : COST_TYPES.reservationCovered;
-      out.push(streamRow(stream, day.date, costType, usageMoney(stream, covered, true)));
+      const savingsPlan = stream.spec.commitment?.kind === 'savingsPlan';
+      const costType = savingsPlan ? COST_TYPES.savingsPlanCovered : COST_TYPES.reservationCovered;
+      const commitment = savingsPlan ? savingsPlanOf(stream.account) : reservationOf(stream);
+      out.push({ ...streamRow(stream, day.date, costType, usageMoney(stream, covered, true)), commitment });
     }
     if (onDemand - covered > 0) {
       out.push(streamRow(stream, day.date, COST_TYPES.usage, usageMoney(stream, onDemand - covered, false)));
@@ -506,6 +540,7 @@ class MonthlyCharges {
         tags: NO_TAGS,
         categories: stream.categories,
         money: feeMoney(upfront),
+        commitment: reservationOf(stream),
       };
     }
     for (const [account, upfront] of savingsPlanByAccount) {
@@ -520,6 +555,7 @@ class MonthlyCharges {
         tags: NO_TAGS,
         categories: accountCategories(account),
         money: feeMoney(upfront),
+        commitment: savingsPlanOf(account),
       };
     }
   }
@@ -651,5 +687,21 @@ function toRow(organizationId: string, shape: RowShape): DemoCostRow {
     commitment_savings: formatMicros(money.commitment),
     spot_savings: formatMicros(money.spot),
     other_savings: formatMicros(money.other),
+    ...commitmentOf(shape),
+  };
+}
+
+/** The FOCUS commitment columns of a row that used a commitment (status Used) or paid for one (its fee: no status). */
+function commitmentOf(shape: RowShape): Partial<DemoCostRow> {
+  const commitment = shape.commitment;
+  if (!commitment) return {};
+  const used = CHARGE_CATEGORIES[shape.costType] === 'Usage';
+  return {
+    pricing_category: used ? 'Committed' : 'Standard',
+    commitment_discount_id: commitment.id,
+    commitment_discount_name: commitment.name,
+    commitment_discount_type: commitment.type,
+    commitment_discount_category: commitment.category,
+    commitment_discount_status: used ? 'Used' : '',
   };
 }

@@ -1,4 +1,7 @@
 // modes: embedded server cluster — commitment figures summed by the store's SQL
+import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
+import { COST_TYPES } from '../../src/demo/demo-data.generator';
+import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -128,6 +131,31 @@ describe('POST /v1/cost-insights/commitments', () => {
     const scoped = (await ask(rdsOnly, { filters: { inclusions: { dateRange: WINDOW } } })).body.data;
     expect([scoped.eligible_services, scoped.total.used_cost, scoped.total.coverage]).toEqual([['Amazon RDS'], 2, 1]);
     expect(scoped.commitments.map((commitment: { commitment_discount_id: string }) => commitment.commitment_discount_id)).toEqual(['ri-1']);
+  });
+
+  it('answers the demo estate’s savings plans and reservations as /data sums their covered usage', async () => {
+    const demo = await t.newOrganization();
+    await loadDemoData(t.clickhouse, { organizationId: demo.organizationId, days: 40 });
+    const window = { start: addDays(todayUtc(), -29), end: todayUtc() };
+    const answer = (await ask(demo, { filters: { inclusions: { dateRange: window } }, currency: 'USD' })).body.data;
+    const covered = await t.http
+      .post('/v1/cost-insights/data')
+      .set(demo.auth)
+      .send({
+        currency: 'USD',
+        filters: { inclusions: { dateRange: window, costTypes: [COST_TYPES.savingsPlanCovered, COST_TYPES.reservationCovered] } },
+        groupBy: { dateGrouping: 'monthly' },
+      });
+    const { total_amortized_cost, total_on_demand_cost } = covered.body.data.summary;
+    expect(answer.total.used_cost).toBeCloseTo(total_amortized_cost, 6);
+    expect(answer.total.on_demand_equivalent).toBeCloseTo(total_on_demand_cost, 6);
+    // The demo leaves no commitment unused; each cloud's kinds are there.
+    expect(answer.total.utilization).toBe(1);
+    expect(answer.total.coverage).toBeGreaterThan(0);
+    expect(answer.total.coverage).toBeLessThan(1);
+    expect(new Set(answer.commitments.map((commitment: { type: string }) => commitment.type))).toEqual(
+      new Set(['Savings Plan', 'Reserved Instance', 'Reservation', 'Committed Use Discount']),
+    );
   });
 
   it('answers zeros and an empty list for a window without commitments, and refuses bad input with a 400', async () => {
