@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { CostCategoriesRepository } from '../cost-categories/cost-categories.repository';
 import { CostCategoriesService } from '../cost-categories/cost-categories.service';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
+import { SplitsService } from '../cost-categories/splits.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { DataVersionModule } from '../infrastructure/data-version/data-version.module';
 import { ApiKeysService } from '../auth/api-keys.service';
@@ -39,6 +40,7 @@ import { SourcesService } from '../sources/sources.service';
     CostCategoriesRepository,
     CostCategoriesService,
     RuleCategoriesService,
+    SplitsService,
     AnswerCurrencyService,
   ],
 })

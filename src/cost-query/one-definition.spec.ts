@@ -222,7 +222,9 @@ describe('one definition per concept', () => {
     });
     for (const [name, keys] of projections) {
       const missing = LIST_FIELDS.map((field) => field.column).filter((column) => !keys.includes(column));
-      expect({ projection: name, missing }).toEqual({ projection: name, missing: [] });
+      // The activated-key projections keep their 0027 keys (migration 0031 says why).
+      const unbuilt = name.includes('_activated_') ? ['allocated_method_id'] : [];
+      expect({ projection: name, missing }).toEqual({ projection: name, missing: unbuilt });
     }
   });
 
