@@ -478,6 +478,43 @@ describe('Backstage Cost Insights client against the real API', () => {
     expect(await client(estateOf, { today: () => daysAgo(8) }).getAlerts('platform')).toEqual([]);
   });
 
+  it('getAlerts: a commitment the team’s usage receives, used below 80 % by the organisation over the last 7 days', async () => {
+    const realToday = new Date().toISOString().slice(0, 10);
+    const daysAgo = (back: number) => shift(realToday, -back);
+    const estateOf = await t.newOrganization();
+    const plan = {
+      commitment_discount_id: 'arn:sp-1',
+      commitment_discount_name: 'Compute SP',
+      commitment_discount_type: 'Savings Plan',
+      charge_category: 'Usage',
+    };
+    const reservation = {
+      ...plan,
+      commitment_discount_id: 'ri-1',
+      commitment_discount_name: 'db.r6g',
+      commitment_discount_type: 'Reserved Instance',
+    };
+    // payments used the plan for 12 a day for 5 days (60), 40 of it went unused (untagged): 60 %. search used the
+    // reservation fully; platform used the plan 8 days ago only, before the window.
+    await t.insertRows(estateOf.organizationId, [
+      ...[1, 2, 3, 4, 5].map((back) => row(daysAgo(back), '12', 'payments', { ...plan, commitment_discount_status: 'Used' })),
+      row(daysAgo(1), '40', undefined, { ...plan, commitment_discount_status: 'Unused', on_demand_cost: '0' }),
+      row(daysAgo(2), '10', 'search', { ...reservation, commitment_discount_status: 'Used' }),
+      row(daysAgo(8), '30', 'platform', { ...plan, commitment_discount_status: 'Used' }),
+    ]);
+    const now = client(estateOf, { today: () => realToday });
+    expect(await now.getAlerts('payments')).toEqual([
+      {
+        title: 'payments: Compute SP was used 60.0 % over the last 7 days',
+        subtitle: '40.00 USD of 100.00 USD committed went unused (below 80.0 %). Savings Plan arn:sp-1 (AWS) discounts usage of payments.',
+      },
+    ]);
+    expect(await now.getAlerts('search')).toEqual([]);
+    expect(await now.getAlerts('platform')).toEqual([]);
+    // The threshold is the option's: at 50 % the plan is used enough.
+    expect(await client(estateOf, { today: () => realToday, utilizationAlertThreshold: 0.5 }).getAlerts('payments')).toEqual([]);
+  });
+
   it('never sends an API key itself (the proxy adds it), and reports API errors with their message', async () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((request) => request.authorization === null && request.url.startsWith(`${base}/v1/cost-insights/`))).toBe(true);

@@ -75,12 +75,14 @@ export interface CostInsightsClientOptions {
    * API has no page a browser could open for an anomaly.
    */
   anomalyUrl?: (anomaly: AnomalyAnswer, group: string) => string | undefined;
+  /** getAlerts: a commitment the group uses is under-utilised below this fraction over the last 7 days. Default 0.8. */
+  utilizationAlertThreshold?: number;
   /** Today's date, YYYY-MM-DD (UTC); for tests. */
   today?: () => string;
 }
 
 /** The API routes whose answers are money in one currency (they take `currency`). */
-const MONEY_ROUTES = new Set(['data', 'compare', 'filters', 'forecast', 'anomalies']);
+const MONEY_ROUTES = new Set(['data', 'compare', 'filters', 'forecast', 'anomalies', 'commitments']);
 
 /** A growth alert fires when this month is forecast at least this ratio of last month (and surely above it). */
 export const GROWTH_ALERT_RATIO = 1.1;
@@ -90,6 +92,12 @@ export const ANOMALY_ALERT_DAYS = 7;
 
 /** Root causes an anomaly alert names (the API's first). */
 export const ANOMALY_ALERT_ROOT_CAUSES = 3;
+
+/** Utilisation alerts look at commitments over this many complete days before today. */
+export const UTILIZATION_ALERT_DAYS = 7;
+
+/** A commitment used less than this fraction of what it committed is an alert (the option utilizationAlertThreshold). */
+export const UTILIZATION_ALERT_THRESHOLD = 0.8;
 
 /** An alert as the plugin shows it (its `Alert`, whose title and subtitle may be text; `url` makes a button). */
 export interface CostAlert {
@@ -130,6 +138,20 @@ interface ForecastAnswer {
   series: Array<{
     current_month: { month: string; actual: number; mean: number; lower: number; upper: number };
     accuracy: { backtest: { mape: number | null } };
+  }>;
+}
+
+/** What getAlerts reads of a /commitments answer. */
+interface CommitmentsAnswer {
+  currency: string;
+  commitments: Array<{
+    commitment_discount_id: string;
+    name: string;
+    type: string;
+    provider: string;
+    used_cost: number;
+    unused_cost: number;
+    utilization: number;
   }>;
 }
 
@@ -298,8 +320,12 @@ export class CostInsightsApiClient {
    * (this client renders no React).
    */
   async getAlerts(group: string): Promise<CostAlert[]> {
-    const [growth, anomalies] = await Promise.all([this.growthAlerts(group), this.anomalyAlerts(group)]);
-    return [...growth, ...anomalies];
+    const [growth, anomalies, utilization] = await Promise.all([
+      this.growthAlerts(group),
+      this.anomalyAlerts(group),
+      this.utilizationAlerts(group),
+    ]);
+    return [...growth, ...anomalies, ...utilization];
   }
 
   // ---- internals ----
@@ -439,6 +465,35 @@ export class CostInsightsApiClient {
       groupBy: { dateGrouping: 'daily' },
     });
     return lastDayWithCost(daily.body.items);
+  }
+
+  /**
+   * Utilisation alerts: a commitment discount whose discount the group's usage received in the last
+   * UTILIZATION_ALERT_DAYS complete days, and which the organisation used below the threshold over them (a commitment is
+   * the organisation's: its unused part belongs to no team). None from an API without /commitments (404).
+   */
+  private async utilizationAlerts(group: string): Promise<CostAlert[]> {
+    const today = this.today();
+    const dateRange = { start: addDays(today, -UTILIZATION_ALERT_DAYS), end: addDays(today, -1) };
+    const ask = (inclusions: FilterFields) =>
+      this.post<CommitmentsAnswer>('commitments', { filters: { inclusions: { ...inclusions, dateRange } } }).catch((error: unknown) => {
+        if (error instanceof CostInsightsApiError && error.status === 404) return undefined;
+        throw error;
+      });
+    const [ofGroup, ofOrganization] = await Promise.all([ask(this.groupFilter(group)), ask({})]);
+    if (!ofGroup || !ofOrganization) return [];
+    const used = new Set(ofGroup.body.commitments.filter((c) => c.used_cost > 0).map((c) => c.commitment_discount_id));
+    const threshold = this.options.utilizationAlertThreshold ?? UTILIZATION_ALERT_THRESHOLD;
+    const money = (amount: number) => `${amount.toFixed(2)} ${ofOrganization.body.currency}`;
+    const percent = (fraction: number) => `${(fraction * 100).toFixed(1)} %`;
+    return ofOrganization.body.commitments
+      .filter((c) => used.has(c.commitment_discount_id) && c.utilization < threshold)
+      .map((c) => ({
+        title: `${group}: ${c.name || c.commitment_discount_id} was used ${percent(c.utilization)} over the last ${UTILIZATION_ALERT_DAYS} days`,
+        subtitle:
+          `${money(c.unused_cost)} of ${money(c.used_cost + c.unused_cost)} committed went unused (below ${percent(threshold)}). ` +
+          `${c.type} ${c.commitment_discount_id} (${c.provider}) discounts usage of ${group}.`,
+      }));
   }
 
   private groupFilter(group: string): FilterFields {
