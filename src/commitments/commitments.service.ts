@@ -21,6 +21,7 @@ import type {
   CommitmentBucketDto,
   CommitmentDto,
   CommitmentFiguresDto,
+  CommitmentQuantitiesDto,
   CommitmentsDto,
   CommitmentsRequestDto,
 } from './dto/commitments.dto';
@@ -141,6 +142,18 @@ function commitment(
     provider: row.provider,
     billing_account_id: row.billing_account_id,
     ...figures(row, false),
+    ...(row.category.toLowerCase() === 'usage' && row.unit !== '' ? { quantities: quantities(row) } : {}),
     ...(grouping ? { series: own.map((bucket) => ({ date: bucket.bucket_date, ...figures(bucket, false) })) } : {}),
+  };
+}
+
+/** A usage-category commitment's quantities, in its unit. */
+function quantities(row: CommitmentSumsRow): CommitmentQuantitiesDto {
+  const [used, unused] = [scaled(row.used_quantity), scaled(row.unused_quantity)];
+  return {
+    unit: row.unit,
+    used: Number(decimalText(used)),
+    unused: Number(decimalText(unused)),
+    utilization: fractionHalfUp(used, used + unused, RATE_PLACES),
   };
 }

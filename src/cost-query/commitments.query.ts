@@ -44,6 +44,10 @@ export interface CommitmentSumsRow {
   /** List cost of eligible usage a commitment covered, and of all eligible usage. */
   covered_list: string;
   eligible_list: string;
+  /** CommitmentDiscountQuantity of the rows of status Used and Unused, and the unit they are in (a commitment's). */
+  used_quantity: string;
+  unused_quantity: string;
+  unit: string;
 }
 
 const COMMITMENT_KEYS = ['commitment_discount_id', 'name', 'type', 'category', 'provider', 'billing_account_id'];
@@ -83,6 +87,10 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
     ['covered_list', `if(${eligible} AND commitment_discount_id != '', on_demand_cost, ${zero})`],
     ['eligible_list', `if(${eligible}, on_demand_cost, ${zero})`],
   ];
+  const quantities: [string, string][] = [
+    ['used_quantity', `if(${status} = 'used', commitment_discount_quantity, ${zero})`],
+    ['unused_quantity', `if(${status} = 'unused', commitment_discount_quantity, ${zero})`],
+  ];
   const bucket = query.dateGrouping ? bucketStartSql(query.dateGrouping) : 'toDate(0)';
   const keys = ['bucket', ...COMMITMENT_KEYS];
   const parts = money.select((branch, and) =>
@@ -92,11 +100,13 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
       `         ${branch
         .sums(sums.map(([, sql]) => sql))
         .map((sum, i) => `${sum} AS part_${sums[i][0]}`)
-        .join(', ')}`,
+        .join(', ')},`,
+      // Quantities are no money: summed as they are, in the commitment's unit.
+      `         ${quantities.map(([name, sql]) => `sum(${sql}) AS part_${name}`).join(', ')}, commitment_discount_unit AS unit`,
       `  FROM ${table}`,
       `  WHERE ${and(where)}`,
       `    AND (commitment_discount_id != '' OR charge_category = 'Usage')`,
-      `  GROUP BY ${[...keys, ...branch.groupKeys].join(', ')}`,
+      `  GROUP BY ${[...keys, 'unit', ...branch.groupKeys].join(', ')}`,
     ].join('\n'),
   );
   // Without a date grouping the bucket is one constant: the sets by it are the totals and the commitments.
@@ -106,7 +116,8 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
     : `if(grouping(commitment_discount_id) = 1, 'total', 'commitment')`;
   const sql = [
     `SELECT ${kind} AS kind, toString(bucket) AS bucket_date, ${COMMITMENT_KEYS.join(', ')},`,
-    `  ${sums.map(([name]) => `toString(${money.total(`sum(part_${name})`)}) AS ${name}`).join(',\n  ')}`,
+    `  ${sums.map(([name]) => `toString(${money.total(`sum(part_${name})`)}) AS ${name}`).join(',\n  ')},`,
+    `  ${quantities.map(([name]) => `toString(sum(part_${name})) AS ${name}`).join(', ')}, anyIf(unit, unit != '') AS unit`,
     `FROM (\n${parts}\n)`,
     `GROUP BY GROUPING SETS (${sets.map((set) => `(${set.join(', ')})`).join(', ')})`,
     `ORDER BY kind, bucket, ${COMMITMENT_KEYS.join(', ')}`,

@@ -24,7 +24,10 @@ SELECT
     toString(toDecimal128(round(toDecimal128(sum(part_unused_cost), 11), 10), 10)) AS unused_cost,
     toString(toDecimal128(round(toDecimal128(sum(part_on_demand_equivalent), 11), 10), 10)) AS on_demand_equivalent,
     toString(toDecimal128(round(toDecimal128(sum(part_covered_list), 11), 10), 10)) AS covered_list,
-    toString(toDecimal128(round(toDecimal128(sum(part_eligible_list), 11), 10), 10)) AS eligible_list
+    toString(toDecimal128(round(toDecimal128(sum(part_eligible_list), 11), 10), 10)) AS eligible_list,
+    toString(sum(part_used_quantity)) AS used_quantity,
+    toString(sum(part_unused_quantity)) AS unused_quantity,
+    anyIf(unit, unit != '') AS unit
 FROM
 (
     SELECT
@@ -39,7 +42,10 @@ FROM
         toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized_cost, toDecimal128(0, 10))), 10) AS part_unused_cost,
         toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand_cost, toDecimal128(0, 10))), 10) AS part_on_demand_equivalent,
         toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) AS part_covered_list,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})), on_demand_cost, toDecimal128(0, 10))), 10) AS part_eligible_list
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})), on_demand_cost, toDecimal128(0, 10))), 10) AS part_eligible_list,
+        sum(if(lower(commitment_discount_status) = 'used', commitment_discount_quantity, toDecimal128(0, 10))) AS part_used_quantity,
+        sum(if(lower(commitment_discount_status) = 'unused', commitment_discount_quantity, toDecimal128(0, 10))) AS part_unused_quantity,
+        commitment_discount_unit AS unit
     FROM cost_insights.cost_line_items
     WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (cloud IN ({p2:Array(String)})) AND (billing_currency = {currency:String}) AND ((commitment_discount_id != '') OR (charge_category = 'Usage'))
     GROUP BY
@@ -49,7 +55,8 @@ FROM
         type,
         category,
         provider,
-        billing_account_id
+        billing_account_id,
+        unit
     UNION ALL
     SELECT
         usage_date AS bucket,
@@ -63,7 +70,10 @@ FROM
         toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized_cost, toDecimal128(0, 10))), 10) * group_rate AS part_unused_cost,
         toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_on_demand_equivalent,
         toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_covered_list,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_eligible_list
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_eligible_list,
+        sum(if(lower(commitment_discount_status) = 'used', commitment_discount_quantity, toDecimal128(0, 10))) AS part_used_quantity,
+        sum(if(lower(commitment_discount_status) = 'unused', commitment_discount_quantity, toDecimal128(0, 10))) AS part_unused_quantity,
+        commitment_discount_unit AS unit
     FROM cost_insights.cost_line_items
     WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (cloud IN ({p2:Array(String)})) AND (billing_currency != {currency:String}) AND ((commitment_discount_id != '') OR (charge_category = 'Usage'))
     GROUP BY
@@ -74,6 +84,7 @@ FROM
         category,
         provider,
         billing_account_id,
+        unit,
         billing_currency,
         usage_date
 )

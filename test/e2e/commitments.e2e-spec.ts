@@ -40,6 +40,8 @@ const ROWS: RowInput[] = [
     commitment_discount_type: 'Reserved Instance',
     commitment_discount_category: 'Usage',
     commitment_discount_status: 'Used',
+    commitment_discount_quantity: '3',
+    commitment_discount_unit: 'Hours',
     billing_account_id: '123456789012',
   }),
   row(DAY_1, 'Savings Plans for AWS Compute usage', '0', '0', { ...SAVINGS_PLAN, charge_category: 'Purchase', billed_cost: '100' }),
@@ -105,6 +107,7 @@ describe('POST /v1/cost-insights/commitments', () => {
         on_demand_equivalent: 4,
         savings: 2,
         effective_savings_rate: 0.5,
+        quantities: { unit: 'Hours', used: 3, unused: 0, utilization: 1 },
       },
     ]);
   });

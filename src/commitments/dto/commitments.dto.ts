@@ -77,6 +77,20 @@ export class CommitmentBucketDto extends CommitmentFiguresDto {
   date: string;
 }
 
+export class CommitmentQuantitiesDto {
+  @ApiProperty({ description: 'FOCUS CommitmentDiscountUnit.', example: 'Hours' })
+  unit: string;
+
+  @ApiProperty({ description: 'CommitmentDiscountQuantity of the rows of status Used.', example: 648 })
+  used: number;
+
+  @ApiProperty({ description: 'CommitmentDiscountQuantity of the rows of status Unused.', example: 72 })
+  unused: number;
+
+  @ApiProperty({ description: 'used / (used + unused), 6 decimals; 0 without either.', example: 0.9 })
+  utilization: number;
+}
+
 export class CommitmentDto extends CommitmentFiguresDto {
   @ApiProperty({ example: 'arn:aws:savingsplans::123456789012:savingsplan/sp-1' })
   commitment_discount_id: string;
@@ -95,6 +109,13 @@ export class CommitmentDto extends CommitmentFiguresDto {
 
   @ApiProperty({ example: '123456789012' })
   billing_account_id: string;
+
+  @ApiPropertyOptional({
+    type: () => CommitmentQuantitiesDto,
+    description:
+      'A usage-category commitment (category Usage) whose rows give a CommitmentDiscountUnit: its quantities used and unused, in that unit.',
+  })
+  quantities?: CommitmentQuantitiesDto;
 
   @ApiPropertyOptional({ type: [CommitmentBucketDto], description: 'With dateGrouping: per bucket with any of its cost.' })
   series?: CommitmentBucketDto[];
