@@ -42,7 +42,12 @@ export function benchCategoryDefinition(): { defaultValue: string; rules: object
 const BENCH_SPLITS = [
   { source: { value: 'Unallocated' }, targets: ['Shared'], method: 'even' },
   { source: { value: 'Shared' }, targets: Array.from({ length: 8 }, (_, i) => `BU-${i}`), method: 'proportional' },
-  { source: { filters: { inclusions: { services: ['AWS Service 24'] } } }, targets: ['Platform-0', 'Platform-1'], method: 'fixed', percentages: [60, 40] },
+  {
+    source: { filters: { inclusions: { services: ['AWS Service 24'] } } },
+    targets: ['Platform-0', 'Platform-1'],
+    method: 'fixed',
+    percentages: [60, 40],
+  },
 ];
 
 /** The /data tag pairs grouping by `tag:team`, asked by the rule-defined category instead. */
