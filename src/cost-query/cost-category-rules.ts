@@ -178,12 +178,15 @@ export function compileCategories(
 }
 
 /** The months of each named category that has splits in some version: each segment's splits (none: an empty list). */
-function splitSegments(byKey: ReadonlyMap<string, VersionedCategory>, named: readonly string[]): Record<string, SplitSegment[]> {
-  const segments: Record<string, SplitSegment[]> = {};
+function splitSegments(byKey: ReadonlyMap<string, VersionedCategory>, named: readonly string[]): Map<string, SplitSegment[]> {
+  const segments = new Map<string, SplitSegment[]>();
   for (const key of new Set(named)) {
     const category = byKey.get(key);
     if (!category?.segments.some((segment) => (segment.category.splits?.length ?? 0) > 0)) continue;
-    segments[key] = category.segments.map((segment) => ({ from: segment.from, splits: segment.category.splits ?? [] }));
+    segments.set(
+      key,
+      category.segments.map((segment) => ({ from: segment.from, splits: segment.category.splits ?? [] })),
+    );
   }
   return segments;
 }

@@ -39,7 +39,7 @@ export interface CompiledCategories {
   sql: string;
   params: Record<string, unknown>;
   /** The named categories with shared-cost splits in some version: per version's months (from yyyy-MM), its splits. */
-  splits?: Readonly<Record<string, readonly SplitSegment[]>>;
+  splits?: ReadonlyMap<string, readonly SplitSegment[]>;
 }
 
 /** The splits of a rule-defined category in the billing months from `from` to the next segment's. */

@@ -51,7 +51,10 @@ const amortized = MEASURE_COLUMNS.indexOf('amortized_cost');
 const billed = MEASURE_COLUMNS.indexOf('billed_cost');
 
 describe('which category a question splits', () => {
-  const splits = { Team: SEGMENTS, Owner: SEGMENTS };
+  const splits = new Map([
+    ['Team', SEGMENTS],
+    ['Owner', SEGMENTS],
+  ]);
 
   it('the first grouping dimension with splits, else the category the filters name; none without splits', () => {
     const byOwner = splitPlanOf(splits, {}, [

@@ -32,18 +32,18 @@ export interface SplitPlan {
  * category its filters name, if it has splits. One per question: any other is read without its splits.
  */
 export function splitPlanOf(
-  splits: Readonly<Record<string, readonly SplitSegment[]>> | undefined,
+  splits: ReadonlyMap<string, readonly SplitSegment[]> | undefined,
   filters: Filters,
   dimensions: readonly { kind: string; key?: string }[],
 ): SplitPlan | undefined {
   if (!splits) return undefined;
-  const grouped = dimensions.findIndex((ref) => ref.kind === 'costCategory' && ref.key !== undefined && ref.key in splits);
+  const grouped = dimensions.findIndex((ref) => ref.kind === 'costCategory' && ref.key !== undefined && splits.has(ref.key));
   const filtered = [filters.inclusions, filters.exclusions]
     .map((side) => side?.costCategory)
-    .find((key): key is string => typeof key === 'string' && key in splits);
+    .find((key): key is string => typeof key === 'string' && splits.has(key));
   const category = grouped >= 0 ? dimensions[grouped].key! : filtered;
   if (category === undefined) return undefined;
-  const segments = splits[category];
+  const segments = splits.get(category)!;
   const filterSources = segments.flatMap((segment) =>
     segment.splits.flatMap((split) => ('filters' in split.source ? [split.source.filters] : [])),
   );
