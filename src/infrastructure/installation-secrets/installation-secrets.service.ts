@@ -10,10 +10,11 @@ const REREAD_AFTER_MS = 5 * 60_000;
  * Random keys of this installation, made once at first use and kept in the store (migration 0029). In the store rather
  * than an operator setting: every replica of the API behind a load balancer reads the same key, it outlives restarts,
  * a backup carries it and a restore brings it back, and no operator can forget or mistype it on one replica. The
- * first use stores a random candidate with a deduplication token of its name: ClickHouse keeps the first block of a
- * token and drops the later ones (a plain MergeTree's window on one server; Keeper for Replicated tables), so two
- * replicas racing store one secret, and every reader takes the same (the oldest, should two rows ever exist). Never
- * returned by an endpoint nor logged: callers derive values from it.
+ * first use stores a random candidate, on a server with a deduplication token of its name: ClickHouse keeps the first
+ * block of a token and drops the later ones (a plain MergeTree's window), so two replicas racing store one secret; on a
+ * cluster every racer's candidate is kept on every replica. Every reader takes the oldest row, so all agree once the
+ * racers' rows are stored (a racer that read before another's older row arrived keeps its answer until it reads
+ * again, REREAD_AFTER_MS). Never returned by an endpoint nor logged: callers derive values from it.
  */
 @Injectable()
 export class InstallationSecrets {
@@ -38,11 +39,15 @@ export class InstallationSecrets {
     const stored = await this.read(name);
     if (stored) return stored;
     const candidate = { name, secret: randomBytes(32).toString('hex'), created_at: clickhouseTimestamp(new Date()) };
-    // Embedded, one process holds the store (its in-process uses share one promise) and its session would keep the setting.
+    // Embedded, one process holds the store (its in-process uses share one promise) and its session would keep the
+    // setting. On a cluster whose Distributed table writes each replica itself, each replica would keep whichever
+    // racer's row reached it first under the token, and replicas would disagree for good: there every racer's row is
+    // kept on every replica and readers agree on the oldest.
+    const deduplicate = !this.clickhouse.embedded && !this.clickhouse.cluster;
     await this.clickhouse.insert(
       'installation_secrets',
       [candidate],
-      this.clickhouse.embedded ? {} : { insert_deduplication_token: `installation-secret:${name}` },
+      deduplicate ? { insert_deduplication_token: `installation-secret:${name}` } : {},
     );
     const created = await this.read(name);
     if (!created) throw new Error(`The installation secret ${name} was written but cannot be read back`);
