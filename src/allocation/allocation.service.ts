@@ -3,7 +3,8 @@ import { formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calend
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AllocationRow, buildAllocationQuery, buildSplitFlowsQuery, SplitFlowTotalRow } from '../cost-query/allocation.query';
-import type { CostDataQuery } from '../cost-query/cost-data.query';
+import { CostDataQuery, windowQuestion } from '../cost-query/cost-data.query';
+import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { CurrencyConversion } from '../cost-query/currency-conversion';
 import type { SplitFlowRow } from '../cost-query/split-adjustments';
 import { SplitsService } from '../cost-categories/splits.service';
@@ -84,20 +85,12 @@ export class AllocationService {
 
 /** The allocation KPI's window as a /data question grouped by the category, service and account (its splits' groups). */
 function splitQuestion(scope: OrganizationScope, category: string, window: DateRange, conversion?: CurrencyConversion): CostDataQuery {
-  return {
-    scope,
-    filters: { inclusions: { dateRange: window } },
-    dateGrouping: 'monthly',
-    dimensions: [
-      { kind: 'costCategory', key: category },
-      { kind: 'column', name: 'service' },
-      { kind: 'column', name: 'account' },
-    ],
-    multiDimension: true,
-    today: window.end,
-    defaultWindowDays: 1,
-    conversion,
-  };
+  const dimensions: DimensionRef[] = [
+    { kind: 'costCategory', key: category },
+    { kind: 'column', name: 'service' },
+    { kind: 'column', name: 'account' },
+  ];
+  return windowQuestion({ scope, window, dimensions, dateGrouping: 'monthly', conversion });
 }
 
 /** From the first day of the month ALLOCATION_LIMITS.defaultPastMonths ago to today (UTC). */

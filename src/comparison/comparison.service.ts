@@ -6,7 +6,7 @@ import { buildComparisonQuery, buildComparisonValuesProbe, ComparisonQuery } fro
 import { bucketCount } from '../cost-query/date-bucketing';
 import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
-import type { CostDataQuery } from '../cost-query/cost-data.query';
+import { windowQuestion } from '../cost-query/cost-data.query';
 import { SplitsService } from '../cost-categories/splits.service';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -83,16 +83,9 @@ export class ComparisonService {
 
   /** Per period, what the shared-cost splits of a category the comparison groups or filters by move (none: undefined). */
   private async movedCost(query: ComparisonQuery): Promise<ComparisonQuery['splits']> {
-    const period = (dateRange: DateRange): CostDataQuery => ({
-      scope: query.scope,
-      filters: { ...query.filters, inclusions: { ...query.filters.inclusions, dateRange } },
-      dateGrouping: query.dateGrouping,
-      dimensions: query.dimension ? [query.dimension] : [],
-      multiDimension: false,
-      today: dateRange.end,
-      defaultWindowDays: 1,
-      conversion: query.conversion,
-    });
+    const { scope, filters, dateGrouping, conversion } = query;
+    const dimensions = query.dimension ? [query.dimension] : [];
+    const period = (window: DateRange) => windowQuestion({ scope, filters, window, dimensions, dateGrouping, conversion });
     const [baseline, comparison] = await Promise.all([
       this.splits.movedCost(period(query.baselinePeriod)),
       this.splits.movedCost(period(query.comparisonPeriod)),

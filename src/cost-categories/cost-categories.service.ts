@@ -7,7 +7,7 @@ import { compileCategories, effectiveSegments, unionOfVersions, VersionedCategor
 import { decimalText, scaled, shareHalfUp } from '../common/money/scaled-decimal';
 import { NOT_SET } from '../cost-query/filter-fields';
 import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
-import type { CostDataQuery } from '../cost-query/cost-data.query';
+import { CostDataQuery, windowQuestion } from '../cost-query/cost-data.query';
 import type { CurrencyConversion } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
@@ -231,14 +231,5 @@ function largestChanges(before: readonly CategoryPreviewRow[], after: readonly C
 
 /** A preview's window as a /data question grouped by the category alone, monthly (what its splits move). */
 function byCategory(scope: OrganizationScope, key: string, window: Required<DateRange>, conversion?: CurrencyConversion): CostDataQuery {
-  return {
-    scope,
-    filters: { inclusions: { dateRange: window } },
-    dateGrouping: 'monthly',
-    dimensions: [{ kind: 'costCategory', key }],
-    multiDimension: false,
-    today: window.end,
-    defaultWindowDays: 1,
-    conversion,
-  };
+  return windowQuestion({ scope, window, dimensions: [{ kind: 'costCategory', key }], dateGrouping: 'monthly', conversion });
 }

@@ -3,7 +3,7 @@ import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { mapColumn } from './activated-maps';
 import { COLUMN_DIMENSIONS, DimensionRef, dimensionName, NOT_SET } from './dimension-registry';
 import { compileWhere } from './filter-compiler';
-import { Filters, OrganizationScope } from './filters.types';
+import { DateRange, Filters, OrganizationScope } from './filters.types';
 import { metricPartSumsSql, metricSumsOfPartsSql } from './cost-metrics';
 import { METRIC_CSV_HEADERS } from './metrics';
 import { CompiledSql, SqlParameters } from './sql-parameters';
@@ -29,6 +29,23 @@ export interface CostDataQuery {
   convertedSums?: ConvertedSums;
   /** What a rule-defined category's shared-cost splits move (split-adjustments.ts), added to the rows as they are. */
   splits?: QuestionSplits;
+}
+
+/**
+ * A /data question over exactly `window` (its dateRange set on `filters`: no default window applies), for statements
+ * that reason about a window as /data does (the shared-cost splits of the allocation KPI, the preview, /compare).
+ */
+export function windowQuestion(
+  question: Pick<CostDataQuery, 'scope' | 'dimensions' | 'dateGrouping' | 'conversion'> & { filters?: Filters; window: DateRange },
+): CostDataQuery {
+  const { window, filters = {}, ...rest } = question;
+  return {
+    ...rest,
+    filters: { ...filters, inclusions: { ...filters.inclusions, dateRange: window } },
+    multiDimension: question.dimensions.length > 1,
+    today: window.end,
+    defaultWindowDays: 1,
+  };
 }
 
 /**
