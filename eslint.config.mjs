@@ -11,7 +11,18 @@ import tseslint from 'typescript-eslint';
  * the features, which never import each other; the edges (demo, ingest, cli, mcp, the root files) last.
  * `mcp` (the MCP endpoint and its stdio relay) is the one edge that calls several features' services.
  */
-const FEATURES = ['costs', 'comparison', 'filter-options', 'sharing', 'invoices', 'forecasts', 'anomalies', 'allocation', 'commitments'];
+const FEATURES = [
+  'costs',
+  'comparison',
+  'filter-options',
+  'sharing',
+  'invoices',
+  'forecasts',
+  'anomalies',
+  'allocation',
+  'commitments',
+  'budgets',
+];
 const LAYERS = {
   config: [],
   common: ['config'],

@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..31, checksums hash d2a43d736a8384a68c545f1e35580639b734301aff19b4622976076a17aedff3
+-- covers migrations 1..32, checksums hash 07fce1fd5ceda29925abc6e7df27a24dc6a7272b1dcf8208d1f45c7f40814e80
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -744,5 +744,63 @@ CREATE TABLE IF NOT EXISTS {{database}}.cost_category_versions
 ENGINE = MergeTree
 PARTITION BY organization_id
 ORDER BY (organization_id, key, created_at, version_id)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.budget_versions
+(
+    `organization_id` UUID,
+    `budget_id` UUID,
+    `created_at` DateTime64(6, 'UTC'),
+    `version_id` UUID,
+    `definition` String,
+    `data_scope` String,
+    `signing_secret` String,
+    `deleted` UInt8,
+    `created_by` String
+)
+ENGINE = MergeTree
+ORDER BY (organization_id, budget_id, created_at, version_id)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.budget_alerts
+(
+    `organization_id` UUID,
+    `budget_id` UUID,
+    `period_start` Date,
+    `period_end` Date,
+    `threshold_kind` LowCardinality(String),
+    `threshold_percent` UInt16,
+    `event` LowCardinality(String),
+    `at` DateTime64(3, 'UTC'),
+    `event_id` UUID,
+    `payload` String,
+    `notify` String
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(at)
+ORDER BY (organization_id, budget_id, at, event_id)
+TTL toDateTime(at) + toIntervalMonth(13)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.budget_webhook_attempts
+(
+    `organization_id` UUID,
+    `budget_id` UUID,
+    `event_id` UUID,
+    `destination` UInt16,
+    `attempt` UInt16,
+    `at` DateTime64(3, 'UTC'),
+    `status_code` UInt16,
+    `error` String,
+    `outcome` LowCardinality(String),
+    `next_attempt_at` DateTime64(3, 'UTC')
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(at)
+ORDER BY (organization_id, event_id, destination, attempt)
+TTL toDateTime(at) + toIntervalMonth(13)
 SETTINGS index_granularity = 8192
 ;

@@ -1,13 +1,13 @@
 /**
  * `npm run -s docs:forecast-plot`: docs/images/forecast.svg, a forecast of the demo estate's daily amortized cost billed
  * in USD (the demo generator's rows, the demo seed, 119 days up to 2026-11-24) with its 80 % interval, drawn by the model
- * `POST /forecast` uses (src/forecasts/forecast-model.ts), with the series' backtest in the caption.
+ * `POST /forecast` uses (src/cost-query/forecast-model.ts), with the series' backtest in the caption.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { addDays, dayNumber } from '../src/common/dates/calendar-date';
 import { DEMO_DEFAULT_SEED, generateDemoRows } from '../src/demo/demo-data.generator';
-import { backtest, estimateTotal, fitCalibrated } from '../src/forecasts/forecast-model';
+import { backtest, estimateTotal, fitCalibrated } from '../src/cost-query/forecast-model';
 import { FORECAST_LIMITS } from '../src/forecasts/forecast-limits';
 import { DailyChart } from './daily-chart';
 

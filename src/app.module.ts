@@ -21,6 +21,7 @@ import { CurrencyModule } from './currency/currency.module';
 import { TagKeysModule } from './tag-keys/tag-keys.module';
 import { CostCategoriesModule } from './cost-categories/cost-categories.module';
 import { AllocationModule } from './allocation/allocation.module';
+import { BudgetsModule } from './budgets/budgets.module';
 import { CommitmentsModule } from './commitments/commitments.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
@@ -48,6 +49,7 @@ import { BackupModule } from './backup/backup.module';
     AnomaliesModule,
     AllocationModule,
     CommitmentsModule,
+    BudgetsModule,
     InvoicesModule,
     SharingModule,
     SourcesModule,

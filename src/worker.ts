@@ -7,9 +7,29 @@ import { migrate } from './infrastructure/clickhouse/migrator';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
 import { BackupModule } from './backup/backup.module';
 import { WorkerModule } from './sources/worker.module';
+import { BudgetsModule } from './budgets/budgets.module';
+import { DataVersionModule } from './infrastructure/data-version/data-version.module';
+import { AuditTrailModule } from './infrastructure/audit-trail/audit-trail.module';
+import { CurrencyModule } from './currency/currency.module';
+import { CostCategoriesModule } from './cost-categories/cost-categories.module';
+import { TagKeysModule } from './tag-keys/tag-keys.module';
 
-/** The worker process: the data sources' checks and the scheduled backups (BACKUP_INTERVAL_MINUTES). */
-@Module({ imports: [WorkerModule, BackupModule] })
+/**
+ * The worker process: the data sources' checks, the scheduled backups (BACKUP_INTERVAL_MINUTES), and the budgets'
+ * evaluation and webhooks (with what budgets read through: data versions, currencies, rule-defined categories).
+ */
+@Module({
+  imports: [
+    WorkerModule,
+    BackupModule,
+    DataVersionModule,
+    AuditTrailModule,
+    CurrencyModule,
+    CostCategoriesModule,
+    TagKeysModule,
+    BudgetsModule,
+  ],
+})
 class WorkerProcessModule {}
 
 /**

@@ -73,6 +73,8 @@ export interface AppConfig {
   importRecoveryIntervalSeconds: number;
   /** Backups: the folder (absolute), and the worker's schedule (0: none) and retention. */
   backup: { dir: string; s3?: S3BackupSettings; intervalMinutes: number; keep: number };
+  /** Budgets' evaluation and webhooks: the allowed hosts as given (budgets/webhook-destination.ts parses them). */
+  budgets: { evaluationMinutes: number; webhookAllowedHosts: string; webhookRetryBaseSeconds: number; secretsEncryptionKey: string };
   resultCache: {
     /** Memory budget of the per-instance answer cache, in bytes (0: no caching). */
     maxBytes: number;
@@ -226,6 +228,12 @@ export function loadConfig(env: Environment): AppConfig {
       s3: backupS3(settings),
       intervalMinutes: settings.BACKUP_INTERVAL_MINUTES,
       keep: settings.BACKUP_KEEP,
+    },
+    budgets: {
+      evaluationMinutes: settings.BUDGET_EVALUATION_MINUTES,
+      webhookAllowedHosts: settings.WEBHOOK_ALLOWED_HOSTS,
+      webhookRetryBaseSeconds: settings.WEBHOOK_RETRY_BASE_SECONDS,
+      secretsEncryptionKey: settings.SECRETS_ENCRYPTION_KEY,
     },
     resultCache: {
       maxBytes: settings.RESULT_CACHE_MAX_MB * MIB,

@@ -113,6 +113,20 @@ function urls(spec: { protocols: string[]; doc: string }): Setting<string | unde
   };
 }
 
+/** A 32-byte key as 64 hex digits or base64; empty by default. The message never repeats the value. */
+function encryptionKey(spec: { doc: string }): Setting<string> {
+  return {
+    default: '',
+    doc: spec.doc,
+    parse(raw, variable) {
+      const text = raw.trim();
+      const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? 32 : /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, 'base64').length : 0;
+      if (bytes !== 32) throw new ConfigError(`${variable} must be 32 bytes: 64 hex digits or base64 (e.g. \`openssl rand -hex 32\`)`);
+      return text;
+    },
+  };
+}
+
 /** A name put into SQL as an identifier (a database, a cluster; a backup's database: backup-location.ts): never quoted. */
 export const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export const PLAIN_IDENTIFIER_TEXT = 'a plain identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)';
@@ -436,6 +450,34 @@ export const SETTINGS = {
     max: 1000,
     unit: 'count',
     doc: 'Scheduled backups keep this many newest complete backups and the bases they need; older ones (and incomplete ones older than the newest complete) are deleted',
+  }),
+  BUDGET_EVALUATION_MINUTES: integer({
+    default: 60,
+    min: 1,
+    max: 24 * 60,
+    unit: 'minutes',
+    doc:
+      "The worker (INGEST_WORKER; one instance at a time with Redis) evaluates every organisation's budgets this often, and " +
+      'within a minute of any import or budget change',
+  }),
+  WEBHOOK_ALLOWED_HOSTS: text({
+    default: '',
+    doc:
+      'The hosts budget webhooks may be delivered to, comma-separated: `host`, `host:port`, `*.suffix` (a pattern without a ' +
+      'port allows the scheme’s default port only); empty: none. `https://` only, but `http://` to an allowed loopback host; ' +
+      'link-local and cloud metadata addresses are refused whatever the name resolves to',
+  }),
+  WEBHOOK_RETRY_BASE_SECONDS: integer({
+    default: 10,
+    min: 1,
+    max: 3600,
+    unit: 'seconds',
+    doc: 'The first retry of a failed webhook delivery: then ×3 each time (10 s, 30 s, 90 s, …), at most an hour apart, for 24 hours',
+  }),
+  SECRETS_ENCRYPTION_KEY: encryptionKey({
+    doc:
+      'A 32-byte key (64 hex digits or base64) that encrypts webhook signing secrets at rest (AES-256-GCM); empty: they are ' +
+      'stored as given. Never logged; keep it beside the backups, not in them',
   }),
   RESULT_CACHE_MAX_MB: integer({
     default: 64,

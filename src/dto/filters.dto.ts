@@ -256,3 +256,20 @@ export class DataScopeDto implements Filters {
   @NestedObject(() => DataScopeFieldsDto, false)
   exclusions?: DataScopeFieldsDto;
 }
+
+/** FilterFields of a budget: the rows it follows, over every period (its `period` sets the dates). */
+export class BudgetFilterFieldsDto extends filterFieldsWithoutDates(
+  'not allowed in a budget’s filters: its period sets the dates, and it follows them period after period',
+) {}
+
+/** The rows a budget follows: Filters without dates. */
+@ApiSchema({ name: 'BudgetFilters' })
+export class BudgetFiltersDto implements Filters {
+  @ApiPropertyOptional({ type: () => BudgetFilterFieldsDto, description: 'The budget counts only rows matching these fields.' })
+  @NestedObject(() => BudgetFilterFieldsDto, false)
+  inclusions?: BudgetFilterFieldsDto;
+
+  @ApiPropertyOptional({ type: () => BudgetFilterFieldsDto, description: 'The budget never counts rows matching any of these.' })
+  @NestedObject(() => BudgetFilterFieldsDto, false)
+  exclusions?: BudgetFilterFieldsDto;
+}

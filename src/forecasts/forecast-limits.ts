@@ -1,4 +1,4 @@
-import { MIN_HISTORY_DAYS, TRAINING_DAYS } from './forecast-model';
+import { MIN_HISTORY_DAYS, TRAINING_DAYS } from '../cost-query/forecast-model';
 
 /** The forecast's limits and defaults, written once (the DTOs, the service and the docs quote them). */
 export const FORECAST_LIMITS = {

@@ -8,7 +8,7 @@ import { CurrentPrincipal } from '../common/http/request-context';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { ONE_OFF_CHARGE_CATEGORIES } from '../cost-query/forecast-series.query';
 import { FORECAST_LIMITS } from './forecast-limits';
-import { FORECAST_METHOD } from './forecast-model';
+import { FORECAST_METHOD } from '../cost-query/forecast-model';
 import { ForecastRequestDto } from './dto/forecast-request.dto';
 import { ForecastResponseDto } from './dto/forecast-response.dto';
 import { ForecastResult, ForecastsService } from './forecasts.service';

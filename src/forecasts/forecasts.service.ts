@@ -8,7 +8,7 @@ import { lastDayOfPeriod } from '../common/money/exchange-rates';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { FORECAST_LIMITS } from './forecast-limits';
-import { backtest, Estimate, estimateTotal, fitCalibrated, FORECAST_METHOD, FittedModel } from './forecast-model';
+import { backtest, Estimate, estimateTotal, fitCalibrated, FORECAST_METHOD, FittedModel } from '../cost-query/forecast-model';
 import { ForecastDateGrouping, ForecastRequestDto } from './dto/forecast-request.dto';
 
 export interface ForecastSeries {

@@ -5,7 +5,8 @@ import { firstHiddenCharacter } from '../text/hidden-characters';
  * `api-keys:admin` manages the organisation's keys (/v1/admin/api-keys); `rates:admin` its exchange rates and
  * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency); `sources:admin` its data sources (/v1/admin/sources);
  * `tag-keys:admin` the tag and cost-category keys answered at column speed (/v1/admin/tag-keys); `cost-categories:admin`
- * the cost categories it defines by rules (/v1/admin/cost-categories).
+ * the cost categories it defines by rules (/v1/admin/cost-categories); `budgets:admin` its budgets (/v1/admin/budgets), those
+ * made under the key's own data scope.
  */
 export const SCOPES = [
   'cost:read',
@@ -17,6 +18,7 @@ export const SCOPES = [
   'anomalies:write',
   'tag-keys:admin',
   'cost-categories:admin',
+  'budgets:admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

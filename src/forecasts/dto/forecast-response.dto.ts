@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { FORECAST_METRICS } from '../../cost-query/forecast-series.query';
-import { FORECAST_METHOD } from '../forecast-model';
+import { FORECAST_METHOD } from '../../cost-query/forecast-model';
 import { FORECAST_DATE_GROUPINGS } from './forecast-request.dto';
 
 export class ForecastEstimateDto {

@@ -19,6 +19,13 @@ export const AUDIT_ACTIONS = [
   'sign-out',
   'session.cross-site-refused',
   'anomaly.feedback-given',
+  'budget.created',
+  'budget.changed',
+  'budget.deleted',
+  'budget.alert-fired',
+  'budget.alert-withdrawn',
+  'budget.webhook-delivered',
+  'budget.webhook-dead-lettered',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -46,13 +53,27 @@ export const AUDIT_ACTION_MEANINGS: Readonly<Record<AuditAction, string>> = {
     "a change carrying a signed-in person's session came from another site and was refused (details: origin, method, path)",
   'anomaly.feedback-given':
     'feedback was given on an anomaly, changing the baselines of later scans of its series (target: its id; details: reason, dimension, dimensionValue, start, end)',
+  'budget.created':
+    'a budget was created (target: its id; details: name, period, metric, currency, amounts, thresholds, filters, webhook hosts)',
+  'budget.changed': 'a budget was saved with a new definition (target: its id; details as budget.created)',
+  'budget.deleted': 'a budget was removed, its alerts kept (target: its id; details: name)',
+  'budget.alert-fired': "the worker fired a budget threshold's alert (target: the budget's id; details: eventId, threshold, period)",
+  'budget.alert-withdrawn':
+    "the worker withdrew a budget threshold's alert: restated spend, or a forecast whose upper bound fell back (target: the budget's id; details as fired)",
+  'budget.webhook-delivered': "an alert reached a webhook (target: the budget's id; details: eventId, destination host, attempt, status)",
+  'budget.webhook-dead-lettered':
+    "an alert's webhook failed for 24 hours of retries and was given up (target: the budget's id; details: eventId, destination host, attempts, last status)",
 };
 
-export const AUDIT_ACTOR_KINDS = ['api-key', 'sso'] as const;
+export const AUDIT_ACTOR_KINDS = ['api-key', 'sso', 'worker'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /** Who acted: an admin API key (by its public id, never the key) or a person signed in through the identity provider. */
-export type AuditActor = { kind: 'api-key'; keyId: string } | { kind: 'sso'; subject: string; email: string };
+export type AuditActor =
+  | { kind: 'api-key'; keyId: string }
+  | { kind: 'sso'; subject: string; email: string }
+  /** The worker acting on its own (budget alerts and their webhooks), by the job's name. */
+  | { kind: 'worker'; name: string };
 
 /**
  * Where a change was asked from: the organisation it changed (always the caller's own), who asked, the client's IP
@@ -88,7 +109,12 @@ export interface AuditEvent {
 
 /** The actor's id and email as stored. */
 export function actorColumns(actor: AuditActor): { actorKind: AuditActorKind; actorId: string; actorEmail: string } {
-  return actor.kind === 'api-key'
-    ? { actorKind: 'api-key', actorId: actor.keyId, actorEmail: '' }
-    : { actorKind: 'sso', actorId: actor.subject, actorEmail: actor.email };
+  switch (actor.kind) {
+    case 'api-key':
+      return { actorKind: 'api-key', actorId: actor.keyId, actorEmail: '' };
+    case 'sso':
+      return { actorKind: 'sso', actorId: actor.subject, actorEmail: actor.email };
+    case 'worker':
+      return { actorKind: 'worker', actorId: actor.name, actorEmail: '' };
+  }
 }

@@ -30,6 +30,9 @@ export const STORE_TABLES = {
   tag_key_activations: 'first-shard',
   installation_secrets: 'first-shard',
   cost_category_versions: 'first-shard',
+  budget_versions: 'first-shard',
+  budget_alerts: 'first-shard',
+  budget_webhook_attempts: 'first-shard',
   /**
    * Sign-in records without Redis. Not cluster-wide (as its migration's comment meant it to be): on a cluster without
    * Redis a session is known to the shard that wrote it only; a Distributed table needs a migration for replicated mode.
