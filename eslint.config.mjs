@@ -76,6 +76,7 @@ const LAYERS = {
     'backup',
     'tag-keys',
     'cost-categories',
+    'budgets',
   ],
 };
 const FOLDERS = Object.keys(LAYERS);

@@ -22,6 +22,7 @@ import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
 import { buildAllocationQuery, buildSplitFlowsQuery } from '../src/cost-query/allocation.query';
 import { buildCommitmentsQuery, buildEligibleServicesQuery } from '../src/cost-query/commitments.query';
+import { buildBudgetSumsQuery } from '../src/cost-query/budget-sums.query';
 import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
 import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
@@ -296,6 +297,25 @@ export function goldenStatements(): Record<string, CompiledSql> {
       dateGrouping: 'daily',
       eligibleServices: ['Amazon EC2', 'Amazon RDS'],
       conversion: CONVERSION,
+    }),
+    // Two budgets in one pass: one of the whole organisation, one of a team made under a key's data scope.
+    'budget-sums-daily-converted': buildBudgetSumsQuery(TABLE, {
+      organizationId: ORG.organizationId,
+      budgets: [
+        { scope: ORG, filters: {} },
+        { scope: SCOPED, filters: { inclusions: { services: ['Amazon EC2'] } } },
+      ],
+      metric: 'amortized_cost',
+      window: OCTOBER,
+      grain: 'day',
+      conversion: CONVERSION,
+    }),
+    'budget-sums-monthly': buildBudgetSumsQuery(TABLE, {
+      organizationId: ORG.organizationId,
+      budgets: [{ scope: ORG, filters: { exclusions: { costTypes: ['Tax'] } } }],
+      metric: 'billed_cost',
+      window: { start: '2025-11-01', end: TODAY },
+      grain: 'month',
     }),
     'cost-category-preview-converted': buildCategoryPreviewQuery(TABLE, {
       scope: RULE_SCOPE,

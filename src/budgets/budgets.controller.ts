@@ -8,8 +8,7 @@ import { BUDGET_LIMITS } from './budget-definition';
 import { BUDGET_FORECAST_LEVEL } from './budget-status';
 import { ownerOf } from './budgets-admin.controller';
 import { BudgetsService } from './budgets.service';
-import { BudgetStatusDto, BudgetStatusListDto, BudgetStatusRequestDto } from './dto/budget.dto';
-import { todayUtc } from '../common/dates/calendar-date';
+import { BudgetStatusListDto, BudgetStatusRequestDto } from './dto/budget.dto';
 
 @ApiTags('Budgets')
 @ApiExtraModels(BudgetStatusListDto)
@@ -44,8 +43,6 @@ export class BudgetsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: BudgetStatusRequestDto,
   ): Promise<SuccessEnvelope<BudgetStatusListDto>> {
-    const today = todayUtc();
-    const statuses = await this.budgets.status(ownerOf(principal), body.budgetIds, today);
-    return ok({ today, budgets: statuses.map(({ exact_actual: _exact, ...status }) => status as BudgetStatusDto) });
+    return ok(await this.budgets.statusAnswer(ownerOf(principal), body.budgetIds));
   }
 }

@@ -19,7 +19,7 @@ import {
 import { BudgetStatus, budgetStatus } from './budget-status';
 import { BudgetSumsService } from './budget-sums.service';
 import { BudgetsRepository, StoredBudget } from './budgets.repository';
-import type { BudgetCreatedDto, BudgetDto, BudgetRequestDto } from './dto/budget.dto';
+import type { BudgetCreatedDto, BudgetDto, BudgetRequestDto, BudgetStatusDto, BudgetStatusListDto } from './dto/budget.dto';
 import { destinationProblems, parseAllowedHosts } from './webhook-destination';
 import { newSigningSecret } from './webhook-signature';
 
@@ -31,7 +31,7 @@ export interface BudgetOwner {
 }
 
 /** A budget's status as /v1/cost-insights/budgets answers it. */
-export type BudgetStatusAnswer = BudgetStatus & { budgetId: string; name: string; currency: string; metric: string };
+export type BudgetStatusAnswer = BudgetStatus & { budgetId: string; name: string; currency: string; metric: string; filters: Filters };
 
 /** Alerts are kept 13 months (migration 0032); the status reads those of the periods it shows. */
 const ALERT_MONTHS = 13;
@@ -115,6 +115,13 @@ export class BudgetsService {
     return this.standing(owner.organizationId, budgets, today, BUDGET_LIMITS.historyPeriods);
   }
 
+  /** The answer of POST /v1/cost-insights/budgets (and the MCP tool list_budgets): today, and each budget's standing. */
+  async statusAnswer(owner: BudgetOwner, budgetIds?: readonly string[]): Promise<BudgetStatusListDto> {
+    const today = todayUtc();
+    const statuses = await this.status(owner, budgetIds, today);
+    return { today, budgets: statuses.map(({ exact_actual: _exact, ...status }) => status as BudgetStatusDto) };
+  }
+
   /** The standing of `budgets` of one organisation, with `historyPeriods` past periods each. */
   async standing(
     organizationId: string,
@@ -129,12 +136,13 @@ export class BudgetsService {
     ]);
     return budgets.map((budget) => {
       const own = alerts.filter((alert) => alert.budgetId === budget.budgetId);
-      const { name, currency, metric } = budget.definition;
+      const { name, currency, metric, filters } = budget.definition;
       return {
         budgetId: budget.budgetId,
         name,
         currency,
         metric,
+        filters,
         ...budgetStatus(budget.definition, sums.get(budget.budgetId)!, today, own, historyPeriods),
       };
     });

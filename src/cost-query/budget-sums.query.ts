@@ -1,5 +1,5 @@
 import { CurrencyConversion, MoneySql } from './currency-conversion';
-import { compileWhere } from './filter-compiler';
+import { filtersCondition } from './filter-compiler';
 import type { DateRange, Filters, OrganizationScope } from './filters.types';
 import { ONE_OFF_CHARGE_CATEGORIES } from './forecast-series.query';
 import { withProjectionPreference } from './projection-preference';
@@ -43,7 +43,7 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
   const money = new MoneySql(query.conversion, params);
   const organization = params.named('organization_id', 'UUID', query.organizationId);
   const [start, end] = [params.named('window_start', 'Date', query.window.start), params.named('window_end', 'Date', query.window.end)];
-  const matches = query.budgets.map((budget, i) => `if(${budgetCondition(budget, query.window, params)}, ${i + 1}, 0)`);
+  const matches = query.budgets.map((budget, i) => `if(${filtersCondition(budget.scope, budget.filters, params)}, ${i + 1}, 0)`);
   const date = query.grain === 'day' ? 'usage_date' : 'toStartOfMonth(usage_date)';
   const oneOff =
     query.grain === 'day' ? `charge_category IN ${params.named('one_off_categories', 'Array(String)', ONE_OFF_CHARGE_CATEGORIES)}` : '0';
@@ -66,10 +66,4 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
     'ORDER BY budget, date, one_off',
   ].join('\n');
   return { sql: withProjectionPreference(sql), params: params.toObject() };
-}
-
-/** A budget's rows as one condition: its data scope and filters (the window is the statement's own). */
-function budgetCondition(budget: BudgetQuestion, window: DateRange, params: SqlParameters): string {
-  const filters = { ...budget.filters, inclusions: { ...budget.filters.inclusions, dateRange: window } };
-  return `(${compileWhere(budget.scope, filters, params, { today: window.end, defaultWindowDays: 1 }).replace(/\n\s*/g, ' ')})`;
 }

@@ -93,6 +93,20 @@ function dateWindowConditions(inclusions: FilterFields, params: SqlParameters, o
 }
 
 /**
+ * The scope's data scope and the filters' fields (not their dates, not the organisation) as one condition ('1' when
+ * nothing restricts): one question among several a statement reads in one pass (budgets), whose organisation and
+ * window the statement's WHERE already holds.
+ */
+export function filtersCondition(scope: OrganizationScope, filters: Filters, params: SqlParameters): string {
+  const conditions = [
+    ...dataScopeConditions(scope, params),
+    ...fieldConditions(filters.inclusions ?? {}, params, scope),
+    ...fieldConditions(filters.exclusions ?? {}, params, scope).map((condition) => `NOT (${condition})`),
+  ];
+  return conditions.length > 0 ? conditions.join(' AND ') : '1';
+}
+
+/**
  * A range of whole calendar months is written on `toStartOfMonth(usage_date)`: the same rows (a day lies
  * in [first day of M1, last day of M2] exactly when its month lies in [M1, M2]), but a condition the
  * monthly aggregate projection (migration 0006) can evaluate, and the primary key still prunes on it.

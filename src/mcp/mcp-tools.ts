@@ -16,6 +16,8 @@ import { AllocationService } from '../allocation/allocation.service';
 import { getAllocationTool } from './tools/get-allocation.tool';
 import { CommitmentsService } from '../commitments/commitments.service';
 import { getCommitmentsTool } from './tools/get-commitments.tool';
+import { BudgetsService } from '../budgets/budgets.service';
+import { listBudgetsTool } from './tools/list-budgets.tool';
 import { OpenApiDocumentLike, operationInputSchema, JsonSchema } from './tool-schemas';
 import { compareCostsTool } from './tools/compare-costs.tool';
 import { getCostDataTool } from './tools/get-cost-data.tool';
@@ -35,6 +37,7 @@ export const MCP_TOOL_NAMES = [
   'find_anomalies',
   'get_allocation',
   'get_commitments',
+  'list_budgets',
 ] as const;
 
 /**
@@ -58,9 +61,10 @@ export class McpTools {
     anomalies: AnomaliesService,
     allocation: AllocationService,
     commitments: CommitmentsService,
+    budgets: BudgetsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies, allocation, commitments };
+    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies, allocation, commitments, budgets };
     this.definitions = [
       getCostDataTool(services),
       compareCostsTool(services),
@@ -71,6 +75,7 @@ export class McpTools {
       findAnomaliesTool(services),
       getAllocationTool(services),
       getCommitmentsTool(services),
+      listBudgetsTool(services),
     ];
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AnomaliesModule } from '../anomalies/anomalies.module';
 import { AllocationModule } from '../allocation/allocation.module';
 import { CommitmentsModule } from '../commitments/commitments.module';
+import { BudgetsModule } from '../budgets/budgets.module';
 import { ComparisonModule } from '../comparison/comparison.module';
 import { CostsModule } from '../costs/costs.module';
 import { FilterOptionsModule } from '../filter-options/filter-options.module';
@@ -22,6 +23,7 @@ import { McpController } from './mcp.controller';
     AnomaliesModule,
     AllocationModule,
     CommitmentsModule,
+    BudgetsModule,
   ],
   controllers: [McpController],
   providers: [McpTools, McpEndpoint],

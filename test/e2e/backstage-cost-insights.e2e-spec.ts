@@ -515,6 +515,37 @@ describe('Backstage Cost Insights client against the real API', () => {
     expect(await client(estateOf, { today: () => realToday, utilizationAlertThreshold: 0.5 }).getAlerts('payments')).toEqual([]);
   });
 
+  it('getAlerts: each threshold a budget of the team passed, with the budget’s standing', async () => {
+    const realToday = new Date().toISOString().slice(0, 10);
+    const monthStart = `${realToday.slice(0, 7)}-01`;
+    const monthDays = days(monthStart, shift(`${shift(monthStart, 32).slice(0, 7)}-01`, -1)).length;
+    const dayOfMonth = days(monthStart, realToday).length;
+    const estateOf = await t.newOrganization();
+    await t.insertRows(estateOf.organizationId, [row(realToday, '60', 'payments'), row(realToday, '500', 'search')]);
+    const made = await t.http
+      .post('/v1/admin/budgets')
+      .set(estateOf.auth)
+      .send({
+        name: 'Payments',
+        filters: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } },
+        period: 'monthly',
+        amounts: { default: '100' },
+        thresholds: [
+          { kind: 'actual', percent: 50 },
+          { kind: 'actual', percent: 90 },
+        ],
+      });
+    expect(made.status).toBe(201);
+    const onTrack = ((100 * dayOfMonth) / monthDays).toFixed(2);
+    expect(await client(estateOf, { today: () => realToday }).getAlerts('payments')).toEqual([
+      {
+        title: `payments: budget Payments passed 50 % (50.00 USD) in ${realToday.slice(0, 7)}`,
+        subtitle: `60.00 USD of 100.00 USD spent from ${monthStart} to date (60 %; on track at ${onTrack} USD).`,
+      },
+    ]);
+    expect(await client(estateOf, { today: () => realToday }).getAlerts('search')).toEqual([]); // no budget of its own
+  });
+
   it('never sends an API key itself (the proxy adds it), and reports API errors with their message', async () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((request) => request.authorization === null && request.url.startsWith(`${base}/v1/cost-insights/`))).toBe(true);

@@ -170,6 +170,7 @@ describe('budgets', () => {
       name: 'Payments monthly',
       currency: 'USD',
       metric: 'amortized_cost',
+      filters: PAYMENTS,
       period: { label: TODAY.slice(0, 7), start: MONTH_START, end: addDays(MONTH_START, DAYS_IN_MONTH - 1) },
       amount: AMOUNT,
       actual,

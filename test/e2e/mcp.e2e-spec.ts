@@ -120,7 +120,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists ten read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists eleven read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
@@ -133,6 +133,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'get_filter_values',
       'get_shared_filter',
       'get_tag_values',
+      'list_budgets',
     ]);
     const document = JSON.parse((await send(`${base}/docs-json`, {})).text);
     const schemas = document.components.schemas;
@@ -373,6 +374,19 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     expect(toolError(await call(client, 'get_commitments', { dateGrouping: 'hourly' }))).toContain('dateGrouping');
   });
 
+  it('list_budgets: the /budgets answer, and its 400 as a tool error', async () => {
+    const made = await t.http
+      .post('/v1/admin/budgets')
+      .set(full.auth)
+      .send({ name: 'All', period: 'monthly', amounts: { default: '100' }, thresholds: [{ kind: 'actual', percent: 80 }] });
+    expect(made.status).toBe(201);
+    const overHttp = await t.http.post('/v1/cost-insights/budgets').set(full.auth).send({});
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.body.data.budgets.map((budget: { name: string }) => budget.name)).toEqual(['All']);
+    expect(answer(await call(client, 'list_budgets', {}))).toEqual(overHttp.body.data);
+    expect(toolError(await call(client, 'list_budgets', { budgetIds: ['not-a-uuid'] }))).toContain('budgetIds');
+  });
+
   it('find_anomalies: the spike of a flat estate on its day, its impact and root causes (3 unless all are asked for)', async () => {
     const org = await t.newOrganization();
     const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
@@ -507,6 +521,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'find_anomalies',
       'get_allocation',
       'get_commitments',
+      'list_budgets',
     ]) {
       expect(toolError(await call(reader, name, {}))).toBe('This API key lacks the scope required for this operation: cost:read.');
     }
@@ -514,7 +529,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(10);
+    expect((await reader.listTools()).tools).toHaveLength(11);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {

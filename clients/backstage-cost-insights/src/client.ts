@@ -155,6 +155,29 @@ interface CommitmentsAnswer {
   }>;
 }
 
+/** What getAlerts reads of a /budgets answer. */
+interface BudgetsAnswer {
+  budgets: Array<{
+    name: string;
+    currency: string;
+    filters?: { inclusions?: FilterFields };
+    period: { label: string; start: string; end: string };
+    amount: number | null;
+    actual: number;
+    percent_used: number | null;
+    prorated_amount: number | null;
+    forecast: { mean: number; lower: number; upper: number } | null;
+    thresholds: Array<{ kind: 'actual' | 'forecast'; percent: number; amount: number; state: string; crossing_date?: string | null }>;
+  }>;
+}
+
+/** Whether a budget's inclusions hold the group's own filter: the same key, the group among its values. */
+function includesGroup(inclusions: FilterFields, group: FilterFields): boolean {
+  const [key, values] = group.resourceTag !== undefined ? ['resourceTag', 'resourceTagValues'] : ['costCategory', 'costCategoryValues'];
+  const listed = (fields: FilterFields) => (Array.isArray(fields[values]) ? (fields[values] as string[]) : []);
+  return inclusions[key] === group[key] && listed(inclusions).some((value) => listed(group).includes(value));
+}
+
 /** A refused or failed request, with the API's status and message. */
 export class CostInsightsApiError extends Error {
   constructor(
@@ -320,12 +343,13 @@ export class CostInsightsApiClient {
    * (this client renders no React).
    */
   async getAlerts(group: string): Promise<CostAlert[]> {
-    const [growth, anomalies, utilization] = await Promise.all([
+    const [growth, anomalies, utilization, budgets] = await Promise.all([
       this.growthAlerts(group),
       this.anomalyAlerts(group),
       this.utilizationAlerts(group),
+      this.budgetAlerts(group),
     ]);
-    return [...growth, ...anomalies, ...utilization];
+    return [...growth, ...anomalies, ...utilization, ...budgets];
   }
 
   // ---- internals ----
@@ -494,6 +518,38 @@ export class CostInsightsApiClient {
           `${money(c.unused_cost)} of ${money(c.used_cost + c.unused_cost)} committed went unused (below ${percent(threshold)}). ` +
           `${c.type} ${c.commitment_discount_id} (${c.provider}) discounts usage of ${group}.`,
       }));
+  }
+
+  /**
+   * Budget alerts: each threshold breached (actual) or forecast to be (POST /budgets) of the group's budgets — those
+   * whose filters include the group's own (its tag or cost-category value). An API without budgets (404) has none.
+   */
+  private async budgetAlerts(group: string): Promise<CostAlert[]> {
+    const answer = await this.post<BudgetsAnswer>('budgets', {}).catch((error: unknown) => {
+      if (error instanceof CostInsightsApiError && error.status === 404) return undefined;
+      throw error;
+    });
+    if (!answer) return [];
+    const own = this.groupFilter(group);
+    const ofGroup = answer.body.budgets.filter((budget) => includesGroup(budget.filters?.inclusions ?? {}, own));
+    return ofGroup.flatMap((budget) => {
+      const money = (amount: number) => `${amount.toFixed(2)} ${budget.currency}`;
+      const used = `${money(budget.actual)} of ${money(budget.amount ?? 0)} spent from ${budget.period.start} to date`;
+      return budget.thresholds
+        .filter((threshold) => threshold.state !== 'ok')
+        .map((threshold) => ({
+          title:
+            threshold.kind === 'actual'
+              ? `${group}: budget ${budget.name} passed ${threshold.percent} % (${money(threshold.amount)}) in ${budget.period.label}`
+              : `${group}: budget ${budget.name} is forecast to pass ${threshold.percent} % (${money(threshold.amount)})` +
+                (threshold.crossing_date ? ` on ${threshold.crossing_date}` : ` in ${budget.period.label}`),
+          subtitle:
+            `${used} (${budget.percent_used ?? 0} %; on track at ${money(budget.prorated_amount ?? 0)}).` +
+            (budget.forecast
+              ? ` Forecast at ${budget.period.end}: ${money(budget.forecast.mean)} (${money(budget.forecast.lower)} to ${money(budget.forecast.upper)}).`
+              : ''),
+        }));
+    });
   }
 
   private groupFilter(group: string): FilterFields {

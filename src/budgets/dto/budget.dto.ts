@@ -241,6 +241,8 @@ export class BudgetStatusDto extends PeriodFiguresDto {
   currency: string;
   @ApiProperty({ enum: BUDGET_METRICS })
   metric: BudgetMetric;
+  @ApiProperty({ type: () => BudgetFiltersDto, description: 'The rows the budget follows (inside the data scope it was made in).' })
+  filters: BudgetFiltersDto;
   @ApiProperty({
     type: Number,
     nullable: true,

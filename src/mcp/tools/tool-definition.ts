@@ -10,6 +10,7 @@ import type { ForecastsService } from '../../forecasts/forecasts.service';
 import type { AnomaliesService } from '../../anomalies/anomalies.service';
 import type { AllocationService } from '../../allocation/allocation.service';
 import type { CommitmentsService } from '../../commitments/commitments.service';
+import type { BudgetsService } from '../../budgets/budgets.service';
 import type { SharingService } from '../../sharing/sharing.service';
 import type { JsonSchema } from '../tool-schemas';
 
@@ -65,6 +66,7 @@ export interface ToolServices {
   anomalies: AnomaliesService;
   allocation: AllocationService;
   commitments: CommitmentsService;
+  budgets: BudgetsService;
 }
 
 export const MONEY =
