@@ -232,6 +232,54 @@ describe('CLI command line', () => {
     }
   });
 
+  it('parses budgets list, show, set and remove, the budget id in lower case', () => {
+    const id = '9B2E6C1A-4F3D-4A5B-8C7D-6E5F4A3B2C1D';
+    const organizationId = ORG.toLowerCase();
+    expect(parseCommandLine(['budgets', 'list', '--org', ORG, '--json'])).toEqual({ name: 'budgets list', organizationId, json: true });
+    for (const name of ['show', 'remove'] as const) {
+      expect(parseCommandLine(['budgets', name, '--org', ORG, '--id', id])).toEqual({
+        name: `budgets ${name}`,
+        organizationId,
+        budgetId: id.toLowerCase(),
+        json: false,
+      });
+    }
+    expect(parseCommandLine(['budgets', 'set', '--org', ORG, '--file', 'budget.json'])).toEqual({
+      name: 'budgets set',
+      organizationId,
+      file: 'budget.json',
+      json: false,
+    });
+    expect(parseCommandLine(['budgets', 'set', '--file=b.json', `--org=${ORG}`, '--id', id, '--json'])).toEqual({
+      name: 'budgets set',
+      organizationId,
+      file: 'b.json',
+      budgetId: id.toLowerCase(),
+      json: true,
+    });
+    expect(parseCommandLine(['budgets', 'set', '--help'])).toEqual({ name: 'help', topic: 'budgets set' });
+  });
+
+  it('refuses a budgets command line lacking what it needs, naming the option, with the usage of the command', () => {
+    expect(usageError(['budgets']).message).toBe('budgets needs a subcommand: list, show, set or remove.');
+    expect(usageError(['budgets', 'delete']).message).toBe('Unknown budgets subcommand "delete": use list, show, set or remove.');
+    expect(usageError(['budgets', 'list']).message).toBe('--org <uuid> is required.');
+    expect(usageError(['budgets', 'show', '--org', ORG])).toMatchObject({
+      message: "budgets show needs --id <uuid>: the budget's id (see `budgets list`).",
+      topic: 'budgets show',
+    });
+    expect(usageError(['budgets', 'remove', '--org', ORG, '--id', '42']).message).toBe(
+      '--id must be a budget\'s id (a UUID, see `budgets list`), got "42".',
+    );
+    expect(usageError(['budgets', 'show', '--org', ORG, ORG]).message).toBe(`Unexpected argument "${ORG}".`);
+    expect(usageError(['budgets', 'set', '--org', ORG]).message).toBe(
+      'budgets set needs --file <budget.json>: the body of POST /v1/admin/budgets.',
+    );
+    expect(usageError(['budgets', 'set', '--org', ORG, '--file', '--json']).message).toBe('--file needs a value');
+    expect(usageText('budgets')).toMatch(/budgets list[\s\S]*budgets show[\s\S]*budgets set[\s\S]*budgets remove/);
+    expect(usageText('budgets set')).toContain('never shown again');
+  });
+
   it('rejects unknown commands', () => {
     expect(usageError(['serve']).message).toBe('Unknown command "serve".');
   });

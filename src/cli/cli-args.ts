@@ -57,6 +57,10 @@ export type CliCommand =
   | { name: 'cost-categories list'; organizationId: string; json: boolean }
   | { name: 'cost-categories show' | 'cost-categories delete'; organizationId: string; key: string; json: boolean }
   | { name: 'cost-categories set' | 'cost-categories preview'; organizationId: string; key: string; file: string; json: boolean }
+  | { name: 'budgets list'; organizationId: string; json: boolean }
+  | { name: 'budgets show' | 'budgets remove'; organizationId: string; budgetId: string; json: boolean }
+  /** `budgets set`: creates a budget from the file, or replaces the definition of the one `budgetId` names. */
+  | { name: 'budgets set'; organizationId: string; file: string; budgetId?: string; json: boolean }
   | { name: 'backup restore'; backupName: string; force: boolean; json: boolean };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
@@ -335,6 +339,44 @@ function cliProgram(accept: Accept): Command {
       .option('--json');
   }
 
+  const budgets = group(program.command('budgets'), 'budgets', accept, (name) => {
+    if (name === undefined) throw new UsageError('budgets needs a subcommand: list, show, set or remove.');
+    throw new UsageError(`Unknown budgets subcommand "${name}": use list, show, set or remove.`);
+  });
+  command(budgets, 'list', 'budgets list', accept, (options) => ({
+    name: 'budgets list',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  for (const name of ['show', 'remove'] as const) {
+    command(budgets, name, `budgets ${name}`, accept, (options) => ({
+      name: `budgets ${name}`,
+      organizationId: organizationIdOption(options.org),
+      budgetId: requiredBudgetIdOption(`budgets ${name}`, options.id),
+      json: options.json === true,
+    }))
+      .option('--org [uuid]')
+      .option('--id [uuid]')
+      .option('--json');
+  }
+  command(budgets, 'set', 'budgets set', accept, (options) => {
+    const file = stringOption('--file', options.file);
+    if (!file) throw new UsageError('budgets set needs --file <budget.json>: the body of POST /v1/admin/budgets.');
+    return {
+      name: 'budgets set',
+      organizationId: organizationIdOption(options.org),
+      file,
+      budgetId: budgetIdOption(options.id),
+      json: options.json === true,
+    };
+  })
+    .option('--org [uuid]')
+    .option('--file [path]')
+    .option('--id [uuid]')
+    .option('--json');
+
   const backup = group(program.command('backup'), 'backup', accept, (name) => {
     if (name === undefined) throw new UsageError('backup needs a subcommand: create, list or restore.');
     throw new UsageError(`Unknown backup subcommand "${name}": use create, list or restore.`);
@@ -505,6 +547,20 @@ function categoryKeyOperand(command: string, key: string | undefined): string {
   if (!key) throw new UsageError(`${command} needs the category's key.`);
   if (key.length > MAX_MAP_KEY_LENGTH) throw new UsageError(`The category key must be 1 to ${MAX_MAP_KEY_LENGTH} characters.`);
   return key;
+}
+
+/** `--id`: a budget's id as `budgets list` shows it, in the lower case the store answers with (ids are compared as text). */
+function budgetIdOption(option: unknown): string | undefined {
+  const value = stringOption('--id', option);
+  if (value === undefined) return undefined;
+  if (!UUID_PATTERN.test(value)) throw new UsageError(`--id must be a budget's id (a UUID, see \`budgets list\`), got "${value}".`);
+  return value.toLowerCase();
+}
+
+function requiredBudgetIdOption(command: string, option: unknown): string {
+  const budgetId = budgetIdOption(option);
+  if (budgetId === undefined) throw new UsageError(`${command} needs --id <uuid>: the budget's id (see \`budgets list\`).`);
+  return budgetId;
 }
 
 function organizationIdOption(option: unknown): string {

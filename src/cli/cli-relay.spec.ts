@@ -13,7 +13,7 @@ const ORG = '11111111-1111-4111-8111-111111111111';
 const command = (argv: string[]) => parseCommandLine(argv) as StoreCommand;
 
 describe('a relayed command reads its files from the CLI’s folder', () => {
-  it('resolves the files of ingest, rates import and cost-categories set against the CLI’s folder', () => {
+  it('resolves the files of ingest, rates import, cost-categories set and budgets set against the CLI’s folder', () => {
     expect(withAbsolutePaths(command(['ingest', 'focus', 'a.csv', '/abs/b.csv', '--org', ORG]), '/home/op')).toMatchObject({
       paths: ['/home/op/a.csv', '/abs/b.csv'],
     });
@@ -22,6 +22,9 @@ describe('a relayed command reads its files from the CLI’s folder', () => {
     });
     expect(withAbsolutePaths(command(['cost-categories', 'set', 'Unit', 'unit.json', '--org', ORG]), '/w')).toMatchObject({
       file: '/w/unit.json',
+    });
+    expect(withAbsolutePaths(command(['budgets', 'set', '--file', 'budget.json', '--org', ORG]), '/w')).toMatchObject({
+      file: '/w/budget.json',
     });
   });
 

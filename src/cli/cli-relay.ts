@@ -154,6 +154,7 @@ export function withAbsolutePaths(command: StoreCommand, cwd: string): StoreComm
       return { ...command, path: resolve(cwd, command.path) };
     case 'cost-categories set':
     case 'cost-categories preview':
+    case 'budgets set':
       return { ...command, file: resolve(cwd, command.file) };
     default:
       return command;

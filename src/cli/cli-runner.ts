@@ -27,6 +27,8 @@ import { BackupService } from '../backup/backup.service';
 import { backupCommand } from './backup.command';
 import { costCategoriesCommand } from './cost-categories.command';
 import { CostCategoriesService } from '../cost-categories/cost-categories.service';
+import { budgetsCommand } from './budgets.command';
+import { BudgetsService } from '../budgets/budgets.service';
 
 /** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
 const INGEST_MAX_EXECUTION_SECONDS = 3600;
@@ -134,6 +136,11 @@ async function execute(
     case 'cost-categories preview':
     case 'cost-categories delete':
       return costCategoriesCommand(app.get(CostCategoriesService), command, io);
+    case 'budgets list':
+    case 'budgets show':
+    case 'budgets set':
+    case 'budgets remove':
+      return budgetsCommand(app.get(BudgetsService), command, io);
   }
 }
 

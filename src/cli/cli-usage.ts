@@ -4,6 +4,7 @@ import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generato
 import { SCOPES } from '../common/http/principal';
 import { RATE_RANGE, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import { SOURCE_KINDS } from '../sources/source-location';
+import { BUDGET_LIMITS } from '../budgets/budget-definition';
 
 const COMMANDS: Record<string, string> = {
   migrate: `  migrate
@@ -64,6 +65,19 @@ const COMMANDS: Record<string, string> = {
       share before and after, the values changing most. Saves nothing.`,
   'cost-categories delete': `  cost-categories delete <key> --org <uuid> [--json]
       End a rule-defined category (its versions are kept).`,
+  'budgets list': `  budgets list --org <uuid> [--json]
+      The organisation's budgets (those made without a data scope), each with its current period's amount, actual
+      spend, share used and thresholds.`,
+  'budgets show': `  budgets show --org <uuid> --id <uuid> [--json]
+      One budget and its standing: the current period's actual, pro-rated amount and forecast, each threshold's
+      state, and the past ${BUDGET_LIMITS.historyPeriods} periods.`,
+  'budgets set': `  budgets set --org <uuid> --file <budget.json> [--id <uuid>] [--json]
+      Create a budget from a JSON file, the body of POST /v1/admin/budgets: {"name": ..., "period": "monthly",
+      "amounts": {"default": "3000"}, "thresholds": [{"kind": "actual", "percent": 80}], "filters": ..., "notify": ...}.
+      Prints its webhook signing secret, once: it is never shown again. With --id, replace that budget's definition
+      (its id and secret stay). Checked as the API checks it; nothing saved on an error.`,
+  'budgets remove': `  budgets remove --org <uuid> --id <uuid> [--json]
+      Remove a budget (its alerts are kept 13 months).`,
   'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}>
               --url <file:///dir | s3://bucket/prefix | azure://container/prefix> [--endpoint <url>] [--region <r>]
               [--path-style] [--credentials-env ID_VAR,SECRET_VAR] [--sas-token-env VAR] [--json]

@@ -1,6 +1,9 @@
 import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
 import { Module } from '@nestjs/common';
+import { BudgetSumsService } from '../budgets/budget-sums.service';
+import { BudgetsRepository } from '../budgets/budgets.repository';
+import { BudgetsService } from '../budgets/budgets.service';
 import { CostCategoriesRepository } from '../cost-categories/cost-categories.repository';
 import { CostCategoriesService } from '../cost-categories/cost-categories.service';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
@@ -20,7 +23,7 @@ import { SourcesService } from '../sources/sources.service';
 
 /**
  * What the operator CLI needs and nothing more: configuration, the ClickHouse store, API keys, exchange rates, cost
- * categories defined by rules and data sources (Redis, when configured, only for a source's lock while `sources run` checks it). No HTTP or feature
+ * categories defined by rules, budgets and data sources (Redis, when configured, only for a source's lock while `sources run` checks it). No HTTP or feature
  * modules. The
  * configuration comes from runCli, which roots this module with it (config.module.ts).
  */
@@ -42,6 +45,9 @@ import { SourcesService } from '../sources/sources.service';
     RuleCategoriesService,
     SplitsService,
     AnswerCurrencyService,
+    BudgetsRepository,
+    BudgetSumsService,
+    BudgetsService,
   ],
 })
 export class CliModule {}

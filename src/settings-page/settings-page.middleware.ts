@@ -15,6 +15,7 @@ export const SETTINGS_PAGES = [
   { path: `${SETTINGS_ROOT}/currency`, folder: 'settings-currency', title: 'Currency and rates' },
   { path: `${SETTINGS_ROOT}/tag-keys`, folder: 'settings-tag-keys', title: 'Tag keys' },
   { path: `${SETTINGS_ROOT}/cost-categories`, folder: 'settings-cost-categories', title: 'Cost categories' },
+  { path: `${SETTINGS_ROOT}/budgets`, folder: 'settings-budgets', title: 'Budgets' },
   { path: `${SETTINGS_ROOT}/sources`, folder: 'settings-sources', title: 'Data sources' },
   { path: `${SETTINGS_ROOT}/audit-log`, folder: 'settings-audit-log', title: 'Audit log' },
 ] as const;

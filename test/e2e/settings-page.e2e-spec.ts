@@ -188,6 +188,7 @@ describeWithTools(['chromium'])('Settings > API keys page', () => {
       'rates:admin',
       'tag-keys:admin',
       'cost-categories:admin',
+      'budgets:admin',
       'sources:admin',
       'cost:read',
     ]);
