@@ -51,6 +51,10 @@ import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { answerStatementFilter } from './answer-statements';
 import { BENCH_CATEGORY, benchCategoryDefinition, CATEGORY_PAIRS, totalOf } from './categories';
+import { BENCH_BUDGETS, benchBudget, STATUS_BUDGETS, statusWindowQuestion } from './budgets';
+import { BudgetsService } from '../../src/budgets/budgets.service';
+import { BudgetAlertsService } from '../../src/budgets/budget-alerts.service';
+import { todayUtc } from '../../src/common/dates/calendar-date';
 import { ACTIVATED_KEYS, CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE, TagPair } from './cases';
 import { activatedDisk, activateThroughRoute, answerBytes, checkKeysCoverPairs, describeDisk, firstDifference } from './activated';
 import { judgeTargets } from './targets';
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
   const skipConversion = flag('skip-conversion');
   const measureActivatedKeys = flag('activated');
   const measureRuleCategories = flag('categories');
+  const measureBudgets = flag('budgets');
   const shape = arg('estate', 'own-dimensions') as EstateShape;
   if (!ESTATE_SHAPES.includes(shape)) throw new Error(`--estate: one of ${ESTATE_SHAPES.join(', ')}`);
   rmSync(dir, { recursive: true, force: true });
@@ -562,6 +567,39 @@ async function main(): Promise<void> {
     return { category: BENCH_CATEGORY, rules: definition.rules.length, splits: splits.length, pairs, splitPairs };
   };
 
+  /**
+   * Issue 58: 1,000 budgets evaluated as the worker does (three rounds: the first fires alerts, the others find nothing
+   * new), and the status of 50 of them against one /data question over the months they read.
+   */
+  const measureBudgetCases = async () => {
+    const owner = { organizationId: MEASURED_ORGANIZATION, dataScope: '', actor: 'bench' };
+    const created = [];
+    for (let i = 0; i < BENCH_BUDGETS; i++) created.push((await app.get(BudgetsService).create(owner, benchBudget(i))).budgetId);
+    const evaluations = [];
+    for (let round = 0; round < 3; round++) {
+      const began = Date.now();
+      const alerts = await app.get(BudgetAlertsService).evaluate(MEASURED_ORGANIZATION);
+      evaluations.push({ seconds: (Date.now() - began) / 1000, alerts: alerts.length });
+      log(`budgets: evaluating ${BENCH_BUDGETS} took ${evaluations.at(-1)!.seconds} s (${alerts.length} alerts)`);
+    }
+    const status = apiRequest('/v1/cost-insights/budgets', { budgetIds: created.filter((_, i) => i % 3 === 0).slice(0, STATUS_BUDGETS) });
+    const data = apiRequest('/v1/cost-insights/data', statusWindowQuestion(todayUtc()));
+    const pair = await client.alternated(warmup, Math.min(runs, 20), [status, data]);
+    const [statusApi, dataApi] = pair.samples.map(stats);
+    const statusOverData = round(statusApi.p50 / dataApi.p50);
+    log(
+      `budgets: status of ${STATUS_BUDGETS} monthly budgets ${statusApi.p50} ms, /data over the same 13 months ${dataApi.p50} ms (×${statusOverData})`,
+    );
+    return {
+      budgets: BENCH_BUDGETS,
+      evaluations,
+      statusBudgets: STATUS_BUDGETS,
+      status: statusApi,
+      data: dataApi,
+      statusOverDataP50: statusOverData,
+    };
+  };
+
   // Small-request throughput.
   const tiny = {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
@@ -604,6 +642,7 @@ async function main(): Promise<void> {
   // (all on the full maps), so none of them is changed by it. Then the same pairs again: tag-activated ÷ column.
   const activated = measureActivatedKeys ? await measureActivated() : undefined;
   const ruleCategories = measureRuleCategories ? await measureCategories() : undefined;
+  const budgets = measureBudgets ? await measureBudgetCases() : undefined;
 
   const machine = {
     cpu: cpus()[0]?.model,
@@ -635,6 +674,7 @@ async function main(): Promise<void> {
     tagProjection,
     activated,
     ruleCategories,
+    budgets,
     conversions,
     convertedSumsBuildSeconds,
     insights,
@@ -762,6 +802,7 @@ function markdown(report: any): string {
     '',
     ...activatedMarkdown(report.activated),
     ...categoriesMarkdown(report.ruleCategories),
+    ...budgetsMarkdown(report.budgets),
     ...conversionMarkdown(report),
     'Insights (issue 32): a forecast and an anomaly scan against the /data question that reads the same days, alternated.',
     '',
@@ -812,6 +853,18 @@ function categoriesMarkdown(categories: any): string[] {
       (p: any) =>
         `| ${p.pair} | ${p.column.api.p50} | ${p.tag.api.p50} | ${p.tagOverColumnApiP50} | ${p.column.engine.p50} | ${p.tag.engine.p50} | ${p.tagOverColumnEngineP50} |`,
     ),
+    '',
+  ];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function budgetsMarkdown(budgets: any): string[] {
+  if (!budgets) return ['Budgets (issue 58): not measured (run with --budgets).', ''];
+  return [
+    `Budgets (issue 58): ${budgets.budgets} budgets of the measured organisation (scripts/bench/budgets.ts), evaluated as the worker does: ` +
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      budgets.evaluations.map((e: any, i: number) => `round ${i + 1} **${e.seconds} s** (${e.alerts} alerts)`).join(', ') +
+      `. The status of ${budgets.statusBudgets} monthly budgets p50 **${budgets.status.p50} ms** against /data over the same 13 months by service ${budgets.data.p50} ms: **×${budgets.statusOverDataP50}** (target ≤ 2).`,
     '',
   ];
 }
