@@ -126,12 +126,13 @@ function dailyRunningTotals(sums: BudgetSums, period: BudgetPeriod, today: strin
     .map(([date, amounts]) => ({ date, total: (total += amounts.all) }));
 }
 
-/** The forecast model fitted on the modelled charges up to yesterday, from the first day with any; none with under MIN_HISTORY_DAYS. */
+/** The forecast model fitted on the modelled charges up to yesterday, from the first day with rows; none with under MIN_HISTORY_DAYS. */
 function fittedModel(
   sums: BudgetSums,
   lastComplete: string,
 ): { fitted: ReturnType<typeof fitCalibrated>; floorAtZero: boolean } | undefined {
-  const days = [...sums.days].filter(([date, amounts]) => date <= lastComplete && amounts.modelled !== 0n).map(([date]) => date);
+  // From the first day with rows, whatever they sum to: a day restated to nothing is history too.
+  const days = [...sums.days.keys()].filter((date) => date <= lastComplete);
   if (days.length === 0) return undefined;
   const first = dayNumber(days.sort()[0]);
   const length = dayNumber(lastComplete) - first + 1;

@@ -168,16 +168,17 @@ export class BudgetsRepository {
     );
   }
 
-  /** Every organisation's alerts since `since` with destinations, and their attempts (the deliveries still to make). */
-  async deliveries(since: string): Promise<{ alerts: Array<StoredAlert & { organizationId: string }>; attempts: StoredAttempt[] }> {
+  /** Every organisation's (or one's) alerts since `since` with destinations, and their attempts (the deliveries still to make). */
+  async deliveries(since: string, organizationId?: string): Promise<{ alerts: Array<StoredAlert & { organizationId: string }>; attempts: StoredAttempt[] }> {
     const alerts = await this.clickhouse.query<AlertRow & { organization_id: string }>(
       `SELECT organization_id, budget_id, period_start,
               period_end, threshold_kind, threshold_percent, event, at AS at_text,
               event_id, payload, notify
        FROM ${this.clickhouse.table('budget_alerts')}
        WHERE at >= parseDateTime64BestEffort({since:String}, 3, 'UTC') AND notify != '[]'
+         ${organizationId === undefined ? '' : 'AND organization_id = {organization_id:UUID}'}
        ORDER BY at, event_id`,
-      { since },
+      { since, ...(organizationId === undefined ? {} : { organization_id: organizationId }) },
     );
     if (alerts.length === 0) return { alerts: [], attempts: [] };
     const attempts = await this.clickhouse.query<AttemptRow>(

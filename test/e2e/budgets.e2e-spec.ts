@@ -45,6 +45,7 @@ function paymentsBetween(start: string, end: string): number {
 class Receiver {
   readonly requests: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
   private server?: Server;
+  port = 0;
   constructor(private readonly statuses: number[]) {}
   async start(): Promise<number> {
     this.server = createServer((request, response) => {
@@ -56,7 +57,8 @@ class Receiver {
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return (this.server.address() as AddressInfo).port;
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
   }
   close(): Promise<void> {
     return new Promise((resolve) => this.server?.close(() => resolve()) ?? resolve());
@@ -68,16 +70,20 @@ describe('budgets', () => {
   let org: TestOrganization;
   let port: number;
   const receiver = new Receiver([500]);
+  /** A receiver that never accepts: its deliveries end in the dead letter. */
+  const deadReceiver = new Receiver(Array.from({ length: 10 }, () => 503));
 
   beforeAll(async () => {
     port = await receiver.start();
-    t = await TestApp.start({ settings: { WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${port}`, WEBHOOK_RETRY_BASE_SECONDS: '1' } });
+    const hosts = `127.0.0.1:${port},127.0.0.1:${await deadReceiver.start()},169.254.169.254`;
+    t = await TestApp.start({ settings: { WEBHOOK_ALLOWED_HOSTS: hosts, WEBHOOK_RETRY_BASE_SECONDS: '1' } });
     org = await t.newOrganization();
     await t.insertRows(org.organizationId, ROWS);
   });
   afterAll(async () => {
     await t?.close();
     await receiver.close();
+    await deadReceiver.close();
   });
 
   const admin = (who: TestOrganization) => ({
@@ -121,6 +127,7 @@ describe('budgets', () => {
       ],
       [budget({ notify: [{ url: `http://hooks.example.internal/x` }] }), 'notify[0].url'],
       [budget({ notify: [{ url: `https://elsewhere.example/x` }] }), 'notify[0].url'],
+      [budget({ notify: [{ url: 'https://169.254.169.254/latest/meta-data' }] }), 'refused address (link-local'],
       [budget({ notify: [{ url: `http://user:hunter2@127.0.0.1:${port}/x` }] }), 'notify[0].url'],
       [budget({ filters: { inclusions: { dateRange: { start: TODAY, end: TODAY } } } }), 'filters.inclusions.dateRange'],
       [budget({ period: 'weekly' }), 'period'],
@@ -238,11 +245,11 @@ describe('budgets', () => {
 
   it('delivers each alert to its webhook, signed, retried after a failure with the same event id', async () => {
     const webhooks = t.app.get(BudgetWebhooksService);
-    expect(await webhooks.deliverDue()).toBe(3); // three alerts, one destination: the first answered 500
+    expect(await webhooks.deliverDue(new Date(), org.organizationId)).toBe(3); // three alerts, one destination: the first answered 500
     expect(receiver.requests).toHaveLength(3);
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // WEBHOOK_RETRY_BASE_SECONDS=1
-    expect(await webhooks.deliverDue()).toBe(1);
-    expect(await webhooks.deliverDue()).toBe(0);
+    expect(await webhooks.deliverDue(new Date(), org.organizationId)).toBe(1);
+    expect(await webhooks.deliverDue(new Date(), org.organizationId)).toBe(0);
     const failedId = receiver.requests[0].headers['x-cost-insights-event-id'];
     expect(receiver.requests[3].headers['x-cost-insights-event-id']).toBe(failedId);
     const nowSeconds = Math.floor(Date.now() / 1000);
@@ -268,13 +275,64 @@ describe('budgets', () => {
     ]);
   });
 
+  it('a forecast alert is withdrawn when the upper bound falls back, and never fires twice in a period', async () => {
+    const evaluator = t.app.get(BudgetAlertsService);
+    const every = (amount: string) =>
+      Array.from({ length: 60 }, (_, i) => ({
+        usage_date: addDays(TODAY, -i),
+        service: 'Amazon EC2',
+        amortized_cost: amount,
+        charge_category: 'Usage',
+        resource_tags: { team: 'payments' },
+      }));
+    // Restated to nothing a day: the forecast (and its upper bound) falls to 0, under the threshold.
+    await t.insertRows(org.organizationId, every(String(-DAILY)));
+    const withdrawn = await evaluator.evaluate(org.organizationId);
+    expect(withdrawn.map((alert) => [alert.event, alert.kind, alert.percent])).toEqual([['withdrawn', 'forecast', 100]]);
+    // Back to 10 a day: the mean reaches the threshold again, but the period's forecast alert has fired once already.
+    await t.insertRows(org.organizationId, every(String(DAILY)));
+    expect(await evaluator.evaluate(org.organizationId)).toEqual([]);
+    const forecastThreshold = (await status(org)).body.data.budgets[0].thresholds[2];
+    expect(forecastThreshold).toMatchObject({ kind: 'forecast', state: 'forecast_breach', since: null });
+  });
+
+  it('a destination that never accepts is dead-lettered after 24 hours of retries, visible on the budget and audited', async () => {
+    const made = await admin(org).create(
+      budget({
+        name: 'Search',
+        filters: { inclusions: { resourceTag: 'team', resourceTagValues: ['search'] } },
+        thresholds: [{ kind: 'actual', percent: 1 }],
+        notify: [{ url: `http://127.0.0.1:${deadReceiver.port}/hook`, format: 'slack' }],
+      }),
+    );
+    expect(made.status).toBe(201);
+    const fired = await t.app.get(BudgetAlertsService).evaluate(org.organizationId);
+    expect(fired.map((alert) => [alert.budgetId, alert.event])).toEqual([[made.body.data.budgetId, 'fired']]);
+    const webhooks = t.app.get(BudgetWebhooksService);
+    const first = new Date();
+    // This alert, and the payments budget's forecast withdrawal above (delivered at once).
+    expect(await webhooks.deliverDue(first, org.organizationId)).toBe(2);
+    // The worker's clock a second short of a day later: the retry fails, and the next (3 s on) would be past the day.
+    expect(await webhooks.deliverDue(new Date(first.getTime() + 24 * 3600_000 - 1_000), org.organizationId)).toBe(1);
+    expect(await webhooks.deliverDue(new Date(first.getTime() + 25 * 3600_000), org.organizationId)).toBe(0);
+    const [alert] = (await admin(org).alerts(made.body.data.budgetId)).body.data.alerts;
+    expect(alert.dead_letter).toBe(true);
+    expect(alert.deliveries.map((attempt: { status_code: number; outcome: string }) => [attempt.status_code, attempt.outcome])).toEqual([
+      [503, 'retry'],
+      [503, 'dead'],
+    ]);
+    expect(JSON.parse(deadReceiver.requests[0].body).text).toContain('Search');
+    const audit = await t.http.get('/v1/admin/audit-events').query({ action: 'budget.webhook-dead-lettered' }).set(org.auth);
+    expect(audit.body.data.events.map((event: { target: string }) => event.target)).toEqual([made.body.data.budgetId]);
+  });
+
   it('a key with a data scope manages and sees only budgets made under its scope, which bounds what they read', async () => {
     const scoped = await t.keyFor(org.organizationId, ['budgets:admin', 'cost:read'], { inclusions: { services: ['Tax'] } });
     const created = await admin(scoped).create(budget({ name: 'Tax only', filters: {}, notify: [] }));
     expect(created.status).toBe(201);
     const [seen] = (await status(scoped)).body.data.budgets;
     expect(seen).toMatchObject({ name: 'Tax only', actual: 5 });
-    expect((await status(org)).body.data.budgets.map((item: { name: string }) => item.name)).toEqual(['Payments monthly']);
+    expect((await status(org)).body.data.budgets.map((item: { name: string }) => item.name)).toEqual(['Payments monthly', 'Search']);
     const other = await t.http.get(`/v1/admin/budgets/${budgetId}`).set(scoped.auth);
     expect(other.status).toBe(404);
   });

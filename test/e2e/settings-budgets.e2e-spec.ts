@@ -311,7 +311,7 @@ describeWithTools(['chromium'])('Settings > Budgets page', () => {
         ['fired', 'actual', 1],
         ['fired', 'forecast', 100],
       ]);
-      expect(await t.app.get(BudgetWebhooksService).deliverDue()).toBe(2);
+      expect(await t.app.get(BudgetWebhooksService).deliverDue(new Date(), admin.organizationId)).toBe(2);
       expect(receiver.requests).toHaveLength(2);
       for (const { headers, body } of receiver.requests) {
         expect(signedWith(String(headers['x-cost-insights-signature']), signingSecret, body)).toBe(true);
