@@ -4,7 +4,7 @@ import { addDays, todayUtc } from '../common/dates/calendar-date';
 import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { amountFor } from './budget-definition';
-import { alertDecisions, AlertDecision } from './budget-status';
+import { alertDecisions, AlertDecision, previousPeriodWithdrawals } from './budget-status';
 import { BudgetsRepository, StoredAlert, StoredBudget } from './budgets.repository';
 import { BudgetStatusAnswer, BudgetsService } from './budgets.service';
 import type { BudgetAlertDto } from './dto/budget.dto';
@@ -25,16 +25,20 @@ export class BudgetAlertsService {
     private readonly auditTrail: AuditTrail,
   ) {}
 
-  /** Evaluates every budget of the organisation for its current period; records and audits the alerts that change. */
+  /**
+   * Evaluates every budget of the organisation for its current period (and, for restatements, the actual alerts of the
+   * period before); records and audits the alerts that change.
+   */
   async evaluate(organizationId: string, today = todayUtc()): Promise<StoredAlert[]> {
     const budgets = await this.repository.budgets(organizationId);
     if (budgets.length === 0) return [];
-    const standing = await this.budgets.standing(organizationId, budgets, today, 0);
+    const standing = await this.budgets.standing(organizationId, budgets, today, 1);
     const known = await this.repository.alerts(organizationId, `${addDays(today, -ALERT_HISTORY_DAYS)}T00:00:00Z`);
     const at = new Date().toISOString();
     const alerts = standing.flatMap((status, i) => {
       const own = known.filter((alert) => alert.budgetId === status.budgetId);
-      return alertDecisions(status, own).map((decision) => alertOf(budgets[i], status, decision, at));
+      const decisions = [...alertDecisions(status, own), ...previousPeriodWithdrawals(budgets[i].definition, status, own)];
+      return decisions.map((decision) => alertOf(budgets[i], status, decision, at));
     });
     await this.repository.recordAlerts(organizationId, alerts);
     const origin = workerOrigin(organizationId);
@@ -88,27 +92,27 @@ export function workerOrigin(organizationId: string): AuditOrigin {
 
 function alertOf(budget: StoredBudget, status: BudgetStatusAnswer, decision: AlertDecision, at: string): StoredAlert {
   const eventId = randomUUID();
+  const period = decision.previous?.period ?? status.period;
   const event: BudgetThresholdEvent = {
     type: 'budget.threshold',
     event: decision.event,
     budgetId: budget.budgetId,
     name: budget.definition.name,
-    period: { start: status.period.start, end: status.period.end },
+    period: { start: period.start, end: period.end },
     threshold: decision.threshold,
-    amount: amountFor(budget.definition.amounts, status.period) ?? '0',
-    actual: status.exact_actual,
-    forecast: status.forecast && {
-      mean: String(status.forecast.mean),
-      lower: String(status.forecast.lower),
-      upper: String(status.forecast.upper),
-    },
+    amount: amountFor(budget.definition.amounts, period) ?? '0',
+    actual: decision.previous?.exactActual ?? status.exact_actual,
+    forecast:
+      decision.previous || !status.forecast
+        ? null
+        : { mean: String(status.forecast.mean), lower: String(status.forecast.lower), upper: String(status.forecast.upper) },
     currency: budget.definition.currency,
     at,
   };
   return {
     budgetId: budget.budgetId,
-    periodStart: status.period.start,
-    periodEnd: status.period.end,
+    periodStart: period.start,
+    periodEnd: period.end,
     kind: decision.threshold.kind,
     percent: decision.threshold.percent,
     event: decision.event,

@@ -1,7 +1,7 @@
 import { addDays } from '../common/dates/calendar-date';
 import { scaled } from '../common/money/scaled-decimal';
 import type { BudgetDefinition } from './budget-definition';
-import { alertDecisions, budgetStatus, BudgetSums } from './budget-status';
+import { alertDecisions, budgetStatus, BudgetSums, previousPeriodWithdrawals } from './budget-status';
 import type { StoredAlert } from './budgets.repository';
 
 const TODAY = '2026-11-10';
@@ -97,5 +97,31 @@ describe('budget status', () => {
     expect(alertDecisions(reached, [alert('actual', 30, 'fired'), alert('actual', 30, 'withdrawn')])).toEqual([
       { threshold: { kind: 'actual', percent: 30 }, event: 'fired' },
     ]);
+  });
+});
+
+describe('restatements of the period before', () => {
+  const october = (event: 'fired' | 'withdrawn'): StoredAlert => ({
+    ...alert('actual', 90, event),
+    periodStart: '2026-10-01',
+    periodEnd: '2026-10-31',
+  });
+
+  it('withdraw its actual alerts the restated spend no longer reaches, and never fire one late', () => {
+    const budget = definition([{ kind: 'actual', percent: 90 }]);
+    // October: 31 days of 10 = 310 ≥ 90 % of 300; restated to 5 a day = 155 < 270.
+    const reached = budgetStatus(budget, steady('10', 60), TODAY, [], 1);
+    expect(reached.exact_previous_actual).toBe('310');
+    expect(previousPeriodWithdrawals(budget, reached, [october('fired')])).toEqual([]);
+    const restated = budgetStatus(budget, steady('5', 60), TODAY, [], 1);
+    expect(previousPeriodWithdrawals(budget, restated, [october('fired')])).toEqual([
+      {
+        threshold: { kind: 'actual', percent: 90 },
+        event: 'withdrawn',
+        previous: { period: { label: '2026-10', start: '2026-10-01', end: '2026-10-31' }, exactActual: '155' },
+      },
+    ]);
+    expect(previousPeriodWithdrawals(budget, restated, [october('fired'), october('withdrawn')])).toEqual([]);
+    expect(previousPeriodWithdrawals(budget, reached, [])).toEqual([]); // reached, never fired: no late alert
   });
 });

@@ -52,6 +52,8 @@ export interface PeriodFigures {
 export interface BudgetStatus extends PeriodFigures {
   /** The actual as exact decimal text (webhook events carry it so). */
   exact_actual: string;
+  /** The period before's actual, exact (with a history): what a restatement of it is judged by. */
+  exact_previous_actual?: string;
   prorated_amount: number | null;
   forecast: Estimate | null;
   thresholds: ThresholdStatus[];
@@ -80,6 +82,9 @@ export function budgetStatus(
   return {
     ...current,
     exact_actual: decimalText(standing.actual),
+    ...(historyPeriods > 0
+      ? { exact_previous_actual: decimalText(monthsTotal(sums, shiftPeriod(definition.period, standing.period, -1))) }
+      : {}),
     prorated_amount: standing.amount === undefined ? null : prorated(standing.amount, standing.period, today),
     forecast: standing.forecast,
     thresholds: definition.thresholds.map((threshold) => thresholdStatus(threshold, standing, alerts)),
@@ -202,10 +207,36 @@ function ownAlerts(alerts: readonly StoredAlert[], threshold: BudgetThreshold, p
   );
 }
 
-/** An alert to record: a threshold of the current period that starts or stops holding. */
+/** An alert to record: a threshold of the current period (or, withdrawn, of the one before) that starts or stops holding. */
 export interface AlertDecision {
   threshold: BudgetThreshold;
   event: AlertEventKind;
+  /** The period before the current one: a restatement withdrew its alert. */
+  previous?: { period: BudgetPeriod; exactActual: string };
+}
+
+/**
+ * The period before's actual alerts that a restatement made untrue: withdrawn, recorded as such. (Never fired late: a
+ * new budget would otherwise open with alerts about a month already closed.)
+ */
+export function previousPeriodWithdrawals(
+  definition: BudgetDefinition,
+  status: BudgetStatus,
+  alerts: readonly StoredAlert[],
+): AlertDecision[] {
+  if (status.exact_previous_actual === undefined) return [];
+  const period = shiftPeriod(definition.period, status.period, -1);
+  const amount = amountFor(definition.amounts, period);
+  if (amount === undefined) return [];
+  const actual = scaled(status.exact_previous_actual);
+  return definition.thresholds
+    .filter((threshold) => threshold.kind === 'actual')
+    .filter((threshold) => ownAlerts(alerts, threshold, period).at(-1)?.event === 'fired' && !reaches(actual, amount, threshold.percent))
+    .map((threshold) => ({
+      threshold: { kind: threshold.kind, percent: threshold.percent },
+      event: 'withdrawn' as const,
+      previous: { period, exactActual: status.exact_previous_actual! },
+    }));
 }
 
 /**

@@ -169,7 +169,10 @@ export class BudgetsRepository {
   }
 
   /** Every organisation's (or one's) alerts since `since` with destinations, and their attempts (the deliveries still to make). */
-  async deliveries(since: string, organizationId?: string): Promise<{ alerts: Array<StoredAlert & { organizationId: string }>; attempts: StoredAttempt[] }> {
+  async deliveries(
+    since: string,
+    organizationId?: string,
+  ): Promise<{ alerts: Array<StoredAlert & { organizationId: string }>; attempts: StoredAttempt[] }> {
     const alerts = await this.clickhouse.query<AlertRow & { organization_id: string }>(
       `SELECT organization_id, budget_id, period_start,
               period_end, threshold_kind, threshold_percent, event, at AS at_text,

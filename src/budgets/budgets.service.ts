@@ -119,7 +119,10 @@ export class BudgetsService {
   async statusAnswer(owner: BudgetOwner, budgetIds?: readonly string[]): Promise<BudgetStatusListDto> {
     const today = todayUtc();
     const statuses = await this.status(owner, budgetIds, today);
-    return { today, budgets: statuses.map(({ exact_actual: _exact, ...status }) => status as BudgetStatusDto) };
+    return {
+      today,
+      budgets: statuses.map(({ exact_actual: _exact, exact_previous_actual: _previous, ...status }) => status as BudgetStatusDto),
+    };
   }
 
   /** The standing of `budgets` of one organisation, with `historyPeriods` past periods each. */

@@ -150,7 +150,7 @@ function reportRefusal(error: unknown, io: CliOutput): number {
 /** The standing as the API answers it: its exact actual is for webhook events, not the status. */
 function withStatusOf(budget: BudgetDto, status: BudgetStatusAnswer | undefined): BudgetWithStatus {
   if (!status) return { ...budget, status: null };
-  const { exact_actual: _exact, ...answered } = status;
+  const { exact_actual: _exact, exact_previous_actual: _previous, ...answered } = status;
   return { ...budget, status: answered as BudgetStatusDto };
 }
 
