@@ -19,7 +19,7 @@ import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { BUDGET_LIMITS } from './budget-definition';
 import { BudgetAlertsService } from './budget-alerts.service';
-import { BudgetOwner, BudgetsService } from './budgets.service';
+import { budgetOwnerOf as ownerOf, BudgetsService } from './budgets.service';
 import { BudgetAlertListDto, BudgetCreatedDto, BudgetDto, BudgetListDto, BudgetRequestDto } from './dto/budget.dto';
 
 const ADMIN = 'budgets:admin';
@@ -131,14 +131,6 @@ export class BudgetsAdminController {
     await this.budgets.one(owner, budgetId);
     return ok({ alerts: await this.alerts.history(owner.organizationId, budgetId) });
   }
-}
-
-export function ownerOf(principal: Principal): BudgetOwner {
-  return {
-    organizationId: principal.organizationId,
-    dataScope: principal.dataScope ?? '',
-    actor: principal.person?.email ?? principal.keyId,
-  };
 }
 
 /** What an audit event says of a budget: its definition without the webhook URLs' paths (they may carry tokens). */

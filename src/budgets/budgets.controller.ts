@@ -6,8 +6,8 @@ import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { BUDGET_LIMITS } from './budget-definition';
 import { BUDGET_FORECAST_LEVEL } from './budget-status';
-import { ownerOf } from './budgets-admin.controller';
-import { BudgetsService } from './budgets.service';
+
+import { budgetOwnerOf, BudgetsService } from './budgets.service';
 import { BudgetStatusListDto, BudgetStatusRequestDto } from './dto/budget.dto';
 
 @ApiTags('Budgets')
@@ -43,6 +43,6 @@ export class BudgetsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: BudgetStatusRequestDto,
   ): Promise<SuccessEnvelope<BudgetStatusListDto>> {
-    return ok(await this.budgets.statusAnswer(ownerOf(principal), body.budgetIds));
+    return ok(await this.budgets.statusAnswer(budgetOwnerOf(principal), body.budgetIds));
   }
 }

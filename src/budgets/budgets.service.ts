@@ -3,6 +3,7 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { addDays, todayUtc } from '../common/dates/calendar-date';
 import { parseEncryptionKey, sealSecret } from '../common/crypto/secret-box';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
+import type { Principal } from '../common/http/principal';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { describeDataScope, organizationScopeOf } from '../cost-query/data-scope';
 import type { Filters } from '../cost-query/filters.types';
@@ -28,6 +29,15 @@ export interface BudgetOwner {
   organizationId: string;
   dataScope: string;
   actor: string;
+}
+
+/** The owner a request acts as: the key's (or session's) organisation and data scope, never the request's. */
+export function budgetOwnerOf(principal: Principal): BudgetOwner {
+  return {
+    organizationId: principal.organizationId,
+    dataScope: principal.dataScope ?? '',
+    actor: principal.person?.email ?? principal.keyId,
+  };
 }
 
 /** A budget's status as /v1/cost-insights/budgets answers it. */

@@ -1,4 +1,4 @@
-import { ownerOf } from '../../budgets/budgets-admin.controller';
+import { budgetOwnerOf } from '../../budgets/budgets.service';
 import { BudgetStatusRequestDto } from '../../budgets/dto/budget.dto';
 import { ToolDefinition, ToolServices } from './tool-definition';
 
@@ -17,6 +17,6 @@ export function listBudgetsTool({ budgets }: ToolServices): ToolDefinition {
     endpoint: { method: 'post', path: '/v1/cost-insights/budgets' },
     dto: BudgetStatusRequestDto,
     controls: {},
-    run: async ({ body, principal }) => budgets.statusAnswer(ownerOf(principal), (body as BudgetStatusRequestDto).budgetIds),
+    run: async ({ body, principal }) => budgets.statusAnswer(budgetOwnerOf(principal), (body as BudgetStatusRequestDto).budgetIds),
   };
 }
