@@ -22,6 +22,7 @@ const FEATURES = [
   'allocation',
   'commitments',
   'budgets',
+  'unit-costs',
 ];
 const LAYERS = {
   config: [],

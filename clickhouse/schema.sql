@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..32, checksums hash 07fce1fd5ceda29925abc6e7df27a24dc6a7272b1dcf8208d1f45c7f40814e80
+-- covers migrations 1..33, checksums hash 8194a443635eaea3898441436f0de41a61a0d0e78ae7ef891a209c6f5584ccb5
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -802,5 +802,36 @@ ENGINE = MergeTree
 PARTITION BY toYYYYMM(at)
 ORDER BY (organization_id, event_id, destination, attempt)
 TTL toDateTime(at) + toIntervalMonth(13)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.business_metrics
+(
+    `organization_id` UUID,
+    `name` String,
+    `updated_at` DateTime64(6, 'UTC'),
+    `unit` String,
+    `unit_scale` UInt32,
+    `dimension` String,
+    `deleted` UInt8,
+    `updated_by` String
+)
+ENGINE = MergeTree
+ORDER BY (organization_id, name, updated_at)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.business_metric_values
+(
+    `organization_id` UUID,
+    `name` String,
+    `date` Date,
+    `dimension_value` String,
+    `value` Decimal(38, 10),
+    `loaded_at` DateTime64(6, 'UTC')
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(date)
+ORDER BY (organization_id, name, date, loaded_at, dimension_value)
 SETTINGS index_granularity = 8192
 ;

@@ -23,6 +23,7 @@ import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.qu
 import { buildAllocationQuery, buildSplitFlowsQuery } from '../src/cost-query/allocation.query';
 import { buildCommitmentsQuery, buildEligibleServicesQuery } from '../src/cost-query/commitments.query';
 import { buildBudgetSumsQuery } from '../src/cost-query/budget-sums.query';
+import { buildUnitCostSumsQuery } from '../src/cost-query/unit-cost-sums.query';
 import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
 import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
@@ -316,6 +317,16 @@ export function goldenStatements(): Record<string, CompiledSql> {
       metric: 'billed_cost',
       window: { start: '2025-11-01', end: TODAY },
       grain: 'month',
+    }),
+    'unit-cost-sums-daily-by-tag-scoped-converted': buildUnitCostSumsQuery(TABLE, {
+      scope: SCOPED,
+      filters: { inclusions: { dateRange: OCTOBER } },
+      today: TODAY,
+      defaultWindowDays: WINDOW,
+      dateGrouping: 'daily',
+      dimension: { kind: 'tag', key: 'team' },
+      costMetric: 'amortized_cost',
+      conversion: CONVERSION,
     }),
     'cost-category-preview-converted': buildCategoryPreviewQuery(TABLE, {
       scope: RULE_SCOPE,

@@ -50,6 +50,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   // Client IPs (for the unauthenticated rate limit) come from X-Forwarded-For only across trusted hops.
   app.set('trust proxy', config.trustProxyHops);
   app.use(`/${API_PREFIX}/admin/exchange-rates`, csvBody(config.ratesImportMaxBytes));
+  // Business metric values as a CSV file: the same limit as a rates file.
+  app.use(`/${API_PREFIX}/admin/business-metrics`, csvBody(config.ratesImportMaxBytes));
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(SETTINGS_ROOT, settingsArea());
   app.use(SWAGGER_PATH, swaggerUiHeaders);

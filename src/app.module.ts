@@ -22,6 +22,7 @@ import { TagKeysModule } from './tag-keys/tag-keys.module';
 import { CostCategoriesModule } from './cost-categories/cost-categories.module';
 import { AllocationModule } from './allocation/allocation.module';
 import { BudgetsModule } from './budgets/budgets.module';
+import { UnitCostsModule } from './unit-costs/unit-costs.module';
 import { CommitmentsModule } from './commitments/commitments.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { SharingModule } from './sharing/sharing.module';
@@ -50,6 +51,7 @@ import { BackupModule } from './backup/backup.module';
     AllocationModule,
     CommitmentsModule,
     BudgetsModule,
+    UnitCostsModule,
     InvoicesModule,
     SharingModule,
     SourcesModule,

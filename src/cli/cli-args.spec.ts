@@ -83,10 +83,10 @@ describe('CLI command line', () => {
     expect(usageError(['keys', 'create', '--org', ORG, '--scopes', 'cost:read']).message).toMatch(/^--name <text> is required/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', '  ', '--scopes', 'cost:read']).message).toMatch(/^--name/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x']).message).toBe(
-      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write, tag-keys:admin, cost-categories:admin, budgets:admin.',
+      '--scopes <comma list> is required. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write, tag-keys:admin, cost-categories:admin, budgets:admin, metrics:admin.',
     );
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read,cost:write,admin']).message).toBe(
-      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write, tag-keys:admin, cost-categories:admin, budgets:admin.',
+      'Unknown scopes: cost:write, admin. Valid scopes: cost:read, shared-filters:read, shared-filters:write, api-keys:admin, rates:admin, sources:admin, anomalies:write, tag-keys:admin, cost-categories:admin, budgets:admin, metrics:admin.',
     );
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', ' , ']).message).toMatch(/^--scopes lists no scope/);
     expect(usageError(['keys', 'create', '--org', ORG, '--name', 'x', '--scopes', 'cost:read', '--data-scope', '{team']).message).toMatch(

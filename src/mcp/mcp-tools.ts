@@ -18,6 +18,8 @@ import { CommitmentsService } from '../commitments/commitments.service';
 import { getCommitmentsTool } from './tools/get-commitments.tool';
 import { BudgetsService } from '../budgets/budgets.service';
 import { listBudgetsTool } from './tools/list-budgets.tool';
+import { UnitCostsService } from '../unit-costs/unit-costs.service';
+import { getUnitCostsTool } from './tools/get-unit-costs.tool';
 import { OpenApiDocumentLike, operationInputSchema, JsonSchema } from './tool-schemas';
 import { compareCostsTool } from './tools/compare-costs.tool';
 import { getCostDataTool } from './tools/get-cost-data.tool';
@@ -38,6 +40,7 @@ export const MCP_TOOL_NAMES = [
   'get_allocation',
   'get_commitments',
   'list_budgets',
+  'get_unit_costs',
 ] as const;
 
 /**
@@ -62,9 +65,21 @@ export class McpTools {
     allocation: AllocationService,
     commitments: CommitmentsService,
     budgets: BudgetsService,
+    unitCosts: UnitCostsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const services: ToolServices = { costs, comparison, filterOptions, sharing, forecasts, anomalies, allocation, commitments, budgets };
+    const services: ToolServices = {
+      costs,
+      comparison,
+      filterOptions,
+      sharing,
+      forecasts,
+      anomalies,
+      allocation,
+      commitments,
+      budgets,
+      unitCosts,
+    };
     this.definitions = [
       getCostDataTool(services),
       compareCostsTool(services),
@@ -76,6 +91,7 @@ export class McpTools {
       getAllocationTool(services),
       getCommitmentsTool(services),
       listBudgetsTool(services),
+      getUnitCostsTool(services),
     ];
   }
 

@@ -3,6 +3,7 @@ import { AnomaliesModule } from '../anomalies/anomalies.module';
 import { AllocationModule } from '../allocation/allocation.module';
 import { CommitmentsModule } from '../commitments/commitments.module';
 import { BudgetsModule } from '../budgets/budgets.module';
+import { UnitCostsModule } from '../unit-costs/unit-costs.module';
 import { ComparisonModule } from '../comparison/comparison.module';
 import { CostsModule } from '../costs/costs.module';
 import { FilterOptionsModule } from '../filter-options/filter-options.module';
@@ -24,6 +25,7 @@ import { McpController } from './mcp.controller';
     AllocationModule,
     CommitmentsModule,
     BudgetsModule,
+    UnitCostsModule,
   ],
   controllers: [McpController],
   providers: [McpTools, McpEndpoint],

@@ -120,7 +120,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists eleven read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists twelve read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
@@ -133,6 +133,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'get_filter_values',
       'get_shared_filter',
       'get_tag_values',
+      'get_unit_costs',
       'list_budgets',
     ]);
     const document = JSON.parse((await send(`${base}/docs-json`, {})).text);
@@ -387,6 +388,25 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     expect(toolError(await call(client, 'list_budgets', { budgetIds: ['not-a-uuid'] }))).toContain('budgetIds');
   });
 
+  it('get_unit_costs: the /unit-costs answer, and its 400 as a tool error', async () => {
+    await t.http.put('/v1/admin/business-metrics/orders').set(full.auth).send({ unit: 'order' }).expect(200);
+    await t.http
+      .post('/v1/admin/business-metrics/orders/values')
+      .set(full.auth)
+      .send({ values: [{ date: '2026-10-01', value: '4' }] })
+      .expect(200);
+    const body = {
+      metric: 'orders',
+      filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-31' } } },
+      groupBy: { dateGrouping: 'monthly' },
+    };
+    const overHttp = await t.http.post('/v1/cost-insights/unit-costs').set(full.auth).send(body);
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.body.data.items).toHaveLength(1);
+    expect(answer(await call(client, 'get_unit_costs', body))).toEqual(overHttp.body.data);
+    expect(toolError(await call(client, 'get_unit_costs', { metric: 'unknown_one' }))).toContain('metric: no business metric');
+  });
+
   it('find_anomalies: the spike of a flat estate on its day, its impact and root causes (3 unless all are asked for)', async () => {
     const org = await t.newOrganization();
     const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
@@ -522,6 +542,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'get_allocation',
       'get_commitments',
       'list_budgets',
+      'get_unit_costs',
     ]) {
       expect(toolError(await call(reader, name, {}))).toBe('This API key lacks the scope required for this operation: cost:read.');
     }
@@ -529,7 +550,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(11);
+    expect((await reader.listTools()).tools).toHaveLength(12);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {

@@ -6,7 +6,7 @@ import { firstHiddenCharacter } from '../text/hidden-characters';
  * reporting currency (/v1/admin/exchange-rates, /v1/admin/currency); `sources:admin` its data sources (/v1/admin/sources);
  * `tag-keys:admin` the tag and cost-category keys answered at column speed (/v1/admin/tag-keys); `cost-categories:admin`
  * the cost categories it defines by rules (/v1/admin/cost-categories); `budgets:admin` its budgets (/v1/admin/budgets), those
- * made under the key's own data scope.
+ * made under the key's own data scope; `metrics:admin` its business metrics and their values (/v1/admin/business-metrics).
  */
 export const SCOPES = [
   'cost:read',
@@ -19,6 +19,7 @@ export const SCOPES = [
   'tag-keys:admin',
   'cost-categories:admin',
   'budgets:admin',
+  'metrics:admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

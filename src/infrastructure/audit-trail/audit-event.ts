@@ -26,6 +26,9 @@ export const AUDIT_ACTIONS = [
   'budget.alert-withdrawn',
   'budget.webhook-delivered',
   'budget.webhook-dead-lettered',
+  'business-metric.changed',
+  'business-metric.deleted',
+  'business-metric.values-loaded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -63,6 +66,10 @@ export const AUDIT_ACTION_MEANINGS: Readonly<Record<AuditAction, string>> = {
   'budget.webhook-delivered': "an alert reached a webhook (target: the budget's id; details: eventId, destination host, attempt, status)",
   'budget.webhook-dead-lettered':
     "an alert's webhook failed for 24 hours of retries and was given up (target: the budget's id; details: eventId, destination host, attempts, last status)",
+  'business-metric.changed': 'a business metric was defined or its unit changed (target: its name; details: unit, unitScale, dimension)',
+  'business-metric.deleted': 'a business metric was removed, its values kept (target: its name)',
+  'business-metric.values-loaded':
+    "a business metric's daily values were loaded, replacing the days given (target: its name; details: values, days, first, last)",
 };
 
 export const AUDIT_ACTOR_KINDS = ['api-key', 'sso', 'worker'] as const;

@@ -33,6 +33,8 @@ export const STORE_TABLES = {
   budget_versions: 'first-shard',
   budget_alerts: 'first-shard',
   budget_webhook_attempts: 'first-shard',
+  business_metrics: 'first-shard',
+  business_metric_values: 'first-shard',
   /**
    * Sign-in records without Redis. Not cluster-wide (as its migration's comment meant it to be): on a cluster without
    * Redis a session is known to the shard that wrote it only; a Distributed table needs a migration for replicated mode.

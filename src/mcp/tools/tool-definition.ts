@@ -11,6 +11,7 @@ import type { AnomaliesService } from '../../anomalies/anomalies.service';
 import type { AllocationService } from '../../allocation/allocation.service';
 import type { CommitmentsService } from '../../commitments/commitments.service';
 import type { BudgetsService } from '../../budgets/budgets.service';
+import type { UnitCostsService } from '../../unit-costs/unit-costs.service';
 import type { SharingService } from '../../sharing/sharing.service';
 import type { JsonSchema } from '../tool-schemas';
 
@@ -67,6 +68,7 @@ export interface ToolServices {
   allocation: AllocationService;
   commitments: CommitmentsService;
   budgets: BudgetsService;
+  unitCosts: UnitCostsService;
 }
 
 export const MONEY =
