@@ -35,6 +35,7 @@ export async function demoDataCommand(clickhouse: ClickhouseService, command: De
       JSON.stringify({
         organizationId: command.organizationId,
         rows: result.rows,
+        metricValues: result.metricValues,
         from: result.from,
         to: result.to,
         days: command.days,

@@ -3,6 +3,8 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { CurrencyRepository } from '../currency/currency.repository';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
 import { demoExchangeRates } from './demo-exchange-rates';
+import { DEMO_METRICS, demoMetricValues } from './demo-business-metrics';
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 
 export interface DemoDataOptions {
   organizationId: string;
@@ -17,6 +19,8 @@ export interface DemoDataResult {
   rows: number;
   /** EUR/USD rates loaded for the estate's EUR-billed integration. */
   rates: number;
+  /** Daily values of the demo's business metrics (orders, active customers). */
+  metricValues: number;
   from: string;
   to: string;
 }
@@ -32,20 +36,56 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
   const { from, to } = demoWindow(options.days ?? DEMO_DEFAULT_DAYS, options.today ?? todayUtc());
   let batch: Record<string, unknown>[] = [];
   let rows = 0;
+  const dailyCost = new Map<string, number>();
   const flush = async () => {
     await clickhouse.insert('cost_line_items', batch);
     rows += batch.length;
     batch = [];
   };
   for (const day of generateDemoRows({ organizationId: options.organizationId, from, to, seed: options.seed ?? DEMO_DEFAULT_SEED })) {
-    for (const row of day) batch.push(withoutDefaults(row));
+    for (const row of day) {
+      batch.push(withoutDefaults(row));
+      dailyCost.set(row.usage_date, (dailyCost.get(row.usage_date) ?? 0) + Number(row.amortized_cost));
+    }
     if (batch.length >= BATCH_ROWS) await flush();
   }
   await flush();
   const seed = options.seed ?? DEMO_DEFAULT_SEED;
   const rates = demoExchangeRates(from, to, seed);
   await new CurrencyRepository(clickhouse).insertRates(options.organizationId, rates);
-  return { rows, rates: rates.length, from, to };
+  const metricValues = await loadDemoMetrics(clickhouse, options.organizationId, dailyCost, seed);
+  return { rows, rates: rates.length, metricValues, from, to };
+}
+
+/** The demo's business metrics and their daily values (one load, so each day reads these values). */
+async function loadDemoMetrics(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  dailyCost: Map<string, number>,
+  seed: number,
+): Promise<number> {
+  const now = clickhouseTimestamp(new Date());
+  await clickhouse.insert(
+    'business_metrics',
+    DEMO_METRICS.map((metric) => ({
+      organization_id: organizationId,
+      name: metric.name,
+      updated_at: now,
+      unit: metric.unit,
+      unit_scale: metric.unitScale,
+      dimension: '',
+      deleted: 0,
+      updated_by: 'demo',
+    })),
+  );
+  const values = demoMetricValues(dailyCost, seed).map((value) => ({
+    organization_id: organizationId,
+    ...value,
+    dimension_value: '',
+    loaded_at: now,
+  }));
+  await clickhouse.insert('business_metric_values', values);
+  return values.length;
 }
 
 const ZERO_MONEY = '0.000000';
