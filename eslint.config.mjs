@@ -78,6 +78,7 @@ const LAYERS = {
     'tag-keys',
     'cost-categories',
     'budgets',
+    'unit-costs',
   ],
 };
 const FOLDERS = Object.keys(LAYERS);

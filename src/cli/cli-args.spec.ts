@@ -280,6 +280,64 @@ describe('CLI command line', () => {
     expect(usageText('budgets set')).toContain('never shown again');
   });
 
+  it('parses metrics list, define and import', () => {
+    const organizationId = ORG.toLowerCase();
+    expect(parseCommandLine(['metrics', 'list', '--org', ORG, '--json'])).toEqual({ name: 'metrics list', organizationId, json: true });
+    expect(parseCommandLine(['metrics', 'define', '--org', ORG, '--name', 'orders', '--unit', 'order'])).toEqual({
+      name: 'metrics define',
+      organizationId,
+      metricName: 'orders',
+      unit: 'order',
+      json: false,
+    });
+    expect(
+      parseCommandLine([
+        'metrics',
+        'define',
+        `--org=${ORG}`,
+        '--name=orders',
+        '--unit',
+        'order',
+        '--unit-scale',
+        '1000',
+        '--dimension',
+        'tag:team',
+      ]),
+    ).toMatchObject({ unitScale: 1000, dimension: 'tag:team' });
+    expect(parseCommandLine(['metrics', 'import', 'orders.csv', '--org', ORG, '--name', 'orders', '--json'])).toEqual({
+      name: 'metrics import',
+      organizationId,
+      metricName: 'orders',
+      file: 'orders.csv',
+      json: true,
+    });
+    expect(parseCommandLine(['metrics', 'import', '--help'])).toEqual({ name: 'help', topic: 'metrics import' });
+  });
+
+  it('refuses a metrics command line lacking what it needs, naming the option, with the usage of the command', () => {
+    expect(usageError(['metrics']).message).toBe('metrics needs a subcommand: list, define or import.');
+    expect(usageError(['metrics', 'remove']).message).toBe('Unknown metrics subcommand "remove": use list, define or import.');
+    expect(usageError(['metrics', 'list']).message).toBe('--org <uuid> is required.');
+    expect(usageError(['metrics', 'import', '--org', ORG, '--name', 'orders'])).toMatchObject({
+      message: 'metrics import needs the values file (CSV lines date,value[,dimension value]).',
+      topic: 'metrics import',
+    });
+    expect(usageError(['metrics', 'import', 'orders.csv', '--org', ORG]).message).toBe(
+      "metrics import needs --name <metric>: the business metric's name (see `metrics list`).",
+    );
+    expect(usageError(['metrics', 'import', 'a.csv', 'b.csv', '--org', ORG, '--name', 'orders']).message).toBe(
+      'Unexpected argument "b.csv".',
+    );
+    expect(usageError(['metrics', 'define', '--org', ORG, '--name', 'orders']).message).toBe(
+      'metrics define needs --unit <text>: what one unit is, e.g. order.',
+    );
+    expect(usageError(['metrics', 'define', '--org', ORG, '--name', 'orders', '--unit', 'order', '--unit-scale', '100']).message).toBe(
+      '--unit-scale must be 1, 1000 or 1000000, got "100".',
+    );
+    expect(usageText('metrics')).toMatch(/metrics list[\s\S]*metrics define[\s\S]*metrics import/);
+    expect(usageText('metrics import')).toContain('nothing is stored');
+  });
+
   it('rejects unknown commands', () => {
     expect(usageError(['serve']).message).toBe('Unknown command "serve".');
   });

@@ -8,6 +8,7 @@ import type { IngestFocusCommandOptions } from './ingest-focus.command';
 import { isCurrencyCode } from '../common/money/currency-codes';
 import { MAX_MAP_KEY_LENGTH } from '../cost-query/dimension-registry';
 import { MAX_ACTIVATED_KEYS } from '../tag-keys/activated-keys-limit';
+import { METRIC_LIMITS } from '../unit-costs/business-metric';
 import { CONVERSION_POLICIES, ConversionPolicy, isRateSource, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import {
   INTEGRATION_ID_PATTERN,
@@ -61,6 +62,18 @@ export type CliCommand =
   | { name: 'budgets show' | 'budgets remove'; organizationId: string; budgetId: string; json: boolean }
   /** `budgets set`: creates a budget from the file, or replaces the definition of the one `budgetId` names. */
   | { name: 'budgets set'; organizationId: string; file: string; budgetId?: string; json: boolean }
+  | { name: 'metrics list'; organizationId: string; json: boolean }
+  | {
+      name: 'metrics define';
+      organizationId: string;
+      metricName: string;
+      unit: string;
+      unitScale?: number;
+      dimension?: string;
+      json: boolean;
+    }
+  /** `metrics import`: the values of a CSV file `date,value[,dimension value]`, loaded as the admin API loads text/csv. */
+  | { name: 'metrics import'; organizationId: string; metricName: string; file: string; json: boolean }
   | { name: 'backup restore'; backupName: string; force: boolean; json: boolean };
 
 /** A mistake in the command line: reported with the usage text of `topic` (all commands if none), exit code 2. */
@@ -377,6 +390,51 @@ function cliProgram(accept: Accept): Command {
     .option('--id [uuid]')
     .option('--json');
 
+  const metrics = group(program.command('metrics'), 'metrics', accept, (name) => {
+    if (name === undefined) throw new UsageError('metrics needs a subcommand: list, define or import.');
+    throw new UsageError(`Unknown metrics subcommand "${name}": use list, define or import.`);
+  });
+  command(metrics, 'list', 'metrics list', accept, (options) => ({
+    name: 'metrics list',
+    organizationId: organizationIdOption(options.org),
+    json: options.json === true,
+  }))
+    .option('--org [uuid]')
+    .option('--json');
+  command(metrics, 'define', 'metrics define', accept, (options) => {
+    const unit = stringOption('--unit', options.unit);
+    if (!unit) throw new UsageError('metrics define needs --unit <text>: what one unit is, e.g. order.');
+    return {
+      name: 'metrics define',
+      organizationId: organizationIdOption(options.org),
+      metricName: metricNameOption('metrics define', options.name),
+      unit,
+      unitScale: unitScaleOption(options.unitScale),
+      dimension: stringOption('--dimension', options.dimension),
+      json: options.json === true,
+    };
+  })
+    .option('--org [uuid]')
+    .option('--name [metric]')
+    .option('--unit [text]')
+    .option('--unit-scale [n]')
+    .option('--dimension [dimension]')
+    .option('--json');
+  command(metrics, 'import', 'metrics import', accept, (options, [file]) => {
+    if (!file) throw new UsageError('metrics import needs the values file (CSV lines date,value[,dimension value]).');
+    return {
+      name: 'metrics import',
+      organizationId: organizationIdOption(options.org),
+      metricName: metricNameOption('metrics import', options.name),
+      file,
+      json: options.json === true,
+    };
+  })
+    .argument('[file]')
+    .option('--org [uuid]')
+    .option('--name [metric]')
+    .option('--json');
+
   const backup = group(program.command('backup'), 'backup', accept, (name) => {
     if (name === undefined) throw new UsageError('backup needs a subcommand: create, list or restore.');
     throw new UsageError(`Unknown backup subcommand "${name}": use create, list or restore.`);
@@ -561,6 +619,23 @@ function requiredBudgetIdOption(command: string, option: unknown): string {
   const budgetId = budgetIdOption(option);
   if (budgetId === undefined) throw new UsageError(`${command} needs --id <uuid>: the budget's id (see \`budgets list\`).`);
   return budgetId;
+}
+
+/** `--name` of a business metric: required here; whether it is one the service says, as the API does. */
+function metricNameOption(command: string, option: unknown): string {
+  const name = stringOption('--name', option);
+  if (!name) throw new UsageError(`${command} needs --name <metric>: the business metric's name (see \`metrics list\`).`);
+  return name;
+}
+
+/** `--unit-scale`: unit costs are per this many units (1, 1000 or 1000000), as the API's unitScale. */
+function unitScaleOption(option: unknown): number | undefined {
+  const value = stringOption('--unit-scale', option);
+  if (value === undefined) return undefined;
+  const scales: readonly number[] = METRIC_LIMITS.unitScales;
+  if (!/^\d+$/.test(value) || !scales.includes(Number(value)))
+    throw new UsageError(`--unit-scale must be ${scales.join(', ').replace(/, (?=[^,]*$)/, ' or ')}, got "${value}".`);
+  return Number(value);
 }
 
 function organizationIdOption(option: unknown): string {

@@ -13,7 +13,7 @@ const ORG = '11111111-1111-4111-8111-111111111111';
 const command = (argv: string[]) => parseCommandLine(argv) as StoreCommand;
 
 describe('a relayed command reads its files from the CLI’s folder', () => {
-  it('resolves the files of ingest, rates import, cost-categories set and budgets set against the CLI’s folder', () => {
+  it('resolves the files of ingest, rates import, cost-categories set, budgets set and metrics import against the CLI’s folder', () => {
     expect(withAbsolutePaths(command(['ingest', 'focus', 'a.csv', '/abs/b.csv', '--org', ORG]), '/home/op')).toMatchObject({
       paths: ['/home/op/a.csv', '/abs/b.csv'],
     });
@@ -25,6 +25,9 @@ describe('a relayed command reads its files from the CLI’s folder', () => {
     });
     expect(withAbsolutePaths(command(['budgets', 'set', '--file', 'budget.json', '--org', ORG]), '/w')).toMatchObject({
       file: '/w/budget.json',
+    });
+    expect(withAbsolutePaths(command(['metrics', 'import', 'orders.csv', '--org', ORG, '--name', 'orders']), '/w')).toMatchObject({
+      file: '/w/orders.csv',
     });
   });
 

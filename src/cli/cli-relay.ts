@@ -155,6 +155,7 @@ export function withAbsolutePaths(command: StoreCommand, cwd: string): StoreComm
     case 'cost-categories set':
     case 'cost-categories preview':
     case 'budgets set':
+    case 'metrics import':
       return { ...command, file: resolve(cwd, command.file) };
     default:
       return command;

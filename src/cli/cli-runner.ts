@@ -29,6 +29,8 @@ import { costCategoriesCommand } from './cost-categories.command';
 import { CostCategoriesService } from '../cost-categories/cost-categories.service';
 import { budgetsCommand } from './budgets.command';
 import { BudgetsService } from '../budgets/budgets.service';
+import { metricsCommand } from './metrics.command';
+import { BusinessMetricsService } from '../unit-costs/business-metrics.service';
 
 /** An import uploads whole exports: the API's per-query budget (and the client timeout derived from it) is too short. */
 const INGEST_MAX_EXECUTION_SECONDS = 3600;
@@ -141,6 +143,10 @@ async function execute(
     case 'budgets set':
     case 'budgets remove':
       return budgetsCommand(app.get(BudgetsService), command, io);
+    case 'metrics list':
+    case 'metrics define':
+    case 'metrics import':
+      return metricsCommand(app.get(BusinessMetricsService), command, io);
   }
 }
 

@@ -5,6 +5,7 @@ import { SCOPES } from '../common/http/principal';
 import { RATE_RANGE, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
 import { SOURCE_KINDS } from '../sources/source-location';
 import { BUDGET_LIMITS } from '../budgets/budget-definition';
+import { METRIC_LIMITS } from '../unit-costs/business-metric';
 
 const COMMANDS: Record<string, string> = {
   migrate: `  migrate
@@ -78,6 +79,20 @@ const COMMANDS: Record<string, string> = {
       (its id and secret stay). Checked as the API checks it; nothing saved on an error.`,
   'budgets remove': `  budgets remove --org <uuid> --id <uuid> [--json]
       Remove a budget (its alerts are kept 13 months).`,
+  'metrics list': `  metrics list --org <uuid> [--json]
+      The organisation's business metrics (the units of unit costs): unit, unit scale, dimension, last change.`,
+  'metrics define': `  metrics define --org <uuid> --name <metric> --unit <text> [--unit-scale ${METRIC_LIMITS.unitScales.join('|')}]
+                 [--dimension <dimension>] [--json]
+      Define a business metric, or change its unit and scale, as PUT /v1/admin/business-metrics/{name}: --name
+      lower-case words (orders, active_customers), --unit what one unit is (order), --unit-scale what unit costs are
+      per (1000: per thousand orders; default 1), --dimension a grouping dimension its values are per (tag:team,
+      costCategory:BusinessUnit, service; fixed once defined). At most ${METRIC_LIMITS.maxMetricsPerOrganization} metrics per organisation.`,
+  'metrics import': `  metrics import <file.csv> --org <uuid> --name <metric> [--json]
+      Load a metric's daily values from a CSV file of lines date,value[,dimension value] (a date,… header optional),
+      as POST /v1/admin/business-metrics/{name}/values with text/csv. Values are non-negative decimals of at most 10
+      places; a metric with a dimension needs a dimension value on every line. Checked whole first: a bad line refuses
+      the file (every problem named by line and column) and nothing is stored. Each day in the file replaces that
+      day's values whole.`,
   'sources add': `  sources add --org <uuid> --integration <id> --kind <${SOURCE_KINDS.join('|')}>
               --url <file:///dir | s3://bucket/prefix | azure://container/prefix> [--endpoint <url>] [--region <r>]
               [--path-style] [--credentials-env ID_VAR,SECRET_VAR] [--sas-token-env VAR] [--json]

@@ -20,12 +20,14 @@ import { RedisModule } from '../infrastructure/redis/redis.module';
 import { SourceCheckService } from '../sources/source-check.service';
 import { SourcesRepository } from '../sources/sources.repository';
 import { SourcesService } from '../sources/sources.service';
+import { BusinessMetricsRepository } from '../unit-costs/business-metrics.repository';
+import { BusinessMetricsService } from '../unit-costs/business-metrics.service';
 
 /**
  * What the operator CLI needs and nothing more: configuration, the ClickHouse store, API keys, exchange rates, cost
- * categories defined by rules, budgets and data sources (Redis, when configured, only for a source's lock while `sources run` checks it). No HTTP or feature
- * modules. The
- * configuration comes from runCli, which roots this module with it (config.module.ts).
+ * categories defined by rules, budgets, business metrics and data sources (Redis, when configured, only for a source's
+ * lock while `sources run` checks it). No HTTP or feature modules. The configuration comes from runCli, which roots
+ * this module with it (config.module.ts).
  */
 @Module({
   imports: [ClickhouseModule, RedisModule, DataVersionModule],
@@ -48,6 +50,8 @@ import { SourcesService } from '../sources/sources.service';
     BudgetsRepository,
     BudgetSumsService,
     BudgetsService,
+    BusinessMetricsRepository,
+    BusinessMetricsService,
   ],
 })
 export class CliModule {}

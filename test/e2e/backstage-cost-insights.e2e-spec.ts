@@ -337,6 +337,54 @@ describe('Backstage Cost Insights client against the real API', () => {
     for (const cause of causes.slice(0, 2)) expect(alert.subtitle).toContain(causeText(cause));
   });
 
+  it('getDailyMetricData: a business metric by name, its daily units over both intervals; an unknown one an empty series', async () => {
+    const shop = await t.newOrganization();
+    const defined = await t.http.put('/v1/admin/business-metrics/orders').set(shop.auth).send({ unit: 'order', dimension: 'tag:team' });
+    expect(defined.status).toBe(200);
+    // Per team, so a day's units are its teams' sum; 2026-04-06 and 2026-06-06 lie just outside the window.
+    const values = [
+      { date: '2026-04-06', value: '1000', dimensionValue: 'payments' },
+      { date: '2026-04-07', value: '12.5', dimensionValue: 'payments' },
+      { date: '2026-04-07', value: '0.0000000001', dimensionValue: 'search' },
+      { date: '2026-05-06', value: '40', dimensionValue: 'search' },
+      { date: '2026-05-07', value: '7.25', dimensionValue: 'payments' },
+      { date: '2026-06-05', value: '100', dimensionValue: 'payments' },
+      { date: '2026-06-05', value: '3', dimensionValue: 'search' },
+      { date: '2026-06-06', value: '5000', dimensionValue: 'payments' },
+    ];
+    expect((await t.http.post('/v1/admin/business-metrics/orders/values').set(shop.auth).send({ values })).status).toBe(200);
+
+    const metric: MetricData = await client(shop).getDailyMetricData('orders', INTERVALS);
+    const unitsOf = (range: { start: string; end: string }) =>
+      sumDecimals(values.filter((v) => v.date >= range.start && v.date <= range.end).map((v) => v.value));
+    expect(metric.id).toBe('orders');
+    expect(metric.format).toBe('number');
+    expectAggregation(
+      metric.aggregation,
+      days(FIRST.start, SECOND.end).map((date) => ({ date, amount: unitsOf({ start: date, end: date }) })),
+    );
+    const [before, after] = [unitsOf(FIRST), unitsOf(SECOND)];
+    expect([before, after]).toEqual([52.5000000001, 110.25]);
+    expect(metric.change.amount).toBeCloseTo(after - before, 8);
+    expect(metric.change.ratio).toBeCloseTo((after - before) / before, 12);
+
+    const empty = (id: string) => ({ id, format: 'number', aggregation: [], change: { amount: 0 } });
+    expect(await client(shop).getDailyMetricData('visitors', INTERVALS)).toEqual(empty('visitors'));
+    expect(await client(shop).getDailyMetricData('Daily-Users', INTERVALS)).toEqual(empty('Daily-Users'));
+    // An API older than /unit-costs (404) has no business metric; any other failure is the error it was.
+    const answering = (status: number) =>
+      client(shop, {
+        fetch: async (input, init) =>
+          input.endsWith('/cost-insights/unit-costs')
+            ? new Response(JSON.stringify({ success: false, error: { message: 'not here' } }), { status })
+            : proxyFetch(shop.key)(input, init),
+      });
+    expect(await answering(404).getDailyMetricData('orders', INTERVALS)).toEqual(empty('orders'));
+    await expect(answering(503).getDailyMetricData('orders', INTERVALS)).rejects.toThrow(
+      'POST /cost-insights/unit-costs answered 503: not here',
+    );
+  });
+
   it('getAlerts: a growth alert when this month is forecast well above last month, none for a steady team', async () => {
     const realToday = new Date().toISOString().slice(0, 10);
     const dayBefore = (back: number) => new Date(Date.parse(`${realToday}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);

@@ -178,6 +178,11 @@ function includesGroup(inclusions: FilterFields, group: FilterFields): boolean {
   return inclusions[key] === group[key] && listed(inclusions).some((value) => listed(group).includes(value));
 }
 
+/** What getDailyMetricData reads of a /unit-costs answer: each day's units, as exact decimal text. */
+interface UnitCostsAnswer {
+  items: Array<{ usage_date: string; units: string }>;
+}
+
 /** A refused or failed request, with the API's status and message. */
 export class CostInsightsApiError extends Error {
   constructor(
@@ -186,6 +191,15 @@ export class CostInsightsApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The API's refusal of a metric it has no business metric of (400 naming it, or a name no business metric can have),
+ * or an API older than /unit-costs (404): the plugin then gets an empty series, as before business metrics.
+ */
+function isUnknownBusinessMetric(error: unknown): boolean {
+  if (!(error instanceof CostInsightsApiError)) return false;
+  return error.status === 404 || (error.status === 400 && /no business metric|expected a business metric name/.test(error.message));
 }
 
 /** Rows without a value for a dimension come back under this label; the plugin's entities call them `null`. */
@@ -288,15 +302,14 @@ export class CostInsightsApiClient {
   }
 
   /**
-   * An API money metric (amortized_cost, on_demand_cost, total_savings, …) for the whole organisation, so the
-   * plugin can set a team's cost trend against it. Business metrics (daily active users and the like) are not
-   * in cost data: for any other metric the answer is an empty series, not an error.
+   * An API money metric (amortized_cost, on_demand_cost, total_savings, …) for the whole organisation, or any other
+   * name as a business metric of the organisation (orders, active customers: its daily units from /unit-costs), so
+   * the plugin can set a team's cost trend against it. A metric the API does not know, or an API without
+   * /unit-costs, gives an empty series, not an error.
    */
   async getDailyMetricData(metric: string, intervals: string): Promise<MetricData> {
-    if (!(DAILY_METRICS as readonly string[]).includes(metric)) {
-      return { id: metric, format: 'number', aggregation: [], change: { amount: 0 } };
-    }
     const parsed = parseIntervals(intervals);
+    if (!(DAILY_METRICS as readonly string[]).includes(metric)) return this.businessMetricData(metric, parsed);
     const items = await this.items({ dateRange: parsed.window }, undefined);
     const aggregation = dailyAggregation(daysOf(parsed.window), sumByDate(items, metric));
     return { id: metric, format: 'currency', aggregation, change: changeBetween(aggregation, parsed.intervals) ?? { amount: 0 } };
@@ -462,6 +475,22 @@ export class CostInsightsApiClient {
         .sort((a, b) => total(b.aggregation) - total(a.aggregation) || (a.id < b.id ? -1 : 1));
     });
     return { ...costOf(id, aggregation, parsed.intervals), groupedCosts };
+  }
+
+  /** A business metric's daily units over the intervals' window (every day, zero-filled), as a number series. */
+  private async businessMetricData(metric: string, parsed: ParsedIntervals): Promise<MetricData> {
+    // Only the units are read: no currency is asked for (a currency without rates would refuse the question).
+    const answer = await this.post<UnitCostsAnswer>('unit-costs', {
+      metric,
+      filters: { inclusions: { dateRange: parsed.window } },
+      groupBy: { dateGrouping: 'daily' },
+    }).catch((error: unknown) => {
+      if (isUnknownBusinessMetric(error)) return undefined;
+      throw error;
+    });
+    if (!answer) return { id: metric, format: 'number', aggregation: [], change: { amount: 0 } };
+    const aggregation = dailyAggregation(daysOf(parsed.window), sumByDate(answer.body.items, 'units'));
+    return { id: metric, format: 'number', aggregation, change: changeBetween(aggregation, parsed.intervals) ?? { amount: 0 } };
   }
 
   /** /data daily items for the filter, grouped by one dimension or none. */
