@@ -594,6 +594,33 @@ describe('Backstage Cost Insights client against the real API', () => {
     expect(await client(estateOf, { today: () => realToday }).getAlerts('search')).toEqual([]); // no budget of its own
   });
 
+  it('getAlerts: the team’s cost per order rose more than 10 % week over week while orders grew', async () => {
+    const realToday = new Date().toISOString().slice(0, 10);
+    const estateOf = await t.newOrganization();
+    // The 7 days before: payments 10 a day over 100 orders; the last 7: 15 a day over 110. search: 5 a day throughout.
+    const days = Array.from({ length: 14 }, (_, i) => shift(realToday, -14 + i));
+    await t.insertRows(estateOf.organizationId, [
+      ...days.map((day, i) => row(day, i < 7 ? '10' : '15', 'payments')),
+      ...days.map((day) => row(day, '5', 'search')),
+    ]);
+    await t.http.put('/v1/admin/business-metrics/orders').set(estateOf.auth).send({ unit: 'order' }).expect(200);
+    await t.http
+      .post('/v1/admin/business-metrics/orders/values')
+      .set(estateOf.auth)
+      .send({ values: days.map((date, i) => ({ date, value: i < 7 ? '100' : '110' })) })
+      .expect(200);
+    const watching = client(estateOf, { today: () => realToday, unitCostMetrics: ['orders', 'no_such_metric'] });
+    const unitCostAlerts = async (group: string) => (await watching.getAlerts(group)).filter((alert) => alert.title.includes('cost per'));
+    // 70 over 700 orders (0.10 each) → 105 over 770 (0.1364 each): +36 % while orders grew 10 %.
+    expect(await unitCostAlerts('payments')).toEqual([
+      {
+        title: 'payments: cost per order rose 36 % week over week while orders grew 10 %',
+        subtitle: `0.14 USD per order in the last 7 days (${days[7]} to ${days[13]}), 0.10 USD the 7 before: the cost grew faster than the business.`,
+      },
+    ]);
+    expect(await unitCostAlerts('search')).toEqual([]); // 35 over 700 → 35 over 770: cheaper per order
+  });
+
   it('never sends an API key itself (the proxy adds it), and reports API errors with their message', async () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((request) => request.authorization === null && request.url.startsWith(`${base}/v1/cost-insights/`))).toBe(true);

@@ -77,12 +77,23 @@ export interface CostInsightsClientOptions {
   anomalyUrl?: (anomaly: AnomalyAnswer, group: string) => string | undefined;
   /** getAlerts: a commitment the group uses is under-utilised below this fraction over the last 7 days. Default 0.8. */
   utilizationAlertThreshold?: number;
+  /**
+   * getAlerts: business metrics (their names, e.g. `orders`) whose unit cost is watched per group: an alert when the
+   * group's cost per unit rose more than `unitCostAlertRatio` over the last 7 complete days against the 7 before while
+   * the units grew (waste, not growth). Default none.
+   */
+  unitCostMetrics?: string[];
+  /** getAlerts: the week-over-week rise of a unit cost that is an alert. Default 0.1 (10 %). */
+  unitCostAlertRatio?: number;
   /** Today's date, YYYY-MM-DD (UTC); for tests. */
   today?: () => string;
 }
 
 /** The API routes whose answers are money in one currency (they take `currency`). */
 const MONEY_ROUTES = new Set(['data', 'compare', 'filters', 'forecast', 'anomalies', 'commitments']);
+
+/** A unit cost rising more than this fraction week over week, while units grow, is an alert (option unitCostAlertRatio). */
+export const UNIT_COST_ALERT_RATIO = 0.1;
 
 /** A growth alert fires when this month is forecast at least this ratio of last month (and surely above it). */
 export const GROWTH_ALERT_RATIO = 1.1;
@@ -155,6 +166,14 @@ interface CommitmentsAnswer {
   }>;
 }
 
+/** What getDailyMetricData (each day's units) and getAlerts (cost and units) read of a /unit-costs answer: exact decimal text. */
+interface UnitCostsAnswer {
+  unit: string;
+  unit_scale: number;
+  currency: string;
+  items: Array<{ usage_date: string; cost: string; units: string }>;
+}
+
 /** What getAlerts reads of a /budgets answer. */
 interface BudgetsAnswer {
   budgets: Array<{
@@ -176,11 +195,6 @@ function includesGroup(inclusions: FilterFields, group: FilterFields): boolean {
   const [key, values] = group.resourceTag !== undefined ? ['resourceTag', 'resourceTagValues'] : ['costCategory', 'costCategoryValues'];
   const listed = (fields: FilterFields) => (Array.isArray(fields[values]) ? (fields[values] as string[]) : []);
   return inclusions[key] === group[key] && listed(inclusions).some((value) => listed(group).includes(value));
-}
-
-/** What getDailyMetricData reads of a /unit-costs answer: each day's units, as exact decimal text. */
-interface UnitCostsAnswer {
-  items: Array<{ usage_date: string; units: string }>;
 }
 
 /** A refused or failed request, with the API's status and message. */
@@ -356,13 +370,14 @@ export class CostInsightsApiClient {
    * (this client renders no React).
    */
   async getAlerts(group: string): Promise<CostAlert[]> {
-    const [growth, anomalies, utilization, budgets] = await Promise.all([
+    const [growth, anomalies, utilization, budgets, unitCosts] = await Promise.all([
       this.growthAlerts(group),
       this.anomalyAlerts(group),
       this.utilizationAlerts(group),
       this.budgetAlerts(group),
+      Promise.all((this.options.unitCostMetrics ?? []).map((metric) => this.unitCostAlert(group, metric))),
     ]);
-    return [...growth, ...anomalies, ...utilization, ...budgets];
+    return [...growth, ...anomalies, ...utilization, ...budgets, ...unitCosts.flat()];
   }
 
   // ---- internals ----
@@ -579,6 +594,47 @@ export class CostInsightsApiClient {
               : ''),
         }));
     });
+  }
+
+  /**
+   * A unit cost alert: the group's cost over a business metric's units (POST /unit-costs, daily) in the last 7 complete
+   * days against the 7 before — when the cost per unit rose more than the ratio while the units grew. None for a metric
+   * the API does not know (400) or an API without /unit-costs (404).
+   */
+  private async unitCostAlert(group: string, metric: string): Promise<CostAlert[]> {
+    const today = this.today();
+    const [start, end] = [addDays(today, -14), addDays(today, -1)];
+    // The cost is money (the client's currency, when set); getDailyMetricData reads units only and sends none.
+    const answer = await this.post<UnitCostsAnswer>('unit-costs', {
+      ...(this.options.currency ? { currency: this.options.currency } : {}),
+      metric,
+      costMetric: this.metric,
+      filters: { inclusions: { ...this.groupFilter(group), dateRange: { start, end } } },
+      groupBy: { dateGrouping: 'daily' },
+    }).catch((error: unknown) => {
+      if (error instanceof CostInsightsApiError && (error.status === 400 || error.status === 404)) return undefined;
+      throw error;
+    });
+    if (!answer) return [];
+    const week = (first: string, last: string) =>
+      answer.body.items
+        .filter((item) => item.usage_date >= first && item.usage_date <= last)
+        .reduce((sum, item) => ({ cost: sum.cost + Number(item.cost), units: sum.units + Number(item.units) }), { cost: 0, units: 0 });
+    const [before, last] = [week(start, addDays(start, 6)), week(addDays(start, 7), end)];
+    if (before.units <= 0 || before.cost <= 0 || last.units <= before.units) return [];
+    const scale = answer.body.unit_scale;
+    const [was, now] = [(before.cost / before.units) * scale, (last.cost / last.units) * scale];
+    const ratio = this.options.unitCostAlertRatio ?? UNIT_COST_ALERT_RATIO;
+    if (now <= was * (1 + ratio)) return [];
+    const per = `${scale === 1 ? '' : `${scale.toLocaleString('en-US')} `}${answer.body.unit}${scale === 1 ? '' : 's'}`;
+    const money = (amount: number) => `${amount.toFixed(2)} ${answer.body.currency}`;
+    const percent = (from: number, to: number) => `${Math.round((to / from - 1) * 100)} %`;
+    return [
+      {
+        title: `${group}: cost per ${per} rose ${percent(was, now)} week over week while ${metric} grew ${percent(before.units, last.units)}`,
+        subtitle: `${money(now)} per ${per} in the last 7 days (${addDays(start, 7)} to ${end}), ${money(was)} the 7 before: the cost grew faster than the business.`,
+      },
+    ];
   }
 
   private groupFilter(group: string): FilterFields {
