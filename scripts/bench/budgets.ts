@@ -41,3 +41,9 @@ export function statusWindowQuestion(today: string): object {
     filters: { inclusions: { dateRange: { start: formatMonthNumber(monthNumber(today) - 12), end: addDays(today, 0) } } },
   };
 }
+
+/** /unit-costs questions of the bench, each against /data with the same window and grouping: a month daily, a year monthly. */
+export const UNIT_COST_PAIRS: ReadonlyArray<[string, { start: string; end: string }, 'daily' | 'monthly']> = [
+  ['October 2026, daily', { start: '2026-10-01', end: '2026-10-31' }, 'daily'],
+  ['12 months, monthly', { start: '2025-11-01', end: '2026-10-31' }, 'monthly'],
+];

@@ -51,10 +51,12 @@ import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort } from '../../test/support/local-servers';
 import { answerStatementFilter } from './answer-statements';
 import { BENCH_CATEGORY, benchCategoryDefinition, CATEGORY_PAIRS, totalOf } from './categories';
-import { BENCH_BUDGETS, benchBudget, STATUS_BUDGETS, statusWindowQuestion } from './budgets';
+import { BENCH_BUDGETS, benchBudget, STATUS_BUDGETS, statusWindowQuestion, UNIT_COST_PAIRS } from './budgets';
 import { BudgetsService } from '../../src/budgets/budgets.service';
 import { BudgetAlertsService } from '../../src/budgets/budget-alerts.service';
-import { todayUtc } from '../../src/common/dates/calendar-date';
+import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
+import { BusinessMetricsService } from '../../src/unit-costs/business-metrics.service';
+import { DAYS as ESTATE_DAYS, FIRST_DAY as ESTATE_FIRST_DAY } from './estate';
 import { ACTIVATED_KEYS, CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE, TagPair } from './cases';
 import { activatedDisk, activateThroughRoute, answerBytes, checkKeysCoverPairs, describeDisk, firstDifference } from './activated';
 import { judgeTargets } from './targets';
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   const measureActivatedKeys = flag('activated');
   const measureRuleCategories = flag('categories');
   const measureBudgets = flag('budgets');
+  const measureUnitCostsFlag = flag('unit-costs');
   const shape = arg('estate', 'own-dimensions') as EstateShape;
   if (!ESTATE_SHAPES.includes(shape)) throw new Error(`--estate: one of ${ESTATE_SHAPES.join(', ')}`);
   rmSync(dir, { recursive: true, force: true });
@@ -600,6 +603,29 @@ async function main(): Promise<void> {
     };
   };
 
+  /** Issue 60: /unit-costs against the /data question of the same window and grouping (a metric of every day of the estate). */
+  const measureUnitCosts = async () => {
+    const metrics = app.get(BusinessMetricsService);
+    await metrics.define(MEASURED_ORGANIZATION, 'orders', { unit: 'order', unitScale: 1000 }, 'bench');
+    const days = Array.from({ length: ESTATE_DAYS }, (_, i) => addDays(ESTATE_FIRST_DAY, i));
+    await metrics.load(
+      MEASURED_ORGANIZATION,
+      'orders',
+      days.map((date, i) => ({ date, value: String(1_000 + (i % 7) * 50) })),
+    );
+    const pairs = [];
+    for (const [name, window, grouping] of UNIT_COST_PAIRS) {
+      const filters = { inclusions: { dateRange: window } };
+      const unitCosts = apiRequest('/v1/cost-insights/unit-costs', { metric: 'orders', filters, groupBy: { dateGrouping: grouping } });
+      const data = apiRequest('/v1/cost-insights/data', { filters, groupBy: { dateGrouping: grouping } });
+      const pair = await client.alternated(warmup, Math.min(runs, 20), [unitCosts, data]);
+      const [unitCostsApi, dataApi] = pair.samples.map(stats);
+      pairs.push({ name, unitCosts: unitCostsApi, data: dataApi, unitCostsOverDataP50: round(unitCostsApi.p50 / dataApi.p50) });
+      log(`unit costs: ${name}: ${unitCostsApi.p50} ms against /data ${dataApi.p50} ms (×${pairs.at(-1)!.unitCostsOverDataP50})`);
+    }
+    return { pairs };
+  };
+
   // Small-request throughput.
   const tiny = {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
@@ -643,6 +669,7 @@ async function main(): Promise<void> {
   const activated = measureActivatedKeys ? await measureActivated() : undefined;
   const ruleCategories = measureRuleCategories ? await measureCategories() : undefined;
   const budgets = measureBudgets ? await measureBudgetCases() : undefined;
+  const unitCosts = measureUnitCostsFlag ? await measureUnitCosts() : undefined;
 
   const machine = {
     cpu: cpus()[0]?.model,
@@ -675,6 +702,7 @@ async function main(): Promise<void> {
     activated,
     ruleCategories,
     budgets,
+    unitCosts,
     conversions,
     convertedSumsBuildSeconds,
     insights,
@@ -803,6 +831,7 @@ function markdown(report: any): string {
     ...activatedMarkdown(report.activated),
     ...categoriesMarkdown(report.ruleCategories),
     ...budgetsMarkdown(report.budgets),
+    ...unitCostsMarkdown(report.unitCosts),
     ...conversionMarkdown(report),
     'Insights (issue 32): a forecast and an anomaly scan against the /data question that reads the same days, alternated.',
     '',
@@ -853,6 +882,20 @@ function categoriesMarkdown(categories: any): string[] {
       (p: any) =>
         `| ${p.pair} | ${p.column.api.p50} | ${p.tag.api.p50} | ${p.tagOverColumnApiP50} | ${p.column.engine.p50} | ${p.tag.engine.p50} | ${p.tagOverColumnEngineP50} |`,
     ),
+    '',
+  ];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function unitCostsMarkdown(unitCosts: any): string[] {
+  if (!unitCosts) return ['Unit costs (issue 60): not measured (run with --unit-costs).', ''];
+  return [
+    'Unit costs (issue 60): POST /unit-costs of a metric with a value every day against the /data question of the same window and grouping (target ≤ 1.3):',
+    '',
+    '| question | /unit-costs p50 | /data p50 | ratio |',
+    '|---|---:|---:|---:|',
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    ...unitCosts.pairs.map((p: any) => `| ${p.name} | ${p.unitCosts.p50} | ${p.data.p50} | ${p.unitCostsOverDataP50} |`),
     '',
   ];
 }
