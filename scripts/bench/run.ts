@@ -56,12 +56,13 @@ import { BudgetsService } from '../../src/budgets/budgets.service';
 import { BudgetAlertsService } from '../../src/budgets/budget-alerts.service';
 import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
 import { BusinessMetricsService } from '../../src/unit-costs/business-metrics.service';
-import { DAYS as ESTATE_DAYS, FIRST_DAY as ESTATE_FIRST_DAY } from './estate';
 import { ACTIVATED_KEYS, CASES, CONVERSION_CASES, insightCases, PROJECTION_CASE, TAG_PAIRS, TAG_PROJECTION_CASE, TagPair } from './cases';
 import { activatedDisk, activateThroughRoute, answerBytes, checkKeysCoverPairs, describeDisk, firstDifference } from './activated';
 import { judgeTargets } from './targets';
 import {
   CONVERTED_TWIN_ORGANIZATION,
+  DAYS as ESTATE_DAYS,
+  FIRST_DAY as ESTATE_FIRST_DAY,
   generateConvertedTwin,
   ESTATE_SHAPES,
   EstateShape,
