@@ -124,6 +124,30 @@ describe('unit costs', () => {
     ]);
   });
 
+  it('in the answer’s currency: costs billed in EUR converted at their day’s rate before dividing', async () => {
+    const billed = await t.newOrganization();
+    await t.insertRows(billed.organizationId, [
+      { usage_date: DAY_1, amortized_cost: '10', billing_currency: 'USD' },
+      { usage_date: DAY_1, amortized_cost: '4', billing_currency: 'EUR' },
+    ]);
+    const rates = await t.http
+      .post('/v1/admin/exchange-rates?source=test')
+      .set(billed.auth)
+      .set('Content-Type', 'text/csv')
+      .send(`date,from,to,rate\n${DAY_1},EUR,USD,1.25\n`);
+    expect(rates.status).toBe(200);
+    await define(billed, 'orders', { unit: 'order' }).expect(200);
+    await loadCsv(billed, 'orders', `${DAY_1},3\n`).expect(200);
+    const response = await ask(billed, {
+      metric: 'orders',
+      currency: 'USD',
+      filters: { inclusions: { dateRange: { start: DAY_1, end: DAY_1 } } },
+    });
+    expect(response.headers['x-currency']).toBe('USD');
+    // 10 + 4 × 1.25 = 15 USD over 3 orders.
+    expect(response.body.data.items).toEqual([{ usage_date: DAY_1, cost: '15', units: '3', unit_cost: '5', unit_cost_change: null }]);
+  });
+
   it('refuses what it cannot answer, naming the field, and bad files whole', async () => {
     const refusals: Array<[object, string]> = [
       [{ metric: 'nothing_here' }, 'metric: no business metric named "nothing_here"'],
