@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { amountFor } from '../budgets/budget-definition';
 import type { PeriodFigures, ThresholdStatus } from '../budgets/budget-status';
 import { BudgetOwner, BudgetsService, BudgetStatusAnswer } from '../budgets/budgets.service';
 import { BudgetCreatedDto, BudgetDto, BudgetRequestDto, BudgetStatusDto } from '../budgets/dto/budget.dto';
 import { todayUtc } from '../common/dates/calendar-date';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
-import { ApiValidationPipe } from '../common/validation/api-validation.pipe';
 import { MIN_HISTORY_DAYS } from '../cost-query/forecast-model';
 import type { CliCommand } from './cli-args';
+import { readRequestFile } from './cli-request-file';
 import { CliOutput, EXIT, formatTable } from './cli-output';
 
 type BudgetsCommand = Extract<CliCommand, { name: `budgets ${string}` }>;
@@ -99,7 +98,7 @@ async function setBudget(
   command: Extract<BudgetsCommand, { name: 'budgets set' }>,
   io: CliOutput,
 ): Promise<number> {
-  const request = await readBudgetRequest(command.file);
+  const request = await readRequestFile(command.file, BudgetRequestDto);
   if (command.budgetId === undefined) {
     const created = await service.create(owner, request);
     io.out(command.json ? JSON.stringify(created) : describeCreated(created));
@@ -116,23 +115,6 @@ function describeCreated(created: BudgetCreatedDto): string {
     'Its webhook signing secret, shown now and never again (receivers verify X-Cost-Insights-Signature with it):',
     `  ${created.signingSecret}`,
   ].join('\n');
-}
-
-/** The file's JSON, checked by the request DTO exactly as the API checks a POST or PUT body. */
-async function readBudgetRequest(file: string): Promise<BudgetRequestDto> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InvalidRequestException([`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new InvalidRequestException([`${file}: not JSON`]);
-  }
-  return (await new ApiValidationPipe().transform(body, { type: 'body', metatype: BudgetRequestDto })) as BudgetRequestDto;
 }
 
 function reportRefusal(error: unknown, io: CliOutput): number {

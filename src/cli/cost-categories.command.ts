@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
-import { ApiValidationPipe } from '../common/validation/api-validation.pipe';
 import { CostCategoriesService } from '../cost-categories/cost-categories.service';
 import { CostCategoryDefinitionDto } from '../cost-categories/dto/cost-category.dto';
 import type { CliCommand } from './cli-args';
+import { readRequestFile } from './cli-request-file';
 import { CliOutput, EXIT, formatTable } from './cli-output';
 
 type CostCategoriesCommand = Extract<CliCommand, { name: `cost-categories ${string}` }>;
@@ -58,7 +57,7 @@ export async function costCategoriesCommand(
       }
       case 'cost-categories set':
       case 'cost-categories preview': {
-        const definition = await readDefinition(command.file);
+        const definition = await readRequestFile(command.file, CostCategoryDefinitionDto);
         if (command.name === 'cost-categories preview') {
           const preview = await service.preview({ organizationId: org }, command.key, definition, {});
           io.out(command.json ? JSON.stringify(preview) : describePreview(preview));
@@ -85,26 +84,6 @@ export async function costCategoriesCommand(
     }
     throw error;
   }
-}
-
-/** The file's JSON, checked by the request DTO exactly as the API checks a PUT body. */
-async function readDefinition(file: string): Promise<CostCategoryDefinitionDto> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InvalidRequestException([`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new InvalidRequestException([`${file}: not JSON`]);
-  }
-  return (await new ApiValidationPipe().transform(body, {
-    type: 'body',
-    metatype: CostCategoryDefinitionDto,
-  })) as CostCategoryDefinitionDto;
 }
 
 function describePreview(preview: Awaited<ReturnType<CostCategoriesService['preview']>>): string {
