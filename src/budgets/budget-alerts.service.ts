@@ -3,15 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { addDays, todayUtc } from '../common/dates/calendar-date';
 import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
-import { amountFor } from './budget-definition';
+import { amountFor, BUDGET_LIMITS } from './budget-definition';
 import { alertDecisions, AlertDecision, previousPeriodWithdrawals } from './budget-status';
 import { BudgetsRepository, StoredAlert, StoredBudget } from './budgets.repository';
 import { BudgetStatusAnswer, BudgetsService } from './budgets.service';
 import type { BudgetAlertDto } from './dto/budget.dto';
 import type { BudgetThresholdEvent } from './webhook-payloads';
-
-/** How far back alerts are listed: 13 months (their TTL, migration 0032). */
-const ALERT_HISTORY_DAYS = 396;
 
 /**
  * Budget alerts: the worker's evaluation of an organisation's budgets (what fires, what is withdrawn: budget-status.ts
@@ -32,8 +29,9 @@ export class BudgetAlertsService {
   async evaluate(organizationId: string, today = todayUtc()): Promise<StoredAlert[]> {
     const budgets = await this.repository.budgets(organizationId);
     if (budgets.length === 0) return [];
-    const standing = await this.budgets.standing(organizationId, budgets, today, 1);
-    const known = await this.repository.alerts(organizationId, `${addDays(today, -ALERT_HISTORY_DAYS)}T00:00:00Z`);
+    // Every alert kept: the decisions need each threshold's whole history in the period, the standing its `since`.
+    const known = await this.repository.alerts(organizationId, `${addDays(today, -BUDGET_LIMITS.alertDays)}T00:00:00Z`);
+    const standing = await this.budgets.standing(organizationId, budgets, today, 1, known);
     const at = new Date().toISOString();
     const alerts = standing.flatMap((status, i) => {
       const own = known.filter((alert) => alert.budgetId === status.budgetId);
@@ -55,7 +53,7 @@ export class BudgetAlertsService {
 
   /** One budget's alerts of the last 13 months, newest first, each with its delivery attempts. */
   async history(organizationId: string, budgetId: string): Promise<BudgetAlertDto[]> {
-    const since = `${addDays(todayUtc(), -ALERT_HISTORY_DAYS)}T00:00:00Z`;
+    const since = `${addDays(todayUtc(), -BUDGET_LIMITS.alertDays)}T00:00:00Z`;
     const [alerts, attempts] = await Promise.all([
       this.repository.alerts(organizationId, since, budgetId),
       this.repository.attempts(organizationId, budgetId, since),

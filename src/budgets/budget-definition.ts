@@ -27,6 +27,8 @@ export const BUDGET_LIMITS = {
   maxPlannedPeriods: 120,
   /** Past periods the status reports beside the current one. */
   historyPeriods: 12,
+  /** Days an alert is kept and listed: 13 months (budget_alerts' TTL, migration 0032). */
+  alertDays: 396,
 } as const;
 
 /** The key of `amounts` that applies to every period without a planned amount of its own. */

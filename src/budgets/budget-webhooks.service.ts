@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { openSecret, parseEncryptionKey } from '../common/crypto/secret-box';
+import { openSecret } from '../common/crypto/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { workerOrigin } from './budget-alerts.service';
 import { BudgetsRepository, StoredAlert, StoredAttempt } from './budgets.repository';
 import { deliverWebhook, DeliveryOutcome } from './webhook-delivery';
-import { parseAllowedHosts } from './webhook-destination';
 import { BudgetThresholdEvent, webhookBody } from './webhook-payloads';
 import { nextAttemptAt } from './webhook-retry';
 import { signatureHeader } from './webhook-signature';
+import { webhookSettings, WebhookSettings } from './webhook-settings';
 
 /** Alerts whose deliveries are still tried: a day of retries, and a margin for the last one. */
 const DELIVERY_WINDOW_MS = 25 * 3600 * 1000;
@@ -30,16 +30,14 @@ interface Delivery {
 @Injectable()
 export class BudgetWebhooksService {
   private readonly logger = new Logger('BudgetWebhooks');
-  private readonly allowedHosts: string[];
-  private readonly encryptionKey?: Buffer;
+  private readonly webhooks: WebhookSettings;
 
   constructor(
     private readonly repository: BudgetsRepository,
     private readonly auditTrail: AuditTrail,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.allowedHosts = parseAllowedHosts(config.budgets.webhookAllowedHosts);
-    this.encryptionKey = config.budgets.secretsEncryptionKey ? parseEncryptionKey(config.budgets.secretsEncryptionKey) : undefined;
+    this.webhooks = webhookSettings(config);
   }
 
   /**
@@ -69,7 +67,7 @@ export class BudgetWebhooksService {
     const target = alert.notify[destination];
     const [budget] = await this.repository.budgets(organizationId, alert.budgetId);
     const outcome: DeliveryOutcome = budget
-      ? await this.send(alert, target, openSecret(budget.sealedSecret, this.encryptionKey), started)
+      ? await this.send(alert, target, openSecret(budget.sealedSecret, this.webhooks.encryptionKey), started)
       : { delivered: false, error: 'the budget was removed' };
     const number = delivery.attempts.length + 1;
     const first = delivery.attempts[0] ? new Date(delivery.attempts[0].at) : started;
@@ -96,7 +94,7 @@ export class BudgetWebhooksService {
       'X-Cost-Insights-Signature': signatureHeader(secret, body, Math.floor(at.getTime() / 1000)),
       'X-Cost-Insights-Event-Id': alert.eventId,
     };
-    return deliverWebhook(target.url, body, headers, { allowedHosts: this.allowedHosts });
+    return deliverWebhook(target.url, body, headers, { allowedHosts: this.webhooks.allowedHosts });
   }
 
   private async audit(organizationId: string, attempt: StoredAttempt, url: string): Promise<void> {

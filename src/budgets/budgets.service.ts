@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { addDays, todayUtc } from '../common/dates/calendar-date';
-import { parseEncryptionKey, sealSecret } from '../common/crypto/secret-box';
+import { sealSecret } from '../common/crypto/secret-box';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import type { Principal } from '../common/http/principal';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -19,10 +19,11 @@ import {
 } from './budget-definition';
 import { BudgetStatus, budgetStatus } from './budget-status';
 import { BudgetSumsService } from './budget-sums.service';
-import { BudgetsRepository, StoredBudget } from './budgets.repository';
+import { BudgetsRepository, StoredAlert, StoredBudget } from './budgets.repository';
 import type { BudgetCreatedDto, BudgetDto, BudgetRequestDto, BudgetStatusDto, BudgetStatusListDto } from './dto/budget.dto';
-import { destinationProblems, parseAllowedHosts } from './webhook-destination';
+import { destinationProblems } from './webhook-destination';
 import { newSigningSecret } from './webhook-signature';
+import { webhookSettings, WebhookSettings } from './webhook-settings';
 
 /** Who manages budgets: an organisation, and the data scope of the key (canonical JSON, '' for none). */
 export interface BudgetOwner {
@@ -43,17 +44,13 @@ export function budgetOwnerOf(principal: Principal): BudgetOwner {
 /** A budget's status as /v1/cost-insights/budgets answers it. */
 export type BudgetStatusAnswer = BudgetStatus & { budgetId: string; name: string; currency: string; metric: string; filters: Filters };
 
-/** Alerts are kept 13 months (migration 0032); the status reads those of the periods it shows. */
-const ALERT_MONTHS = 13;
-
 /**
  * Budgets: saved per organisation (each change a version), seen and managed only under the data scope they were made
  * with, and their standing computed from one batched read per currency (budget-sums.service.ts).
  */
 @Injectable()
 export class BudgetsService {
-  private readonly allowedHosts: string[];
-  private readonly encryptionKey?: Buffer;
+  private readonly webhooks: WebhookSettings;
 
   constructor(
     private readonly repository: BudgetsRepository,
@@ -61,8 +58,7 @@ export class BudgetsService {
     private readonly currencies: AnswerCurrencyService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.allowedHosts = parseAllowedHosts(config.budgets.webhookAllowedHosts);
-    this.encryptionKey = config.budgets.secretsEncryptionKey ? parseEncryptionKey(config.budgets.secretsEncryptionKey) : undefined;
+    this.webhooks = webhookSettings(config);
   }
 
   async list(owner: BudgetOwner): Promise<BudgetDto[]> {
@@ -83,7 +79,7 @@ export class BudgetsService {
       );
     const budgetId = randomUUID();
     const signingSecret = newSigningSecret();
-    const sealedSecret = sealSecret(signingSecret, this.encryptionKey);
+    const sealedSecret = sealSecret(signingSecret, this.webhooks.encryptionKey);
     await this.repository.save(owner.organizationId, budgetId, {
       definition,
       dataScope: owner.dataScope,
@@ -135,17 +131,21 @@ export class BudgetsService {
     };
   }
 
-  /** The standing of `budgets` of one organisation, with `historyPeriods` past periods each. */
+  /**
+   * The standing of `budgets` of one organisation, with `historyPeriods` past periods each; `known`: the organisation's
+   * alerts of those periods when the caller has read them already (the evaluator), else read here.
+   */
   async standing(
     organizationId: string,
     budgets: readonly StoredBudget[],
     today: string,
     historyPeriods: number,
+    known?: readonly StoredAlert[],
   ): Promise<BudgetStatusAnswer[]> {
     if (budgets.length === 0) return [];
     const [sums, alerts] = await Promise.all([
       this.sums.read(organizationId, budgets, today, historyPeriods),
-      this.repository.alerts(organizationId, alertsSince(budgets, today, historyPeriods)),
+      known ?? this.repository.alerts(organizationId, alertsSince(budgets, today, historyPeriods)),
     ]);
     return budgets.map((budget) => {
       const own = alerts.filter((alert) => alert.budgetId === budget.budgetId);
@@ -171,7 +171,7 @@ export class BudgetsService {
       ...amountsProblems(request.period, request.amounts, todayUtc()),
       ...thresholdsProblems(request.thresholds),
       ...(request.notify ?? []).flatMap((destination, i) =>
-        destinationProblems(destination.url, this.allowedHosts).map((problem) => `notify[${i}].url: ${problem}`),
+        destinationProblems(destination.url, this.webhooks.allowedHosts).map((problem) => `notify[${i}].url: ${problem}`),
       ),
     ];
     if (problems.length > 0) throw new InvalidRequestException(problems);
@@ -193,7 +193,7 @@ function alertsSince(budgets: readonly StoredBudget[], today: string, historyPer
   const starts = budgets.map(
     (budget) => shiftPeriod(budget.definition.period, periodContaining(budget.definition.period, today), -historyPeriods).start,
   );
-  const oldestKept = addDays(today, -31 * ALERT_MONTHS);
+  const oldestKept = addDays(today, -BUDGET_LIMITS.alertDays);
   const since = starts.reduce((earliest, start) => (start < earliest ? start : earliest), today);
   return `${since < oldestKept ? oldestKept : since}T00:00:00Z`;
 }
