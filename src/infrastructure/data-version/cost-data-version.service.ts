@@ -11,11 +11,19 @@ const COST_TABLE = 'cost_line_items';
 const ANSWER_TABLES = [COST_TABLE, 'exchange_rates', 'organization_settings'];
 /**
  * What cached answers are keyed by: the answer tables, the anomaly feedback that shapes anomaly answers, the
- * activated tag keys (which change no answer, only where it is read from: tag-keys/activated-keys.service.ts), and the
+ * activated tag keys (which change no answer, only where it is read from: tag-keys/activated-keys.service.ts), the
  * rule-defined cost categories (a saved version changes the answers naming its category; converted sums hold no
- * category, so they are not keyed by it).
+ * category, so they are not keyed by it) and the business metrics that unit-cost answers divide by (partitioned by
+ * month, not organisation: a load moves every organisation's version, and loads are rare).
  */
-const CACHE_KEY_TABLES = [...ANSWER_TABLES, 'anomaly_feedback', 'tag_key_activations', 'cost_category_versions'];
+const CACHE_KEY_TABLES = [
+  ...ANSWER_TABLES,
+  'anomaly_feedback',
+  'tag_key_activations',
+  'cost_category_versions',
+  'business_metrics',
+  'business_metric_values',
+];
 
 /**
  * A value that changes whenever one organisation's cost data may have changed, for cache keys: answers
