@@ -54,8 +54,9 @@ const LAYERS = {
   demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
   // Data sources: where exports are delivered, the worker that imports each complete delivery through the importer
-  // (and activates an organisation's suggested tag keys after its first import).
-  sources: ['common', 'config', 'observability', 'infrastructure', 'ingest', 'tag-keys'],
+  // (and activates an organisation's suggested tag keys after its first import); a folder of business metrics' values
+  // is loaded by the unit-costs feature's service.
+  sources: ['common', 'config', 'observability', 'infrastructure', 'ingest', 'tag-keys', 'unit-costs'],
   // The audit trail's admin API (the recorder is infrastructure/audit, below every feature): the key admin routes' scope.
   audit: ['common', 'config', 'observability', 'infrastructure', 'answers', 'auth'],
   // Backups of the whole store, fenced against the imports' partition swaps (ingest/publish-fence.ts).

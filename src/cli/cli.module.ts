@@ -17,6 +17,7 @@ import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module
 import { CurrencyRepository } from '../currency/currency.repository';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
 import { RedisModule } from '../infrastructure/redis/redis.module';
+import { MetricFilesImport } from '../sources/metric-files-import';
 import { SourceCheckService } from '../sources/source-check.service';
 import { SourcesRepository } from '../sources/sources.repository';
 import { SourcesService } from '../sources/sources.service';
@@ -39,6 +40,7 @@ import { BusinessMetricsService } from '../unit-costs/business-metrics.service';
     ExchangeRatesService,
     SourcesRepository,
     SourceCheckService,
+    MetricFilesImport,
     SourcesService,
     TagKeysRepository,
     TagKeyActivationService,

@@ -573,7 +573,7 @@ export const SETTINGS = {
     default: 120,
     min: 0,
     max: DAY_SECONDS,
-    doc: 'A layout without a manifest (`focus-files`, `oci-focus`): a delivery is complete once none of its files changed for this long',
+    doc: 'A layout without a manifest (`focus-files`, `oci-focus`, `metrics-files`): a delivery is complete once none of its files changed for this long',
   }),
   INGEST_INCOMPLETE_AFTER_SECONDS: seconds({
     default: 6 * 3600,

@@ -31,6 +31,8 @@ export interface LayoutRules {
 const DATA_FILE = /\.(csv|csv\.gz|parquet)$/i;
 const AWS_MANIFEST = /(^|\/)metadata\/BILLING_PERIOD=(\d{4}-\d{2})\/(?:[^/]+\/)?[^/]+-Manifest\.json$/;
 const AZURE_MANIFEST = /(^|\/)(\d{8}-\d{8})\/([^/]+)\/manifest\.json$/;
+/** Business metrics' values: CSV files, plain or gzip. */
+const METRIC_FILE = /\.csv(\.gz)?$/i;
 const OCI_DAY_FILE = /(^|\/)(\d{4})\/(\d{2})\/\d{2}\/[^/]+\.csv(\.gz)?$/i;
 
 /** The manifests a layout reads (the only objects read while checking a source). */
@@ -66,7 +68,17 @@ export async function findDeliveries(
       });
     case 'focus-files':
       return settledGroups(listing, rules, (key) => (DATA_FILE.test(key) ? '*' : undefined));
+    case 'metrics-files':
+      return settledGroups(listing, rules, (key) => (METRIC_FILE.test(key) ? metricOfFile(key) : undefined));
   }
+}
+
+/**
+ * The business metric a file of a `metrics-files` source holds values of: its path's first segment up to the first
+ * dot — `orders.csv`, `orders.2026-11.csv` and `orders/2026-11.csv` all hold `orders`. Each metric is a delivery.
+ */
+export function metricOfFile(key: string): string {
+  return key.split('/')[0].split('.')[0];
 }
 
 /** A listing's objects by key, and a manifest's path matched to the object whose key is its longest suffix. */

@@ -16,6 +16,7 @@ import { recoverInterruptedImports } from '../ingest/import-journal';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
 import { ManifestCache } from './manifest-cache';
+import { MetricFilesImport } from './metric-files-import';
 import { OutsideFolder } from './file-confinement';
 import { MissingCredential, openStore, SourceStore } from './object-stores';
 import { ListingTooLong, RefusedObject, refusedObjectsText, SourceListing } from './source-listing';
@@ -58,6 +59,7 @@ export class SourceCheckService {
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tagKeys: TagKeyActivationService,
+    private readonly metricFiles: MetricFilesImport,
   ) {}
 
   /** `retryAfterMs`: when the worker tries again should the source be unreachable (said in that check's message). */
@@ -132,7 +134,7 @@ export class SourceCheckService {
     for (const delivery of plan.toImport) {
       rows.push(await this.importDelivery(source, store, delivery));
     }
-    if (rows.some((row) => row.outcome === 'imported')) await this.activateSuggestedKeys(source);
+    if (source.kind !== 'metrics-files' && rows.some((row) => row.outcome === 'imported')) await this.activateSuggestedKeys(source);
     return rows.length > 0 ? rows : [this.row(source, 'unchanged', { message: waitingText(plan.waiting, this.config.ingestSources) })];
   }
 
@@ -156,6 +158,7 @@ export class SourceCheckService {
     // Remote parts are streamed to a directory of their own (disk, not memory), removed once imported or refused.
     const downloads = await mkdtemp(join(tmpdir(), 'cost-insights-delivery-'));
     try {
+      if (source.kind === 'metrics-files') return await this.loadMetricFiles(source, store, delivery, downloads);
       // First what an import killed while publishing left (the importer would do it too, after `before` was read):
       // the totals before are those readers saw, not a half-published state.
       await recoverInterruptedImports(this.clickhouse);
@@ -189,6 +192,22 @@ export class SourceCheckService {
     } finally {
       await rm(downloads, { recursive: true, force: true });
     }
+  }
+
+  /** One metric's files, loaded as one load of its values (not cost rows: no publish, no period totals). */
+  private async loadMetricFiles(source: SourceRow, store: SourceStore, delivery: Delivery, downloads: string): Promise<CheckRow> {
+    metrics.sourceObjectReads.inc({ object: 'part' }, delivery.parts.length);
+    const outcome = await this.metricFiles.load(source.organization_id, delivery, await store.parts(delivery.parts, downloads));
+    if ('refused' in outcome)
+      return this.row(source, 'refused', deliveryFields(delivery, `delivery refused, the values before it stay: ${outcome.refused}`));
+    if ('notYet' in outcome) return this.row(source, 'failed', deliveryFields(delivery, outcome.notYet));
+    const { values, months, first, last } = outcome.loaded;
+    this.logger.log(`source ${source.source_id}: loaded ${delivery.id} (${values} values, ${first} to ${last})`);
+    return this.row(source, 'imported', {
+      ...deliveryFields(delivery, `${values} values of ${delivery.scope} from ${first} to ${last}; each day given replaces that day`),
+      billing_periods: months,
+      rows: values,
+    });
   }
 
   private row(source: SourceRow, outcome: CheckOutcome, fields: Partial<CheckRow>): CheckRow {

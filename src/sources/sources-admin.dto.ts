@@ -4,12 +4,12 @@ import { INTEGRATION_ID_PATTERN, INTEGRATION_ID_RULE, SOURCE_KINDS, SourceKind }
 import { CHECK_OUTCOMES, CheckOutcome } from './sources.repository';
 
 const KINDS_TEXT =
-  '`aws-data-exports`: AWS Data Exports (a manifest per billing period lists its data files); `azure-exports`: Azure Cost Management exports (a `manifest.json` per run lists its parts and sizes); `oci-focus`: OCI daily FOCUS reports (`YYYY/MM/DD/*.csv.gz`, a month at a time once settled); `focus-files`: any folder of FOCUS files (imported whole once none changed for INGEST_SETTLE_SECONDS).';
+  "`aws-data-exports`: AWS Data Exports (a manifest per billing period lists its data files); `azure-exports`: Azure Cost Management exports (a `manifest.json` per run lists its parts and sizes); `oci-focus`: OCI daily FOCUS reports (`YYYY/MM/DD/*.csv.gz`, a month at a time once settled); `focus-files`: any folder of FOCUS files (imported whole once none changed for INGEST_SETTLE_SECONDS); `metrics-files`: business metrics' daily values as CSV `date,value[,dimension value]` (plain or .gz), a file's metric its path's first segment up to the first dot (`orders.csv`, `orders/2026-11.csv`), each metric's files loaded as one load once none changed for INGEST_SETTLE_SECONDS.";
 
 export class CreateSourceDto {
   @ApiProperty({
     description:
-      'The integration every row of the source is stored under (1 to 128 letters, digits or ._:-); re-imports replace its billing periods.',
+      'The integration every row of the source is stored under (1 to 128 letters, digits or ._:-); re-imports replace its billing periods. For `metrics-files` it only names the source (its values belong to the metrics).',
     example: 'aws-payer-123456789012',
   })
   @IsString()

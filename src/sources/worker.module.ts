@@ -6,13 +6,25 @@ import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from './sources.repository';
 import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
 import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
+import { BusinessMetricsRepository } from '../unit-costs/business-metrics.repository';
+import { BusinessMetricsService } from '../unit-costs/business-metrics.service';
+import { MetricFilesImport } from './metric-files-import';
 
 /**
  * The data-source worker alone (`npm run worker`): the store, Redis for its lease, the sources and their checks, and
- * the tag keys a check may activate (TAG_KEYS_DEFAULT).
+ * the tag keys a check may activate (TAG_KEYS_DEFAULT), the business metrics a folder of their values loads.
  */
 @Module({
   imports: [ClickhouseModule, RedisModule],
-  providers: [SourcesRepository, SourceCheckService, IngestWorkerService, TagKeysRepository, TagKeyActivationService],
+  providers: [
+    SourcesRepository,
+    SourceCheckService,
+    IngestWorkerService,
+    TagKeysRepository,
+    TagKeyActivationService,
+    BusinessMetricsRepository,
+    BusinessMetricsService,
+    MetricFilesImport,
+  ],
 })
 export class WorkerModule {}

@@ -397,6 +397,73 @@ describe('Data sources', () => {
     ]);
   });
 
+  it("loads business metrics' values from a folder of CSV files: a metric a delivery, checked whole, waiting for a metric not defined", async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'metrics');
+    const an = new Date('2026-11-01T00:00:00Z');
+    await t.insertRows(org.organizationId, [
+      { usage_date: '2026-10-01', service: 'Amazon EC2', amortized_cost: '30', resource_tags: { team: 'payments' } },
+      { usage_date: '2026-10-02', service: 'Amazon EC2', amortized_cost: '12', resource_tags: { team: 'payments' } },
+    ]);
+    const define = (name: string, body: object) => t.http.put(`/v1/admin/business-metrics/${name}`).set(org.auth).send(body);
+    expect((await define('orders', { unit: 'order', dimension: 'tag:team' })).status).toBe(200);
+    expect((await define('visits', { unit: 'visit', unitScale: 1000 })).status).toBe(200);
+    // `orders`: two files (one gzip, in a folder of its name) are one load; `signups` is not defined yet.
+    write(join(dir, 'orders.csv'), 'date,value,team\n2026-10-01,10,payments\n2026-10-01,5,search\n', an);
+    write(join(dir, 'orders', '2026-10-02.csv.gz'), gzipSync('2026-10-02,4,payments\n'), an);
+    write(join(dir, 'visits.2026-10.csv'), '2026-10-01,1500\n2026-10-02,500\n', an);
+    write(join(dir, 'signups.csv'), '2026-10-01,3\n', an);
+    write(join(dir, 'Bad-Name.csv'), '2026-10-01,3\n', an);
+    write(join(dir, 'README.txt'), 'not data', an);
+    const id = await addSource(org, 'metrics-files', dir, 'business-metrics');
+    const first = await run(org, id);
+    expect(first.map((c) => c.outcome)).toEqual(['refused', 'imported', 'failed', 'imported']); // by metric: Bad-Name, orders, signups, visits
+    expect(first[0].message).toMatch(/"Bad-Name" is not a metric's name/);
+    expect(first[1].message).toBe('3 values of orders from 2026-10-01 to 2026-10-02; each day given replaces that day');
+    expect(first[2].message).toMatch(/^no business metric named "signups": define it/);
+
+    const unitCosts = async (metric: string) => {
+      const response = await t.http
+        .post('/v1/cost-insights/unit-costs')
+        .set(org.auth)
+        .send({ metric, filters: { inclusions: { dateRange: { start: '2026-10-01', end: '2026-10-02' } } } });
+      expect(response.status).toBe(200);
+      return response.body.data.items.map((item: Record<string, string>) => [item.usage_date, item.cost, item.units, item.unit_cost]);
+    };
+    // Worked by hand: orders 10 + 5 on day 1 (cost 30 → 2 a unit), 4 on day 2 (12 / 4); visits per thousand.
+    expect(await unitCosts('orders')).toEqual([
+      ['2026-10-01', '30', '15', '2'],
+      ['2026-10-02', '12', '4', '3'],
+    ]);
+    expect(await unitCosts('visits')).toEqual([
+      ['2026-10-01', '30', '1500', '20'],
+      ['2026-10-02', '12', '500', '24'],
+    ]);
+
+    // The metric defined, its files load at the next check; what was loaded or refused is not tried again.
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['failed']);
+    expect((await define('signups', { unit: 'signup' })).status).toBe(200);
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']);
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['unchanged']);
+
+    // A bad line refuses the metric's whole delivery, named by file, line and column; the values before it stay.
+    write(join(dir, 'orders.csv'), 'date,value,team\n2026-10-01,20,payments\n2026-10-01,ten,search\n', an);
+    const [refused] = await run(org, id);
+    expect(refused.outcome).toBe('refused');
+    expect(refused.message).toContain('orders.csv: line 3, value: expected a finite decimal of at most 10 places, received "ten"');
+    expect(await unitCosts('orders')).toEqual([
+      ['2026-10-01', '30', '15', '2'],
+      ['2026-10-02', '12', '4', '3'],
+    ]);
+    // Corrected, the delivery loads whole: day 1 is the new file's alone (search's 5 gone), day 2 as before.
+    write(join(dir, 'orders.csv'), 'date,value,team\n2026-10-01,20,payments\n', an);
+    expect((await run(org, id)).map((c) => c.outcome)).toEqual(['imported']);
+    expect(await unitCosts('orders')).toEqual([
+      ['2026-10-01', '30', '20', '1.5'],
+      ['2026-10-02', '12', '4', '3'],
+    ]);
+  });
+
   it('activates the suggested tag keys after the first import of an organisation that never chose them', async () => {
     const org = await t.newOrganization();
     const dir = join(root, org.organizationId, 'tagged');
