@@ -1,7 +1,7 @@
 // modes: embedded server cluster — answers computed by the store's SQL
 import type { Cost, DateAggregation, Entity, Group, MetricData, Project } from '@backstage/plugin-cost-insights-common';
 import { CostInsightsApiClient, CostInsightsClientOptions } from '../../clients/backstage-cost-insights/src';
-import { sumDecimals } from '../support/decimals';
+import { scaledToNumber, sumDecimals, toScaled } from '../support/decimals';
 import { listen } from '../support/app-with-env';
 import { costRow, RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -67,6 +67,17 @@ function expectedDaily(rows: RowInput[], start: string, end: string): DateAggreg
 function expectAggregation(actual: DateAggregation[], expected: DateAggregation[]): void {
   expect(actual.map((point) => point.date)).toEqual(expected.map((point) => point.date));
   actual.forEach((point, i) => expect(point.amount).toBeCloseTo(expected[i].amount, 8));
+}
+
+/**
+ * A unit cost as the API states it: the exact cost × scale ÷ units, rounded half up to 10 places (costs here are not
+ * negative), as the number the client reads from that text; null without units.
+ */
+function expectedUnitCost(costs: string[], units: string[], scale: number): number | null {
+  const [cost, count] = [costs, units].map((values) => values.reduce((sum, value) => sum + toScaled(value), 0n));
+  if (count === 0n) return null;
+  const perUnitTimes1e10 = cost * BigInt(scale) * 10_000_000_000n;
+  return scaledToNumber((perUnitTimes1e10 * 2n + count) / (2n * count));
 }
 
 const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -291,6 +302,112 @@ describe('Backstage Cost Insights client against the real API', () => {
       project: '222',
     });
     expect(database.entities.usageType.map((e) => e.id)).toEqual(['InstanceUsage:db.r6g']);
+  });
+
+  it('getProductInsights: a product’s cost per unit of its business metric in both periods, none where a period had no units', async () => {
+    const shop = await t.newOrganization();
+    const ec2 = (usage_date: string, amount: string, group: string, account_id: string) =>
+      row(usage_date, amount, group, { service: 'Amazon EC2', account_id });
+    const rows: RowInput[] = [
+      ec2('2026-04-06', '1000', 'payments', '111'), // the day before the first period
+      ec2('2026-04-10', '10.5', 'payments', '111'),
+      ec2('2026-04-30', '2.0000000001', 'payments', '222'),
+      row('2026-04-15', '500', 'payments', { service: 'Amazon S3', account_id: '111' }), // not the product
+      ec2('2026-04-15', '300', 'search', '333'), // not the group
+      ec2('2026-05-08', '33', 'payments', '111'),
+      ec2('2026-06-01', '7.25', 'payments', '222'),
+      ec2(TODAY, '999', 'payments', '111'), // after the second period
+    ];
+    await t.insertRows(shop.organizationId, rows);
+    // Orders per team, per thousand; visits of the organisation, counted in the second period only.
+    await t.http
+      .put('/v1/admin/business-metrics/orders')
+      .set(shop.auth)
+      .send({ unit: 'order', unitScale: 1000, dimension: 'tag:team' })
+      .expect(200);
+    await t.http.put('/v1/admin/business-metrics/visits').set(shop.auth).send({ unit: 'visit' }).expect(200);
+    const orders = [
+      { date: '2026-04-06', value: '50', dimensionValue: 'payments' },
+      { date: '2026-04-07', value: '300', dimensionValue: 'payments' },
+      { date: '2026-04-20', value: '10000', dimensionValue: 'search' },
+      { date: '2026-05-06', value: '0.5', dimensionValue: 'payments' },
+      { date: '2026-05-07', value: '1234.5', dimensionValue: 'payments' },
+      { date: '2026-06-05', value: '3', dimensionValue: 'payments' },
+      { date: '2026-06-06', value: '77', dimensionValue: 'payments' },
+    ];
+    const visits = [{ date: '2026-05-20', value: '40' }];
+    await t.http.post('/v1/admin/business-metrics/orders/values').set(shop.auth).send({ values: orders }).expect(200);
+    await t.http.post('/v1/admin/business-metrics/visits/values').set(shop.auth).send({ values: visits }).expect(200);
+
+    type Sent = { filters: { inclusions: { dateRange?: { start: string } } }; [field: string]: unknown };
+    const sent: Array<{ route: string; body: Sent }> = [];
+    const products = (metric: string) => ({
+      compute: { filters: { services: ['Amazon EC2'] }, unitCost: { metric } },
+      plain: { filters: { services: ['Amazon EC2'] } },
+    });
+    const shopClient = (metric: string) =>
+      client(shop, {
+        currency: 'USD',
+        products: products(metric),
+        fetch: (input, init) => {
+          sent.push({ route: input.slice(input.lastIndexOf('/') + 1), body: JSON.parse(String(init?.body)) });
+          return proxyFetch(shop.key)(input, init);
+        },
+      });
+    const insights = (metric: string, product: string, project: string | null = null) =>
+      shopClient(metric).getProductInsights({ product, group: 'payments', intervals: INTERVALS, project });
+
+    // Expected from the rows and values: payments' EC2 cost (of the project's account, when one) over payments' orders.
+    const product = (range: { start: string; end: string }, account?: string) =>
+      rows
+        .filter((r) => team('payments')(r) && r.service === 'Amazon EC2' && (!account || r.account_id === account))
+        .filter(inRange(range))
+        .map((r) => r.amortized_cost!);
+    const ordersIn = (range: { start: string; end: string }) =>
+      orders.filter((v) => v.dimensionValue === 'payments' && v.date >= range.start && v.date <= range.end).map((v) => v.value);
+    const unitCosts = (account?: string) =>
+      [FIRST, SECOND].map((range) => expectedUnitCost(product(range, account), ordersIn(range), 1000)!);
+    expect(unitCosts()).toEqual([41.5973377707, 32.5252525253]); // 12.5000000001 × 1000 ÷ 300.5, 40.25 × 1000 ÷ 1237.5
+
+    const entity: Entity = await insights('orders', 'compute');
+    expect(Object.keys(entity.entities)).toEqual(['account', 'cost per 1,000 orders']); // the cost breakdown first: the plugin draws it
+    expect(entity.aggregation[0]).toBeCloseTo(sumDecimals(product(FIRST)), 8);
+    expect(entity.aggregation[1]).toBeCloseTo(sumDecimals(product(SECOND)), 8);
+    const [before, after] = unitCosts();
+    expect(entity.entities['cost per 1,000 orders']).toEqual([
+      { id: 'compute', aggregation: [before, after], change: { ratio: (after - before) / before, amount: after - before }, entities: {} },
+    ]);
+    // Asked as /compare was: its inclusions, each period its dateRange, in the client's metric and currency.
+    const compare = sent.find((request) => request.route === 'compare')!.body;
+    const asked = sent.filter((request) => request.route === 'unit-costs').map((request) => request.body);
+    const start = (body: Sent) => body.filters.inclusions.dateRange!.start;
+    expect(asked.sort((a, b) => start(a).localeCompare(start(b)))).toEqual(
+      [compare.baselinePeriod, compare.comparisonPeriod].map((dateRange) => ({
+        metric: 'orders',
+        costMetric: 'amortized_cost',
+        currency: 'USD',
+        filters: { inclusions: { ...compare.filters.inclusions, dateRange } },
+        groupBy: { dateGrouping: 'monthly' },
+      })),
+    );
+
+    // One project: its account's cost over the team's orders (the orders are per team, not per account).
+    const [ofProject] = (await insights('orders', 'compute', '111')).entities['cost per 1,000 orders'];
+    expect(ofProject.aggregation).toEqual(unitCosts('111'));
+    expect(ofProject.aggregation).toEqual([34.9417637271, 26.6666666667]);
+
+    // No visits in the first period: no unit cost to compare (0 would read as free), so no breakdown; the cost stays.
+    const visitsIn = (range: { start: string; end: string }) =>
+      visits.filter((v) => v.date >= range.start && v.date <= range.end).map((v) => v.value);
+    expect([FIRST, SECOND].map((range) => expectedUnitCost(product(range), visitsIn(range), 1))).toEqual([null, 40.25 / 40]);
+    const withoutUnits = await insights('visits', 'compute');
+    expect(Object.keys(withoutUnits.entities)).toEqual(['account']);
+    expect(withoutUnits).toEqual({ ...entity, entities: { account: entity.entities.account } });
+    // A metric the API does not know: no breakdown either; a product without unitCost asks no /unit-costs.
+    expect(Object.keys((await insights('no_such_metric', 'compute')).entities)).toEqual(['account']);
+    sent.length = 0;
+    expect(Object.keys((await insights('orders', 'plain')).entities)).toEqual(['account']);
+    expect(sent.map((request) => request.route)).toEqual(['compare']);
   });
 
   it('getDailyMetricData: an API money metric organisation-wide; business metrics are an empty series; alerts without a forecast', async () => {

@@ -42,6 +42,11 @@ export interface ProductConfiguration {
   filters?: FilterFields;
   /** The dimension its entities are broken down by, e.g. `usageType`, `region`, `tag:app`. Default: `account` (`usageType` for one project). */
   breakdown?: string;
+  /**
+   * A business metric (its name, e.g. `orders`) whose unit cost getProductInsights adds as a second breakdown: the
+   * product's cost per unit in each period, e.g. `cost per 1,000 orders`. Default none.
+   */
+  unitCost?: { metric: string };
 }
 
 export interface CostInsightsClientOptions {
@@ -166,11 +171,15 @@ interface CommitmentsAnswer {
   }>;
 }
 
-/** What getDailyMetricData (each day's units) and getAlerts (cost and units) read of a /unit-costs answer: exact decimal text. */
+/**
+ * What getDailyMetricData (each day's units), getAlerts (cost and units) and getProductInsights (the whole window's unit
+ * cost, null without units) read of a /unit-costs answer: exact decimal text.
+ */
 interface UnitCostsAnswer {
   unit: string;
   unit_scale: number;
   currency: string;
+  summary: { cost: string; units: string; unit_cost: string | null };
   items: Array<{ usage_date: string; cost: string; units: string }>;
 }
 
@@ -331,7 +340,8 @@ export class CostInsightsApiClient {
 
   /**
    * The product's cost in the last two intervals (the plugin asks month against month or quarter against quarter),
-   * for the group and optionally one project, broken down by the product's breakdown dimension, from /compare.
+   * for the group and optionally one project, broken down by the product's breakdown dimension, from /compare; and,
+   * for a product with a `unitCost` metric, its cost per unit in the same two periods as a second breakdown.
    */
   async getProductInsights(options: ProductInsightsOptions): Promise<Entity> {
     const parsed = parseIntervals(options.intervals);
@@ -343,13 +353,18 @@ export class CostInsightsApiClient {
       ...this.groupFilter(options.group),
       ...(options.project ? { accountIds: [options.project] } : {}),
     };
-    const { body } = await this.post<Comparison>('compare', {
-      baselinePeriod,
-      comparisonPeriod,
-      metric: this.metric,
-      groupBy: { dimension: breakdown, dateGrouping: 'monthly' },
-      filters: { inclusions },
-    });
+    const [{ body }, unitCost] = await Promise.all([
+      this.post<Comparison>('compare', {
+        baselinePeriod,
+        comparisonPeriod,
+        metric: this.metric,
+        groupBy: { dimension: breakdown, dateGrouping: 'monthly' },
+        filters: { inclusions },
+      }),
+      product.unitCost
+        ? this.unitCostBreakdown(options.product, product.unitCost.metric, inclusions, [baselinePeriod, comparisonPeriod])
+        : {},
+    ]);
     return {
       id: options.product,
       aggregation: [body.totals.baseline, body.totals.comparison],
@@ -361,6 +376,9 @@ export class CostInsightsApiClient {
           change: changeOf(row.baseline.total, row.comparison.total),
           entities: {},
         })),
+        // Second: the plugin's product card draws only the first breakdown (its chart, its "n accounts" subheader),
+        // which stays the cost's.
+        ...unitCost,
       },
     };
   }
@@ -508,6 +526,42 @@ export class CostInsightsApiClient {
     return { id: metric, format: 'number', aggregation, change: changeBetween(aggregation, parsed.intervals) ?? { amount: 0 } };
   }
 
+  /**
+   * getProductInsights' unit cost: the product's cost over a business metric's units (POST /unit-costs with the same
+   * inclusions as its /compare, one request per period), as a breakdown named for what it is per (`cost per order`,
+   * `cost per 1,000 orders`) holding the product alone. Left out when either period had no units (the API's null): the
+   * plugin shows numbers only, and a 0 would read as "free". Left out too for a metric the API does not know and
+   * from an API without /unit-costs, as getDailyMetricData's empty series.
+   */
+  private async unitCostBreakdown(
+    product: string,
+    metric: string,
+    inclusions: FilterFields,
+    periods: [DateRange, DateRange],
+  ): Promise<Record<string, Entity[]>> {
+    const ask = (dateRange: DateRange) =>
+      this.post<UnitCostsAnswer>('unit-costs', {
+        ...(this.options.currency ? { currency: this.options.currency } : {}),
+        metric,
+        costMetric: this.metric,
+        filters: { inclusions: { ...inclusions, dateRange } },
+        // Only the summary (the whole period) is read: monthly buckets keep the items few.
+        groupBy: { dateGrouping: 'monthly' },
+      });
+    const answers = await Promise.all(periods.map(ask)).catch((error: unknown) => {
+      if (isUnknownBusinessMetric(error)) return undefined;
+      throw error;
+    });
+    if (!answers) return {};
+    const [baseline, comparison] = answers.map((answer) => answer.body.summary.unit_cost);
+    if (baseline === null || comparison === null) return {};
+    const [was, now] = [Number(baseline), Number(comparison)];
+    const { unit, unit_scale } = answers[1].body;
+    return {
+      [`cost per ${perUnits(unit, unit_scale)}`]: [{ id: product, aggregation: [was, now], change: changeOf(was, now), entities: {} }],
+    };
+  }
+
   /** /data daily items for the filter, grouped by one dimension or none. */
   private async items(inclusions: FilterFields, dimension: string | undefined): Promise<DataItem[]> {
     const { body } = await this.post<{ items: DataItem[] }>('data', {
@@ -626,7 +680,7 @@ export class CostInsightsApiClient {
     const [was, now] = [(before.cost / before.units) * scale, (last.cost / last.units) * scale];
     const ratio = this.options.unitCostAlertRatio ?? UNIT_COST_ALERT_RATIO;
     if (now <= was * (1 + ratio)) return [];
-    const per = `${scale === 1 ? '' : `${scale.toLocaleString('en-US')} `}${answer.body.unit}${scale === 1 ? '' : 's'}`;
+    const per = perUnits(answer.body.unit, scale);
     const money = (amount: number) => `${amount.toFixed(2)} ${answer.body.currency}`;
     const percent = (from: number, to: number) => `${Math.round((to / from - 1) * 100)} %`;
     return [
@@ -705,6 +759,11 @@ function lastDayWithCost(items: DataItem[]): string | undefined {
     if ((Number(item.amortized_cost) !== 0 || Number(item.billed_cost) !== 0) && (!last || item.usage_date > last)) last = item.usage_date;
   }
   return last;
+}
+
+/** What a unit cost is per, from its answer's unit and unit_scale: `order` (scale 1), `1,000 orders` (scale 1000). */
+function perUnits(unit: string, scale: number): string {
+  return scale === 1 ? unit : `${scale.toLocaleString('en-US')} ${unit}s`;
 }
 
 function total(aggregation: { amount: number }[]): number {
