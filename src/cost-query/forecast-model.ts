@@ -44,19 +44,16 @@ export interface Estimate {
 
 /** The features of a day: 1, the trend (in weeks), a dummy per weekday but Monday, and the month's first day. */
 function features(terms: Term[], dayNumber: number, firstDay: number): number[] {
-  const date = new Date(dayNumber * 86_400_000);
-  return terms.map((term) => {
-    switch (term.kind) {
-      case 'level':
-        return 1;
-      case 'trend':
-        return (dayNumber - firstDay) / 7;
-      case 'weekday':
-        return date.getUTCDay() === term.weekday ? 1 : 0;
-      case 'monthStart':
-        return date.getUTCDate() === 1 ? 1 : 0;
-    }
-  });
+  const weekday = (((dayNumber + 4) % 7) + 7) % 7; // day 0, 1970-01-01, was a Thursday
+  const row = new Array<number>(terms.length);
+  for (let j = 0; j < terms.length; j++) {
+    const term = terms[j];
+    if (term.kind === 'level') row[j] = 1;
+    else if (term.kind === 'trend') row[j] = (dayNumber - firstDay) / 7;
+    else if (term.kind === 'weekday') row[j] = weekday === term.weekday ? 1 : 0;
+    else row[j] = new Date(dayNumber * 86_400_000).getUTCDate() === 1 ? 1 : 0;
+  }
+  return row;
 }
 
 /** Fits the model on `values` (one per day from `firstDay`, a day number), its last TRAINING_DAYS days. */
@@ -75,8 +72,12 @@ export function fitModel(values: readonly number[], firstDay: number): FittedMod
   const terms = candidates.filter((term, i) => i < 2 || days.some((day) => features([term], day, start)[0] !== 0));
   const x = days.map((day) => features(terms, day, start));
   const inverse = invert(gram(x));
-  const xty = terms.map((_, j) => x.reduce((total, row, i) => total + row[j] * y[i], 0));
-  const coefficients = inverse.map((row) => row.reduce((total, value, j) => total + value * xty[j], 0));
+  const xty = terms.map((_, j) => {
+    let total = 0;
+    for (let i = 0; i < x.length; i++) total += x[i][j] * y[i];
+    return total;
+  });
+  const coefficients = inverse.map((row) => dot(row, xty));
   const residuals = x.map((row, i) => y[i] - dot(row, coefficients));
   const freedom = Math.max(1, y.length - terms.length);
   const sigma = Math.sqrt(residuals.reduce((total, r) => total + r * r, 0) / freedom);
@@ -153,8 +154,11 @@ const MIN_TOTAL_RATIOS = 8;
  * shared error of the fitted terms.
  */
 export function estimateTotal(model: FittedModel, days: readonly number[], level: number, floorAtZero: boolean): Estimate {
-  const rows = days.map((day) => features(model.terms, day, model.firstDay));
-  const sums = model.terms.map((_, j) => rows.reduce((total, row) => total + row[j], 0));
+  const sums = new Array<number>(model.terms.length).fill(0);
+  for (const day of days) {
+    const row = features(model.terms, day, model.firstDay);
+    for (let j = 0; j < row.length; j++) sums[j] += row[j];
+  }
   const mean = dot(sums, model.coefficients);
   const variance = correlatedDays(days.length, model.autocorrelation) + quadratic(model.inverse, sums);
   const inflation = days.length > 1 ? model.totalInflation : model.inflation;
@@ -230,7 +234,11 @@ export function normalQuantile(p: number): number {
 
 function gram(x: number[][]): number[][] {
   const p = x[0]?.length ?? 0;
-  return Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => x.reduce((total, row) => total + row[i] * row[j], 0)));
+  const product = Array.from({ length: p }, () => new Array<number>(p).fill(0));
+  for (const row of x) {
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) product[i][j] += row[i] * row[j];
+  }
+  return product;
 }
 
 /** Gauss–Jordan inversion with partial pivoting (the matrices here are at most 9 × 9 and well conditioned). */
@@ -274,10 +282,15 @@ function quantile(values: readonly number[], q: number): number {
   return sorted[below] + (sorted[Math.min(below + 1, sorted.length - 1)] - sorted[below]) * (position - below);
 }
 
-const dot = (a: readonly number[], b: readonly number[]) => a.reduce((total, value, i) => total + value * b[i], 0);
-const quadratic = (m: number[][], v: number[]) =>
-  dot(
-    v,
-    m.map((row) => dot(row, v)),
-  );
+function dot(a: readonly number[], b: readonly number[]): number {
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += a[i] * b[i];
+  return total;
+}
+
+function quadratic(m: number[][], v: number[]): number {
+  let total = 0;
+  for (let i = 0; i < v.length; i++) total += v[i] * dot(m[i], v);
+  return total;
+}
 const maxAbs = (values: readonly number[]) => values.reduce((max, value) => Math.max(max, Math.abs(value)), 0);
