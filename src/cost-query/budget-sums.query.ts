@@ -1,5 +1,6 @@
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 import { filtersCondition } from './filter-compiler';
+import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import type { DateRange, Filters, OrganizationScope } from './filters.types';
 import { ONE_OFF_CHARGE_CATEGORIES } from './forecast-series.query';
 import { withProjectionPreference } from './projection-preference';
@@ -44,16 +45,24 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
   const organization = params.named('organization_id', 'UUID', query.organizationId);
   const [start, end] = [params.named('window_start', 'Date', query.window.start), params.named('window_end', 'Date', query.window.end)];
   const matches = query.budgets.map((budget, i) => `if(${filtersCondition(budget.scope, budget.filters, params)}, ${i + 1}, 0)`);
-  const date = query.grain === 'day' ? 'usage_date' : 'toStartOfMonth(usage_date)';
+  const read = columnsRead(matches.join('\n'));
+  const bucket = query.grain === 'day' ? 'usage_date' : 'toStartOfMonth(usage_date)';
   const oneOff =
     query.grain === 'day' ? `charge_category IN ${params.named('one_off_categories', 'Array(String)', ONE_OFF_CHARGE_CATEGORIES)}` : '0';
+  // The rows first summed by what the budgets' conditions read (an aggregate projection answers that), then each
+  // group counted for every budget whose conditions select it: the conditions run on groups, not on line items.
   const grouped = money.select((branch, and) => {
-    const [metric] = branch.sums([query.metric]);
+    const [part] = branch.sums(['line_sum']);
+    const keys = [...new Set([...branch.groupKeys, ...read])];
     return [
-      `  SELECT budget, ${date} AS date, ${oneOff} AS one_off, ${metric} AS part`,
-      `  FROM ${table}`,
+      `  SELECT budget, bucket AS date, one_off, ${part} AS part`,
+      '  FROM (',
+      `    SELECT ${[`${bucket} AS bucket`, `${oneOff} AS one_off`, ...keys, `sum(${query.metric}) AS line_sum`].join(', ')}`,
+      `    FROM ${table}`,
+      `    WHERE ${and(`organization_id = ${organization}\n  AND usage_date BETWEEN ${start} AND ${end}`)}`,
+      `    GROUP BY ${['bucket', 'one_off', ...keys].join(', ')}`,
+      '  )',
       `  ARRAY JOIN arrayFilter(position -> position != 0, [${matches.join(', ')}]) AS budget`,
-      `  WHERE ${and(`organization_id = ${organization}\n  AND usage_date BETWEEN ${start} AND ${end}`)}`,
       `  GROUP BY ${['budget', 'date', 'one_off', ...branch.groupKeys].join(', ')}`,
     ].join('\n');
   });
@@ -66,4 +75,16 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
     'ORDER BY budget, date, one_off',
   ].join('\n');
   return { sql: withProjectionPreference(sql), params: params.toObject() };
+}
+
+/** Columns a budget's condition may read: the list fields', the maps' (full and activated), the day (a version's month). */
+const CONDITION_COLUMNS = [
+  'usage_date',
+  ...LIST_FIELDS.map((field) => field.column),
+  ...Object.values(MAP_DIMENSIONS).flatMap((map) => [map.column, map.activatedColumn]),
+];
+
+/** The columns `sql` reads of CONDITION_COLUMNS (whole words: `resource_tags` is not read by `activated_resource_tags`). */
+function columnsRead(sql: string): string[] {
+  return [...new Set(CONDITION_COLUMNS)].filter((column) => new RegExp(`\\b${column}\\b`).test(sql));
 }

@@ -23,12 +23,28 @@ FROM
 (
     SELECT
         budget,
-        usage_date AS date,
-        charge_category IN ({one_off_categories:Array(String)}) AS one_off,
-        toDecimal256(sum(amortized_cost), 10) AS part
-    FROM cost_insights.cost_line_items
+        bucket AS date,
+        one_off,
+        toDecimal256(sum(line_sum), 10) AS part
+    FROM
+    (
+        SELECT
+            usage_date AS bucket,
+            charge_category IN ({one_off_categories:Array(String)}) AS one_off,
+            cloud,
+            service,
+            resource_tags,
+            sum(amortized_cost) AS line_sum
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date})) AND (billing_currency = {currency:String})
+        GROUP BY
+            bucket,
+            one_off,
+            cloud,
+            service,
+            resource_tags
+    )
     ARRAY JOIN arrayFilter(position -> (position != 0), [if(1, 1, 0), if(((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND (service IN ({p3:Array(String)})), 2, 0)]) AS budget
-    WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date})) AND (billing_currency = {currency:String})
     GROUP BY
         budget,
         date,
@@ -36,12 +52,32 @@ FROM
     UNION ALL
     SELECT
         budget,
-        usage_date AS date,
-        charge_category IN ({one_off_categories:Array(String)}) AS one_off,
-        toDecimal256(sum(amortized_cost), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
-    FROM cost_insights.cost_line_items
+        bucket AS date,
+        one_off,
+        toDecimal256(sum(line_sum), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part
+    FROM
+    (
+        SELECT
+            usage_date AS bucket,
+            charge_category IN ({one_off_categories:Array(String)}) AS one_off,
+            billing_currency,
+            usage_date,
+            cloud,
+            service,
+            resource_tags,
+            sum(amortized_cost) AS line_sum
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date})) AND (billing_currency != {currency:String})
+        GROUP BY
+            bucket,
+            one_off,
+            billing_currency,
+            usage_date,
+            cloud,
+            service,
+            resource_tags
+    )
     ARRAY JOIN arrayFilter(position -> (position != 0), [if(1, 1, 0), if(((resource_tags[{p0:String}]) IN ({p1:Array(String)})) AND (NOT (cloud IN ({p2:Array(String)}))) AND (service IN ({p3:Array(String)})), 2, 0)]) AS budget
-    WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date})) AND (billing_currency != {currency:String})
     GROUP BY
         budget,
         date,

@@ -13,12 +13,24 @@ FROM
 (
     SELECT
         budget,
-        toStartOfMonth(usage_date) AS date,
-        0 AS one_off,
-        sum(billed_cost) AS part
-    FROM cost_insights.cost_line_items
+        bucket AS date,
+        one_off,
+        sum(line_sum) AS part
+    FROM
+    (
+        SELECT
+            toStartOfMonth(usage_date) AS bucket,
+            0 AS one_off,
+            cost_type,
+            sum(billed_cost) AS line_sum
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date}))
+        GROUP BY
+            bucket,
+            one_off,
+            cost_type
+    )
     ARRAY JOIN arrayFilter(position -> (position != 0), [if(NOT (cost_type IN ({p0:Array(String)})), 1, 0)]) AS budget
-    WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date}))
     GROUP BY
         budget,
         date,
