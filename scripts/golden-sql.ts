@@ -315,7 +315,7 @@ export function goldenStatements(): Record<string, CompiledSql> {
       organizationId: ORG.organizationId,
       budgets: [{ scope: ORG, filters: { exclusions: { costTypes: ['Tax'] } } }],
       metric: 'billed_cost',
-      window: { start: '2025-11-01', end: TODAY },
+      window: { start: '2025-11-01', end: '2026-10-31' },
       grain: 'month',
     }),
     'unit-cost-sums-daily-by-tag-scoped-converted': buildUnitCostSumsQuery(TABLE, {

@@ -18,7 +18,7 @@ const BUDGETS_PER_STATEMENT = 100;
 
 /**
  * The sums every budget's standing is computed from, per budget: its days since the current period started (and the
- * forecast's training days), and its months over the past periods. Budgets of one currency and metric are read
+ * forecast's training days), and its months over the past periods (whole months: the monthly projection answers). Budgets of one currency and metric are read
  * together, BUDGETS_PER_STATEMENT at a time, two statements each (days, months).
  */
 @Injectable()
@@ -57,7 +57,10 @@ export class BudgetSumsService {
           });
           return this.clickhouse.query<BudgetSumsRow>(sql, params, base);
         };
-        const [days, months] = await Promise.all([read('day', windows.days), read('month', windows.months)]);
+        const [days, months] = await Promise.all([
+          read('day', windows.days),
+          windows.months.start <= windows.months.end ? read('month', windows.months) : [],
+        ]);
         for (const row of days) addDay(sums.get(batch[row.budget - 1].budgetId)!, row);
         for (const row of months) sums.get(batch[row.budget - 1].budgetId)!.months.set(row.date, scaled(row.amount));
       });
@@ -104,10 +107,13 @@ function daysWindow(budgets: readonly StoredBudget[], today: string): DateRange 
   return { start: [training, ...starts].sort()[0], end: today };
 }
 
-/** The months of the past periods shown, up to today. */
+/**
+ * The whole months of the past periods shown, up to the month before today's: a past period ends before the current
+ * one starts, and the current period is read by day.
+ */
 function monthsWindow(budgets: readonly StoredBudget[], today: string, historyPeriods: number): DateRange {
   const starts = budgets.map(
     (budget) => shiftPeriod(budget.definition.period, periodContaining(budget.definition.period, today), -historyPeriods).start,
   );
-  return { start: starts.sort()[0], end: today };
+  return { start: starts.sort()[0], end: addDays(`${today.slice(0, 7)}-01`, -1) };
 }

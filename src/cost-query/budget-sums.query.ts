@@ -1,3 +1,4 @@
+import { isWholeMonths } from '../common/dates/calendar-date';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 import { filtersCondition } from './filter-compiler';
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
@@ -26,7 +27,10 @@ export interface BudgetSumsQuery {
   budgets: readonly BudgetQuestion[];
   metric: BudgetSumsMetric;
   window: DateRange;
-  /** `day`: per usage day, one-off charges apart (a forecast's history); `month`: per usage month (its first day). */
+  /**
+   * `day`: per usage day, one-off charges apart (a forecast's history); `month`: per usage month (its first day), the
+   * window whole months (the monthly aggregate projection answers it).
+   */
   grain: 'day' | 'month';
   conversion?: CurrencyConversion;
 }
@@ -44,6 +48,10 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
   const money = new MoneySql(query.conversion, params);
   const organization = params.named('organization_id', 'UUID', query.organizationId);
   const [start, end] = [params.named('window_start', 'Date', query.window.start), params.named('window_end', 'Date', query.window.end)];
+  if (query.grain === 'month' && !isWholeMonths(query.window.start, query.window.end))
+    throw new Error(`budget sums by month need whole months, received ${query.window.start} to ${query.window.end}`);
+  // A range of whole months written on the month: the condition the monthly projection can evaluate.
+  const days = query.grain === 'day' ? `usage_date BETWEEN ${start} AND ${end}` : `toStartOfMonth(usage_date) BETWEEN ${start} AND ${end}`;
   const matches = query.budgets.map((budget, i) => `if(${filtersCondition(budget.scope, budget.filters, params)}, ${i + 1}, 0)`);
   const read = columnsRead(matches.join('\n'));
   const bucket = query.grain === 'day' ? 'usage_date' : 'toStartOfMonth(usage_date)';
@@ -59,7 +67,7 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
       '  FROM (',
       `    SELECT ${[`${bucket} AS bucket`, `${oneOff} AS one_off`, ...keys, `sum(${query.metric}) AS line_sum`].join(', ')}`,
       `    FROM ${table}`,
-      `    WHERE ${and(`organization_id = ${organization}\n  AND usage_date BETWEEN ${start} AND ${end}`)}`,
+      `    WHERE ${and(`organization_id = ${organization}\n  AND ${days}`)}`,
       `    GROUP BY ${['bucket', 'one_off', ...keys].join(', ')}`,
       '  )',
       `  ARRAY JOIN arrayFilter(position -> position != 0, [${matches.join(', ')}]) AS budget`,

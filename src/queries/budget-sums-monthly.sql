@@ -2,7 +2,7 @@
 -- parameters:
 --   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"
 --   window_start = "2025-11-01"
---   window_end = "2026-11-25"
+--   window_end = "2026-10-31"
 --   p0 = ["Tax"]
 SELECT
     budget,
@@ -24,7 +24,7 @@ FROM
             cost_type,
             sum(billed_cost) AS line_sum
         FROM cost_insights.cost_line_items
-        WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date}))
+        WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {window_start:Date}) AND (toStartOfMonth(usage_date) <= {window_end:Date}))
         GROUP BY
             bucket,
             one_off,
@@ -44,4 +44,4 @@ ORDER BY
     budget ASC,
     date ASC,
     one_off ASC
-SETTINGS preferred_optimize_projection_name = 'daily_dimension_sums'
+SETTINGS preferred_optimize_projection_name = 'monthly_dimension_sums'
