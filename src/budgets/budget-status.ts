@@ -131,11 +131,20 @@ function dailyRunningTotals(sums: BudgetSums, period: BudgetPeriod, today: strin
     .map(([date, amounts]) => ({ date, total: (total += amounts.all) }));
 }
 
+type FittedForecast = { fitted: ReturnType<typeof fitCalibrated>; floorAtZero: boolean } | undefined;
+
+/** Fits made of sums already, by their last complete day: the same sums object is fitted once (budget-sums.service.ts holds them). */
+const fits = new WeakMap<BudgetSums, Map<string, FittedForecast>>();
+
+function fittedModel(sums: BudgetSums, lastComplete: string): FittedForecast {
+  const known = fits.get(sums) ?? new Map<string, FittedForecast>();
+  fits.set(sums, known);
+  if (!known.has(lastComplete)) known.set(lastComplete, fitted(sums, lastComplete));
+  return known.get(lastComplete);
+}
+
 /** The forecast model fitted on the modelled charges up to yesterday, from the first day with rows; none with under MIN_HISTORY_DAYS. */
-function fittedModel(
-  sums: BudgetSums,
-  lastComplete: string,
-): { fitted: ReturnType<typeof fitCalibrated>; floorAtZero: boolean } | undefined {
+function fitted(sums: BudgetSums, lastComplete: string): FittedForecast {
   // From the first day with rows, whatever they sum to: a day restated to nothing is history too.
   const days = [...sums.days.keys()].filter((date) => date <= lastComplete);
   if (days.length === 0) return undefined;

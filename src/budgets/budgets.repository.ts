@@ -89,14 +89,14 @@ interface AttemptRow {
 export class BudgetsRepository {
   constructor(private readonly clickhouse: ClickhouseService) {}
 
-  /** The organisation's budgets in force (latest version not a deletion), oldest first. */
-  async budgets(organizationId: string, budgetId?: string): Promise<StoredBudget[]> {
+  /** The organisation's budgets in force (latest version not a deletion), oldest first; `only` those ids when given. */
+  async budgets(organizationId: string, only?: string | readonly string[]): Promise<StoredBudget[]> {
     const rows = await this.clickhouse.query<VersionRow>(
       `SELECT budget_id, created_at, definition, data_scope, signing_secret, deleted, created_by
        FROM ${this.clickhouse.table('budget_versions')}
-       WHERE organization_id = {organization_id:UUID} ${budgetId === undefined ? '' : 'AND budget_id = {budget_id:UUID}'}
+       WHERE organization_id = {organization_id:UUID} ${only === undefined ? '' : 'AND budget_id IN {budget_ids:Array(UUID)}'}
        ORDER BY budget_id, created_at, version_id`,
-      { organization_id: organizationId, ...(budgetId === undefined ? {} : { budget_id: budgetId }) },
+      { organization_id: organizationId, ...idsParameter(only) },
       { organizationId },
     );
     return latestVersions(rows);
@@ -134,15 +134,15 @@ export class BudgetsRepository {
   }
 
   /** The alerts of the organisation's budgets since `since` (ISO), oldest first; of one budget when named. */
-  async alerts(organizationId: string, since: string, budgetId?: string): Promise<StoredAlert[]> {
+  async alerts(organizationId: string, since: string, only?: string | readonly string[]): Promise<StoredAlert[]> {
     const rows = await this.clickhouse.query<AlertRow>(
       `SELECT budget_id, period_start, period_end,
               threshold_kind, threshold_percent, event, at AS at_text, event_id, payload, notify
        FROM ${this.clickhouse.table('budget_alerts')}
        WHERE organization_id = {organization_id:UUID} AND at >= parseDateTime64BestEffort({since:String}, 3, 'UTC')
-         ${budgetId === undefined ? '' : 'AND budget_id = {budget_id:UUID}'}
+         ${only === undefined ? '' : 'AND budget_id IN {budget_ids:Array(UUID)}'}
        ORDER BY at, event_id`,
-      { organization_id: organizationId, since, ...(budgetId === undefined ? {} : { budget_id: budgetId }) },
+      { organization_id: organizationId, since, ...idsParameter(only) },
       { organizationId },
     );
     return rows.map(alertOf);
@@ -277,4 +277,9 @@ function attemptOf(row: AttemptRow): StoredAttempt {
     outcome: row.outcome as AttemptOutcome,
     nextAttemptAt: isoFromClickhouse(row.next_attempt_text),
   };
+}
+
+/** The budget_ids parameter of a statement narrowed to some budgets (one id or several); none for all of them. */
+function idsParameter(only: string | readonly string[] | undefined): { budget_ids?: readonly string[] } {
+  return only === undefined ? {} : { budget_ids: typeof only === 'string' ? [only] : only };
 }

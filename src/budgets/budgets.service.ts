@@ -117,7 +117,7 @@ export class BudgetsService {
 
   /** The standing of the budgets the owner may see (those named, when named), in the order they were made. */
   async status(owner: BudgetOwner, budgetIds?: readonly string[], today = todayUtc()): Promise<BudgetStatusAnswer[]> {
-    const budgets = (await this.visible(owner)).filter((budget) => !budgetIds || budgetIds.includes(budget.budgetId));
+    const budgets = await this.visible(owner, budgetIds);
     return this.standing(owner.organizationId, budgets, today, BUDGET_LIMITS.historyPeriods);
   }
 
@@ -144,8 +144,14 @@ export class BudgetsService {
   ): Promise<BudgetStatusAnswer[]> {
     if (budgets.length === 0) return [];
     const [sums, alerts] = await Promise.all([
-      this.sums.read(organizationId, budgets, today, historyPeriods),
-      known ?? this.repository.alerts(organizationId, alertsSince(budgets, today, historyPeriods)),
+      // The evaluator (which passes the alerts it read) judges the data as it is now; a status as recently as answers are.
+      this.sums.read(organizationId, budgets, today, known ? 'now' : 'recent'),
+      known ??
+        this.repository.alerts(
+          organizationId,
+          alertsSince(budgets, today, historyPeriods),
+          budgets.map((budget) => budget.budgetId),
+        ),
     ]);
     return budgets.map((budget) => {
       const own = alerts.filter((alert) => alert.budgetId === budget.budgetId);
@@ -161,8 +167,8 @@ export class BudgetsService {
     });
   }
 
-  private async visible(owner: BudgetOwner): Promise<StoredBudget[]> {
-    return (await this.repository.budgets(owner.organizationId)).filter((budget) => budget.dataScope === owner.dataScope);
+  private async visible(owner: BudgetOwner, only?: readonly string[]): Promise<StoredBudget[]> {
+    return (await this.repository.budgets(owner.organizationId, only)).filter((budget) => budget.dataScope === owner.dataScope);
   }
 
   /** The request as a definition, or a 400 naming every problem the DTO rules cannot see. */

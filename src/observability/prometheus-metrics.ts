@@ -80,6 +80,12 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [metricsRegistry],
   }),
+  budgetSums: new Counter({
+    name: 'cost_insights_budget_sums_total',
+    help: "Budgets' sums a status or an evaluation used, by where they came from: stored (for the same data and day) or read from the store",
+    labelNames: ['source'] as const,
+    registers: [metricsRegistry],
+  }),
   sourceObjectReads: new Counter({
     name: 'cost_insights_source_object_reads_total',
     help: 'Objects read from data sources, by what they were (manifest, part): a check with nothing new reads none',

@@ -5,6 +5,15 @@ import { addDays, dayNumber, formatDayNumber, todayUtc } from '../../src/common/
 import { BudgetAlertsService } from '../../src/budgets/budget-alerts.service';
 import { BudgetWebhooksService } from '../../src/budgets/budget-webhooks.service';
 import { verifySignature } from '../../src/budgets/webhook-signature';
+import type Redis from 'ioredis';
+import { BudgetSumsService } from '../../src/budgets/budget-sums.service';
+import { BudgetsRepository } from '../../src/budgets/budgets.repository';
+import { RuleCategoriesService } from '../../src/cost-categories/rule-categories.service';
+import { AnswerCurrencyService } from '../../src/currency/answer-currency.service';
+import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { CostDataVersion } from '../../src/infrastructure/data-version/cost-data-version.service';
+import { REDIS } from '../../src/infrastructure/redis/redis.module';
+import { itIn } from '../support/suite-modes';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**
@@ -92,6 +101,12 @@ describe('budgets', () => {
     alerts: (id: string) => t.http.get(`/v1/admin/budgets/${id}/alerts`).set(who.auth),
   });
   const status = (who: TestOrganization, body: object = {}) => t.http.post('/v1/cost-insights/budgets').set(who.auth).send(body);
+  const budgetSums = async () => {
+    const text = (await t.http.get('/metrics')).text;
+    const count = (source: string) =>
+      Number(new RegExp(`^cost_insights_budget_sums_total\\{source="${source}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { stored: count('stored'), read: count('read') };
+  };
   const budget = (extra: object = {}) => ({
     name: 'Payments monthly',
     filters: PAYMENTS,
@@ -218,6 +233,11 @@ describe('budgets', () => {
       ['fired', 'forecast', 100],
     ]);
     expect(await evaluator.evaluate(org.organizationId)).toEqual([]); // nothing changed: nothing fires twice
+    // The sums the evaluator read are stored for the same data and day (Redis, and the instance's memory): a status
+    // reads none of them again.
+    const before = await budgetSums();
+    const answered = (await status(org)).body.data.budgets.length;
+    expect(await budgetSums()).toEqual({ stored: before.stored + answered, read: before.read });
     const states = (await status(org)).body.data.budgets[0].thresholds;
     expect(states.map((threshold: { since: string | null }) => threshold.since !== null)).toEqual([true, false, true]);
 
@@ -231,8 +251,10 @@ describe('budgets', () => {
         resource_tags: { team: 'payments' },
       },
     ]);
+    const read = (await budgetSums()).read;
     const withdrawn = await evaluator.evaluate(org.organizationId);
     expect(withdrawn.map((alert) => [alert.event, alert.kind, alert.percent])).toEqual([['withdrawn', 'actual', 1]]);
+    expect((await budgetSums()).read).toBeGreaterThanOrEqual(read + answered); // new data: every sum read anew
     // Newest first: the withdrawal, then the two alerts fired together.
     const alerts = (await admin(org).alerts(budgetId)).body.data.alerts as Array<{
       event: string;
@@ -241,6 +263,29 @@ describe('budgets', () => {
     const described = alerts.map((alert) => `${alert.event} ${alert.threshold.kind} ${alert.threshold.percent}`);
     expect(described[0]).toBe('withdrawn actual 1');
     expect(described.slice(1).sort()).toEqual(['fired actual 1', 'fired forecast 100']);
+  });
+
+  itIn(['server', 'cluster'])('another instance reads the sums an evaluation stored in Redis, equal to those it would read', async () => {
+    const budgets = await t.app.get(BudgetsRepository).budgets(org.organizationId);
+    await t.app.get(BudgetAlertsService).evaluate(org.organizationId); // stores the sums of the data as it is now
+    const instance = (redis: Redis | null) =>
+      new BudgetSumsService(
+        t.app.get(ClickhouseService),
+        t.app.get(AnswerCurrencyService),
+        t.app.get(RuleCategoriesService),
+        t.app.get(CostDataVersion),
+        redis,
+      );
+    const before = await budgetSums();
+    const fetched = await instance(t.app.get<Redis>(REDIS)).read(org.organizationId, budgets, TODAY, 'now');
+    expect(await budgetSums()).toEqual({ stored: before.stored + budgets.length, read: before.read });
+    // Without Redis an instance reads them from the store: the same sums, to the last unit.
+    const read = await instance(null).read(org.organizationId, budgets, TODAY, 'now');
+    expect(budgets.length).toBeGreaterThan(0);
+    for (const { budgetId } of budgets) {
+      expect(fetched.get(budgetId)!.days.size).toBeGreaterThan(0);
+      expect(fetched.get(budgetId)).toEqual(read.get(budgetId));
+    }
   });
 
   it('delivers each alert to its webhook, signed, retried after a failure with the same event id', async () => {

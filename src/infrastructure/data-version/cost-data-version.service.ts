@@ -43,9 +43,15 @@ const CACHE_KEY_TABLES = [
  * be served a little longer: in all, at most twice RESULT_CACHE_VERSION_CHECK_MS. Past that (an idle
  * instance, or ClickHouse unreachable), the request waits for the digests, as the first one does.
  */
+/** The answer tables and the rule-defined cost categories: what a budget's sums are read from. */
+const CATEGORISED_ANSWER_TABLES = [...ANSWER_TABLES, 'cost_category_versions'];
+/** Organisations whose recent inputs digest an instance keeps. */
+const REMEMBERED_ORGANIZATIONS = 10_000;
+
 @Injectable()
 export class CostDataVersion {
   private partsDigests = new Map<string, string>();
+  private readonly recentInputs = new Map<string, { digest: string; writes: number; at: number }>();
   private checkedAt = Number.NEGATIVE_INFINITY;
   private pending?: Promise<void>;
 
@@ -98,6 +104,31 @@ export class CostDataVersion {
    */
   async readAnswerInputsNow(organizationId: string): Promise<string> {
     return this.readTablesNow(organizationId, ANSWER_TABLES);
+  }
+
+  /**
+   * As readAnswerInputsNow, with the rule-defined cost categories (a saved version changes what a category selects):
+   * what stored budget sums are keyed by.
+   */
+  async readCategorisedAnswerInputsNow(organizationId: string): Promise<string> {
+    return this.readTablesNow(organizationId, CATEGORISED_ANSWER_TABLES);
+  }
+
+  /**
+   * readCategorisedAnswerInputsNow, read again once RESULT_CACHE_VERSION_CHECK_MS old, or at once after this
+   * process wrote one of those tables for the organisation; so, as cached answers, at most that old for another's write.
+   */
+  async recentCategorisedAnswerInputs(organizationId: string): Promise<string> {
+    const writes = CATEGORISED_ANSWER_TABLES.reduce((count, table) => count + this.clickhouse.writeCount(table, organizationId), 0);
+    const id = organizationId.toLowerCase();
+    const known = this.recentInputs.get(id);
+    if (known && known.writes === writes && Date.now() - known.at < this.config.resultCache.versionCheckMs) return known.digest;
+    const at = Date.now();
+    const digest = await this.readTablesNow(organizationId, CATEGORISED_ANSWER_TABLES);
+    this.recentInputs.delete(id); // re-inserted last: the oldest entry is the first to go
+    this.recentInputs.set(id, { digest, writes, at });
+    if (this.recentInputs.size > REMEMBERED_ORGANIZATIONS) this.recentInputs.delete(this.recentInputs.keys().next().value as string);
+    return digest;
   }
 
   private async readTablesNow(organizationId: string, tables: string[]): Promise<string> {
