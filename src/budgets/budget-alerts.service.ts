@@ -39,15 +39,17 @@ export class BudgetAlertsService {
       return decisions.map((decision) => alertOf(budgets[i], status, decision, at));
     });
     await this.repository.recordAlerts(organizationId, alerts);
-    const origin = workerOrigin(organizationId);
-    for (const alert of alerts) {
-      const { threshold, period } = JSON.parse(alert.payload) as BudgetThresholdEvent;
-      await this.auditTrail.record(origin, alert.event === 'fired' ? 'budget.alert-fired' : 'budget.alert-withdrawn', alert.budgetId, {
-        eventId: alert.eventId,
-        threshold,
-        period,
-      });
-    }
+    await this.auditTrail.recordAll(
+      workerOrigin(organizationId),
+      alerts.map((alert) => {
+        const { threshold, period } = JSON.parse(alert.payload) as BudgetThresholdEvent;
+        return {
+          action: alert.event === 'fired' ? 'budget.alert-fired' : 'budget.alert-withdrawn',
+          target: alert.budgetId,
+          details: { eventId: alert.eventId, threshold, period },
+        };
+      }),
+    );
     return alerts;
   }
 

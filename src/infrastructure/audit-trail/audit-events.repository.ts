@@ -43,20 +43,13 @@ export class AuditEventsRepository {
   constructor(private readonly clickhouse: ClickhouseService) {}
 
   async insert(event: AuditEvent): Promise<void> {
-    const row: StoredEvent = {
-      event_id: event.eventId,
-      at: clickhouseTimestamp(Date.parse(event.at)),
-      organization_id: event.organizationId,
-      actor_kind: event.actorKind,
-      actor_id: event.actorId,
-      actor_email: event.actorEmail,
-      action: event.action,
-      target: event.target,
-      details: JSON.stringify(event.details),
-      client_ip: event.clientIp,
-      request_id: event.requestId,
-    };
-    await this.clickhouse.insert('audit_events', [row as unknown as Record<string, unknown>]);
+    await this.insertAll([event]);
+  }
+
+  /** Several events in one insert (all of them or none). */
+  async insertAll(events: readonly AuditEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.clickhouse.insert('audit_events', events.map(storedEvent) as unknown as Record<string, unknown>[]);
   }
 
   /**
@@ -123,4 +116,21 @@ function parseDetails(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** An event as audit_events stores it. */
+function storedEvent(event: AuditEvent): StoredEvent {
+  return {
+    event_id: event.eventId,
+    at: clickhouseTimestamp(Date.parse(event.at)),
+    organization_id: event.organizationId,
+    actor_kind: event.actorKind,
+    actor_id: event.actorId,
+    actor_email: event.actorEmail,
+    action: event.action,
+    target: event.target,
+    details: JSON.stringify(event.details),
+    client_ip: event.clientIp,
+    request_id: event.requestId,
+  };
 }

@@ -30,23 +30,34 @@ export class AuditTrail implements OnApplicationBootstrap {
    * (cost_insights_audit_events_unrecorded_total) for the operator to alert on.
    */
   async record(origin: AuditOrigin, action: AuditAction, target: string, details: AuditDetails = {}): Promise<void> {
-    const event: AuditEvent = withoutSecrets({
-      eventId: randomUUID(),
-      at: new Date().toISOString(),
-      organizationId: origin.organizationId,
-      ...actorColumns(origin.actor),
-      action,
-      target,
-      details,
-      clientIp: origin.clientIp,
-      requestId: origin.requestId,
-    });
+    await this.recordAll(origin, [{ action, target, details }]);
+  }
+
+  /** Records several changes of one origin in one write (the worker's alerts of a round), each as record() would. */
+  async recordAll(
+    origin: AuditOrigin,
+    changes: ReadonlyArray<{ action: AuditAction; target: string; details?: AuditDetails }>,
+  ): Promise<void> {
+    const at = new Date().toISOString();
+    const events = changes.map(({ action, target, details = {} }): AuditEvent =>
+      withoutSecrets({
+        eventId: randomUUID(),
+        at,
+        organizationId: origin.organizationId,
+        ...actorColumns(origin.actor),
+        action,
+        target,
+        details,
+        clientIp: origin.clientIp,
+        requestId: origin.requestId,
+      }),
+    );
     try {
-      await this.repository.insert(event);
+      await this.repository.insertAll(events);
     } catch (error) {
-      metrics.auditEventsUnrecorded.inc();
+      metrics.auditEventsUnrecorded.inc(events.length);
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      this.logger.error(`Audit event not recorded (${reason}): ${JSON.stringify(event)}`);
+      for (const event of events) this.logger.error(`Audit event not recorded (${reason}): ${JSON.stringify(event)}`);
     }
   }
 
