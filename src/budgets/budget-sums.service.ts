@@ -18,13 +18,14 @@ import { BUDGET_LIMITS, periodContaining, shiftPeriod } from './budget-definitio
 import type { BudgetSums } from './budget-status';
 import type { StoredBudget } from './budgets.repository';
 
-/** Budgets read in one statement: their conditions are evaluated on every row of the window. */
+/** Budgets read in one statement: their conditions are evaluated on every group of the window's rows. */
 const BUDGETS_PER_STATEMENT = 100;
 
 /**
  * The sums every budget's standing is computed from, per budget: its days since the current period started (and the
- * forecast's training days), and its months over the past periods (whole months: the monthly projection answers). Budgets of one currency and metric are read
- * together, BUDGETS_PER_STATEMENT at a time, two statements each (days, months).
+ * forecast's training days), and its months over the past periods (whole months: the monthly projection answers).
+ * Budgets of one currency and metric are read together, BUDGETS_PER_STATEMENT at a time, two statements each (days,
+ * months); what was read is stored for the same data and day.
  */
 @Injectable()
 export class BudgetSumsService {
