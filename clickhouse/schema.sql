@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..33, checksums hash 8194a443635eaea3898441436f0de41a61a0d0e78ae7ef891a209c6f5584ccb5
+-- covers migrations 1..34, checksums hash 793aab4f02ab2c5dd1666ece0423e93c8ae680a2d679fa452c3e7e45e7ad8e8e
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -833,5 +833,17 @@ CREATE TABLE IF NOT EXISTS {{database}}.business_metric_values
 ENGINE = MergeTree
 PARTITION BY toYYYYMM(date)
 ORDER BY (organization_id, name, date, loaded_at, dimension_value)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.business_metric_loads
+(
+    `organization_id` UUID,
+    `name` String,
+    `loaded_at` DateTime64(6, 'UTC'),
+    `state` LowCardinality(String)
+)
+ENGINE = MergeTree
+ORDER BY (organization_id, name, loaded_at)
 SETTINGS index_granularity = 8192
 ;

@@ -73,9 +73,15 @@ export class BusinessMetricsRepository {
     ]);
   }
 
-  /** One load: every row carries the same loaded_at, so the days it names read these rows only from now on. */
+  /**
+   * One load: every row carries the same loaded_at, so the days it names read these rows only from now on — once the
+   * load is complete (its `started` mark written before the rows, `complete` after: a load cut short is never read).
+   */
   async loadValues(organizationId: string, name: string, values: readonly MetricValue[]): Promise<void> {
     const loadedAt = clickhouseTimestamp(new Date());
+    const mark = (state: 'started' | 'complete') =>
+      this.clickhouse.insert('business_metric_loads', [{ organization_id: organizationId, name, loaded_at: loadedAt, state }]);
+    await mark('started');
     await this.clickhouse.insert(
       'business_metric_values',
       values.map((value) => ({
@@ -87,6 +93,7 @@ export class BusinessMetricsRepository {
         loaded_at: loadedAt,
       })),
     );
+    await mark('complete');
   }
 
   /** How many distinct dimension values the metric would hold with `adding` (the cap's check). */
@@ -121,7 +128,14 @@ export class BusinessMetricsRepository {
               toString(sum(value)) AS units
        FROM ${table}
        WHERE ${days} ${selected.map((condition) => `AND ${condition}`).join(' ')}
-         AND (date, loaded_at) IN (SELECT date, max(loaded_at) FROM ${table} WHERE ${days} GROUP BY date)
+         AND (date, loaded_at) IN (
+           SELECT date, max(loaded_at) FROM ${table}
+           WHERE ${days}
+             AND loaded_at NOT IN (
+               SELECT loaded_at FROM ${this.clickhouse.table('business_metric_loads')}
+               WHERE organization_id = {organization_id:UUID} AND name = {name:String}
+               GROUP BY loaded_at HAVING countIf(state = 'complete') = 0)
+           GROUP BY date)
        GROUP BY bucket, value_key
        ORDER BY bucket, value_key`,
       {

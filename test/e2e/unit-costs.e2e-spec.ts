@@ -176,4 +176,30 @@ describe('unit costs', () => {
     const stranger = await t.newOrganization();
     expect((await ask(stranger, { metric: 'orders' })).status).toBe(400); // another organisation's metric does not exist here
   });
+
+  it('never reads a load cut short: its values count only once the load completed', async () => {
+    const who = await t.newOrganization();
+    await t.insertRows(who.organizationId, [row(DAY_1, '12'), row(DAY_2, '12')]);
+    expect((await define(who, 'visits', { unit: 'visit' })).status).toBe(200);
+    expect((await loadCsv(who, 'visits', `${DAY_1},4\n${DAY_2},6\n`)).status).toBe(200);
+    const units = async () =>
+      (await ask(who, { metric: 'visits', filters: { inclusions: { dateRange: WINDOW } } })).body.data.items.map(
+        (item: { units: string }) => item.units,
+      );
+    expect(await units()).toEqual(['4', '6']);
+    // A load that wrote its mark and one of its days, then stopped (the process died): as if it never began.
+    const cut = '2030-01-01 00:00:00.000000';
+    await t.clickhouse.insert('business_metric_loads', [
+      { organization_id: who.organizationId, name: 'visits', loaded_at: cut, state: 'started' },
+    ]);
+    await t.clickhouse.insert('business_metric_values', [
+      { organization_id: who.organizationId, name: 'visits', date: DAY_1, dimension_value: '', value: '100', loaded_at: cut },
+    ]);
+    expect(await units()).toEqual(['4', '6']);
+    // Completed, the same load is read (its day 1 replaces the earlier one's).
+    await t.clickhouse.insert('business_metric_loads', [
+      { organization_id: who.organizationId, name: 'visits', loaded_at: cut, state: 'complete' },
+    ]);
+    expect(await units()).toEqual(['100', '6']);
+  });
 });

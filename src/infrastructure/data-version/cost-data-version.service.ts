@@ -23,6 +23,7 @@ const CACHE_KEY_TABLES = [
   'cost_category_versions',
   'business_metrics',
   'business_metric_values',
+  'business_metric_loads',
 ];
 
 /**
