@@ -32,7 +32,8 @@ export class MetricFilesImport {
       return {
         refused: `${JSON.stringify(name)} is not a metric's name (a file's metric is its path's first segment up to the first dot, e.g. orders.csv or orders/2026-11.csv; names are lower-case letters, digits and _)`,
       };
-    if (!(await this.metrics.list(organizationId)).some((metric) => metric.name === name))
+    const metric = await this.metrics.defined(organizationId, name);
+    if (!metric)
       return {
         notYet: `no business metric named ${JSON.stringify(name)}: define it (PUT /v1/admin/business-metrics/${name}); its files are loaded at the next check after`,
       };
@@ -40,7 +41,7 @@ export class MetricFilesImport {
       const files = await Promise.all(
         parts.map(async (part, i) => ({ name: delivery.parts[i].key, text: await textOf(part, delivery.parts[i].key) })),
       );
-      const loaded = await this.metrics.loadFiles(organizationId, name, files);
+      const loaded = await this.metrics.loadFiles(organizationId, metric, files);
       return { loaded: { values: loaded.values, months: monthsFrom(loaded.first, loaded.last), first: loaded.first, last: loaded.last } };
     } catch (error) {
       if (error instanceof TooLarge) return { refused: error.message };

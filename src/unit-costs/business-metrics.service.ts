@@ -24,11 +24,17 @@ export class BusinessMetricsService {
 
   /** The metric, or a 400 naming it (an unknown metric is the request's mistake). */
   async metric(organizationId: string, name: string, field = 'metric'): Promise<StoredMetric> {
-    const [metric] = await this.repository.metrics(organizationId, name);
+    const metric = await this.defined(organizationId, name);
     if (!metric)
       throw new InvalidRequestException([
         `${field}: no business metric named ${JSON.stringify(name)}; GET /v1/admin/business-metrics lists them`,
       ]);
+    return metric;
+  }
+
+  /** The metric in force under that name, if any. */
+  async defined(organizationId: string, name: string): Promise<StoredMetric | undefined> {
+    const [metric] = await this.repository.metrics(organizationId, name);
     return metric;
   }
 
@@ -72,10 +78,9 @@ export class BusinessMetricsService {
    */
   async loadFiles(
     organizationId: string,
-    name: string,
+    metric: StoredMetric,
     files: ReadonlyArray<{ name: string; text: string }>,
   ): Promise<MetricValuesLoadedDto> {
-    const metric = await this.metric(organizationId, name, 'name');
     const parsed = files.map((file) => {
       const { values, problems } = parseValuesCsv(file.text, metric.dimension !== '');
       return { values, problems: problems.map((problem) => `${file.name}: ${problem}`) };

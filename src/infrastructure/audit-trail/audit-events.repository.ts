@@ -37,14 +37,10 @@ interface StoredEvent {
   request_id: string;
 }
 
-/** The SQL of the audit trail (table audit_events, migration 0024): one insert per event, pages read by sort key. */
+/** The SQL of the audit trail (table audit_events, migration 0024): events inserted together (one row each), pages read by sort key. */
 @Injectable()
 export class AuditEventsRepository {
   constructor(private readonly clickhouse: ClickhouseService) {}
-
-  async insert(event: AuditEvent): Promise<void> {
-    await this.insertAll([event]);
-  }
 
   /** Several events in one insert (all of them or none). */
   async insertAll(events: readonly AuditEvent[]): Promise<void> {
