@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..34, checksums hash 793aab4f02ab2c5dd1666ece0423e93c8ae680a2d679fa452c3e7e45e7ad8e8e
+-- covers migrations 1..35, checksums hash d98df8d74aa24f1a38752fa6425cc1f458bede13359d877e88c40349d133a527
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -845,5 +845,39 @@ CREATE TABLE IF NOT EXISTS {{database}}.business_metric_loads
 )
 ENGINE = MergeTree
 ORDER BY (organization_id, name, loaded_at)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.contract_commitments
+(
+    `organization_id` UUID,
+    `contract_id` String,
+    `loaded_at` DateTime64(6, 'UTC'),
+    `contract_commitment_id` String,
+    `category` LowCardinality(String),
+    `type` String,
+    `description` String,
+    `cost` Nullable(Decimal(38, 10)),
+    `quantity` Nullable(Decimal(38, 10)),
+    `unit` String,
+    `period_start` DateTime('UTC'),
+    `period_end` DateTime('UTC'),
+    `contract_period_start` DateTime('UTC'),
+    `contract_period_end` DateTime('UTC'),
+    `billing_currency` LowCardinality(String)
+)
+ENGINE = MergeTree
+ORDER BY (organization_id, contract_id, loaded_at, contract_commitment_id)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.contract_commitment_loads
+(
+    `organization_id` UUID,
+    `loaded_at` DateTime64(6, 'UTC'),
+    `state` LowCardinality(String)
+)
+ENGINE = MergeTree
+ORDER BY (organization_id, loaded_at)
 SETTINGS index_granularity = 8192
 ;

@@ -1,8 +1,9 @@
 import { formatDayNumber } from '../src/common/dates/calendar-date';
 
 /**
- * The frame the docs' daily plots share (docs:forecast-plot, docs:anomaly-plot): a 900 × 380 SVG of `days` days from
- * `firstDay` (a day number) and amounts up to `max`, with its scales, grid, month labels, legend and caption.
+ * The frame the docs' daily plots share (docs:forecast-plot, docs:anomaly-plot, docs:commitments-plot): a 900 × 380 SVG
+ * of `days` days from `firstDay` (a day number) and amounts up to `max`, with its scales, grid, month labels, legend and
+ * caption; `tickLabel` writes the value axis's labels (amounts by default).
  */
 export class DailyChart {
   readonly width = 900;
@@ -15,6 +16,7 @@ export class DailyChart {
     private readonly firstDay: number,
     private readonly days: number,
     private readonly max: number,
+    private readonly tickLabel: (tick: number) => string = (tick) => tick.toLocaleString('en-US'),
   ) {}
 
   /** The x of the i-th day. */
@@ -46,7 +48,7 @@ export class DailyChart {
       `<rect width="${this.width}" height="${this.height}" fill="white"/>`,
       ...ticks.map(
         (tick) =>
-          `<line x1="${this.left}" x2="${this.width - 20}" y1="${this.y(tick).toFixed(1)}" y2="${this.y(tick).toFixed(1)}" stroke="#eee"/><text x="${this.left - 6}" y="${(this.y(tick) + 4).toFixed(1)}" font-size="11" text-anchor="end">${tick.toLocaleString('en-US')}</text>`,
+          `<line x1="${this.left}" x2="${this.width - 20}" y1="${this.y(tick).toFixed(1)}" y2="${this.y(tick).toFixed(1)}" stroke="#eee"/><text x="${this.left - 6}" y="${(this.y(tick) + 4).toFixed(1)}" font-size="11" text-anchor="end">${this.tickLabel(tick)}</text>`,
       ),
       ...months,
       ...marks,

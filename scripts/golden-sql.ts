@@ -23,6 +23,7 @@ import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.qu
 import { buildAllocationQuery, buildSplitFlowsQuery } from '../src/cost-query/allocation.query';
 import { buildCommitmentsQuery, buildEligibleServicesQuery } from '../src/cost-query/commitments.query';
 import { buildBudgetSumsQuery } from '../src/cost-query/budget-sums.query';
+import { buildContractAppliedQuery, contractCommitmentsInForceSql } from '../src/cost-query/contracts.query';
 import { buildUnitCostSumsQuery } from '../src/cost-query/unit-cost-sums.query';
 import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
@@ -298,6 +299,17 @@ export function goldenStatements(): Record<string, CompiledSql> {
       dateGrouping: 'daily',
       eligibleServices: ['Amazon EC2', 'Amazon RDS'],
       conversion: CONVERSION,
+    }),
+    'contract-commitments-in-force': contractCommitmentsInForceSql(
+      'cost_insights.contract_commitments',
+      'cost_insights.contract_commitment_loads',
+      ORG.organizationId,
+      ['AGR-99-BETA'],
+    ),
+    'contract-applied-scoped': buildContractAppliedQuery(TABLE, {
+      scope: SCOPED,
+      window: { start: '2025-12-01', end: '2026-11-24' },
+      commitmentIds: ['CMT-SPEND-001', 'CMT-RI-002'],
     }),
     // Two budgets in one pass: one of the whole organisation, one of a team made under a key's data scope.
     'budget-sums-daily-converted': buildBudgetSumsQuery(TABLE, {

@@ -1,6 +1,7 @@
 import { EXIT } from './cli-output';
 import { messageOf } from '../common/errors/message-of';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
 import type { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
@@ -131,6 +132,7 @@ export function formatSummary(s: IngestFocusSummary, activatedTagKeys: string[] 
           `First rolled back ${s.rolledBackImports.length} earlier import(s) interrupted while publishing: ${s.rolledBackImports.join(', ')}`,
         ]
       : []),
+    ...(s.contracts ? ['', describeImportedContracts(s.contracts)] : []),
     ...(s.skippedFiles.length > 0 ? [`Skipped (not export parts): ${s.skippedFiles.join(', ')}`] : []),
     ...s.warnings.map((warning) => `Warning: ${warning}`),
     ...(activatedTagKeys.length > 0

@@ -1,20 +1,26 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
+import { DATA_ANSWER_HEADERS, DataAnswer, MONEY_ANSWER_HEADERS } from '../answers/data-answer.interceptor';
 import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { CommitmentsService } from './commitments.service';
+import { ContractsService } from './contracts.service';
 import { CommitmentsDto, CommitmentsRequestDto, CommitmentsResponseDto } from './dto/commitments.dto';
+import { ContractsDto, ContractsRequestDto, ContractsResponseDto } from './dto/contracts.dto';
+import { CONTRACT_LIMITS } from './commitment-limits';
 
 @ApiTags('Commitments')
-@Controller('cost-insights/commitments')
+@Controller('cost-insights')
 export class CommitmentsController {
-  constructor(private readonly commitments: CommitmentsService) {}
+  constructor(
+    private readonly commitments: CommitmentsService,
+    private readonly contracts: ContractsService,
+  ) {}
 
-  @Post()
+  @Post('commitments')
   @HttpCode(200)
   @Authorized('cost:read')
   @DataAnswer({ money: true })
@@ -32,5 +38,24 @@ export class CommitmentsController {
   @ApiBadRequestResponse({ description: 'Unknown fields, a filter or dateGrouping that is not one, a window too long.' })
   async measure(@CurrentPrincipal() principal: Principal, @Body() body: CommitmentsRequestDto): Promise<SuccessEnvelope<CommitmentsDto>> {
     return ok(await this.commitments.measure(organizationScopeOf(principal), body));
+  }
+
+  @Post('contracts')
+  @HttpCode(200)
+  @Authorized('cost:read')
+  @DataAnswer()
+  @ApiOperation({
+    operationId: 'getContracts',
+    summary: 'Extension: contract burn-down: how much of each contract commitment is used, and where it is heading',
+    description: [
+      "Requires scope `cost:read`; the key's organisation. The contracts are those of the FOCUS 1.3 Contract Commitment dataset (`ingest focus` or a data source recognises its files by their columns; a re-import replaces the contracts it names).",
+      "Per commitment: `applied_cost` / `applied_quantity` = Σ of the cost rows' `ContractApplied` elements naming it, in its period up to `as_of` (default yesterday, the last whole day), in its billing currency; a data-scoped key counts the rows of its scope. `burned` = applied ÷ committed, in quantity for a Usage commitment with a committed quantity, in cost otherwise.",
+      `\`projected\`: applied to date plus the forecast of the days left to the period's end (the model of /forecast fitted on the daily applied amounts), with its interval at \`level\` (default ${CONTRACT_LIMITS.defaultLevel} %); null, with \`projection_note\`, when the period has ended, has not started or has under two weeks behind it.`,
+    ].join('\n\n'),
+  })
+  @ApiOkResponse({ type: ContractsResponseDto, headers: DATA_ANSWER_HEADERS })
+  @ApiBadRequestResponse({ description: 'Unknown fields, an asOf that is not a date, a level outside 50–99, too many contract ids.' })
+  async burnDown(@CurrentPrincipal() principal: Principal, @Body() body: ContractsRequestDto): Promise<SuccessEnvelope<ContractsDto>> {
+    return ok(await this.contracts.burnDown(organizationScopeOf(principal), body));
   }
 }

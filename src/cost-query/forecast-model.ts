@@ -9,6 +9,8 @@
 export const MIN_HISTORY_DAYS = 14;
 /** Most days of history the model is fitted on (13 weeks: recent behaviour, three month starts). */
 export const TRAINING_DAYS = 91;
+/** Days of history a forecast reads: the training days and four weeks before them for the backtest's earliest origin. */
+export const READ_HISTORY_DAYS = TRAINING_DAYS + 28;
 /** The name of the method, as answers state it. */
 export const FORECAST_METHOD = 'least squares: level, linear trend, day of week, first day of month';
 

@@ -1,4 +1,4 @@
-import { MIN_HISTORY_DAYS, TRAINING_DAYS } from '../cost-query/forecast-model';
+import { MIN_HISTORY_DAYS, READ_HISTORY_DAYS } from '../cost-query/forecast-model';
 
 /** The forecast's limits and defaults, written once (the DTOs, the service and the docs quote them). */
 export const FORECAST_LIMITS = {
@@ -11,6 +11,5 @@ export const FORECAST_LIMITS = {
   otherLabel: '(other)',
   totalLabel: 'Total',
   minHistoryDays: MIN_HISTORY_DAYS,
-  /** Days of history read: the training days and four weeks before them for the backtest's earliest origin. */
-  historyDays: TRAINING_DAYS + 28,
+  historyDays: READ_HISTORY_DAYS,
 } as const;

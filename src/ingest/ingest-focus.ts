@@ -19,6 +19,8 @@ import { distributedStagingTableName, IMPORT_TABLE_PREFIX, importTableName, newI
 import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
 import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } from './partition-hosts';
 import { publishPartitions, PublishPlan } from './partition-publish';
+import { ContractCommitmentFile, isContractCommitmentDataset, readContractCommitmentFile } from './contract-commitment-dataset';
+import { ImportedContracts, loadContractCommitments } from './contract-commitment-load';
 
 export interface IngestFocusOptions {
   /** Files and/or directories of export parts (the operator's), or the parts a data source offers. */
@@ -80,6 +82,8 @@ export interface IngestFocusSummary {
   sumListCost: string;
   elapsedMs: number;
   rowsPerSecond: number;
+  /** The FOCUS 1.3 Contract Commitment dataset's files of the import, when it had any: the contracts they replaced. */
+  contracts?: ImportedContracts;
 }
 
 /**
@@ -96,7 +100,13 @@ export interface IngestFocusSummary {
  */
 export async function ingestFocus(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<IngestFocusSummary> {
   const started = Date.now();
-  const prepared = await prepare(clickhouse, options);
+  checkOptions(options);
+  const { costFiles, contractFiles, skipped } = await datasetsOf(options.paths);
+  if (costFiles.length === 0) {
+    const contracts = await loadContractCommitments(clickhouse, options.organizationId, contractFiles);
+    return contractsOnlySummary(options.organizationId, contractFiles, skipped, contracts, Date.now() - started);
+  }
+  const prepared = await prepare(clickhouse, options, costFiles, skipped);
   let published = false;
   try {
     const loaded = await load(clickhouse, prepared, started, options.onProgress);
@@ -106,7 +116,9 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     );
     published = true;
     loaded.warnings.push(...(await duplicateImportWarnings(clickhouse, prepared.organizationId, staged.invoices)));
-    return summarise(prepared, loaded, staged, replaced, Date.now() - started);
+    const contracts =
+      contractFiles.length > 0 ? await loadContractCommitments(clickhouse, prepared.organizationId, contractFiles) : undefined;
+    return { ...summarise(prepared, loaded, staged, replaced, Date.now() - started), ...(contracts ? { contracts } : {}) };
   } finally {
     // A publish that failed and could not be rolled back keeps its backup for recovery.
     await dropImportTables(clickhouse, prepared.importId, { keepBackup: !published }).catch(() => undefined);
@@ -133,21 +145,46 @@ interface PreparedImport {
   rolledBackImports: string[];
 }
 
-/** Checks the options and every CSV header, reaches every host, and first rolls back what a dead import left. */
-async function prepare(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<PreparedImport> {
+function checkOptions(options: IngestFocusOptions): void {
   if (!UUID_PATTERN.test(options.organizationId)) throw new FocusIngestError(`--org must be a UUID, got "${options.organizationId}"`);
   if (options.integrationId !== undefined && !/^[\w.:\-/@]{1,200}$/.test(options.integrationId)) {
     throw new FocusIngestError(`--integration must be 1-200 characters of letters, digits and . : - / @ _`);
   }
-  const { files, skipped } = await exportFiles(options.paths);
+}
+
+/** The files of an import in their datasets; Contract Commitment files are read and checked whole here, before anything is written. */
+interface ImportDatasets {
+  costFiles: FocusFile[];
+  contractFiles: ContractCommitmentFile[];
+  skipped: string[];
+}
+
+async function datasetsOf(paths: IngestFocusOptions['paths']): Promise<ImportDatasets> {
+  const { files, skipped } = await exportFiles(paths);
   if (files.length === 0) {
-    const named = options.paths.map((path) => (typeof path === 'string' ? path : path.name));
+    const named = paths.map((path) => (typeof path === 'string' ? path : path.name));
     throw new FocusIngestError(`no CSV or Parquet export files in ${named.join(', ')}`);
   }
+  const datasets: ImportDatasets = { costFiles: [], contractFiles: [], skipped };
   // Fail fast: every CSV header is checked before anything is loaded (Parquet is checked once parsed).
-  for (const file of files.filter((f) => f.format === 'CSVWithNames')) {
-    assertRequiredColumns(file, await readCsvHeader(file));
+  for (const file of files) {
+    const columns = file.format === 'CSVWithNames' ? await readCsvHeader(file) : undefined;
+    if (columns && isContractCommitmentDataset(columns)) datasets.contractFiles.push(await readContractCommitmentFile(file));
+    else {
+      if (columns) assertRequiredColumns(file, columns);
+      datasets.costFiles.push(file);
+    }
   }
+  return datasets;
+}
+
+/** Checks every CSV header, reaches every host, and first rolls back what a dead import left. */
+async function prepare(
+  clickhouse: ClickhouseService,
+  options: IngestFocusOptions,
+  files: FocusFile[],
+  skipped: string[],
+): Promise<PreparedImport> {
   // Every host must answer before anything is written: a node that is down could not take its share.
   const hosts = await partitionHosts(clickhouse, 'FOCUS import refused, nothing was imported: every node of the cluster must answer');
   // First put back what an import killed while publishing left half-replaced.
@@ -308,6 +345,37 @@ function summarise(
     sumListCost: loaded.sums.list,
     elapsedMs,
     rowsPerSecond: elapsedMs > 0 ? Math.round((loaded.rows * 1000) / elapsedMs) : loaded.rows,
+  };
+}
+
+/** An import of Contract Commitment files only: no cost row read or replaced. */
+function contractsOnlySummary(
+  organizationId: string,
+  files: readonly ContractCommitmentFile[],
+  skippedFiles: string[],
+  contracts: ImportedContracts,
+  elapsedMs: number,
+): IngestFocusSummary {
+  return {
+    organizationId,
+    files: files.length,
+    skippedFiles,
+    bytes: files.reduce((n, file) => n + file.bytes, 0),
+    rows: 0,
+    billingPeriods: [],
+    integrationIds: [],
+    partitions: [],
+    invoices: [],
+    restatedInvoices: [],
+    rolledBackImports: [],
+    warnings: [],
+    currencies: [],
+    sumBilledCost: '0',
+    sumEffectiveCost: '0',
+    sumListCost: '0',
+    elapsedMs,
+    rowsPerSecond: 0,
+    contracts,
   };
 }
 

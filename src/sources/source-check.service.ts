@@ -10,6 +10,7 @@ import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
+import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
 import { ingestFocus } from '../ingest/ingest-focus';
 import { recoverInterruptedImports } from '../ingest/import-journal';
@@ -173,7 +174,10 @@ export class SourceCheckService {
       const after = await this.sources.periodTotals(source.organization_id, source.integration_id, summary.billingPeriods);
       this.logger.log(`source ${source.source_id}: imported ${delivery.id} (${summary.rows} rows, ${summary.billingPeriods.join(', ')})`);
       return this.row(source, 'imported', {
-        ...deliveryFields(delivery, summary.warnings.join('\n')),
+        ...deliveryFields(
+          delivery,
+          [...summary.warnings, ...(summary.contracts ? [describeImportedContracts(summary.contracts)] : [])].join('\n'),
+        ),
         billing_periods: summary.billingPeriods,
         rows: summary.rows,
         changes: JSON.stringify(periodChanges(before, after, summary.billingPeriods)),

@@ -36,6 +36,8 @@ export const STORE_TABLES = {
   business_metrics: 'first-shard',
   business_metric_values: 'first-shard',
   business_metric_loads: 'first-shard',
+  contract_commitments: 'first-shard',
+  contract_commitment_loads: 'first-shard',
   /**
    * Sign-in records without Redis. Not cluster-wide (as its migration's comment meant it to be): on a cluster without
    * Redis a session is known to the shard that wrote it only; a Distributed table needs a migration for replicated mode.

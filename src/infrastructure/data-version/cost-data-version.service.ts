@@ -14,7 +14,8 @@ const ANSWER_TABLES = [COST_TABLE, 'exchange_rates', 'organization_settings'];
  * activated tag keys (which change no answer, only where it is read from: tag-keys/activated-keys.service.ts), the
  * rule-defined cost categories (a saved version changes the answers naming its category; converted sums hold no
  * category, so they are not keyed by it) and the business metrics that unit-cost answers divide by (partitioned by
- * month, not organisation: a load moves every organisation's version, and loads are rare).
+ * month, not organisation: a load moves every organisation's version, and loads are rare) and the contract commitments
+ * that contract burn-downs are measured against.
  */
 const CACHE_KEY_TABLES = [
   ...ANSWER_TABLES,
@@ -24,6 +25,8 @@ const CACHE_KEY_TABLES = [
   'business_metrics',
   'business_metric_values',
   'business_metric_loads',
+  'contract_commitments',
+  'contract_commitment_loads',
 ];
 
 /**

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { addDays, todayUtc } from '../common/dates/calendar-date';
+import {
+  AppliedDayRow,
+  buildContractAppliedQuery,
+  ContractCommitmentInForce,
+  contractCommitmentsInForceSql,
+} from '../cost-query/contracts.query';
+import type { OrganizationScope } from '../cost-query/filters.types';
+import { FORECAST_METHOD } from '../cost-query/forecast-model';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { CONTRACT_LIMITS } from './commitment-limits';
+import { burnDown, commitmentDays } from './contract-burn-down';
+import type { ContractDto, ContractsDto, ContractsRequestDto } from './dto/contracts.dto';
+
+/**
+ * Contract burn-down (FOCUS 1.3): each contract commitment of the Contract Commitment dataset, what the cost rows'
+ * ContractApplied elements drew from it to date, and where that is heading at the period's end.
+ */
+@Injectable()
+export class ContractsService {
+  constructor(private readonly clickhouse: ClickhouseService) {}
+
+  async burnDown(scope: OrganizationScope, request: ContractsRequestDto): Promise<ContractsDto> {
+    const asOf = request.asOf ?? addDays(todayUtc(), -1);
+    const level = request.level ?? CONTRACT_LIMITS.defaultLevel;
+    const commitments = await this.inForce(scope.organizationId, request.contractIds);
+    const applied = await this.applied(scope, commitments, asOf);
+    const contracts = new Map<string, ContractDto>();
+    for (const commitment of commitments) {
+      const contract = contracts.get(commitment.contract_id) ?? {
+        contract_id: commitment.contract_id,
+        period_start: `${commitment.contract_period_start.replace(' ', 'T')}Z`,
+        period_end: `${commitment.contract_period_end.replace(' ', 'T')}Z`,
+        commitments: [],
+      };
+      contract.commitments.push(burnDown(commitment, applied, asOf, level));
+      contracts.set(commitment.contract_id, contract);
+    }
+    return { as_of: asOf, level, method: FORECAST_METHOD, contracts: [...contracts.values()] };
+  }
+
+  private inForce(organizationId: string, contractIds?: readonly string[]): Promise<ContractCommitmentInForce[]> {
+    const { sql, params } = contractCommitmentsInForceSql(
+      this.clickhouse.table('contract_commitments'),
+      this.clickhouse.table('contract_commitment_loads'),
+      organizationId,
+      contractIds?.length ? contractIds : undefined,
+    );
+    return this.clickhouse.query<ContractCommitmentInForce>(sql, params, { organizationId });
+  }
+
+  /** The commitments' applied amounts per day, from the earliest period's first day to as_of (none before a period starts). */
+  private async applied(
+    scope: OrganizationScope,
+    commitments: readonly ContractCommitmentInForce[],
+    asOf: string,
+  ): Promise<AppliedDayRow[]> {
+    const started = commitments.filter((commitment) => commitmentDays(commitment, asOf).first <= asOf);
+    if (started.length === 0) return [];
+    const start = started.map((commitment) => commitmentDays(commitment, asOf).first).sort()[0];
+    const { sql, params } = buildContractAppliedQuery(this.clickhouse.table('cost_line_items'), {
+      scope,
+      window: { start, end: asOf },
+      commitmentIds: [...new Set(started.map((commitment) => commitment.contract_commitment_id))],
+    });
+    return this.clickhouse.query<AppliedDayRow>(sql, params, scope);
+  }
+}

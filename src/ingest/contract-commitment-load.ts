@@ -1,0 +1,51 @@
+import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { contractCommitmentsInForceSql, ContractCommitmentInForce } from '../cost-query/contracts.query';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { checkedAcrossFiles, ParsedCommitment } from './contract-commitment-dataset';
+
+/** What an import of Contract Commitment files replaced: the contracts it named, and their commitments now. */
+export interface ImportedContracts {
+  contracts: string[];
+  commitments: number;
+}
+
+/**
+ * Loads the Contract Commitment files of an import as one load: checked against each other and against the
+ * commitments in force (a commitment keeps its currency across contracts), then written between a `started` and a
+ * `complete` mark, so a load cut short is never read. Each contract named is replaced whole; the others are kept.
+ */
+export async function loadContractCommitments(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  files: ReadonlyArray<{ name: string; commitments: readonly ParsedCommitment[] }>,
+): Promise<ImportedContracts> {
+  const { sql, params } = contractCommitmentsInForceSql(
+    clickhouse.table('contract_commitments'),
+    clickhouse.table('contract_commitment_loads'),
+    organizationId,
+  );
+  const inForce = await clickhouse.query<ContractCommitmentInForce>(sql, params, { organizationId });
+  checkedAcrossFiles(
+    files,
+    new Map(inForce.map((row) => [row.contract_commitment_id, { currency: row.billing_currency, contractId: row.contract_id }])),
+  );
+  const rows = files.flatMap((file) => file.commitments.map(({ row }) => row));
+  const loadedAt = clickhouseTimestamp(new Date());
+  const mark = (state: 'started' | 'complete') =>
+    clickhouse.insert('contract_commitment_loads', [{ organization_id: organizationId, loaded_at: loadedAt, state }]);
+  await mark('started');
+  await clickhouse.insert(
+    'contract_commitments',
+    rows.map((row) => ({ organization_id: organizationId, loaded_at: loadedAt, ...row })),
+  );
+  await mark('complete');
+  return { contracts: [...new Set(rows.map((row) => row.contract_id))].sort(), commitments: rows.length };
+}
+
+/** What an import's Contract Commitment dataset replaced, in a line for the operator. */
+export function describeImportedContracts(contracts: ImportedContracts): string {
+  return (
+    `Contract Commitment dataset: ${contracts.commitments} commitment(s) of ${contracts.contracts.length} contract(s) ` +
+    `(${contracts.contracts.join(', ') || 'none'}), each contract's earlier commitments replaced.`
+  );
+}
