@@ -199,15 +199,14 @@ describe('one definition per concept', () => {
     const keys = new Set(day.flatMap((row) => Object.keys(row)));
     expect(sorted([...keys].filter((key) => !(COST_COLUMNS as readonly string[]).includes(key)))).toEqual([]);
     // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, its clouds
-    // split no shared charge onto other rows, and its commitments carry no quantities, capacity reservations or
-    // contracts (migration 0031).
+    // split no shared charge onto other rows, and its commitments carry no quantities or capacity reservations
+    // (migration 0031); its AWS usage draws its one contract down (contract_applied).
     const allocation = ['allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name'];
     const commitments = [
       'commitment_discount_quantity',
       'commitment_discount_unit',
       'capacity_reservation_id',
       'capacity_reservation_status',
-      'contract_applied',
     ];
     expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(sorted(['charge_class', ...allocation, ...commitments]));
   });

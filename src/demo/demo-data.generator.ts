@@ -688,7 +688,29 @@ function toRow(organizationId: string, shape: RowShape): DemoCostRow {
     spot_savings: formatMicros(money.spot),
     other_savings: formatMicros(money.other),
     ...commitmentOf(shape),
+    ...contractOf(shape, invoiceOf(shape).billing_currency, money.amortized),
   };
+}
+
+/**
+ * The demo's one contract (FOCUS 1.3): an AWS enterprise spend commitment that every AWS usage charge billed in USD
+ * draws down by its effective cost. Its terms (the Contract Commitment dataset) are sized by the loader from the rows.
+ */
+export const DEMO_CONTRACT = {
+  contractId: 'EDP-2025-AWS',
+  commitmentId: 'EDP-2025-AWS-SPEND',
+  description: 'AWS Enterprise Discount Program: 3-year spend commitment',
+  type: 'Enterprise Agreement',
+  years: 3,
+  currency: 'USD',
+} as const;
+
+function contractOf(shape: RowShape, currency: string, effective: number): Partial<DemoCostRow> {
+  const usage = (CHARGE_CATEGORIES[shape.costType] ?? 'Usage') === 'Usage';
+  if (shape.spec.cloud !== 'AWS' || currency !== DEMO_CONTRACT.currency || !usage || effective <= 0) return {};
+  // The applied cost as a JSON number of the row's exact decimal text.
+  const ids = `"ContractId":${JSON.stringify(DEMO_CONTRACT.contractId)},"ContractCommitmentId":${JSON.stringify(DEMO_CONTRACT.commitmentId)}`;
+  return { contract_applied: `{"Elements":[{${ids},"ContractCommitmentAppliedCost":${formatMicros(effective)}}]}` };
 }
 
 /** The FOCUS commitment columns of a row that used a commitment (status Used) or paid for one (its fee: no status). */

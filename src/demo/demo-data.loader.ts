@@ -1,7 +1,8 @@
-import { todayUtc } from '../common/dates/calendar-date';
+import { daysInRange, formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
+import { decimalText, scaled } from '../common/money/scaled-decimal';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { CurrencyRepository } from '../currency/currency.repository';
-import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
+import { DEMO_CONTRACT, DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
 import { demoExchangeRates } from './demo-exchange-rates';
 import { DEMO_METRICS, demoMetricValues } from './demo-business-metrics';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
@@ -37,6 +38,7 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
   let batch: Record<string, unknown>[] = [];
   let rows = 0;
   const dailyCost = new Map<string, number>();
+  let contractApplied = 0n;
   const flush = async () => {
     await clickhouse.insert('cost_line_items', batch);
     rows += batch.length;
@@ -46,6 +48,7 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
     for (const row of day) {
       batch.push(withoutDefaults(row));
       dailyCost.set(row.usage_date, (dailyCost.get(row.usage_date) ?? 0) + Number(row.amortized_cost));
+      if (row.contract_applied) contractApplied += scaled(row.amortized_cost);
     }
     if (batch.length >= BATCH_ROWS) await flush();
   }
@@ -54,6 +57,7 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
   const rates = demoExchangeRates(from, to, seed);
   await new CurrencyRepository(clickhouse).insertRates(options.organizationId, rates);
   const metricValues = await loadDemoMetrics(clickhouse, options.organizationId, dailyCost, seed);
+  await loadDemoContract(clickhouse, options.organizationId, { from, to }, contractApplied);
   return { rows, rates: rates.length, metricValues, from, to };
 }
 
@@ -86,6 +90,45 @@ async function loadDemoMetrics(
   }));
   await clickhouse.insert('business_metric_values', values);
   return values.length;
+}
+
+/**
+ * The demo contract's terms (the Contract Commitment dataset, one complete load): three years from the window's first
+ * month, committing a tenth more than the pace of the rows would reach, so its projection shows a shortfall to act on.
+ */
+async function loadDemoContract(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  window: { from: string; to: string },
+  applied: bigint,
+): Promise<void> {
+  const start = formatMonthNumber(monthNumber(window.from));
+  const end = formatMonthNumber(monthNumber(window.from) + DEMO_CONTRACT.years * 12);
+  const perDay = applied / BigInt(daysInRange(window.from, window.to));
+  const thousand = scaled('1000');
+  const committed = ((perDay * BigInt(daysInRange(start, end) - 1) * 11n) / 10n / thousand) * thousand;
+  const loadedAt = clickhouseTimestamp(new Date());
+  const period = (date: string) => `${date} 00:00:00`;
+  await clickhouse.insert('contract_commitments', [
+    {
+      organization_id: organizationId,
+      contract_id: DEMO_CONTRACT.contractId,
+      loaded_at: loadedAt,
+      contract_commitment_id: DEMO_CONTRACT.commitmentId,
+      category: 'Spend',
+      type: DEMO_CONTRACT.type,
+      description: DEMO_CONTRACT.description,
+      cost: decimalText(committed),
+      quantity: null,
+      unit: '',
+      period_start: period(start),
+      period_end: period(end),
+      contract_period_start: period(start),
+      contract_period_end: period(end),
+      billing_currency: DEMO_CONTRACT.currency,
+    },
+  ]);
+  await clickhouse.insert('contract_commitment_loads', [{ organization_id: organizationId, loaded_at: loadedAt, state: 'complete' }]);
 }
 
 const ZERO_MONEY = '0.000000';

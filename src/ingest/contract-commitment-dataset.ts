@@ -83,7 +83,8 @@ export function isContractCommitmentDataset(columns: readonly string[]): boolean
 
 /**
  * The commitments of a Contract Commitment CSV file, checked whole: a missing required column, a value that is not
- * one, a period ending before it starts, or a commitment listed twice refuses the file, naming line and column.
+ * one, or a period ending before it starts refuses the file, naming line and column (checkedAcrossFiles then checks the
+ * import's files together).
  */
 export function parseContractCommitments(fileName: string, text: string): ParsedCommitment[] {
   let records;
@@ -181,7 +182,14 @@ function period(
 
 function timestamp(given: string, column: FocusColumn, problem: Problem): string {
   const match = TIMESTAMP.exec(given);
-  if (!match || !isCalendarDate(match[1]) || !isSupportedDate(match[1]) || Number(match[2] ?? 0) > 23 || Number(match[3] ?? 0) > 59)
+  if (
+    !match ||
+    !isCalendarDate(match[1]) ||
+    !isSupportedDate(match[1]) ||
+    Number(match[2] ?? 0) > 23 ||
+    Number(match[3] ?? 0) > 59 ||
+    Number(match[4] ?? 0) > 59
+  )
     throw problem(column, `is not an ISO 8601 UTC date or date-time from 2000 to 2099: ${JSON.stringify(given)}`);
   const [, date, hours = '00', minutes = '00', seconds = '00'] = match;
   return `${date} ${hours}:${minutes}:${seconds}`;

@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ContractCommitmentDto, ContractDto } from '../../src/commitments/dto/contracts.dto';
-import { addDays } from '../../src/common/dates/calendar-date';
+import { addDays, daysInRange } from '../../src/common/dates/calendar-date';
+import { decimalText, scaled } from '../../src/common/money/scaled-decimal';
+import { DEMO_CONTRACT, DEMO_DEFAULT_SEED, generateDemoRows } from '../../src/demo/demo-data.generator';
+import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
@@ -287,6 +290,25 @@ describe('POST /v1/cost-insights/contracts', () => {
     const summary = await importInto(who, [costs, join(FIXTURES, 'contract_commitment_scenario_2.csv')]);
     expect(summary.rows).toBe(1000);
     expect(summary.contracts).toEqual({ contracts: ['AGR-44-GAMMA'], commitments: 3 });
+  });
+
+  it("answers the demo estate's contract, burned by its AWS usage billed in USD", async () => {
+    const demo = await t.newOrganization();
+    const { from, to } = await loadDemoData(t.clickhouse, { organizationId: demo.organizationId, days: 40 });
+    // The same rows, summed here: the effective cost of each row the loader gave a ContractApplied element.
+    let expected = 0n;
+    for (const day of generateDemoRows({ organizationId: demo.organizationId, from, to, seed: DEMO_DEFAULT_SEED }))
+      for (const row of day) if (row.contract_applied) expected += scaled(row.amortized_cost);
+    const response = await ask(demo, {});
+    expect(response.status).toBe(200);
+    expect(response.body.data.as_of).toBe(to);
+    const [contract] = response.body.data.contracts as ContractDto[];
+    expect(contract.contract_id).toBe(DEMO_CONTRACT.contractId);
+    const [pool] = contract.commitments;
+    expect([pool.currency, pool.burn_measure, pool.days_elapsed]).toEqual(['USD', 'cost', daysInRange(`${from.slice(0, 7)}-01`, to)]);
+    expect(pool.applied_cost).toBe(Number(decimalText(expected)));
+    expect(pool.burned).toBeGreaterThan(0);
+    expect(pool.projected!.applied).toBeGreaterThan(pool.applied_cost);
   });
 
   it('answers an organisation without contracts with an empty list', async () => {
