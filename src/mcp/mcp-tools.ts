@@ -16,6 +16,8 @@ import { AllocationService } from '../allocation/allocation.service';
 import { getAllocationTool } from './tools/get-allocation.tool';
 import { CommitmentsService } from '../commitments/commitments.service';
 import { getCommitmentsTool } from './tools/get-commitments.tool';
+import { ContractsService } from '../commitments/contracts.service';
+import { getContractsTool } from './tools/get-contracts.tool';
 import { BudgetsService } from '../budgets/budgets.service';
 import { listBudgetsTool } from './tools/list-budgets.tool';
 import { UnitCostsService } from '../unit-costs/unit-costs.service';
@@ -39,6 +41,7 @@ export const MCP_TOOL_NAMES = [
   'find_anomalies',
   'get_allocation',
   'get_commitments',
+  'get_contracts',
   'list_budgets',
   'get_unit_costs',
 ] as const;
@@ -64,6 +67,7 @@ export class McpTools {
     anomalies: AnomaliesService,
     allocation: AllocationService,
     commitments: CommitmentsService,
+    contracts: ContractsService,
     budgets: BudgetsService,
     unitCosts: UnitCostsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,6 +81,7 @@ export class McpTools {
       anomalies,
       allocation,
       commitments,
+      contracts,
       budgets,
       unitCosts,
     };
@@ -90,6 +95,7 @@ export class McpTools {
       findAnomaliesTool(services),
       getAllocationTool(services),
       getCommitmentsTool(services),
+      getContractsTool(services),
       listBudgetsTool(services),
       getUnitCostsTool(services),
     ];

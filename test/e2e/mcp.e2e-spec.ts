@@ -120,7 +120,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     await t.close();
   });
 
-  it('lists twelve read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
+  it('lists thirteen read-only tools whose input schemas are the endpoints’ request schemas from the OpenAPI document, plus paging and search', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_costs',
@@ -128,6 +128,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'forecast_costs',
       'get_allocation',
       'get_commitments',
+      'get_contracts',
       'get_cost_category_values',
       'get_cost_data',
       'get_filter_values',
@@ -375,6 +376,14 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
     expect(toolError(await call(client, 'get_commitments', { dateGrouping: 'hourly' }))).toContain('dateGrouping');
   });
 
+  it('get_contracts: the /contracts answer, and its 400 as a tool error', async () => {
+    const body = { asOf: '2026-10-31', level: 90 };
+    const overHttp = await t.http.post('/v1/cost-insights/contracts').set(full.auth).send(body);
+    expect(overHttp.status).toBe(200);
+    expect(answer(await call(client, 'get_contracts', body))).toEqual(overHttp.body.data);
+    expect(toolError(await call(client, 'get_contracts', { level: 120 }))).toContain('level');
+  });
+
   it('list_budgets: the /budgets answer, and its 400 as a tool error', async () => {
     const made = await t.http
       .post('/v1/admin/budgets')
@@ -541,6 +550,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'find_anomalies',
       'get_allocation',
       'get_commitments',
+      'get_contracts',
       'list_budgets',
       'get_unit_costs',
     ]) {
@@ -550,7 +560,7 @@ describe('MCP over Streamable HTTP (POST /v1/mcp)', () => {
       'This API key lacks the scope required for this operation: shared-filters:read.',
     );
     // The list is the same for every key: a tool is refused when called, with the reason.
-    expect((await reader.listTools()).tools).toHaveLength(12);
+    expect((await reader.listTools()).tools).toHaveLength(13);
   });
 
   it('validates arguments with the endpoints’ validation: the 400 message as a tool error', async () => {

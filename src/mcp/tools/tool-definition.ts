@@ -10,6 +10,7 @@ import type { ForecastsService } from '../../forecasts/forecasts.service';
 import type { AnomaliesService } from '../../anomalies/anomalies.service';
 import type { AllocationService } from '../../allocation/allocation.service';
 import type { CommitmentsService } from '../../commitments/commitments.service';
+import type { ContractsService } from '../../commitments/contracts.service';
 import type { BudgetsService } from '../../budgets/budgets.service';
 import type { UnitCostsService } from '../../unit-costs/unit-costs.service';
 import type { SharingService } from '../../sharing/sharing.service';
@@ -67,6 +68,7 @@ export interface ToolServices {
   anomalies: AnomaliesService;
   allocation: AllocationService;
   commitments: CommitmentsService;
+  contracts: ContractsService;
   budgets: BudgetsService;
   unitCosts: UnitCostsService;
 }
