@@ -397,6 +397,29 @@ describe('Data sources', () => {
     ]);
   });
 
+  it('imports a Contract Commitment dataset delivered beside the cost files, recognised by its columns', async () => {
+    const org = await t.newOrganization();
+    const dir = join(root, org.organizationId, 'files');
+    const an = new Date('2026-11-01T00:00:00Z');
+    write(join(dir, 'a.csv'), focusCsv('2026-09', [{ billed: '5', day: '2026-09-01' }]), an);
+    const contract = [
+      'ContractId,ContractCommitmentId,ContractCommitmentCategory,ContractCommitmentCost,ContractCommitmentPeriodStart,ContractCommitmentPeriodEnd,ContractPeriodStart,ContractPeriodEnd,BillingCurrency',
+      'EDP-1,EDP-1-SPEND,Spend,120000.00,2026-01-01,2027-01-01,2026-01-01,2027-01-01,USD',
+    ];
+    write(join(dir, 'contracts.csv'), contract.join('\n') + '\n', an);
+    const id = await addSource(org, 'focus-files', dir, 'files');
+    const [check] = await run(org, id);
+    expect(check.outcome).toBe('imported');
+    expect(check.message).toContain('Contract Commitment dataset: 1 commitment(s) of 1 contract(s) (EDP-1)');
+    expect(await billedByMonth(org)).toEqual({ '2026-09': '5' });
+    const answer = await t.http.post('/v1/cost-insights/contracts').set(org.auth).send({ asOf: '2026-09-30' });
+    expect(answer.body.data.contracts[0].commitments[0]).toMatchObject({
+      contract_commitment_id: 'EDP-1-SPEND',
+      committed_cost: 120000,
+      applied_cost: 0,
+    });
+  });
+
   it("loads business metrics' values from a folder of CSV files: a metric a delivery, checked whole, waiting for a metric not defined", async () => {
     const org = await t.newOrganization();
     const dir = join(root, org.organizationId, 'metrics');
