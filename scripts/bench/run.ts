@@ -3,7 +3,7 @@
  *
  *   npm run bench -- [--rows 10000000] [--runs 40] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api] [--activated]
- *                    [--estate own-dimensions|shared-dimensions] [--categories]
+ *                    [--estate own-dimensions|shared-dimensions] [--categories] [--budgets] [--unit-costs] [--commitments]
  *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
  *
  * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
@@ -116,6 +116,7 @@ async function main(): Promise<void> {
   const measureRuleCategories = flag('categories');
   const measureBudgets = flag('budgets');
   const measureUnitCostsFlag = flag('unit-costs');
+  const measureCommitmentsFlag = flag('commitments');
   const shape = arg('estate', 'own-dimensions') as EstateShape;
   if (!ESTATE_SHAPES.includes(shape)) throw new Error(`--estate: one of ${ESTATE_SHAPES.join(', ')}`);
   rmSync(dir, { recursive: true, force: true });
@@ -664,6 +665,21 @@ async function main(): Promise<void> {
     return { pairs };
   };
 
+  /** Issue 57: /commitments against the /data question of the same window and grouping (the estate's savings plans). */
+  const measureCommitments = async () => {
+    const pairs = [];
+    for (const [name, window, grouping] of UNIT_COST_PAIRS) {
+      const filters = { inclusions: { dateRange: window } };
+      const commitments = apiRequest('/v1/cost-insights/commitments', { filters, dateGrouping: grouping });
+      const data = apiRequest('/v1/cost-insights/data', { filters, groupBy: { dateGrouping: grouping } });
+      const pair = await client.alternated(warmup, Math.min(runs, 20), [commitments, data]);
+      const [commitmentsApi, dataApi] = pair.samples.map(stats);
+      pairs.push({ name, commitments: commitmentsApi, data: dataApi, commitmentsOverDataP50: round(commitmentsApi.p50 / dataApi.p50) });
+      log(`commitments: ${name}: ${commitmentsApi.p50} ms against /data ${dataApi.p50} ms (×${pairs.at(-1)!.commitmentsOverDataP50})`);
+    }
+    return { pairs };
+  };
+
   // Small-request throughput.
   const tiny = {
     groupBy: { dateGrouping: 'daily', dimension: 'service' },
@@ -708,6 +724,7 @@ async function main(): Promise<void> {
   const ruleCategories = measureRuleCategories ? await measureCategories() : undefined;
   const budgets = measureBudgets ? await measureBudgetCases() : undefined;
   const unitCosts = measureUnitCostsFlag ? await measureUnitCosts() : undefined;
+  const commitments = measureCommitmentsFlag ? await measureCommitments() : undefined;
 
   const machine = {
     cpu: cpus()[0]?.model,
@@ -741,6 +758,7 @@ async function main(): Promise<void> {
     ruleCategories,
     budgets,
     unitCosts,
+    commitments,
     conversions,
     convertedSumsBuildSeconds,
     insights,
@@ -870,6 +888,7 @@ function markdown(report: any): string {
     ...categoriesMarkdown(report.ruleCategories),
     ...budgetsMarkdown(report.budgets),
     ...unitCostsMarkdown(report.unitCosts),
+    ...commitmentsMarkdown(report.commitments),
     ...conversionMarkdown(report),
     'Insights (issue 32): a forecast and an anomaly scan against the /data question that reads the same days, alternated.',
     '',
@@ -934,6 +953,20 @@ function unitCostsMarkdown(unitCosts: any): string[] {
     '|---|---:|---:|---:|',
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     ...unitCosts.pairs.map((p: any) => `| ${p.name} | ${p.unitCosts.p50} | ${p.data.p50} | ${p.unitCostsOverDataP50} |`),
+    '',
+  ];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function commitmentsMarkdown(commitments: any): string[] {
+  if (!commitments) return ['Commitments (issue 57): not measured (run with --commitments).', ''];
+  return [
+    "Commitments (issue 57): POST /commitments (a quarter of the usage on each account's savings plans) against the /data question of the same window and grouping (target ≤ 1.5):",
+    '',
+    '| question | /commitments p50 | /data p50 | ratio |',
+    '|---|---:|---:|---:|',
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    ...commitments.pairs.map((p: any) => `| ${p.name} | ${p.commitments.p50} | ${p.data.p50} | ${p.commitmentsOverDataP50} |`),
     '',
   ];
 }

@@ -1,5 +1,10 @@
 // modes: embedded server cluster — commitment figures summed by the store's SQL
+import { parse } from 'csv-parse/sync';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { addDays, todayUtc } from '../../src/common/dates/calendar-date';
+import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { COST_TYPES } from '../../src/demo/demo-data.generator';
 import { loadDemoData } from '../../src/demo/demo-data.loader';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
@@ -174,5 +179,136 @@ describe('POST /v1/cost-insights/commitments', () => {
       expect([response.status, response.body.success]).toEqual([400, false]);
     }
     expect((await t.http.post('/v1/cost-insights/commitments').send({})).status).toBe(401);
+  });
+
+  /**
+   * The FOCUS specification's own commitment examples (test/fixtures/focus/focus-spec-examples), imported by `ingest
+   * focus`: each a subset of columns, completed here with the required ones it lacks (one currency, account, service
+   * and provider; ListCost, where absent, the row's EffectiveCost) and the examples' `null` written as empty.
+   * Expected figures worked out by hand from each file, beside them.
+   */
+  describe('POST /v1/cost-insights/commitments on the FOCUS specification examples', () => {
+    const EXAMPLES = resolve(__dirname, '../fixtures/focus/focus-spec-examples');
+    const JANUARY = { start: '2023-01-01', end: '2023-01-31' };
+    const ID = '<my-commitment-discount-id>';
+    let tmp: string;
+
+    beforeAll(() => {
+      tmp = join(process.env.E2E_TMP_DIR ?? '.test-tmp', `commitment-examples-${randomBytes(4).toString('hex')}`);
+      mkdirSync(tmp, { recursive: true });
+    });
+    afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+    /** The example imported into a fresh organisation, and its /commitments answer for January 2023. */
+    async function answerFor(example: string, eligibleServices?: string[]) {
+      const records = parse(readFileSync(join(EXAMPLES, example), 'utf8'), { columns: true, skip_empty_lines: true }) as Record<
+        string,
+        string
+      >[];
+      const added = { BillingCurrency: 'USD', BillingAccountId: 'BA-1', ServiceName: 'Virtual Machines', ProviderName: 'Example Cloud' };
+      const columns = [...new Set([...Object.keys(records[0]), 'ListCost', ...Object.keys(added)])];
+      const cell = (value: string | undefined) => `"${(value === undefined || value === 'null' ? '' : value).replace(/"/g, '""')}"`;
+      const lines = records.map((record) => {
+        const row: Record<string, string> = { ...added, ListCost: record.EffectiveCost, ...record };
+        return columns.map((column) => cell(row[column])).join(',');
+      });
+      const file = join(tmp, example.replace(/\//g, '-'));
+      writeFileSync(file, [columns.join(','), ...lines].join('\n') + '\n');
+      const org = await t.newOrganization();
+      await ingestFocus(t.clickhouse, { paths: [file], organizationId: org.organizationId });
+      const response = await t.http
+        .post('/v1/cost-insights/commitments')
+        .set(org.auth)
+        .send({ filters: { inclusions: { dateRange: JANUARY } }, ...(eligibleServices ? { eligibleServices } : {}) });
+      expect(response.status).toBe(200);
+      return response.body.data;
+    }
+
+    it('flexibility across one resource: a large VM a third covered, the rest on demand', async () => {
+      const answer = await answerFor(
+        'commitment_discount_flexibility/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv',
+      );
+      // Used: EffectiveCost 0.50 at ListCost 3.00 (the purchase counts in neither); on demand: 2.25 at 2.25.
+      expect(answer.total).toEqual({
+        used_cost: 0.5,
+        unused_cost: 0,
+        utilization: 1,
+        coverage: 0.571429, // covered list 3.00 of eligible 3.00 + 2.25 = 5.25
+        on_demand_equivalent: 3,
+        savings: 2.5, // 3.00 − 0.50
+        effective_savings_rate: 0.833333, // 2.5 / 3
+      });
+      expect(answer.commitments).toHaveLength(1);
+      expect(answer.commitments[0]).toMatchObject({
+        commitment_discount_id: ID,
+        category: 'Usage',
+        quantities: { unit: 'Normalized Hour', used: 1, unused: 0, utilization: 1 },
+      });
+    });
+
+    it('flexibility across two resources: two medium VMs share one normalised commitment', async () => {
+      const answer = await answerFor(
+        'commitment_discount_flexibility/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv',
+      );
+      // Two used rows, each EffectiveCost 1.00 at ListCost 2.00, 2 normalised hours.
+      expect(answer.total).toEqual({
+        used_cost: 2,
+        unused_cost: 0,
+        utilization: 1,
+        coverage: 1, // all of the eligible usage (4.00) is covered
+        on_demand_equivalent: 4,
+        savings: 2,
+        effective_savings_rate: 0.5,
+      });
+      expect(answer.commitments[0].quantities).toEqual({ unit: 'Normalized Hour', used: 4, unused: 0, utilization: 1 });
+    });
+
+    it('no flexibility: an hour used, then an hour unused beside on-demand usage', async () => {
+      const used = await answerFor(
+        'commitment_discount_flexibility/one_hundred_percent_utilization_without_commitment_discount_flexibility.csv',
+      );
+      expect(used.total).toEqual({
+        used_cost: 1.5,
+        unused_cost: 0,
+        utilization: 1,
+        coverage: 1,
+        on_demand_equivalent: 3,
+        savings: 1.5,
+        effective_savings_rate: 0.5,
+      });
+      expect(used.commitments[0].quantities).toEqual({ unit: 'Hour', used: 1, unused: 0, utilization: 1 });
+      const idle = await answerFor('commitment_discount_flexibility/zero_percent_utilization_without_commitment_discount_flexibility.csv');
+      // Unused: EffectiveCost 1.50; the medium VM on demand 2.00. No commitment was used: no service is eligible.
+      expect(idle.eligible_services).toEqual([]);
+      expect(idle.total).toEqual({
+        used_cost: 0,
+        unused_cost: 1.5,
+        utilization: 0,
+        coverage: 0,
+        on_demand_equivalent: 0,
+        savings: -1.5, // 0 − 0 − 1.50: the waste
+        effective_savings_rate: 0,
+      });
+      expect(idle.commitments[0].quantities).toEqual({ unit: 'Hour', used: 0, unused: 1, utilization: 0 });
+      // Named as eligible, the service's on-demand usage (2.00) is what the commitment failed to cover.
+      expect(
+        (
+          await answerFor('commitment_discount_flexibility/zero_percent_utilization_without_commitment_discount_flexibility.csv', [
+            'Virtual Machines',
+          ])
+        ).total.coverage,
+      ).toBe(0);
+    });
+
+    it.each([
+      // [scenario, used, unused, utilisation, coverage]
+      ['commitment_discount_usage_scenario_1.csv', 1, 0, 1, 1],
+      ['commitment_discount_usage_scenario_2.csv', 0, 1, 0, 0], // unused only: nothing eligible
+      ['commitment_discount_usage_scenario_3.csv', 0.75, 0.25, 0.75, 1],
+      ['commitment_discount_usage_scenario_4.csv', 1, 0, 1, 0.666667], // covered 1.00 of 1.00 + 0.50 on demand
+    ])('usage %s: used %d, unused %d, utilisation %d, coverage %d', async (scenario, used, unused, utilization, coverage) => {
+      const answer = await answerFor(`commitment_discount_scenarios/${scenario}`);
+      expect(answer.total).toMatchObject({ used_cost: used, unused_cost: unused, utilization, coverage });
+    });
   });
 });
