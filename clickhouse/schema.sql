@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..35, checksums hash d98df8d74aa24f1a38752fa6425cc1f458bede13359d877e88c40349d133a527
+-- covers migrations 1..36, checksums hash 3984389a874b8e2d9b3a5010a807369e13584a6c6a0d3f93c1d5ef42d707ca2a
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -66,6 +66,7 @@ CREATE TABLE IF NOT EXISTS {{database}}.cost_line_items
     `capacity_reservation_id` String DEFAULT '',
     `capacity_reservation_status` LowCardinality(String) DEFAULT '',
     `contract_applied` String DEFAULT '',
+    `resource_id` String DEFAULT '',
     PROJECTION daily_activated_tag_sums
     (
         SELECT

@@ -48,7 +48,7 @@ const COMMANDS: Record<string, string> = {
       day (usage_date, default) or its billing period's last day (period_end).`,
   'tag-keys show': `  tag-keys show --org <uuid> [--json]
       The organisation's activated tag and cost-category keys (backfilling or active), and the keys its last 90
-      days carry with their share of cost (suggested: on at least half of it, with at most 10,000 values).`,
+      days carry with their share of cost (suggested: on at least half of it, with at most 10,000 values, not one per resource).`,
   'tag-keys set': `  tag-keys set --org <uuid> [--tag k1,k2] [--cost-category k1,k2] [--json]
       Set the activated keys (the whole set: keys left out are deactivated at once). Questions naming only active
       keys are answered from columns holding those keys alone; a key added is back-filled (every row of the

@@ -49,4 +49,6 @@ export interface CostLineItemRow extends Record<MeasureColumn, string> {
   capacity_reservation_status?: string;
   /** FOCUS 1.3 ContractApplied, its JSON text. */
   contract_applied?: string;
+  /** FOCUS ResourceId ('' when the export gives none). */
+  resource_id?: string;
 }

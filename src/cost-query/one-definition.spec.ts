@@ -64,6 +64,7 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   capacity_reservation_id: true,
   capacity_reservation_status: true,
   contract_applied: true,
+  resource_id: true,
 };
 
 /**
@@ -200,13 +201,14 @@ describe('one definition per concept', () => {
     expect(sorted([...keys].filter((key) => !(COST_COLUMNS as readonly string[]).includes(key)))).toEqual([]);
     // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, its clouds
     // split no shared charge onto other rows, and its commitments carry no quantities or capacity reservations
-    // (migration 0031); its AWS usage draws its one contract down (contract_applied).
+    // (migration 0031) nor resource ids (migration 0036); its AWS usage draws its one contract down (contract_applied).
     const allocation = ['allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name'];
     const commitments = [
       'commitment_discount_quantity',
       'commitment_discount_unit',
       'capacity_reservation_id',
       'capacity_reservation_status',
+      'resource_id',
     ];
     expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(sorted(['charge_class', ...allocation, ...commitments]));
   });

@@ -61,6 +61,7 @@ const COST_LINE_ITEM_COLUMNS = [
   'capacity_reservation_id',
   'capacity_reservation_status',
   'contract_applied',
+  'resource_id',
 ];
 
 describe('FOCUS mapping SQL', () => {

@@ -62,6 +62,7 @@ export const FOCUS_STAGING_COLUMNS = [
   'AllocatedMethodDetails',
   'AllocatedResourceId',
   'AllocatedResourceName',
+  'ResourceId',
   'AllocatedTags',
   'x_UsageType',
   'x_SkuMeterName',
@@ -319,6 +320,7 @@ export function focusSelectSql(source: FocusSource): string {
     `ifNull(${v('CapacityReservationId')}, '') AS capacity_reservation_id`,
     `ifNull(${v('CapacityReservationStatus')}, '') AS capacity_reservation_status`,
     `ifNull(${v('ContractApplied')}, '') AS contract_applied`,
+    `ifNull(${v('ResourceId')}, '') AS resource_id`,
   ];
   const report = [
     'v_row AS r_row',
@@ -406,6 +408,7 @@ export const COST_COLUMNS = [
   'capacity_reservation_id',
   'capacity_reservation_status',
   'contract_applied',
+  'resource_id',
 ] as const;
 
 // ---------------------------------------------------------------- validation and reconciliation

@@ -22,7 +22,12 @@ export interface KeyPresence {
   /** Of the organisation's amortized cost over the window, the share on rows that carry the key (0–1, 4 decimals). */
   costShare: number;
   distinctValues: number;
-  /** Worth activating: on at least SUGGESTED_COST_SHARE of the cost, with at most SUGGESTED_MAX_VALUES values. */
+  /** Resources (FOCUS ResourceId) whose rows carry the key; 0 when the rows name none. */
+  resources: number;
+  /**
+   * Worth activating: on at least SUGGESTED_COST_SHARE of the cost, with at most SUGGESTED_MAX_VALUES values, and not
+   * naming each resource (perResource).
+   */
   suggested: boolean;
 }
 
@@ -31,6 +36,20 @@ export const PRESENCE_DAYS = 90;
 /** A key worth activating: on at least this share of the cost, with at most this many values (a team-level key). */
 export const SUGGESTED_COST_SHARE = 0.5;
 export const SUGGESTED_MAX_VALUES = 10_000;
+/**
+ * A key names each resource (a build, an instance id) when its values are more than a tenth of the resources carrying
+ * it: its activated columns would be as large as the maps. Under PER_RESOURCE_MIN_VALUES values no key is: so few
+ * cost little whatever they name (a small estate's team key is not mistaken for one).
+ */
+export const PER_RESOURCE_VALUE_SHARE = 0.1;
+export const PER_RESOURCE_MIN_VALUES = 50;
+
+/** Whether a key is worth activating by default (SUGGESTED_* and PER_RESOURCE_*). */
+export function isSuggested(key: Pick<KeyPresence, 'costShare' | 'distinctValues' | 'resources'>): boolean {
+  const perResource =
+    key.distinctValues >= PER_RESOURCE_MIN_VALUES && key.resources > 0 && key.distinctValues > key.resources * PER_RESOURCE_VALUE_SHARE;
+  return key.costShare >= SUGGESTED_COST_SHARE && key.distinctValues <= SUGGESTED_MAX_VALUES && !perResource;
+}
 
 /**
  * A row that records that the organisation chose its keys (an admin, or the default once applied), whatever it chose:
@@ -97,14 +116,22 @@ export class TagKeysRepository {
     const costs = this.clickhouse.table('cost_line_items');
     const inWindow = `organization_id = {organization_id:UUID} AND usage_date > last_day - ${PRESENCE_DAYS}`;
     const perKind = (kind: MapDimensionKind) => `
-      SELECT '${kind}' AS kind, key, sum(cost) AS key_cost, uniqExact(value) AS distinct_values
-      FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost FROM ${costs} WHERE ${inWindow})
+      SELECT '${kind}' AS kind, key, sum(cost) AS key_cost, uniqExact(value) AS distinct_values,
+             uniqExactIf(resource, resource != '') AS resources
+      FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost, resource_id AS resource FROM ${costs} WHERE ${inWindow})
       ARRAY JOIN mapKeys(map) AS key, mapValues(map) AS value
       GROUP BY key`;
-    const rows = await this.clickhouse.query<{ kind: MapDimensionKind; key: string; cost_share: number; distinct_values: string }>(
+    const rows = await this.clickhouse.query<{
+      kind: MapDimensionKind;
+      key: string;
+      cost_share: number;
+      distinct_values: string;
+      resources: string;
+    }>(
       `WITH (SELECT max(usage_date) FROM ${costs} WHERE organization_id = {organization_id:UUID}) AS last_day,
             (SELECT sum(amortized_cost) FROM ${costs} WHERE ${inWindow}) AS total
-       SELECT kind, key, if(total = 0, 0, round(toFloat64(key_cost / total), 4)) AS cost_share, toString(distinct_values) AS distinct_values
+       SELECT kind, key, if(total = 0, 0, round(toFloat64(key_cost / total), 4)) AS cost_share, toString(distinct_values) AS distinct_values,
+              toString(resources) AS resources
        FROM (${perKind('tag')} UNION ALL ${perKind('costCategory')})
        ORDER BY kind DESC, cost_share DESC, key
        LIMIT 1000`,
@@ -112,9 +139,8 @@ export class TagKeysRepository {
       { organizationId },
     );
     return rows.map((row) => {
-      const [costShare, distinctValues] = [Number(row.cost_share), Number(row.distinct_values)];
-      const suggested = costShare >= SUGGESTED_COST_SHARE && distinctValues <= SUGGESTED_MAX_VALUES;
-      return { kind: row.kind, key: row.key, costShare, distinctValues, suggested };
+      const presence = { costShare: Number(row.cost_share), distinctValues: Number(row.distinct_values), resources: Number(row.resources) };
+      return { kind: row.kind, key: row.key, ...presence, suggested: isSuggested(presence) };
     });
   }
 }

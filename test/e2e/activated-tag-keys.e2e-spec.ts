@@ -430,11 +430,36 @@ describe('activated tag and cost-category keys', () => {
     ]);
     const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
     expect(body.data.present).toEqual([
-      { kind: 'tag', key: 'rare', costShare: 0.5556, distinctValues: 1, suggested: true },
-      { kind: 'tag', key: 'build', costShare: 0.4444, distinctValues: 2, suggested: false },
-      { kind: 'tag', key: 'team', costShare: 0.4444, distinctValues: 2, suggested: false },
+      { kind: 'tag', key: 'rare', costShare: 0.5556, distinctValues: 1, resources: 0, suggested: true },
+      { kind: 'tag', key: 'build', costShare: 0.4444, distinctValues: 2, resources: 0, suggested: false },
+      { kind: 'tag', key: 'team', costShare: 0.4444, distinctValues: 2, resources: 0, suggested: false },
     ]);
     expect(body.data.activated).toEqual([]);
+  });
+
+  it('never suggests a key naming each resource: values over a tenth of the resources carrying it, from 50 values on', async () => {
+    const org = await t.newOrganization();
+    const today = new Date().toISOString().slice(0, 10);
+    // 60 resources, two rows each: `build` has one value per resource (60 > 60 / 10), `team` 3 (under 50 values);
+    // `host` one per resource on the first 40 only (40 values: under 50, whatever it names).
+    const resources = Array.from({ length: 60 }, (_, i) => `i-${i}`);
+    await t.insertRows(
+      org.organizationId,
+      resources.flatMap((resource, i) =>
+        [0, 1].map(() => ({
+          usage_date: today,
+          resource_id: resource,
+          resource_tags: { build: `b-${i}`, team: `t-${i % 3}`, ...(i < 40 ? { host: `h-${i}` } : {}) },
+          amortized_cost: '1',
+        })),
+      ),
+    );
+    const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
+    expect(body.data.present).toEqual([
+      { kind: 'tag', key: 'build', costShare: 1, distinctValues: 60, resources: 60, suggested: false },
+      { kind: 'tag', key: 'team', costShare: 1, distinctValues: 3, resources: 60, suggested: true },
+      { kind: 'tag', key: 'host', costShare: 0.6667, distinctValues: 40, resources: 40, suggested: true },
+    ]);
   });
 });
 

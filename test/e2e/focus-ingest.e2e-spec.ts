@@ -266,6 +266,19 @@ describe('FOCUS import (ingestFocus) and the API on imported data', () => {
     await expectDataMatches(orgA, expected);
   });
 
+  it('keeps each row’s ResourceId', async () => {
+    const stored = await t.clickhouse.query<{ resource_id: string; line_items: string }>(
+      `SELECT resource_id, toString(count()) AS line_items FROM ${t.clickhouse.table('cost_line_items')}
+       WHERE organization_id = {org:UUID} GROUP BY resource_id ORDER BY resource_id`,
+      { org: orgA.organizationId },
+    );
+    const counts = new Map<string, number>();
+    for (const row of sample.rows) counts.set(row.ResourceId ?? '', (counts.get(row.ResourceId ?? '') ?? 0) + 1);
+    expect(stored.map((row) => [row.resource_id, Number(row.line_items)])).toEqual(
+      [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+  });
+
   it('takes the billing period from BillingPeriodStart, not from the charge date', async () => {
     const response = await post(orgA, 'data', {
       filters: { inclusions: { dateRange: SEPTEMBER_2024 } },

@@ -3,7 +3,13 @@ import { ArrayMaxSize, IsArray, IsString, Length } from 'class-validator';
 import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
 import { MAP_DIMENSIONS } from '../../cost-query/filter-fields';
 import { MAX_ACTIVATED_KEYS } from '../activated-keys-limit';
-import { PRESENCE_DAYS, SUGGESTED_COST_SHARE, SUGGESTED_MAX_VALUES } from '../tag-keys.repository';
+import {
+  PRESENCE_DAYS,
+  PER_RESOURCE_MIN_VALUES,
+  PER_RESOURCE_VALUE_SHARE,
+  SUGGESTED_COST_SHARE,
+  SUGGESTED_MAX_VALUES,
+} from '../tag-keys.repository';
 
 const KINDS = Object.keys(MAP_DIMENSIONS);
 
@@ -58,7 +64,15 @@ export class KeyPresenceDto {
   distinctValues: number;
 
   @ApiProperty({
-    description: `On at least ${SUGGESTED_COST_SHARE * 100} % of the cost with at most ${SUGGESTED_MAX_VALUES.toLocaleString('en-US')} values: worth activating.`,
+    description: 'Resources (FOCUS ResourceId) whose rows carry the key over those days; 0 when the rows name none.',
+    example: 2000,
+  })
+  resources: number;
+
+  @ApiProperty({
+    description:
+      `On at least ${SUGGESTED_COST_SHARE * 100} % of the cost with at most ${SUGGESTED_MAX_VALUES.toLocaleString('en-US')} values, and not naming each resource ` +
+      `(values more than ${PER_RESOURCE_VALUE_SHARE * 100} % of the resources carrying the key, from ${PER_RESOURCE_MIN_VALUES} values on): worth activating.`,
     example: true,
   })
   suggested: boolean;
