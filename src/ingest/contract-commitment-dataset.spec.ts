@@ -60,7 +60,7 @@ describe('parseContractCommitments', () => {
     };
     expect(parsed).toEqual([
       {
-        line: 2,
+        where: 'line 2',
         row: {
           ...shared,
           contract_commitment_id: 'CMT-SPEND-001',
@@ -75,7 +75,7 @@ describe('parseContractCommitments', () => {
         },
       },
       {
-        line: 3,
+        where: 'line 3',
         row: {
           ...shared,
           contract_commitment_id: 'CMT-RI-002',
@@ -90,7 +90,7 @@ describe('parseContractCommitments', () => {
         },
       },
       {
-        line: 4,
+        where: 'line 4',
         row: {
           ...shared,
           contract_commitment_id: 'CMT-SaaS-003',
@@ -213,7 +213,7 @@ describe('parseContractCommitments', () => {
 
 describe('checkedAcrossFiles', () => {
   const commitment = (line: number, id: string, contractId: string, currency: string): ParsedCommitment => ({
-    line,
+    where: `line ${line}`,
     row: { ...parseOne({}), contract_commitment_id: id, contract_id: contractId, billing_currency: currency },
   });
   const none = new Map<string, { currency: string; contractId: string }>();

@@ -3,8 +3,10 @@ import { isCurrencyCode } from '../common/money/currency-codes';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { csvRecords } from './csv-records';
 import { FocusFile, FocusIngestError, readingPart } from './focus-files';
+import { selectParquetText } from './focus-load';
 
 const gunzipped = promisify(gunzip);
 
@@ -39,9 +41,9 @@ export type ContractCommitmentRow = Record<Exclude<StoreColumn, 'cost' | 'quanti
   quantity: string | null;
 };
 
-/** A commitment and the line of its file it was read from. */
+/** A commitment and where in its file it was read from (`line 2`, `row 1`). */
 export interface ParsedCommitment {
-  line: number;
+  where: string;
   row: ContractCommitmentRow;
 }
 
@@ -64,6 +66,19 @@ export async function readContractCommitmentFile(file: FocusFile): Promise<Contr
       `${file.name}: a Contract Commitment file of more than ${MAX_FILE_BYTES / 1024 / 1024} MiB (unzipped), or a broken gzip`,
     );
   return { name: file.name, bytes: file.bytes, commitments: parseContractCommitments(file.name, bytes.toString('utf8')) };
+}
+
+/** Reads a Contract Commitment Parquet file (its column `names` read from its footer) through the engine and checks it. */
+export async function readContractCommitmentParquet(
+  clickhouse: ClickhouseService,
+  file: FocusFile,
+  names: readonly string[],
+): Promise<ContractCommitmentFile> {
+  const header = (Object.keys(CONTRACT_COMMITMENT_COLUMNS) as FocusColumn[]).filter((column) => names.includes(column));
+  commitmentsOf(file.name, header, []); // the header checked before a row is read
+  const rows = await readingPart(file, (path) => selectParquetText(clickhouse, file, path, header));
+  const records = rows.map((row, i) => ({ where: `row ${i + 1}`, cells: header.map((column) => row[column]) }));
+  return { name: file.name, bytes: file.bytes, commitments: commitmentsOf(file.name, header, records) };
 }
 
 /** FOCUS ContractCommitmentCategory's values. */
@@ -94,13 +109,28 @@ export function parseContractCommitments(fileName: string, text: string): Parsed
     throw new FocusIngestError(`${fileName}:${(error as Error).message}`);
   }
   const [header, ...lines] = records;
-  const index = columnIndex(fileName, header?.fields ?? []);
-  if (lines.length > MAX_CONTRACT_COMMITMENTS)
+  return commitmentsOf(
+    fileName,
+    header?.fields ?? [],
+    lines.map(({ fields, line }) => ({ where: `line ${line}`, cells: fields })),
+  );
+}
+
+/** A dataset's records, each named by where it is (`line 2` of a CSV, `row 1` of a Parquet file), its cells in `header` order. */
+export interface DatasetRecord {
+  where: string;
+  cells: ReadonlyArray<string | null>;
+}
+
+/** The commitments of a file's records under its header, each checked (parseContractCommitments). */
+export function commitmentsOf(fileName: string, header: readonly string[], records: readonly DatasetRecord[]): ParsedCommitment[] {
+  const index = columnIndex(fileName, header);
+  if (records.length > MAX_CONTRACT_COMMITMENTS)
     throw new FocusIngestError(`${fileName}: more than ${MAX_CONTRACT_COMMITMENTS} contract commitments in one file`);
-  return lines.map(({ fields, line }) => {
-    const value = (column: FocusColumn) => (index.has(column) ? (fields[index.get(column)!] ?? '').trim() : '');
-    const problem = (column: FocusColumn, text: string) => new FocusIngestError(`${fileName}:line ${line}: ${column} ${text}`);
-    return { line, row: checkedRow(value, problem) };
+  return records.map(({ where, cells }) => {
+    const value = (column: FocusColumn) => (index.has(column) ? (cells[index.get(column)!] ?? '').trim() : '');
+    const problem = (column: FocusColumn, text: string) => new FocusIngestError(`${fileName}:${where}: ${column} ${text}`);
+    return { where, row: checkedRow(value, problem) };
   });
 }
 
@@ -206,8 +236,8 @@ export function checkedAcrossFiles(
 ): void {
   const seen = new Map<string, string>();
   for (const file of files)
-    for (const { line, row } of file.commitments) {
-      const where = `${file.name}:line ${line}`;
+    for (const { where: place, row } of file.commitments) {
+      const where = `${file.name}:${place}`;
       const earlier = seen.get(row.contract_commitment_id);
       if (earlier)
         throw new FocusIngestError(`${where}: ContractCommitmentId ${row.contract_commitment_id} is listed twice (first at ${earlier})`);

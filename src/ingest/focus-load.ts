@@ -184,6 +184,34 @@ async function loadBody(
   await clickhouse.insertWithBody(`${sql}\nFORMAT ${file.format}`, openFocusFile(file, path, onBytes), { ...parameters });
 }
 
+/**
+ * The rows of a small Parquet file (a dataset's, not line items), its `columns` as text (NULL where empty): read by
+ * the embedded engine itself, or by a server from this process over HTTP (file-server.ts). A server that cannot reach
+ * this process is refused with what to do instead: such a file is read whole, never sent as a body.
+ */
+export async function selectParquetText(
+  clickhouse: ClickhouseService,
+  file: FocusFile,
+  path: string,
+  columns: readonly string[],
+): Promise<Array<Record<string, string | null>>> {
+  const structure = columns.map((column) => `\`${column.replace(/`/g, '')}\` Nullable(String)`).join(', ');
+  const settings = settingsClause(
+    await clickhouse.knownSettings({ session_timezone: 'UTC', input_format_parquet_preserve_order: 1, max_threads: 1 }),
+  );
+  const select = (from: string) => clickhouse.query<Record<string, string | null>>(`SELECT * FROM ${from} ${settings}`);
+  if (clickhouse.embedded)
+    return withGlobFreePath(path, (globFree) => select(`file('${sqlString(globFree)}', Parquet, '${sqlString(structure)}')`));
+  const served = await serveFile(path, file.bytes, clickhouse.url!);
+  try {
+    if (!(await reaches(clickhouse, served.probeUrl)))
+      throw new FocusIngestError(`${file.name}: the ClickHouse server cannot read this Parquet file from this machine: export it as CSV`);
+    return await select(`url('${sqlString(served.url)}', Parquet, '${sqlString(structure)}')`);
+  } finally {
+    await served.close();
+  }
+}
+
 function url(location: string, file: FocusFile): string {
   return `url('${sqlString(location)}', ${file.format}, '${FOCUS_SOURCE_STRUCTURE}')`;
 }

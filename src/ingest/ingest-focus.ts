@@ -11,7 +11,7 @@ import { UUID_PATTERN } from '../common/validation/patterns';
 import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';
-import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestError, readCsvHeader } from './focus-files';
+import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestError, readCsvHeader, readingPart } from './focus-files';
 import { createImportInput, dropImportInput, ImportParameters, loadFile } from './focus-load';
 import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
 import { DEPENDENTS_FIRST, dropImportTables, readImportStates, recoverInterruptedImports } from './import-journal';
@@ -19,7 +19,13 @@ import { distributedStagingTableName, IMPORT_TABLE_PREFIX, importTableName, newI
 import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
 import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } from './partition-hosts';
 import { publishPartitions, PublishPlan } from './partition-publish';
-import { ContractCommitmentFile, isContractCommitmentDataset, readContractCommitmentFile } from './contract-commitment-dataset';
+import {
+  ContractCommitmentFile,
+  isContractCommitmentDataset,
+  readContractCommitmentFile,
+  readContractCommitmentParquet,
+} from './contract-commitment-dataset';
+import { parquetColumnNames } from './parquet-columns';
 import { ImportedContracts, loadContractCommitments } from './contract-commitment-load';
 
 export interface IngestFocusOptions {
@@ -101,7 +107,7 @@ export interface IngestFocusSummary {
 export async function ingestFocus(clickhouse: ClickhouseService, options: IngestFocusOptions): Promise<IngestFocusSummary> {
   const started = Date.now();
   checkOptions(options);
-  const { costFiles, contractFiles, skipped } = await datasetsOf(options.paths);
+  const { costFiles, contractFiles, skipped } = await datasetsOf(clickhouse, options.paths);
   if (costFiles.length === 0) {
     const contracts = await loadContractCommitments(clickhouse, options.organizationId, contractFiles);
     return contractsOnlySummary(options.organizationId, contractFiles, skipped, contracts, Date.now() - started);
@@ -159,7 +165,7 @@ interface ImportDatasets {
   skipped: string[];
 }
 
-async function datasetsOf(paths: IngestFocusOptions['paths']): Promise<ImportDatasets> {
+async function datasetsOf(clickhouse: ClickhouseService, paths: IngestFocusOptions['paths']): Promise<ImportDatasets> {
   const { files, skipped } = await exportFiles(paths);
   if (files.length === 0) {
     const named = paths.map((path) => (typeof path === 'string' ? path : path.name));
@@ -168,14 +174,26 @@ async function datasetsOf(paths: IngestFocusOptions['paths']): Promise<ImportDat
   const datasets: ImportDatasets = { costFiles: [], contractFiles: [], skipped };
   // Fail fast: every CSV header is checked before anything is loaded (Parquet is checked once parsed).
   for (const file of files) {
-    const columns = file.format === 'CSVWithNames' ? await readCsvHeader(file) : undefined;
-    if (columns && isContractCommitmentDataset(columns)) datasets.contractFiles.push(await readContractCommitmentFile(file));
-    else {
-      if (columns) assertRequiredColumns(file, columns);
-      datasets.costFiles.push(file);
+    if (file.format === 'CSVWithNames') {
+      const columns = await readCsvHeader(file);
+      if (isContractCommitmentDataset(columns)) datasets.contractFiles.push(await readContractCommitmentFile(file));
+      else {
+        assertRequiredColumns(file, columns);
+        datasets.costFiles.push(file);
+      }
+    } else {
+      const columns = await parquetColumns(file);
+      if (isContractCommitmentDataset(columns)) datasets.contractFiles.push(await readContractCommitmentParquet(clickhouse, file, columns));
+      else datasets.costFiles.push(file);
     }
   }
   return datasets;
+}
+
+/** A plain Parquet file's column names from its footer; none for a gzip one or a footer that cannot be read (the engine says why, as a cost export). */
+async function parquetColumns(file: FocusFile): Promise<string[]> {
+  if (file.gzip) return [];
+  return readingPart(file, (path) => parquetColumnNames(path)).catch(() => []);
 }
 
 /** Checks every CSV header, reaches every host, and first rolls back what a dead import left. */

@@ -1,6 +1,7 @@
 // modes: embedded server cluster — the Contract Commitment dataset's loads and the ContractApplied sums are the store's
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { join, resolve } from 'node:path';
 import { ContractCommitmentDto, ContractDto } from '../../src/commitments/dto/contracts.dto';
 import { addDays, daysInRange } from '../../src/common/dates/calendar-date';
@@ -281,6 +282,43 @@ describe('POST /v1/cost-insights/contracts', () => {
     );
     const { contracts } = (await ask(who, { asOf: AS_OF })).body.data;
     expect(contracts.map((c: { contract_id: string }) => c.contract_id)).toEqual(['AGR-44-GAMMA']);
+  });
+
+  it('reads the dataset from Parquet too (typed columns, written by ClickHouse), naming a bad row', async () => {
+    const who = await t.newOrganization();
+    const at = (time: string) => `toDateTime('${time}', 'UTC')`;
+    const commitment = (id: string, category: string, cost: string, quantity: string, unit: string, end: string) =>
+      `SELECT 'AGR-P' AS ContractId, '${id}' AS ContractCommitmentId, '${category}' AS ContractCommitmentCategory,
+              ${cost} AS ContractCommitmentCost, ${quantity} AS ContractCommitmentQuantity, '${unit}' AS ContractCommitmentUnit,
+              ${at('2026-01-01 00:00:00')} AS ContractCommitmentPeriodStart, ${at(end)} AS ContractCommitmentPeriodEnd,
+              ${at('2026-01-01 00:00:00')} AS ContractPeriodStart, ${at('2029-01-01 00:00:00')} AS ContractPeriodEnd,
+              'USD' AS BillingCurrency, 'read past' AS x_Note`;
+    /** Two commitments as typed Parquet columns (decimals, timestamps, a NULL quantity), the second ending at `usageEnd`. */
+    const parquet = async (name: string, usageEnd: string) => {
+      const path = join(tmp, name);
+      const spend = commitment(
+        'CMT-P-SPEND',
+        'Spend',
+        'toDecimal64(120000.5, 2)',
+        'CAST(NULL AS Nullable(Decimal64(2)))',
+        '',
+        '2027-01-01 00:00:00',
+      );
+      const usage = commitment('CMT-P-USAGE', 'Usage', 'toDecimal64(9000, 2)', 'toNullable(toDecimal64(300, 2))', 'Hours', usageEnd);
+      const result = await t.clickhouse.client.exec({
+        query: `SELECT * FROM (${spend} UNION ALL ${usage}) ORDER BY ContractCommitmentId FORMAT Parquet`,
+      });
+      await pipeline(result.stream, createWriteStream(path));
+      return path;
+    };
+    const summary = await importInto(who, [await parquet('contracts.parquet', '2027-01-01 00:00:00')]);
+    expect(summary.contracts).toEqual({ contracts: ['AGR-P'], commitments: 2 });
+    const { 'CMT-P-SPEND': spend, 'CMT-P-USAGE': usage } = await commitmentsOf(who);
+    expect(spend).toMatchObject({ committed_cost: 120000.5, committed_quantity: null, unit: null, period_end: '2027-01-01T00:00:00Z' });
+    expect(usage).toMatchObject({ committed_cost: 9000, committed_quantity: 300, unit: 'Hours', burn_measure: 'quantity' });
+    await expect(importInto(who, [await parquet('backwards.parquet', '2025-06-01 00:00:00')])).rejects.toThrow(
+      /backwards\.parquet:row 2: ContractCommitmentPeriodEnd 2025-06-01 00:00:00 is not after ContractCommitmentPeriodStart/,
+    );
   });
 
   it('imports a cost export and a Contract Commitment file in one run', async () => {
