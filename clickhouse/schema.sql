@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..36, checksums hash 3984389a874b8e2d9b3a5010a807369e13584a6c6a0d3f93c1d5ef42d707ca2a
+-- covers migrations 1..36, checksums hash a94fd2f0d40e8fd859bcdcfde86baef978c4c545361ea8e0332c1b9269b6520e
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS {{database}}.cost_line_items
     `capacity_reservation_status` LowCardinality(String) DEFAULT '',
     `contract_applied` String DEFAULT '',
     `resource_id` String DEFAULT '',
+    `commitment_program_eligibility` String DEFAULT '',
     PROJECTION daily_activated_tag_sums
     (
         SELECT

@@ -118,6 +118,8 @@ SELECT
   '' AS capacity_reservation_id,
   '' AS capacity_reservation_status,
   '' AS contract_applied,
+  concat('r-', hex(r)) AS resource_id,
+  '' AS commitment_program_eligibility,
   base AS billed_cost,
   base * toDecimal32(0.95, 2) AS amortized_cost,
   base AS cash_cost,

@@ -5,9 +5,10 @@ import { decimalText, fractionHalfUp, scaled } from '../common/money/scaled-deci
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
   buildCommitmentsQuery,
-  buildEligibleServicesQuery,
+  buildEligibilityQuery,
   CommitmentsQuery,
   CommitmentSumsRow,
+  EligibilityRow,
   MAX_ELIGIBLE_SERVICES,
 } from '../cost-query/commitments.query';
 import { bucketStarts } from '../cost-query/date-bucketing';
@@ -49,9 +50,8 @@ export class CommitmentsService {
     const filters = { ...request.filters, inclusions: { ...request.filters?.inclusions, dateRange: window } };
     const questionScope = await this.activatedKeys.scopeFor(scope, filters, []);
     const table = this.clickhouse.table('cost_line_items');
-    const eligibleServices = request.eligibleServices?.length
-      ? request.eligibleServices
-      : await this.eligibleServices(table, { scope: questionScope, filters, window });
+    const found = await this.eligibility(table, { scope: questionScope, filters, window });
+    const eligibleServices = request.eligibleServices?.length ? request.eligibleServices : found.services;
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
       const query: CommitmentsQuery = {
         scope: questionScope,
@@ -59,21 +59,24 @@ export class CommitmentsService {
         window,
         dateGrouping: request.dateGrouping,
         eligibleServices,
+        eligibleProgramTypes: found.program_types,
         conversion: money.conversion,
       };
       const { sql, params } = buildCommitmentsQuery(table, query);
       const rows = await this.clickhouse.query<CommitmentSumsRow>(sql, params, scope);
       const of = (kind: CommitmentSumsRow['kind']) => rows.filter((row) => row.kind === kind);
       const total = of('total')[0];
+      const bucketsOf = groupedBy(of('commitment_bucket'), commitmentKey);
       return {
         date_range: window,
         currency: money.currency,
         eligible_services: [...eligibleServices],
+        eligible_program_types: found.program_types,
         total: total ? figures(total, true) : figures(undefined, true),
         ...(request.dateGrouping ? { series: series(of('total_bucket'), request.dateGrouping, window, true) } : {}),
         commitments: of('commitment')
           .filter((row) => row.commitment_discount_id !== '')
-          .map((row) => commitment(row, of('commitment_bucket'), request.dateGrouping))
+          .map((row) => commitment(row, bucketsOf.get(commitmentKey(row)) ?? [], request.dateGrouping))
           .sort(
             (a, b) =>
               b.used_cost + b.unused_cost - (a.used_cost + a.unused_cost) || (a.commitment_discount_id < b.commitment_discount_id ? -1 : 1),
@@ -82,14 +85,19 @@ export class CommitmentsService {
     });
   }
 
-  private async eligibleServices(table: string, query: Omit<CommitmentsQuery, 'eligibleServices'>): Promise<string[]> {
-    const { sql, params } = buildEligibleServicesQuery(table, query);
-    const services = (await this.clickhouse.query<{ service: string }>(sql, params, query.scope)).map((row) => row.service);
-    if (services.length > MAX_ELIGIBLE_SERVICES)
+  /** The services and commitment discount types the window's used commitments applied on (too many services: a 400 asking to name them). */
+  private async eligibility(
+    table: string,
+    query: Omit<CommitmentsQuery, 'eligibleServices' | 'eligibleProgramTypes'>,
+  ): Promise<EligibilityRow> {
+    const { sql, params } = buildEligibilityQuery(table, query);
+    const [row] = await this.clickhouse.query<EligibilityRow>(sql, params, query.scope);
+    const found = { services: row?.services ?? [], program_types: row?.program_types ?? [] };
+    if (found.services.length > MAX_ELIGIBLE_SERVICES || found.program_types.length > MAX_ELIGIBLE_SERVICES)
       throw new InvalidRequestException([
-        `eligibleServices: commitment discounts applied on more than ${MAX_ELIGIBLE_SERVICES} services in the window; name the services to measure coverage over`,
+        `eligibleServices: commitment discounts applied on more than ${MAX_ELIGIBLE_SERVICES} services (or of as many types) in the window; name the services to measure coverage over`,
       ]);
-    return services;
+    return found;
   }
 }
 
@@ -126,14 +134,28 @@ function series(
   return bucketStarts(grouping, window.start, window.end).map((date) => ({ date, ...figures(byBucket.get(date), withCoverage) }));
 }
 
+/** A commitment as its rows are grouped: by id and billing account. */
+function commitmentKey(row: CommitmentSumsRow): string {
+  return JSON.stringify([row.commitment_discount_id, row.billing_account_id]);
+}
+
+/** Rows by key, in their order: one pass, so an answer of many commitments × buckets is not quadratic. */
+function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+/** One commitment's figures, and with a date grouping its own buckets'. */
 function commitment(
   row: CommitmentSumsRow,
-  buckets: readonly CommitmentSumsRow[],
+  own: readonly CommitmentSumsRow[],
   grouping?: CommitmentsRequestDto['dateGrouping'],
 ): CommitmentDto {
-  const own = buckets.filter(
-    (bucket) => bucket.commitment_discount_id === row.commitment_discount_id && bucket.billing_account_id === row.billing_account_id,
-  );
   return {
     commitment_discount_id: row.commitment_discount_id,
     name: row.name,

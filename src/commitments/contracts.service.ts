@@ -26,6 +26,12 @@ export class ContractsService {
     const level = request.level ?? CONTRACT_LIMITS.defaultLevel;
     const commitments = await this.inForce(scope.organizationId, request.contractIds);
     const applied = await this.applied(scope, commitments, asOf);
+    const appliedTo = new Map<string, AppliedDayRow[]>();
+    for (const row of applied) {
+      const rows = appliedTo.get(row.contract_commitment_id);
+      if (rows) rows.push(row);
+      else appliedTo.set(row.contract_commitment_id, [row]);
+    }
     const contracts = new Map<string, ContractDto>();
     for (const commitment of commitments) {
       const contract = contracts.get(commitment.contract_id) ?? {
@@ -34,7 +40,7 @@ export class ContractsService {
         period_end: `${commitment.contract_period_end.replace(' ', 'T')}Z`,
         commitments: [],
       };
-      contract.commitments.push(burnDown(commitment, applied, asOf, level));
+      contract.commitments.push(burnDown(commitment, appliedTo.get(commitment.contract_commitment_id) ?? [], asOf, level));
       contracts.set(commitment.contract_id, contract);
     }
     return { as_of: asOf, level, method: FORECAST_METHOD, contracts: [...contracts.values()] };

@@ -17,8 +17,13 @@ export interface CommitmentsQuery {
   window: DateRange;
   /** A series per bucket as well; none: the window's figures only. */
   dateGrouping?: DateGrouping;
-  /** The services whose usage commitments could cover (coverage's denominator). */
+  /** The services whose usage commitments could cover (coverage's denominator), for rows without program eligibility. */
   eligibleServices: readonly string[];
+  /**
+   * The commitment discount types used in the window: a row carrying FOCUS 1.4 CommitmentProgramEligibilityDetails is
+   * eligible when one of its programs is of these types (or a commitment covered it), whatever its service.
+   */
+  eligibleProgramTypes: readonly string[];
   conversion?: CurrencyConversion;
 }
 
@@ -52,17 +57,29 @@ export interface CommitmentSumsRow {
 
 const COMMITMENT_KEYS = ['commitment_discount_id', 'name', 'type', 'category', 'provider', 'billing_account_id'];
 
-/** The services on which a commitment discount applied (usage it covered) in the window, in the question's filters and data scope. */
-export function buildEligibleServicesQuery(table: string, query: Omit<CommitmentsQuery, 'eligibleServices'>): CompiledSql {
+/** What the window's used commitments say is eligible: the services and the commitment discount types they applied on. */
+export interface EligibilityRow {
+  services: string[];
+  program_types: string[];
+}
+
+/**
+ * The services on which a commitment discount applied (usage it covered) in the window, and the commitment discount
+ * types that applied, in the question's filters and data scope (each at most MAX_ELIGIBLE_SERVICES + 1: more is refused).
+ */
+export function buildEligibilityQuery(
+  table: string,
+  query: Omit<CommitmentsQuery, 'eligibleServices' | 'eligibleProgramTypes'>,
+): CompiledSql {
   const params = new SqlParameters();
   const where = compileWhere(query.scope, query.filters, params, windowOptions(query.window));
+  const most = MAX_ELIGIBLE_SERVICES + 1;
   const sql = [
-    'SELECT DISTINCT service',
+    `SELECT arraySort(groupUniqArray(${most})(service)) AS services,`,
+    `       arraySort(groupUniqArrayIf(${most})(commitment_discount_type, commitment_discount_type != '')) AS program_types`,
     `FROM ${table}`,
     `WHERE ${where}`,
     "  AND commitment_discount_id != '' AND charge_category = 'Usage' AND lower(commitment_discount_status) = 'used'",
-    'ORDER BY service',
-    `LIMIT ${params.add('UInt64', MAX_ELIGIBLE_SERVICES + 1)}`,
   ].join('\n');
   return { sql, params: params.toObject() };
 }
@@ -79,7 +96,12 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
   const where = compileWhere(query.scope, query.filters, params, windowOptions(query.window));
   const zero = 'toDecimal128(0, 10)';
   const status = 'lower(commitment_discount_status)';
-  const eligible = `charge_category = 'Usage' AND ${status} != 'unused' AND service IN ${params.add('Array(String)', [...query.eligibleServices])}`;
+  const services = params.add('Array(String)', [...query.eligibleServices]);
+  const programs = "JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')";
+  const programEligible = `arrayExists(p -> JSONExtractString(p, 'ProgramType') IN ${params.add('Array(String)', [...query.eligibleProgramTypes])}, ${programs})`;
+  // FOCUS 1.4 eligibility, where a row carries it, decides; other rows are eligible by their service.
+  const eligibleRow = `if(commitment_program_eligibility != '', commitment_discount_id != '' OR ${programEligible}, service IN ${services})`;
+  const eligible = `charge_category = 'Usage' AND ${status} != 'unused' AND ${eligibleRow}`;
   const sums: [string, string][] = [
     ['used_cost', `if(${status} = 'used', amortized_cost, ${zero})`],
     ['unused_cost', `if(${status} = 'unused', amortized_cost, ${zero})`],

@@ -51,4 +51,6 @@ export interface CostLineItemRow extends Record<MeasureColumn, string> {
   contract_applied?: string;
   /** FOCUS ResourceId ('' when the export gives none). */
   resource_id?: string;
+  /** FOCUS 1.4 CommitmentProgramEligibilityDetails, its JSON text ('' when the export gives none). */
+  commitment_program_eligibility?: string;
 }

@@ -65,6 +65,7 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   capacity_reservation_status: true,
   contract_applied: true,
   resource_id: true,
+  commitment_program_eligibility: true,
 };
 
 /**
@@ -201,7 +202,7 @@ describe('one definition per concept', () => {
     expect(sorted([...keys].filter((key) => !(COST_COLUMNS as readonly string[]).includes(key)))).toEqual([]);
     // charge_class is derived from cost_type when omitted (migration 0016); the demo has no corrections, its clouds
     // split no shared charge onto other rows, and its commitments carry no quantities or capacity reservations
-    // (migration 0031) nor resource ids (migration 0036); its AWS usage draws its one contract down (contract_applied).
+    // (migration 0031) nor resource ids and program eligibility (migration 0036); its AWS usage draws its one contract down (contract_applied).
     const allocation = ['allocated_method_id', 'allocated_method_details', 'allocated_resource_id', 'allocated_resource_name'];
     const commitments = [
       'commitment_discount_quantity',
@@ -209,6 +210,7 @@ describe('one definition per concept', () => {
       'capacity_reservation_id',
       'capacity_reservation_status',
       'resource_id',
+      'commitment_program_eligibility',
     ];
     expect(sorted(COST_COLUMNS.filter((column) => !keys.has(column)))).toEqual(sorted(['charge_class', ...allocation, ...commitments]));
   });

@@ -62,6 +62,7 @@ const COST_LINE_ITEM_COLUMNS = [
   'capacity_reservation_status',
   'contract_applied',
   'resource_id',
+  'commitment_program_eligibility',
 ];
 
 describe('FOCUS mapping SQL', () => {

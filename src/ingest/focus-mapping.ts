@@ -63,6 +63,7 @@ export const FOCUS_STAGING_COLUMNS = [
   'AllocatedResourceId',
   'AllocatedResourceName',
   'ResourceId',
+  'CommitmentProgramEligibilityDetails',
   'AllocatedTags',
   'x_UsageType',
   'x_SkuMeterName',
@@ -321,6 +322,7 @@ export function focusSelectSql(source: FocusSource): string {
     `ifNull(${v('CapacityReservationStatus')}, '') AS capacity_reservation_status`,
     `ifNull(${v('ContractApplied')}, '') AS contract_applied`,
     `ifNull(${v('ResourceId')}, '') AS resource_id`,
+    `ifNull(${v('CommitmentProgramEligibilityDetails')}, '') AS commitment_program_eligibility`,
   ];
   const report = [
     'v_row AS r_row',
@@ -409,6 +411,7 @@ export const COST_COLUMNS = [
   'capacity_reservation_status',
   'contract_applied',
   'resource_id',
+  'commitment_program_eligibility',
 ] as const;
 
 // ---------------------------------------------------------------- validation and reconciliation
@@ -456,6 +459,7 @@ export const FOCUS_VALUE_CHECKS: readonly FocusValueCheck[] = [
   jsonObjectCheck('Tags'),
   jsonObjectCheck('AllocatedTags'),
   jsonObjectCheck('ContractApplied'),
+  jsonObjectCheck('CommitmentProgramEligibilityDetails'),
   jsonObjectCheck('x_CostCategories'),
   jsonObjectCheck('x_Discounts'),
 ];

@@ -5,6 +5,7 @@
 --   p1 = "2026-10-01"
 --   p2 = ["AWS"]
 --   p3 = ["Amazon EC2","Amazon RDS"]
+--   p4 = ["Savings Plan","Reserved Instance"]
 --   currency = "USD"
 --   converted_codes = ["EUR"]
 --   converted_bits = [1]
@@ -41,8 +42,8 @@ FROM
         toDecimal256(sum(if(lower(commitment_discount_status) = 'used', amortized_cost, toDecimal128(0, 10))), 10) AS part_used_cost,
         toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized_cost, toDecimal128(0, 10))), 10) AS part_unused_cost,
         toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand_cost, toDecimal128(0, 10))), 10) AS part_on_demand_equivalent,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) AS part_covered_list,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})), on_demand_cost, toDecimal128(0, 10))), 10) AS part_eligible_list,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) AS part_covered_list,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))), on_demand_cost, toDecimal128(0, 10))), 10) AS part_eligible_list,
         sum(if(lower(commitment_discount_status) = 'used', commitment_discount_quantity, toDecimal128(0, 10))) AS part_used_quantity,
         sum(if(lower(commitment_discount_status) = 'unused', commitment_discount_quantity, toDecimal128(0, 10))) AS part_unused_quantity,
         commitment_discount_unit AS unit
@@ -69,8 +70,8 @@ FROM
         toDecimal256(sum(if(lower(commitment_discount_status) = 'used', amortized_cost, toDecimal128(0, 10))), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_used_cost,
         toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized_cost, toDecimal128(0, 10))), 10) * group_rate AS part_unused_cost,
         toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_on_demand_equivalent,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_covered_list,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND (service IN ({p3:Array(String)})), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_eligible_list,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_covered_list,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_eligible_list,
         sum(if(lower(commitment_discount_status) = 'used', commitment_discount_quantity, toDecimal128(0, 10))) AS part_used_quantity,
         sum(if(lower(commitment_discount_status) = 'unused', commitment_discount_quantity, toDecimal128(0, 10))) AS part_unused_quantity,
         commitment_discount_unit AS unit

@@ -54,6 +54,7 @@ SELECT
     ifNull(v_CapacityReservationStatus, '') AS capacity_reservation_status,
     ifNull(v_ContractApplied, '') AS contract_applied,
     ifNull(v_ResourceId, '') AS resource_id,
+    ifNull(v_CommitmentProgramEligibilityDetails, '') AS commitment_program_eligibility,
     v_row AS r_row,
     toUInt8(parseDateTime64BestEffortOrNull(v_ChargePeriodStart, 3, 'UTC') IS NULL) AS r_fails0,
     v_ChargePeriodStart AS r_value0,
@@ -79,10 +80,12 @@ SELECT
     v_AllocatedTags AS r_value10,
     toUInt8((v_ContractApplied IS NOT NULL) AND (JSONType(v_ContractApplied) != 'Object')) AS r_fails11,
     v_ContractApplied AS r_value11,
-    toUInt8((v_x_CostCategories IS NOT NULL) AND (JSONType(v_x_CostCategories) != 'Object')) AS r_fails12,
-    v_x_CostCategories AS r_value12,
-    toUInt8((v_x_Discounts IS NOT NULL) AND (JSONType(v_x_Discounts) != 'Object')) AS r_fails13,
-    v_x_Discounts AS r_value13,
+    toUInt8((v_CommitmentProgramEligibilityDetails IS NOT NULL) AND (JSONType(v_CommitmentProgramEligibilityDetails) != 'Object')) AS r_fails12,
+    v_CommitmentProgramEligibilityDetails AS r_value12,
+    toUInt8((v_x_CostCategories IS NOT NULL) AND (JSONType(v_x_CostCategories) != 'Object')) AS r_fails13,
+    v_x_CostCategories AS r_value13,
+    toUInt8((v_x_Discounts IS NOT NULL) AND (JSONType(v_x_Discounts) != 'Object')) AS r_fails14,
+    v_x_Discounts AS r_value14,
     toUInt8(v_BilledCost IS NOT NULL) AS r_has_BilledCost,
     toUInt8(v_EffectiveCost IS NOT NULL) AS r_has_EffectiveCost,
     toUInt8(v_ListCost IS NOT NULL) AS r_has_ListCost,
@@ -165,6 +168,7 @@ FROM
             nullIf(trimBoth(ifNull(AllocatedResourceId, '')), '') AS v_AllocatedResourceId,
             nullIf(trimBoth(ifNull(AllocatedResourceName, '')), '') AS v_AllocatedResourceName,
             nullIf(trimBoth(ifNull(ResourceId, '')), '') AS v_ResourceId,
+            nullIf(trimBoth(ifNull(CommitmentProgramEligibilityDetails, '')), '') AS v_CommitmentProgramEligibilityDetails,
             nullIf(trimBoth(ifNull(AllocatedTags, '')), '') AS v_AllocatedTags,
             nullIf(trimBoth(ifNull(x_UsageType, '')), '') AS v_x_UsageType,
             nullIf(trimBoth(ifNull(x_SkuMeterName, '')), '') AS v_x_SkuMeterName,
@@ -173,7 +177,7 @@ FROM
             nullIf(trimBoth(ifNull(x_PartnerCreditApplied, '')), '') AS v_x_PartnerCreditApplied,
             nullIf(trimBoth(ifNull(x_PartnerCreditRate, '')), '') AS v_x_PartnerCreditRate,
             _row_number AS v_row
-        FROM file('exports/focus-00001.csv.gz', CSVWithNames, 'BilledCost Nullable(String), EffectiveCost Nullable(String), ListCost Nullable(String), ContractedCost Nullable(String), BillingCurrency Nullable(String), BillingPeriodStart Nullable(String), ChargePeriodStart Nullable(String), ChargeCategory Nullable(String), ChargeClass Nullable(String), ChargeDescription Nullable(String), BillingAccountId Nullable(String), BillingAccountName Nullable(String), SubAccountId Nullable(String), SubAccountName Nullable(String), ProviderName Nullable(String), PublisherName Nullable(String), ServiceProviderName Nullable(String), HostProviderName Nullable(String), InvoiceIssuerName Nullable(String), InvoiceId Nullable(String), ServiceName Nullable(String), ServiceCategory Nullable(String), RegionId Nullable(String), RegionName Nullable(String), PricingCategory Nullable(String), CommitmentDiscountId Nullable(String), CommitmentDiscountName Nullable(String), CommitmentDiscountType Nullable(String), CommitmentDiscountCategory Nullable(String), CommitmentDiscountStatus Nullable(String), CommitmentDiscountQuantity Nullable(String), CommitmentDiscountUnit Nullable(String), CapacityReservationId Nullable(String), CapacityReservationStatus Nullable(String), ContractApplied Nullable(String), SkuMeter Nullable(String), SkuPriceDetails Nullable(String), Tags Nullable(String), AllocatedMethodId Nullable(String), AllocatedMethodDetails Nullable(String), AllocatedResourceId Nullable(String), AllocatedResourceName Nullable(String), ResourceId Nullable(String), AllocatedTags Nullable(String), x_UsageType Nullable(String), x_SkuMeterName Nullable(String), x_CostCategories Nullable(String), x_Discounts Nullable(String), x_PartnerCreditApplied Nullable(String), x_PartnerCreditRate Nullable(String)', 'gzip')
+        FROM file('exports/focus-00001.csv.gz', CSVWithNames, 'BilledCost Nullable(String), EffectiveCost Nullable(String), ListCost Nullable(String), ContractedCost Nullable(String), BillingCurrency Nullable(String), BillingPeriodStart Nullable(String), ChargePeriodStart Nullable(String), ChargeCategory Nullable(String), ChargeClass Nullable(String), ChargeDescription Nullable(String), BillingAccountId Nullable(String), BillingAccountName Nullable(String), SubAccountId Nullable(String), SubAccountName Nullable(String), ProviderName Nullable(String), PublisherName Nullable(String), ServiceProviderName Nullable(String), HostProviderName Nullable(String), InvoiceIssuerName Nullable(String), InvoiceId Nullable(String), ServiceName Nullable(String), ServiceCategory Nullable(String), RegionId Nullable(String), RegionName Nullable(String), PricingCategory Nullable(String), CommitmentDiscountId Nullable(String), CommitmentDiscountName Nullable(String), CommitmentDiscountType Nullable(String), CommitmentDiscountCategory Nullable(String), CommitmentDiscountStatus Nullable(String), CommitmentDiscountQuantity Nullable(String), CommitmentDiscountUnit Nullable(String), CapacityReservationId Nullable(String), CapacityReservationStatus Nullable(String), ContractApplied Nullable(String), SkuMeter Nullable(String), SkuPriceDetails Nullable(String), Tags Nullable(String), AllocatedMethodId Nullable(String), AllocatedMethodDetails Nullable(String), AllocatedResourceId Nullable(String), AllocatedResourceName Nullable(String), ResourceId Nullable(String), CommitmentProgramEligibilityDetails Nullable(String), AllocatedTags Nullable(String), x_UsageType Nullable(String), x_SkuMeterName Nullable(String), x_CostCategories Nullable(String), x_Discounts Nullable(String), x_PartnerCreditApplied Nullable(String), x_PartnerCreditRate Nullable(String)', 'gzip')
     )
 )
 SETTINGS input_format_with_names_use_header = 1, input_format_skip_unknown_fields = 1, input_format_defaults_for_omitted_fields = 1, format_csv_null_representation = 'NULL', input_format_csv_empty_as_default = 0, input_format_parquet_allow_missing_columns = 1, session_timezone = 'UTC', max_execution_time = 0, input_format_parquet_memory_high_watermark = 67108864, min_insert_block_size_rows = 0, min_insert_block_size_bytes = 8388608, max_insert_threads = 2, parallel_view_processing = 1, max_partitions_per_insert_block = 0

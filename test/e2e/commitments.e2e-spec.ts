@@ -141,6 +141,30 @@ describe('POST /v1/cost-insights/commitments', () => {
     expect(scoped.commitments.map((commitment: { commitment_discount_id: string }) => commitment.commitment_discount_id)).toEqual(['ri-1']);
   });
 
+  it('counts a row carrying FOCUS 1.4 CommitmentProgramEligibilityDetails as eligible by its programs, whatever its service', async () => {
+    const who = await t.newOrganization();
+    const programs = (...types: string[]) => JSON.stringify({ CommitmentPrograms: types.map((ProgramType) => ({ ProgramType })) });
+    const spend = { ...SAVINGS_PLAN, commitment_discount_id: 'sp-9' };
+    await t.insertRows(who.organizationId, [
+      // Covered by a savings plan: list 10, carrying its program.
+      row(DAY_1, 'Amazon EC2', '6', '10', {
+        ...spend,
+        commitment_discount_status: 'Used',
+        commitment_program_eligibility: programs('Savings Plan'),
+      }),
+      // Eligible for a savings plan by its details, in a service no commitment covered: list 5, eligible.
+      row(DAY_1, 'AWS Lambda', '5', '5', { commitment_program_eligibility: programs('Savings Plan') }),
+      // Eligible only for a capacity program no commitment of the window is: list 7, not eligible, though in EC2.
+      row(DAY_1, 'Amazon EC2', '7', '7', { commitment_program_eligibility: programs('AdvanceResourceCommitment') }),
+      // Without details: by service, EC2 eligible (list 3), S3 not (list 4).
+      row(DAY_1, 'Amazon EC2', '3', '3'),
+      row(DAY_1, 'Amazon S3', '4', '4'),
+    ]);
+    const answer = (await ask(who, { filters: { inclusions: { dateRange: WINDOW } } })).body.data;
+    expect([answer.eligible_services, answer.eligible_program_types]).toEqual([['Amazon EC2'], ['Savings Plan']]);
+    expect(answer.total.coverage).toBe(0.555556); // covered 10 of eligible 10 + 5 + 3 = 18
+  });
+
   it('answers the demo estate’s savings plans and reservations as /data sums their covered usage', async () => {
     const demo = await t.newOrganization();
     await loadDemoData(t.clickhouse, { organizationId: demo.organizationId, days: 40 });

@@ -128,8 +128,20 @@ export class CommitmentsDto {
   @ApiProperty({ description: 'The currency of every amount.', example: 'USD' })
   currency: string;
 
-  @ApiProperty({ type: [String], description: 'The services coverage is measured over.', example: ['Amazon Elastic Compute Cloud'] })
+  @ApiProperty({
+    type: [String],
+    description: 'The services coverage is measured over, for usage rows without FOCUS 1.4 CommitmentProgramEligibilityDetails.',
+    example: ['Amazon Elastic Compute Cloud'],
+  })
   eligible_services: string[];
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'The commitment discount types used in the window: a usage row carrying CommitmentProgramEligibilityDetails (FOCUS 1.4) is eligible when one of its programs (`ProgramType`) is of these types, or a commitment covered it, whatever its service.',
+    example: ['Savings Plan'],
+  })
+  eligible_program_types: string[];
 
   @ApiProperty({ type: () => CommitmentFiguresDto })
   total: CommitmentFiguresDto;
