@@ -9,16 +9,13 @@ export interface ImportedContracts {
   commitments: number;
 }
 
+type DatasetFiles = ReadonlyArray<{ name: string; commitments: readonly ParsedCommitment[] }>;
+
 /**
- * Loads the Contract Commitment files of an import as one load: checked against each other and against the
- * commitments in force (a commitment keeps its currency across contracts), then written between a `started` and a
- * `complete` mark, so a load cut short is never read. Each contract named is replaced whole; the others are kept.
+ * Checks the Contract Commitment files of an import against each other and against the commitments in force (a
+ * commitment keeps its currency across contracts): what the importer asks before it writes anything, cost rows too.
  */
-export async function loadContractCommitments(
-  clickhouse: ClickhouseService,
-  organizationId: string,
-  files: ReadonlyArray<{ name: string; commitments: readonly ParsedCommitment[] }>,
-): Promise<ImportedContracts> {
+export async function checkContractCommitments(clickhouse: ClickhouseService, organizationId: string, files: DatasetFiles): Promise<void> {
   const { sql, params } = contractCommitmentsInForceSql(
     clickhouse.table('contract_commitments'),
     clickhouse.table('contract_commitment_loads'),
@@ -29,6 +26,19 @@ export async function loadContractCommitments(
     files,
     new Map(inForce.map((row) => [row.contract_commitment_id, { currency: row.billing_currency, contractId: row.contract_id }])),
   );
+}
+
+/**
+ * Loads the Contract Commitment files of an import as one load: checked (checkContractCommitments, again: another
+ * import may have loaded since), then written between a `started` and a `complete` mark, so a load cut short is never
+ * read. Each contract named is replaced whole; the others are kept.
+ */
+export async function loadContractCommitments(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  files: DatasetFiles,
+): Promise<ImportedContracts> {
+  await checkContractCommitments(clickhouse, organizationId, files);
   const rows = files.flatMap((file) => file.commitments.map(({ row }) => row));
   const loadedAt = clickhouseTimestamp(new Date());
   const mark = (state: 'started' | 'complete') =>

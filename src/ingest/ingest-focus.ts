@@ -26,7 +26,7 @@ import {
   readContractCommitmentParquet,
 } from './contract-commitment-dataset';
 import { parquetColumnNames } from './parquet-columns';
-import { ImportedContracts, loadContractCommitments } from './contract-commitment-load';
+import { checkContractCommitments, ImportedContracts, loadContractCommitments } from './contract-commitment-load';
 
 export interface IngestFocusOptions {
   /** Files and/or directories of export parts (the operator's), or the parts a data source offers. */
@@ -112,6 +112,8 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     const contracts = await loadContractCommitments(clickhouse, options.organizationId, contractFiles);
     return contractsOnlySummary(options.organizationId, contractFiles, skipped, contracts, Date.now() - started);
   }
+  // The dataset is checked whole before a cost row is written: a refusal then changes nothing.
+  if (contractFiles.length > 0) await checkContractCommitments(clickhouse, options.organizationId, contractFiles);
   const prepared = await prepare(clickhouse, options, costFiles, skipped);
   let published = false;
   try {

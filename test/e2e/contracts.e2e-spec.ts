@@ -328,6 +328,21 @@ describe('POST /v1/cost-insights/contracts', () => {
     const summary = await importInto(who, [costs, join(FIXTURES, 'contract_commitment_scenario_2.csv')]);
     expect(summary.rows).toBe(1000);
     expect(summary.contracts).toEqual({ contracts: ['AGR-44-GAMMA'], commitments: 3 });
+
+    // A dataset refused beside a cost export (a commitment kept in USD by AGR-44-GAMMA, given in EUR by another
+    // contract): refused before anything is written, the cost rows of the export too.
+    const other = await t.newOrganization();
+    await importInto(other, [join(FIXTURES, 'contract_commitment_scenario_2.csv')]);
+    const reused = file('reused-beside-costs.csv', [
+      HEADER,
+      'AGR-2,CMT-SEC-999,Usage,,500,Seats,2026-02-01,2027-02-01,2026-02-01,2029-02-01,EUR',
+    ]);
+    await expect(importInto(other, [costs, reused])).rejects.toThrow(/differs from USD/);
+    const [{ rows }] = await t.clickhouse.query<{ rows: string }>(
+      `SELECT toString(count()) AS rows FROM ${t.clickhouse.table('cost_line_items')} WHERE organization_id = {org:UUID}`,
+      { org: other.organizationId },
+    );
+    expect(rows).toBe('0');
   });
 
   it("answers the demo estate's contract, burned by its AWS usage billed in USD", async () => {
