@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { groupedBy } from '../common/collections/grouped-by';
 import { formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { decimalText, fractionHalfUp, scaled } from '../common/money/scaled-decimal';
@@ -137,17 +138,6 @@ function series(
 /** A commitment as its rows are grouped: by id and billing account. */
 function commitmentKey(row: CommitmentSumsRow): string {
   return JSON.stringify([row.commitment_discount_id, row.billing_account_id]);
-}
-
-/** Rows by key, in their order: one pass, so an answer of many commitments × buckets is not quadratic. */
-function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(key(row));
-    if (group) group.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
 }
 
 /** One commitment's figures, and with a date grouping its own buckets'. */

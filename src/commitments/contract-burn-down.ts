@@ -1,4 +1,5 @@
 import { addDays, daysInRange, dayNumber } from '../common/dates/calendar-date';
+import { isoSecondsFromClickhouse } from '../common/dates/clickhouse-time';
 import { decimalText, fractionHalfUp, scaled } from '../common/money/scaled-decimal';
 import type { AppliedDayRow, ContractCommitmentInForce } from '../cost-query/contracts.query';
 import { estimateTotal, fitCalibrated, MIN_HISTORY_DAYS, READ_HISTORY_DAYS } from '../cost-query/forecast-model';
@@ -50,15 +51,15 @@ export function burnDown(
   const appliedMeasure = byQuantity ? (appliedQuantity ?? 0n) : appliedCost;
   const elapsed = days.counted < days.first ? 0 : daysInRange(days.first, days.counted);
   const left = days.counted < days.first ? daysInRange(days.first, days.last) : daysInRange(days.counted, days.last) - 1;
-  const projection = project(own, days, byQuantity, appliedMeasure, committed, level);
+  const projection = project(own, days, elapsed, byQuantity, appliedMeasure, committed, level);
   return {
     contract_commitment_id: commitment.contract_commitment_id,
     category: commitment.category,
     type: commitment.type,
     description: commitment.description,
     currency: commitment.billing_currency,
-    period_start: isoUtc(commitment.period_start),
-    period_end: isoUtc(commitment.period_end),
+    period_start: isoSecondsFromClickhouse(commitment.period_start),
+    period_end: isoSecondsFromClickhouse(commitment.period_end),
     committed_cost: amount(commitment.cost),
     committed_quantity: amount(commitment.quantity),
     unit: commitment.unit === '' ? null : commitment.unit,
@@ -78,13 +79,13 @@ type Projection = { projected: ContractProjectionDto | null; projection_note?: s
 function project(
   own: readonly AppliedDayRow[],
   days: CommitmentDays,
+  elapsed: number,
   byQuantity: boolean,
   appliedMeasure: bigint,
   committed: string | null,
   level: number,
 ): Projection {
   if (days.counted >= days.last) return { projected: null, projection_note: 'the period has ended: applied is final' };
-  const elapsed = days.counted < days.first ? 0 : daysInRange(days.first, days.counted);
   if (elapsed < MIN_HISTORY_DAYS)
     return { projected: null, projection_note: `fewer than ${MIN_HISTORY_DAYS} days of the period have passed: too few to forecast from` };
   const historyDays = Math.min(elapsed, READ_HISTORY_DAYS);
@@ -124,11 +125,6 @@ function amount(text: string | null): number | null {
 /** part ÷ whole exactly, half up to BURNED_PLACES; null for a commitment of nothing. */
 function fraction(part: bigint, whole: bigint): number | null {
   return whole === 0n ? null : fractionHalfUp(part, whole, BURNED_PLACES);
-}
-
-/** ClickHouse DateTime text (UTC) as ISO 8601: `2025-12-01T00:00:00Z`. */
-function isoUtc(clickhouseTime: string): string {
-  return `${clickhouseTime.replace(' ', 'T')}Z`;
 }
 
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000 + 0;

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { groupedBy } from '../common/collections/grouped-by';
 import { addDays, todayUtc } from '../common/dates/calendar-date';
+import { isoSecondsFromClickhouse } from '../common/dates/clickhouse-time';
 import {
   AppliedDayRow,
   buildContractAppliedQuery,
@@ -26,18 +28,13 @@ export class ContractsService {
     const level = request.level ?? CONTRACT_LIMITS.defaultLevel;
     const commitments = await this.inForce(scope.organizationId, request.contractIds);
     const applied = await this.applied(scope, commitments, asOf);
-    const appliedTo = new Map<string, AppliedDayRow[]>();
-    for (const row of applied) {
-      const rows = appliedTo.get(row.contract_commitment_id);
-      if (rows) rows.push(row);
-      else appliedTo.set(row.contract_commitment_id, [row]);
-    }
+    const appliedTo = groupedBy(applied, (row) => row.contract_commitment_id);
     const contracts = new Map<string, ContractDto>();
     for (const commitment of commitments) {
       const contract = contracts.get(commitment.contract_id) ?? {
         contract_id: commitment.contract_id,
-        period_start: `${commitment.contract_period_start.replace(' ', 'T')}Z`,
-        period_end: `${commitment.contract_period_end.replace(' ', 'T')}Z`,
+        period_start: isoSecondsFromClickhouse(commitment.contract_period_start),
+        period_end: isoSecondsFromClickhouse(commitment.contract_period_end),
         commitments: [],
       };
       contract.commitments.push(burnDown(commitment, appliedTo.get(commitment.contract_commitment_id) ?? [], asOf, level));
@@ -62,13 +59,15 @@ export class ContractsService {
     commitments: readonly ContractCommitmentInForce[],
     asOf: string,
   ): Promise<AppliedDayRow[]> {
-    const started = commitments.filter((commitment) => commitmentDays(commitment, asOf).first <= asOf);
+    const started = commitments
+      .map((commitment) => ({ id: commitment.contract_commitment_id, first: commitmentDays(commitment, asOf).first }))
+      .filter(({ first }) => first <= asOf);
     if (started.length === 0) return [];
-    const start = started.map((commitment) => commitmentDays(commitment, asOf).first).sort()[0];
+    const start = started.map(({ first }) => first).sort()[0];
     const { sql, params } = buildContractAppliedQuery(this.clickhouse.table('cost_line_items'), {
       scope,
       window: { start, end: asOf },
-      commitmentIds: [...new Set(started.map((commitment) => commitment.contract_commitment_id))],
+      commitmentIds: [...new Set(started.map(({ id }) => id))],
     });
     return this.clickhouse.query<AppliedDayRow>(sql, params, scope);
   }
