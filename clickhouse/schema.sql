@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..36, checksums hash a94fd2f0d40e8fd859bcdcfde86baef978c4c545361ea8e0332c1b9269b6520e
+-- covers migrations 1..37, checksums hash 3cebf8c43c3659db5ddc0189e0c9f44a7bc3312dc19549431e96424896c8a929
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -379,6 +379,88 @@ CREATE TABLE IF NOT EXISTS {{database}}.cost_line_items
             allocated_method_id,
             resource_tags,
             cost_categories
+    ),
+    PROJECTION daily_commitment_sums
+    (
+        SELECT
+            organization_id,
+            usage_date,
+            billing_period,
+            billing_currency,
+            charge_category,
+            cloud,
+            service,
+            account_id,
+            billing_account_id,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility,
+            sum(amortized_cost),
+            sum(on_demand_cost),
+            sum(commitment_discount_quantity),
+            count()
+        GROUP BY
+            organization_id,
+            usage_date,
+            billing_period,
+            billing_currency,
+            charge_category,
+            cloud,
+            service,
+            account_id,
+            billing_account_id,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility
+    ),
+    PROJECTION monthly_commitment_sums
+    (
+        SELECT
+            organization_id,
+            toStartOfMonth(usage_date),
+            billing_period,
+            billing_currency,
+            charge_category,
+            cloud,
+            service,
+            account_id,
+            billing_account_id,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility,
+            sum(amortized_cost),
+            sum(on_demand_cost),
+            sum(commitment_discount_quantity),
+            count()
+        GROUP BY
+            organization_id,
+            toStartOfMonth(usage_date),
+            billing_period,
+            billing_currency,
+            charge_category,
+            cloud,
+            service,
+            account_id,
+            billing_account_id,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility
     )
 )
 ENGINE = MergeTree

@@ -668,10 +668,16 @@ async function main(): Promise<void> {
   /** Issue 57: /commitments against the /data question of the same window and grouping (the estate's savings plans). */
   const measureCommitments = async () => {
     const pairs = [];
-    for (const [name, window, grouping] of UNIT_COST_PAIRS) {
+    // The issue's target question first: 12 months without a series (each commitment's figures and the total).
+    const twelveMonths = UNIT_COST_PAIRS.find(([, , grouping]) => grouping === 'monthly')!;
+    const questions = [
+      ['12 months, no series (/data: monthly)', twelveMonths[1], undefined, twelveMonths[2]] as const,
+      ...UNIT_COST_PAIRS.map(([name, window, grouping]) => [name, window, grouping, grouping] as const),
+    ];
+    for (const [name, window, grouping, dataGrouping] of questions) {
       const filters = { inclusions: { dateRange: window } };
       const commitments = apiRequest('/v1/cost-insights/commitments', { filters, dateGrouping: grouping });
-      const data = apiRequest('/v1/cost-insights/data', { filters, groupBy: { dateGrouping: grouping } });
+      const data = apiRequest('/v1/cost-insights/data', { filters, groupBy: { dateGrouping: dataGrouping } });
       const pair = await client.alternated(warmup, Math.min(runs, 20), [commitments, data]);
       const [commitmentsApi, dataApi] = pair.samples.map(stats);
       pairs.push({ name, commitments: commitmentsApi, data: dataApi, commitmentsOverDataP50: round(commitmentsApi.p50 / dataApi.p50) });

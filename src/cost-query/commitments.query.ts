@@ -2,6 +2,7 @@ import { bucketStartSql, DateGrouping } from './date-bucketing';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 import { compileWhere } from './filter-compiler';
 import type { DateRange, Filters, OrganizationScope } from './filters.types';
+import { withCommitmentProjectionPreference } from './projection-preference';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 
 /**
@@ -74,21 +75,48 @@ export function buildEligibilityQuery(
   const params = new SqlParameters();
   const where = compileWhere(query.scope, query.filters, params, windowOptions(query.window));
   const most = MAX_ELIGIBLE_SERVICES + 1;
+  // Grouped first by the two columns it lists, which the commitments' projections answer.
   const sql = [
     `SELECT arraySort(groupUniqArray(${most})(service)) AS services,`,
     `       arraySort(groupUniqArrayIf(${most})(commitment_discount_type, commitment_discount_type != '')) AS program_types`,
-    `FROM ${table}`,
-    `WHERE ${where}`,
-    "  AND commitment_discount_id != '' AND charge_category = 'Usage' AND lower(commitment_discount_status) = 'used'",
+    'FROM (',
+    '  SELECT service, commitment_discount_type, count() AS line_items',
+    `  FROM ${table}`,
+    `  WHERE ${where}`,
+    "    AND commitment_discount_id != '' AND charge_category = 'Usage' AND lower(commitment_discount_status) = 'used'",
+    '  GROUP BY service, commitment_discount_type',
+    ')',
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withCommitmentProjectionPreference(sql), params: params.toObject() };
 }
+
+/**
+ * The columns the commitments' figures are computed from, beside the bucket: the line items are first summed by these
+ * (the commitments' aggregate projections answer that), and the figures' conditions run on those groups.
+ */
+export const COMMITMENT_GROUPED_COLUMNS = [
+  'commitment_discount_id',
+  'commitment_discount_name',
+  'commitment_discount_type',
+  'commitment_discount_category',
+  'commitment_discount_status',
+  'commitment_discount_unit',
+  'commitment_program_eligibility',
+  'charge_category',
+  'service',
+  'cloud',
+  'billing_account_id',
+];
+
+/** The grouped sums the figures read, by the line items' column they sum. */
+const GROUPED_SUMS = { amortized: 'amortized_cost', on_demand: 'on_demand_cost', quantity: 'commitment_discount_quantity' };
 
 /**
  * Per commitment discount and in total (and per bucket of a date grouping): used and unused cost (EffectiveCost of
  * rows of status Used and Unused), the used usage's on-demand equivalent (its list cost), and coverage's numerator
  * and denominator (list cost of usage not of an unused commitment, in the eligible services, covered by a commitment
- * or all of it), in one scan of the rows with a commitment or of usage, each pre-aggregated in the answer's currency.
+ * or all of it), from the rows with a commitment or of usage summed by COMMITMENT_GROUPED_COLUMNS, each pre-aggregated in the
+ * answer's currency.
  */
 export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): CompiledSql {
   const params = new SqlParameters();
@@ -103,21 +131,22 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
   const eligibleRow = `if(commitment_program_eligibility != '', commitment_discount_id != '' OR ${programEligible}, service IN ${services})`;
   const eligible = `charge_category = 'Usage' AND ${status} != 'unused' AND ${eligibleRow}`;
   const sums: [string, string][] = [
-    ['used_cost', `if(${status} = 'used', amortized_cost, ${zero})`],
-    ['unused_cost', `if(${status} = 'unused', amortized_cost, ${zero})`],
-    ['on_demand_equivalent', `if(${status} = 'used', on_demand_cost, ${zero})`],
-    ['covered_list', `if(${eligible} AND commitment_discount_id != '', on_demand_cost, ${zero})`],
-    ['eligible_list', `if(${eligible}, on_demand_cost, ${zero})`],
+    ['used_cost', `if(${status} = 'used', amortized, ${zero})`],
+    ['unused_cost', `if(${status} = 'unused', amortized, ${zero})`],
+    ['on_demand_equivalent', `if(${status} = 'used', on_demand, ${zero})`],
+    ['covered_list', `if(${eligible} AND commitment_discount_id != '', on_demand, ${zero})`],
+    ['eligible_list', `if(${eligible}, on_demand, ${zero})`],
   ];
   const quantities: [string, string][] = [
-    ['used_quantity', `if(${status} = 'used', commitment_discount_quantity, ${zero})`],
-    ['unused_quantity', `if(${status} = 'unused', commitment_discount_quantity, ${zero})`],
+    ['used_quantity', `if(${status} = 'used', quantity, ${zero})`],
+    ['unused_quantity', `if(${status} = 'unused', quantity, ${zero})`],
   ];
   const bucket = query.dateGrouping ? bucketStartSql(query.dateGrouping) : 'toDate(0)';
   const keys = ['bucket', ...COMMITMENT_KEYS];
-  const parts = money.select((branch, and) =>
-    [
-      `  SELECT ${bucket} AS bucket, commitment_discount_id, commitment_discount_name AS name, commitment_discount_type AS type,`,
+  const parts = money.select((branch, and) => {
+    const grouped = ['bucket', ...new Set([...COMMITMENT_GROUPED_COLUMNS, ...branch.groupKeys])];
+    return [
+      `  SELECT bucket, commitment_discount_id, commitment_discount_name AS name, commitment_discount_type AS type,`,
       '         commitment_discount_category AS category, cloud AS provider, billing_account_id,',
       `         ${branch
         .sums(sums.map(([, sql]) => sql))
@@ -125,12 +154,19 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
         .join(', ')},`,
       // Quantities are no money: summed as they are, in the commitment's unit.
       `         ${quantities.map(([name, sql]) => `sum(${sql}) AS part_${name}`).join(', ')}, commitment_discount_unit AS unit`,
-      `  FROM ${table}`,
-      `  WHERE ${and(where)}`,
-      `    AND (commitment_discount_id != '' OR charge_category = 'Usage')`,
+      '  FROM (',
+      `    SELECT ${bucket} AS bucket, ${grouped.slice(1).join(', ')},`,
+      `           ${Object.entries(GROUPED_SUMS)
+        .map(([name, column]) => `sum(${column}) AS ${name}`)
+        .join(', ')}`,
+      `    FROM ${table}`,
+      `    WHERE ${and(where)}`,
+      `      AND (commitment_discount_id != '' OR charge_category = 'Usage')`,
+      `    GROUP BY ${grouped.join(', ')}`,
+      '  )',
       `  GROUP BY ${[...keys, 'unit', ...branch.groupKeys].join(', ')}`,
-    ].join('\n'),
-  );
+    ].join('\n');
+  });
   // Without a date grouping the bucket is one constant: the sets by it are the totals and the commitments.
   const sets = query.dateGrouping ? [[], COMMITMENT_KEYS, ['bucket'], keys] : [['bucket'], keys];
   const kind = query.dateGrouping
@@ -144,7 +180,7 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
     `GROUP BY GROUPING SETS (${sets.map((set) => `(${set.join(', ')})`).join(', ')})`,
     `ORDER BY kind, bucket, ${COMMITMENT_KEYS.join(', ')}`,
   ].join('\n');
-  return { sql, params: params.toObject() };
+  return { sql: withCommitmentProjectionPreference(sql), params: params.toObject() };
 }
 
 /** The window is the request's dateRange (always given here): no default window applies. */

@@ -14,7 +14,8 @@ import { COMPARE_METRICS, metricPartSumsSql, metricSumsOfPartsSql } from './cost
 import { MEASURE_COLUMNS, MeasureColumn, METRIC_CSV_HEADERS, METRIC_NAMES, METRIC_SUMMARY_NAMES, METRICS } from './metrics';
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
-import { AGGREGATE_PROJECTIONS } from './projections';
+import { COMMITMENT_GROUPED_COLUMNS } from './commitments.query';
+import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTION_LIST_COLUMNS, COMMITMENT_PROJECTIONS } from './projections';
 import { readBaseline } from '../infrastructure/clickhouse/schema-baseline';
 
 /**
@@ -218,16 +219,29 @@ describe('one definition per concept', () => {
   it("every aggregate projection groups by every list field's column (or its month), so questions on it stay pre-aggregated", () => {
     const { projections } = baselineTable('cost_line_items');
     // The migrations define exactly the projections the code names (projections.ts).
-    const named = Object.values(AGGREGATE_PROJECTIONS).flatMap((grain) => Object.values(grain));
-    expect({ list: 'AGGREGATE_PROJECTIONS', names: sorted(named) }).toEqual({
-      list: 'AGGREGATE_PROJECTIONS',
+    const named = [
+      ...Object.values(AGGREGATE_PROJECTIONS).flatMap((grain) => Object.values(grain)),
+      ...Object.values(COMMITMENT_PROJECTIONS),
+    ];
+    expect({ list: 'AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTIONS', names: sorted(named) }).toEqual({
+      list: 'AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTIONS',
       names: sorted(projections.keys()),
     });
     for (const [name, keys] of projections) {
       const missing = LIST_FIELDS.map((field) => field.column).filter((column) => !keys.includes(column));
-      // The activated-key projections keep their 0027 keys (migration 0031 says why).
+      // The activated-key projections keep their 0027 keys (migration 0031 says why); the commitments' keep a few
+      // list fields only (migration 0037 says why), and every column the commitments statement groups by.
+      const commitments = (Object.values(COMMITMENT_PROJECTIONS) as string[]).includes(name);
       const unbuilt = name.includes('_activated_') ? ['allocated_method_id'] : [];
-      expect({ projection: name, missing }).toEqual({ projection: name, missing: unbuilt });
+      const expected = commitments
+        ? LIST_FIELDS.map((field) => field.column).filter((column) => !COMMITMENT_PROJECTION_LIST_COLUMNS.includes(column))
+        : unbuilt;
+      expect({ projection: name, missing: sorted(missing) }).toEqual({ projection: name, missing: sorted(expected) });
+      if (commitments)
+        expect({ projection: name, missing: COMMITMENT_GROUPED_COLUMNS.filter((column) => !keys.includes(column)) }).toEqual({
+          projection: name,
+          missing: [],
+        });
     }
   });
 

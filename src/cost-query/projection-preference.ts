@@ -1,5 +1,5 @@
 import { MAP_DIMENSIONS } from './filter-fields';
-import { AGGREGATE_PROJECTIONS } from './projections';
+import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTIONS } from './projections';
 
 const MAPS = Object.values(MAP_DIMENSIONS);
 
@@ -25,7 +25,16 @@ function readsDays(sql: string): boolean {
  * none keeps) reads the line items either way.
  */
 export function withProjectionPreference(sql: string): string {
-  return `${sql}\nSETTINGS preferred_optimize_projection_name = '${preferredProjectionOf(sql)}'`;
+  return withNamedProjection(sql, preferredProjectionOf(sql));
+}
+
+/** A commitments statement (commitments.query.ts) with the commitments' projection of the grain it reads. */
+export function withCommitmentProjectionPreference(sql: string): string {
+  return withNamedProjection(sql, readsDays(sql) ? COMMITMENT_PROJECTIONS.daily : COMMITMENT_PROJECTIONS.monthly);
+}
+
+function withNamedProjection(sql: string, projection: string): string {
+  return `${sql}\nSETTINGS preferred_optimize_projection_name = '${projection}'`;
 }
 
 /** The projection of the statement's grain holding the maps it reads: full maps if any, else activated ones, else none. */

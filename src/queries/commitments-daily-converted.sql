@@ -32,23 +32,55 @@ SELECT
 FROM
 (
     SELECT
-        usage_date AS bucket,
+        bucket,
         commitment_discount_id,
         commitment_discount_name AS name,
         commitment_discount_type AS type,
         commitment_discount_category AS category,
         cloud AS provider,
         billing_account_id,
-        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', amortized_cost, toDecimal128(0, 10))), 10) AS part_used_cost,
-        toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized_cost, toDecimal128(0, 10))), 10) AS part_unused_cost,
-        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand_cost, toDecimal128(0, 10))), 10) AS part_on_demand_equivalent,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) AS part_covered_list,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))), on_demand_cost, toDecimal128(0, 10))), 10) AS part_eligible_list,
-        sum(if(lower(commitment_discount_status) = 'used', commitment_discount_quantity, toDecimal128(0, 10))) AS part_used_quantity,
-        sum(if(lower(commitment_discount_status) = 'unused', commitment_discount_quantity, toDecimal128(0, 10))) AS part_unused_quantity,
+        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', amortized, toDecimal128(0, 10))), 10) AS part_used_cost,
+        toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized, toDecimal128(0, 10))), 10) AS part_unused_cost,
+        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand, toDecimal128(0, 10))), 10) AS part_on_demand_equivalent,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))) AND (commitment_discount_id != ''), on_demand, toDecimal128(0, 10))), 10) AS part_covered_list,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))), on_demand, toDecimal128(0, 10))), 10) AS part_eligible_list,
+        sum(if(lower(commitment_discount_status) = 'used', quantity, toDecimal128(0, 10))) AS part_used_quantity,
+        sum(if(lower(commitment_discount_status) = 'unused', quantity, toDecimal128(0, 10))) AS part_unused_quantity,
         commitment_discount_unit AS unit
-    FROM cost_insights.cost_line_items
-    WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (cloud IN ({p2:Array(String)})) AND (billing_currency = {currency:String}) AND ((commitment_discount_id != '') OR (charge_category = 'Usage'))
+    FROM
+    (
+        SELECT
+            usage_date AS bucket,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility,
+            charge_category,
+            service,
+            cloud,
+            billing_account_id,
+            sum(amortized_cost) AS amortized,
+            sum(on_demand_cost) AS on_demand,
+            sum(commitment_discount_quantity) AS quantity
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (cloud IN ({p2:Array(String)})) AND (billing_currency = {currency:String}) AND ((commitment_discount_id != '') OR (charge_category = 'Usage'))
+        GROUP BY
+            bucket,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility,
+            charge_category,
+            service,
+            cloud,
+            billing_account_id
+    )
     GROUP BY
         bucket,
         commitment_discount_id,
@@ -60,23 +92,59 @@ FROM
         unit
     UNION ALL
     SELECT
-        usage_date AS bucket,
+        bucket,
         commitment_discount_id,
         commitment_discount_name AS name,
         commitment_discount_type AS type,
         commitment_discount_category AS category,
         cloud AS provider,
         billing_account_id,
-        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', amortized_cost, toDecimal128(0, 10))), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_used_cost,
-        toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized_cost, toDecimal128(0, 10))), 10) * group_rate AS part_unused_cost,
-        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_on_demand_equivalent,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))) AND (commitment_discount_id != ''), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_covered_list,
-        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))), on_demand_cost, toDecimal128(0, 10))), 10) * group_rate AS part_eligible_list,
-        sum(if(lower(commitment_discount_status) = 'used', commitment_discount_quantity, toDecimal128(0, 10))) AS part_used_quantity,
-        sum(if(lower(commitment_discount_status) = 'unused', commitment_discount_quantity, toDecimal128(0, 10))) AS part_unused_quantity,
+        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', amortized, toDecimal128(0, 10))), 10) * (arrayElement(arrayMap(rate -> toDecimal128(rate, 18), {rate_values:Array(String)}), transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) + throwIf(transform(concat(billing_currency, '|', toString(usage_date)), {rate_keys:Array(String)}, {rate_indexes:Array(UInt32)}, 0) = 0, 'CI_MISSING_EXCHANGE_RATE')) AS group_rate) AS part_used_cost,
+        toDecimal256(sum(if(lower(commitment_discount_status) = 'unused', amortized, toDecimal128(0, 10))), 10) * group_rate AS part_unused_cost,
+        toDecimal256(sum(if(lower(commitment_discount_status) = 'used', on_demand, toDecimal128(0, 10))), 10) * group_rate AS part_on_demand_equivalent,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))) AND (commitment_discount_id != ''), on_demand, toDecimal128(0, 10))), 10) * group_rate AS part_covered_list,
+        toDecimal256(sum(if((charge_category = 'Usage') AND (lower(commitment_discount_status) != 'unused') AND if(commitment_program_eligibility != '', (commitment_discount_id != '') OR arrayExists(p -> (JSONExtractString(p, 'ProgramType') IN ({p4:Array(String)})), JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')), (service IN ({p3:Array(String)}))), on_demand, toDecimal128(0, 10))), 10) * group_rate AS part_eligible_list,
+        sum(if(lower(commitment_discount_status) = 'used', quantity, toDecimal128(0, 10))) AS part_used_quantity,
+        sum(if(lower(commitment_discount_status) = 'unused', quantity, toDecimal128(0, 10))) AS part_unused_quantity,
         commitment_discount_unit AS unit
-    FROM cost_insights.cost_line_items
-    WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (cloud IN ({p2:Array(String)})) AND (billing_currency != {currency:String}) AND ((commitment_discount_id != '') OR (charge_category = 'Usage'))
+    FROM
+    (
+        SELECT
+            usage_date AS bucket,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility,
+            charge_category,
+            service,
+            cloud,
+            billing_account_id,
+            billing_currency,
+            usage_date,
+            sum(amortized_cost) AS amortized,
+            sum(on_demand_cost) AS on_demand,
+            sum(commitment_discount_quantity) AS quantity
+        FROM cost_insights.cost_line_items
+        WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (cloud IN ({p2:Array(String)})) AND (billing_currency != {currency:String}) AND ((commitment_discount_id != '') OR (charge_category = 'Usage'))
+        GROUP BY
+            bucket,
+            commitment_discount_id,
+            commitment_discount_name,
+            commitment_discount_type,
+            commitment_discount_category,
+            commitment_discount_status,
+            commitment_discount_unit,
+            commitment_program_eligibility,
+            charge_category,
+            service,
+            cloud,
+            billing_account_id,
+            billing_currency,
+            usage_date
+    )
     GROUP BY
         bucket,
         commitment_discount_id,
@@ -104,3 +172,4 @@ ORDER BY
     category ASC,
     provider ASC,
     billing_account_id ASC
+SETTINGS preferred_optimize_projection_name = 'daily_commitment_sums'

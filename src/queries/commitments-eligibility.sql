@@ -6,5 +6,16 @@
 SELECT
     arraySort(groupUniqArray(1001)(service)) AS services,
     arraySort(groupUniqArrayIf(1001)(commitment_discount_type, commitment_discount_type != '')) AS program_types
-FROM cost_insights.cost_line_items
-WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (commitment_discount_id != '') AND (charge_category = 'Usage') AND (lower(commitment_discount_status) = 'used')
+FROM
+(
+    SELECT
+        service,
+        commitment_discount_type,
+        count() AS line_items
+    FROM cost_insights.cost_line_items
+    WHERE (organization_id = {organization_id:UUID}) AND ((toStartOfMonth(usage_date) >= {p0:Date}) AND (toStartOfMonth(usage_date) <= {p1:Date})) AND (commitment_discount_id != '') AND (charge_category = 'Usage') AND (lower(commitment_discount_status) = 'used')
+    GROUP BY
+        service,
+        commitment_discount_type
+)
+SETTINGS preferred_optimize_projection_name = 'monthly_commitment_sums'

@@ -1,5 +1,6 @@
 // modes: embedded server cluster — projections on every topology
 import { MEASURE_COLUMNS, MeasureColumn } from '../../src/cost-query/metrics';
+import { COMMITMENT_PROJECTIONS } from '../../src/cost-query/projections';
 import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
@@ -53,6 +54,7 @@ function estate(offset: number): RowInput[] {
           account_name: `account-${resource % 4}`,
           integration_id: resource % 3 === 0 ? 'azure-ea' : 'aws-cur',
           resource_tags: tagsOf(resource, hour, usage_date),
+          ...commitmentOf(resource, hour),
           cost_categories: resource % 5 ? { Unit: resource % 7 === 3 ? '' : `unit-${resource % 2}` } : {},
           ...amounts(n++),
         });
@@ -60,6 +62,35 @@ function estate(offset: number): RowInput[] {
     }
   }
   return rows;
+}
+
+/**
+ * Commitment columns (migration 0031) for /commitments: a savings plan used and left unused, a usage-category
+ * reservation with quantities, FOCUS 1.4 program eligibility on uncovered usage, and usage no commitment covered.
+ */
+function commitmentOf(resource: number, hour: number): Omit<RowInput, 'usage_date'> {
+  const eligibility = '{"CommitmentPrograms":[{"ProgramType":"Savings Plan"}]}';
+  if (resource % 5 === 1)
+    return {
+      billing_account_id: `payer-${resource % 2}`,
+      commitment_discount_id: `sp-${resource % 2}`,
+      commitment_discount_name: 'Compute Savings Plan',
+      commitment_discount_type: 'Savings Plan',
+      commitment_discount_category: 'Spend',
+      commitment_discount_status: hour === 2 ? 'Unused' : 'Used',
+    };
+  if (resource % 5 === 2)
+    return {
+      billing_account_id: 'payer-0',
+      commitment_discount_id: 'ri-1',
+      commitment_discount_name: 'Reserved Instance',
+      commitment_discount_type: 'Reserved Instance',
+      commitment_discount_category: 'Usage',
+      commitment_discount_status: 'Used',
+      commitment_discount_quantity: `${hour}.125`,
+      commitment_discount_unit: 'Hours',
+    };
+  return resource % 10 === 3 ? { commitment_program_eligibility: eligibility } : {};
 }
 
 /**
@@ -86,6 +117,8 @@ interface Question {
   monthly?: boolean;
   /** A tag or cost-category condition: the tag projections (migration 0015) answer it, not the column ones. */
   tags?: boolean;
+  /** The one projection that must answer each of its statements (forced by name where forcing is possible). */
+  projection?: string;
 }
 
 const data = (groupBy: unknown, filters: unknown) => ({ groupBy, filters });
@@ -254,6 +287,25 @@ const QUESTIONS: Question[] = [
     },
     tags: true,
   },
+  // Whole months (and none) from the monthly commitments' projection, named; days and weeks from a projection (only
+  // the daily commitments' one keeps the commitment columns; the eligibility statement of whole months reads the monthly).
+  ...(
+    [
+      ['daily', undefined],
+      ['monthly', COMMITMENT_PROJECTIONS.monthly],
+      [undefined, COMMITMENT_PROJECTIONS.monthly],
+    ] as const
+  ).map(([dateGrouping, projection]) => ({
+    name: `/commitments ${dateGrouping ?? 'without a date grouping'}, filtered`,
+    path: '/v1/cost-insights/commitments',
+    body: { dateGrouping, filters: { inclusions: { dateRange: QUARTER }, exclusions: { accountIds: ['10000000003'] } } },
+    projection,
+  })),
+  {
+    name: '/commitments by week, given eligible services',
+    path: '/v1/cost-insights/commitments',
+    body: { dateGrouping: 'weekly', eligibleServices: ['Amazon EC2'], filters: { inclusions: { dateRange: SEPTEMBER, clouds: ['AWS'] } } },
+  },
   {
     name: '/filters, column fields, cross-filtered',
     path: '/v1/cost-insights/filters',
@@ -344,7 +396,10 @@ const FORCING = E2E_MODE !== 'cluster';
 const SETTINGS: Record<Mode, (question?: Question) => string> = {
   raw: () => 'optimize_use_projections = 0',
   'projection-allowed': () => 'optimize_use_projections = 1',
-  'projection-required': () => 'optimize_use_projections = 1, force_optimize_projection = 1',
+  'projection-required': (question) =>
+    question?.projection
+      ? `optimize_use_projections = 1, force_optimize_projection_name = '${question.projection}'`
+      : 'optimize_use_projections = 1, force_optimize_projection = 1',
   // On small test data both projections read one granule per part, so the engine would pick either: the statement
   // names the monthly one (of the question's kind) as preferred (projection-preference.ts); ClickHouse fails it
   // unless it really reads that one.
@@ -410,9 +465,11 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     );
     expect(rows.map((r) => r.name).sort()).toEqual([
       'daily_activated_tag_sums',
+      'daily_commitment_sums',
       'daily_dimension_sums',
       'daily_tag_sums',
       'monthly_activated_tag_sums',
+      'monthly_commitment_sums',
       'monthly_dimension_sums',
       'monthly_tag_sums',
     ]);
@@ -423,6 +480,8 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     expect(raw.status).toBe(200);
     // Guard against a vacuous comparison: the question has data.
     expect(JSON.stringify(raw.body.data)).toMatch(/[1-9]|"(dev|prod|test)"/);
+    if (question.path === '/v1/cost-insights/commitments')
+      expect(raw.body.data.commitments.map((c: { unused_cost: number }) => c.unused_cost > 0)).toContain(true);
     const rolledUp = await ask(question, FORCING ? 'projection-required' : 'projection-allowed');
     expect(rolledUp.status).toBe(200);
     expect(rolledUp.body).toEqual(raw.body);
