@@ -30,6 +30,8 @@ import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query
 import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
 import { compileCategories, VersionedCategory } from '../src/cost-query/cost-category-rules';
 import { fileInsertSql } from '../src/ingest/focus-load';
+import { filesKeyPresenceSql } from '../src/ingest/files-key-presence';
+import { keyPresenceSql } from '../src/cost-query/key-presence.query';
 import { inputTableName, newImportId, reportTableName } from '../src/ingest/import-tables';
 import {
   FOCUS_INPUT_SETTINGS,
@@ -482,6 +484,20 @@ export function goldenStatements(): Record<string, CompiledSql> {
       ),
       IMPORT_PARAMETERS,
     ),
+    // A first import's files described before anything is written (the tag keys it activates), two files.
+    'ingest-files-key-presence': importStatement(
+      filesKeyPresenceSql(
+        ['exports/focus-00001.csv.gz', 'exports/focus-00002.csv.gz'].map(
+          (path) => `file('${path}', CSVWithNames, '${FOCUS_SOURCE_STRUCTURE}', 'gzip')`,
+        ),
+        { ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS },
+      ),
+      IMPORT_PARAMETERS,
+    ),
+    'tag-key-presence': {
+      sql: keyPresenceSql(TABLE, 'organization_id = {organization_id:UUID}'),
+      params: { organization_id: ORG.organizationId },
+    },
     'ingest-report-block': importStatement(reportBlockSql(`cost_insights.${inputTableName(IMPORT_ID)}`)),
     'ingest-report-totals': importStatement(reportTotalsSql(`cost_insights.${reportTableName(IMPORT_ID)}`)),
     'ingest-staged-partitions': importStatement(stagedPartitionsSql(`cost_insights.${IMPORT_ID}`)), // the staging table is the import's id

@@ -3,8 +3,9 @@ import { messageOf } from '../common/errors/message-of';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
-import { ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
-import type { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { FilesToWrite, ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
+import { describeKey, type TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import type { KeyActivation } from '../tag-keys/tag-keys.repository';
 
 /** Where the command writes; structurally a CliOutput, plus an optional live progress line. */
 export interface IngestCommandOutput {
@@ -17,13 +18,14 @@ export interface IngestCommandOutput {
 const PROGRESS_INTERVAL_MS = 250;
 
 /** What `ingest focus` is given: its command line, parsed and checked by the CLI (src/cli/cli-args.ts). */
-export interface IngestFocusCommandOptions extends Omit<IngestFocusOptions, 'onProgress'> {
+export interface IngestFocusCommandOptions extends Omit<IngestFocusOptions, 'onProgress' | 'beforeWriting'> {
   json: boolean;
 }
 
 /**
- * `ingest focus …`: runs the import, shows progress, prints a summary to reconcile against the invoice; then, for an
- * organisation that never chose its tag keys, activates the suggested ones (`tagKeys`, TAG_KEYS_DEFAULT) and waits.
+ * `ingest focus …`: runs the import, shows progress, prints a summary to reconcile against the invoice; for an
+ * organisation that never chose its tag keys, activates the suggested ones (`tagKeys`, TAG_KEYS_DEFAULT) and waits:
+ * before a first import writes a row, else after the import.
  */
 export async function runIngestFocusCommand(
   options: IngestFocusCommandOptions,
@@ -42,9 +44,23 @@ export async function runIngestFocusCommand(
     : undefined;
   try {
     const { paths, organizationId, integrationId } = options;
-    const summary = await ingestFocus(clickhouse, { paths, organizationId, integrationId, onProgress });
+    let activatedBeforeWriting: KeyActivation[] = [];
+    const beforeWriting = tagKeys
+      ? async (files: FilesToWrite) => {
+          activatedBeforeWriting = await activateSuggestedKeys(
+            io,
+            (started) => tagKeys.activateSuggestedBeforeFirstImport(organizationId, () => files.keyPresence(), started),
+            [],
+          );
+          return activatedBeforeWriting;
+        }
+      : undefined;
+    const summary = await ingestFocus(clickhouse, { paths, organizationId, integrationId, onProgress, beforeWriting });
     io.progress?.('');
-    const activatedTagKeys = tagKeys ? await activateSuggestedKeys(tagKeys, organizationId, io) : [];
+    const activatedTagKeys =
+      activatedBeforeWriting.length > 0 || !tagKeys
+        ? activatedBeforeWriting.map(describeKey)
+        : await activateSuggestedKeys(io, (started) => tagKeys.activateSuggestedKeys(organizationId, started), []);
     io.out(options.json ? JSON.stringify({ ...summary, activatedTagKeys }, null, 2) : formatSummary(summary, activatedTagKeys));
     return EXIT.ok;
   } catch (error) {
@@ -58,17 +74,20 @@ export async function runIngestFocusCommand(
 }
 
 /**
- * The default after an import: the suggested keys activated and back-filled (`kind:key` each). A failed back-fill
- * fails nothing imported: the keys stay back-filling, read from the full maps, until `tag-keys set` is run again.
+ * The default for an organisation that never chose its keys: the suggested ones activated (`kind:key` each), before a
+ * first import writes a row (from its files), else after the import (and back-filled). A failure fails nothing
+ * imported: the keys stay back-filling, read from the full maps, until `tag-keys set` is run again.
  */
-async function activateSuggestedKeys(tagKeys: TagKeyActivationService, organizationId: string, io: IngestCommandOutput): Promise<string[]> {
+async function activateSuggestedKeys<T>(
+  io: IngestCommandOutput,
+  activate: (started: (keys: string[]) => void) => Promise<T>,
+  none: T,
+): Promise<T> {
   try {
-    return await tagKeys.activateSuggestedKeys(organizationId, (keys) =>
-      io.progress?.(`activating the suggested tag keys ${keys.join(', ')} (TAG_KEYS_DEFAULT)…`),
-    );
+    return await activate((keys) => io.progress?.(`activating the suggested tag keys ${keys.join(', ')} (TAG_KEYS_DEFAULT)…`));
   } catch (error) {
     io.err(`Warning: activating the suggested tag keys failed (the import stands; run \`tag-keys set\` again): ${messageOf(error)}`);
-    return [];
+    return none;
   } finally {
     io.progress?.('');
   }

@@ -587,7 +587,7 @@ export const SETTINGS = {
   }),
   TAG_KEYS_DEFAULT: boolean({
     default: true,
-    doc: 'An organisation that never chose its activated tag keys gets the suggested ones (on at least half of its cost, at most 10,000 values, not one per resource) activated after an import brings its data: `ingest focus`, a data source, the demo estate (`false`: every key is read from the full maps until an admin chooses)',
+    doc: 'An organisation that never chose its activated tag keys gets the suggested ones (on at least half of its cost, at most 10,000 values, not one per resource) activated: a first import (`ingest focus`, a data source) chooses them from its own files before writing a row, so no back-fill follows it; an import into an organisation that has rows already, and the demo estate, activate them after it, back-filled (`false`: every key is read from the full maps until an admin chooses)',
   }),
   DEMO_ON_EMPTY_STORE: boolean({
     default: true,

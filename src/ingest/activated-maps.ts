@@ -1,5 +1,5 @@
 import { sleep } from '../common/async/sleep';
-import { MAP_DIMENSIONS } from '../cost-query/filter-fields';
+import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
 import { ACTIVATED_PROJECTIONS } from '../cost-query/projections';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './focus-mapping';
@@ -183,16 +183,33 @@ export async function activatedMapMismatches(
   return Number(row.rows);
 }
 
+/** Keys whose activation an import saw loaded on every node before it wrote a row (IngestFocusOptions.beforeWriting). */
+export type KeysInForce = ReadonlyArray<{ kind: MapDimensionKind; key: string }>;
+
 /**
  * Whether any of the organisation's key activations changed at or after `since` (ms since the epoch, less the settle
- * time). The row recording that the organisation chose (kind 'choice') changes no key, so it is not counted.
+ * time). The row recording that the organisation chose (kind 'choice') changes no key, so it is not counted; nor is a
+ * key of `inForce` written or active (its columns were what the import wrote), only its deactivation.
  */
-export async function activationsChangedSince(clickhouse: ClickhouseService, organizationId: string, since: number): Promise<boolean> {
+export async function activationsChangedSince(
+  clickhouse: ClickhouseService,
+  organizationId: string,
+  since: number,
+  inForce: KeysInForce = [],
+): Promise<boolean> {
   const [row] = await clickhouse.query<{ changed: number | string }>(
     `SELECT toUInt8(count() > 0) AS changed FROM ${clickhouse.table(ACTIVATIONS_TABLE)}
      WHERE organization_id = {organization_id:UUID} AND kind IN {kinds:Array(String)}
-       AND updated_at >= fromUnixTimestamp64Milli({since:Int64}) - toIntervalSecond(${ACTIVATION_SETTLE_SECONDS})`,
-    { organization_id: organizationId, since, kinds: Object.keys(MAP_DIMENSIONS) },
+       AND updated_at >= fromUnixTimestamp64Milli({since:Int64}) - toIntervalSecond(${ACTIVATION_SETTLE_SECONDS})
+       AND NOT (arrayExists((k, n) -> k = kind AND n = key, {in_force_kinds:Array(String)}, {in_force_keys:Array(String)})
+                AND state IN ('backfilling', 'active'))`,
+    {
+      organization_id: organizationId,
+      since,
+      kinds: Object.keys(MAP_DIMENSIONS),
+      in_force_kinds: inForce.map(({ kind }) => kind),
+      in_force_keys: inForce.map(({ key }) => key),
+    },
   );
   return Number(row.changed) === 1;
 }

@@ -217,7 +217,7 @@ function url(location: string, file: FocusFile): string {
 }
 
 /** Whether the server can fetch a URL of this process (a firewall, or remote_url_allow_hosts, may say no). */
-async function reaches(clickhouse: ClickhouseService, probeUrl: string): Promise<boolean> {
+export async function reaches(clickhouse: ClickhouseService, probeUrl: string): Promise<boolean> {
   try {
     const [row] = await clickhouse.query<{ answer: string }>(`SELECT any(raw) AS answer FROM url({probe:String}, RawBLOB, 'raw String')`, {
       probe: probeUrl,

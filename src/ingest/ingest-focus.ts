@@ -26,6 +26,9 @@ import {
   readContractCommitmentParquet,
 } from './contract-commitment-dataset';
 import { parquetColumnNames } from './parquet-columns';
+import { filesKeyPresence } from './files-key-presence';
+import type { KeysInForce } from './activated-maps';
+import type { KeyPresenceRow } from '../cost-query/key-presence.query';
 import { checkContractCommitments, ImportedContracts, loadContractCommitments } from './contract-commitment-load';
 
 export interface IngestFocusOptions {
@@ -35,6 +38,18 @@ export interface IngestFocusOptions {
   /** One integration id for every row; default: derived per row from provider + billing account. */
   integrationId?: string;
   onProgress?: (progress: IngestProgress) => void;
+  /**
+   * Called once the files are checked, before any row is written (and before the import's tables are named): what
+   * may change how rows are written, such as the tag keys a first import activates from its own files. It answers the
+   * keys it activated and saw loaded on every node: the rows are written with them, so publishing rewrites nothing.
+   */
+  beforeWriting?: (files: FilesToWrite) => Promise<KeysInForce | void>;
+}
+
+/** An import's cost files, described before they are written. */
+export interface FilesToWrite {
+  /** Their tag and cost-category keys (files-key-presence.ts); undefined when the engine cannot tell before the load. */
+  keyPresence(): Promise<KeyPresenceRow[] | undefined>;
 }
 
 export interface IngestProgress {
@@ -114,7 +129,10 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
   }
   // The dataset is checked whole before a cost row is written: a refusal then changes nothing.
   if (contractFiles.length > 0) await checkContractCommitments(clickhouse, options.organizationId, contractFiles);
-  const prepared = await prepare(clickhouse, options, costFiles, skipped);
+  const keysInForce = await options.beforeWriting?.({
+    keyPresence: () => filesKeyPresence(clickhouse, costFiles, importParameters(options)),
+  });
+  const prepared = await prepare(clickhouse, options, costFiles, skipped, keysInForce || []);
   let published = false;
   try {
     const loaded = await load(clickhouse, prepared, started, options.onProgress);
@@ -151,6 +169,7 @@ interface PreparedImport {
   hosts: PartitionHost[];
   parameters: ImportParameters;
   rolledBackImports: string[];
+  keysInForce: KeysInForce;
 }
 
 function checkOptions(options: IngestFocusOptions): void {
@@ -204,6 +223,7 @@ async function prepare(
   options: IngestFocusOptions,
   files: FocusFile[],
   skipped: string[],
+  keysInForce: KeysInForce,
 ): Promise<PreparedImport> {
   // Every host must answer before anything is written: a node that is down could not take its share.
   const hosts = await partitionHosts(clickhouse, 'FOCUS import refused, nothing was imported: every node of the cluster must answer');
@@ -217,13 +237,14 @@ async function prepare(
     skipped,
     bytesTotal: files.reduce((n, f) => n + f.bytes, 0),
     hosts,
-    parameters: {
-      organization_id: options.organizationId,
-      integration_id: options.integrationId ?? '',
-      currency_codes: [...CURRENCY_CODES],
-    },
+    parameters: importParameters(options),
     rolledBackImports: recovery.rolledBack.map((interrupted) => interrupted.importId),
+    keysInForce,
   };
+}
+
+function importParameters(options: IngestFocusOptions): ImportParameters {
+  return { organization_id: options.organizationId, integration_id: options.integrationId ?? '', currency_codes: [...CURRENCY_CODES] };
 }
 
 /** What the files held, as their reports add it up (exact Decimal text). */
@@ -328,6 +349,7 @@ async function publish(
     organizationId: prepared.organizationId,
     integrationIds: [...new Set(staged.partitions.map((p) => p.integration_id))],
     partitions: await stagedPlacements(clickhouse, prepared.hosts, prepared.importId, staged.partitions),
+    keysInForce: prepared.keysInForce,
   });
   return replacedInvoices;
 }

@@ -14,7 +14,7 @@ import {
   rollBackImport,
   tableExists,
 } from './import-journal';
-import { activationsChangedSince, rewriteActivatedMaps } from './activated-maps';
+import { activationsChangedSince, KeysInForce, rewriteActivatedMaps } from './activated-maps';
 import { backupTableName, importTableName, isPartitionId, parseImportTableName } from './import-tables';
 import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
 import { existingPartitions, PartitionHost } from './partition-hosts';
@@ -32,6 +32,8 @@ export interface PublishPlan {
    * give it up in the same publish (`elsewhere`: a partition lives on one shard only).
    */
   partitions: { partitionId: string; hosts: PartitionHost[]; elsewhere?: PartitionHost[] }[];
+  /** Keys activated and loaded on every node before the import wrote a row: their activation needs no rewrite. */
+  keysInForce?: KeysInForce;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
   let leaseWrittenAt = await journalSwappingOutsideBackups(clickhouse, entry);
   importsPublishingInThisProcess.add(entry.importId);
   try {
-    if (await refreshActivatedMapsIfChanged(clickhouse, entry, hosts)) {
+    if (await refreshActivatedMapsIfChanged(clickhouse, entry, hosts, plan.keysInForce)) {
       const renewing = Date.now();
       await renewLease(clickhouse, entry.importId);
       leaseWrittenAt = renewing;
@@ -156,9 +158,14 @@ async function journalSwappingOutsideBackups(clickhouse: ClickhouseService, entr
  * import began: if an activation changed since, they are rewritten with today's before anything is swapped. Past the
  * fence no activation back-fill runs, and one that starts waits for this publish (activated-maps.ts). True if rewritten.
  */
-async function refreshActivatedMapsIfChanged(clickhouse: ClickhouseService, entry: JournalEntry, hosts: PartitionHost[]): Promise<boolean> {
+async function refreshActivatedMapsIfChanged(
+  clickhouse: ClickhouseService,
+  entry: JournalEntry,
+  hosts: PartitionHost[],
+  keysInForce?: KeysInForce,
+): Promise<boolean> {
   const startedAt = parseImportTableName(entry.stagingTable)?.startedAt ?? 0;
-  if (!(await activationsChangedSince(clickhouse, entry.organizationId, startedAt))) return false;
+  if (!(await activationsChangedSince(clickhouse, entry.organizationId, startedAt, keysInForce))) return false;
   for (const { clickhouse: local } of hosts) {
     for (const table of [entry.stagingTable, entry.backupTable]) {
       if (!(await tableExists(local, table))) continue;

@@ -5,14 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import { describeKey, TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
+import type { KeyActivation } from '../tag-keys/tag-keys.repository';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
 import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
-import { ingestFocus } from '../ingest/ingest-focus';
+import { FilesToWrite, ingestFocus } from '../ingest/ingest-focus';
 import { recoverInterruptedImports } from '../ingest/import-journal';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
@@ -141,11 +142,28 @@ export class SourceCheckService {
 
   /** The default once data came in (TAG_KEYS_DEFAULT): waited for, so one check's back-fill never overlaps the next. */
   private async activateSuggestedKeys(source: SourceRow): Promise<void> {
+    const keys = await this.reportingFailure(source, () => this.tagKeys.activateSuggestedKeys(source.organization_id), []);
+    if (keys.length > 0) this.logger.log(`source ${source.source_id}: activated the suggested tag keys ${keys.join(', ')}`);
+  }
+
+  /** The default before a first import writes a row, from its files: the keys then in force (none: decided after it). */
+  private async activateSuggestedBeforeFirstImport(source: SourceRow, files: FilesToWrite): Promise<KeyActivation[]> {
+    const activate = () => this.tagKeys.activateSuggestedBeforeFirstImport(source.organization_id, () => files.keyPresence());
+    const keys = await this.reportingFailure(source, activate, []);
+    if (keys.length > 0)
+      this.logger.log(
+        `source ${source.source_id}: activated the suggested tag keys ${keys.map(describeKey).join(', ')} before its first import`,
+      );
+    return keys;
+  }
+
+  /** An activation's failure fails nothing imported: logged, and `none` answered. */
+  private async reportingFailure<T>(source: SourceRow, activate: () => Promise<T>, none: T): Promise<T> {
     try {
-      const keys = await this.tagKeys.activateSuggestedKeys(source.organization_id);
-      if (keys.length > 0) this.logger.log(`source ${source.source_id}: activated the suggested tag keys ${keys.join(', ')}`);
+      return await activate();
     } catch (error) {
       this.logger.warn(`source ${source.source_id}: activating the suggested tag keys failed (the import stands): ${describe(error)}`);
+      return none;
     }
   }
 
@@ -170,6 +188,7 @@ export class SourceCheckService {
         paths: await store.parts(delivery.parts, downloads),
         organizationId: source.organization_id,
         integrationId: source.integration_id,
+        beforeWriting: (files) => this.activateSuggestedBeforeFirstImport(source, files),
       });
       const after = await this.sources.periodTotals(source.organization_id, source.integration_id, summary.billingPeriods);
       this.logger.log(`source ${source.source_id}: imported ${delivery.id} (${summary.rows} rows, ${summary.billingPeriods.join(', ')})`);

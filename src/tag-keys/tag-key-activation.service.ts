@@ -8,7 +8,8 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../ingest/activated-maps';
 import { BackupFence } from '../ingest/publish-fence';
 import { MAX_ACTIVATED_KEYS } from './activated-keys-limit';
-import { KeyActivation, TagKeysRepository } from './tag-keys.repository';
+import type { KeyPresenceRow } from '../cost-query/key-presence.query';
+import { KeyActivation, KeyPresence, keyPresences, TagKeysRepository } from './tag-keys.repository';
 
 /** Back-fill passes before an activation gives up (a row written meanwhile with the old keys asks for another). */
 const BACKFILL_PASSES = 3;
@@ -64,8 +65,39 @@ export class TagKeyActivationService {
    * default is off, or nothing is suggested yet (asked again after its next import).
    */
   private async activateSuggested(organizationId: string): Promise<ActivationInProgress | undefined> {
-    if (!this.config.activateSuggestedTagKeys || (await this.repository.hasChosen(organizationId))) return undefined;
-    const suggested = (await this.repository.presentKeys(organizationId)).filter((key) => key.suggested);
+    if (!(await this.defaultApplies(organizationId))) return undefined;
+    return this.activateFrom(organizationId, await this.repository.presentKeys(organizationId));
+  }
+
+  /**
+   * The default before an organisation's first import writes a row (IngestFocusOptions.beforeWriting): the keys
+   * suggested by the files themselves are activated while there is nothing to back-fill, and loaded on every node, so
+   * the import writes their columns and nothing is rewritten after it. The keys once active; [] when the default does
+   * not apply, the organisation has rows already, the files cannot be described before the load, or they suggest
+   * nothing: the import's end then decides as before.
+   */
+  async activateSuggestedBeforeFirstImport(
+    organizationId: string,
+    keyPresence: () => Promise<KeyPresenceRow[] | undefined>,
+    started?: (keys: string[]) => void,
+  ): Promise<KeyActivation[]> {
+    if (!(await this.defaultApplies(organizationId)) || (await this.repository.hasRows(organizationId))) return [];
+    const rows = await keyPresence().catch((error: unknown) => {
+      this.logger.warn(`The files' tag keys could not be read before the import (${messageOf(error)}); chosen after it instead`);
+      return undefined;
+    });
+    const change = rows && (await this.activateFrom(organizationId, keyPresences(rows)));
+    await completed(change, started);
+    return change?.activating ?? [];
+  }
+
+  private async defaultApplies(organizationId: string): Promise<boolean> {
+    return this.config.activateSuggestedTagKeys && !(await this.repository.hasChosen(organizationId));
+  }
+
+  /** Activates the suggested keys of `present` (at most MAX_ACTIVATED_KEYS of each kind); undefined when none is. */
+  private async activateFrom(organizationId: string, present: KeyPresence[]): Promise<ActivationInProgress | undefined> {
+    const suggested = present.filter((key) => key.suggested);
     if (suggested.length === 0) return undefined;
     const keysOf = (kind: MapDimensionKind) =>
       suggested
@@ -82,12 +114,7 @@ export class TagKeyActivationService {
    * `started` hears them before the back-fill. What its callers run after an import: a failure fails nothing imported.
    */
   async activateSuggestedKeys(organizationId: string, started?: (keys: string[]) => void): Promise<string[]> {
-    const change = await this.activateSuggested(organizationId);
-    if (!change) return [];
-    const keys = change.activating.map(describeKey);
-    started?.(keys);
-    await change.backfilled;
-    return keys;
+    return completed(await this.activateSuggested(organizationId), started);
   }
 
   /**
@@ -115,6 +142,15 @@ export class TagKeyActivationService {
       throw error;
     }
   }
+}
+
+/** The keys a change activated (`tag:team` …) once active, `started` told them first; [] without a change. */
+async function completed(change: ActivationInProgress | undefined, started?: (keys: string[]) => void): Promise<string[]> {
+  if (!change) return [];
+  const keys = change.activating.map(describeKey);
+  started?.(keys);
+  await change.backfilled;
+  return keys;
 }
 
 /** A key as the API names its dimension: `tag:team`, `costCategory:Business Unit`. */

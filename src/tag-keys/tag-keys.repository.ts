@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
+import { keyPresenceSql, KeyPresenceRow } from '../cost-query/key-presence.query';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { ACTIVATIONS_TABLE } from '../ingest/activated-maps';
 
@@ -31,8 +32,6 @@ export interface KeyPresence {
   suggested: boolean;
 }
 
-/** The window `presentKeys` describes. */
-export const PRESENCE_DAYS = 90;
 /** A key worth activating: on at least this share of the cost, with at most this many values (a team-level key). */
 export const SUGGESTED_COST_SHARE = 0.5;
 export const SUGGESTED_MAX_VALUES = 10_000;
@@ -97,6 +96,17 @@ export class TagKeysRepository {
     ]);
   }
 
+  /** Whether the organisation has any cost row (a first import has none to back-fill). */
+  async hasRows(organizationId: string): Promise<boolean> {
+    const [row] = await this.clickhouse.query<{ present: number | string }>(
+      `SELECT toUInt8(count() > 0) AS present FROM (SELECT 1 FROM ${this.clickhouse.table('cost_line_items')}
+       WHERE organization_id = {organization_id:UUID} LIMIT 1)`,
+      { organization_id: organizationId },
+      { organizationId },
+    );
+    return Number(row.present) === 1;
+  }
+
   /** Whether the organisation ever chose its keys (or had the default applied). */
   async hasChosen(organizationId: string): Promise<boolean> {
     const [row] = await this.clickhouse.query<{ chosen: number | string }>(
@@ -108,41 +118,23 @@ export class TagKeysRepository {
     return Number(row.chosen) === 1;
   }
 
-  /**
-   * Every tag and cost-category key of the organisation's latest PRESENCE_DAYS of data (up to its last usage date, so
-   * an import of past months is described too), by the share of cost it tags.
-   */
+  /** Every tag and cost-category key of the organisation's latest PRESENCE_DAYS of data, by the share of cost it tags. */
   async presentKeys(organizationId: string): Promise<KeyPresence[]> {
-    const costs = this.clickhouse.table('cost_line_items');
-    const inWindow = `organization_id = {organization_id:UUID} AND usage_date > last_day - ${PRESENCE_DAYS}`;
-    const perKind = (kind: MapDimensionKind) => `
-      SELECT '${kind}' AS kind, key, sum(cost) AS key_cost, uniqExact(value) AS distinct_values,
-             uniqExactIf(resource, resource != '') AS resources
-      FROM (SELECT ${MAP_DIMENSIONS[kind].column} AS map, amortized_cost AS cost, resource_id AS resource FROM ${costs} WHERE ${inWindow})
-      ARRAY JOIN mapKeys(map) AS key, mapValues(map) AS value
-      GROUP BY key`;
-    const rows = await this.clickhouse.query<{
-      kind: MapDimensionKind;
-      key: string;
-      cost_share: number;
-      distinct_values: string;
-      resources: string;
-    }>(
-      `WITH (SELECT max(usage_date) FROM ${costs} WHERE organization_id = {organization_id:UUID}) AS last_day,
-            (SELECT sum(amortized_cost) FROM ${costs} WHERE ${inWindow}) AS total
-       SELECT kind, key, if(total = 0, 0, round(toFloat64(key_cost / total), 4)) AS cost_share, toString(distinct_values) AS distinct_values,
-              toString(resources) AS resources
-       FROM (${perKind('tag')} UNION ALL ${perKind('costCategory')})
-       ORDER BY kind DESC, cost_share DESC, key
-       LIMIT 1000`,
+    const rows = await this.clickhouse.query<KeyPresenceRow>(
+      keyPresenceSql(this.clickhouse.table('cost_line_items'), 'organization_id = {organization_id:UUID}'),
       { organization_id: organizationId },
       { organizationId },
     );
-    return rows.map((row) => {
-      const presence = { costShare: Number(row.cost_share), distinctValues: Number(row.distinct_values), resources: Number(row.resources) };
-      return { kind: row.kind, key: row.key, ...presence, suggested: isSuggested(presence) };
-    });
+    return keyPresences(rows);
   }
+}
+
+/** The keys of a presence statement's rows, each judged worth activating or not (isSuggested). */
+export function keyPresences(rows: readonly KeyPresenceRow[]): KeyPresence[] {
+  return rows.map((row) => {
+    const presence = { costShare: Number(row.cost_share), distinctValues: Number(row.distinct_values), resources: Number(row.resources) };
+    return { kind: row.kind, key: row.key, ...presence, suggested: isSuggested(presence) };
+  });
 }
 
 function keysOf(activations: KeyActivation[], states: ActivationState[]): ActivatedKeys {

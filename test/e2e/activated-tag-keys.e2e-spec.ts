@@ -7,6 +7,7 @@ import { activatedMapMismatches } from '../../src/ingest/activated-maps';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { sleep } from '../../src/common/async/sleep';
+import { addDays } from '../../src/common/dates/calendar-date';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { sumDecimalText } from '../support/decimals';
@@ -347,7 +348,7 @@ describe('activated tag and cost-category keys', () => {
     expect(await askAll(org)).toEqual(before);
   });
 
-  it('activates the suggested keys after the first import of an organisation that never chose its keys, once', async () => {
+  it('activates the suggested keys for an organisation that never chose its keys, once: a first import before writing a row', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'default-keys-'));
     try {
       const rows = 3_000;
@@ -395,6 +396,46 @@ describe('activated tag and cost-category keys', () => {
       expect(await askAll(org)).toEqual(await askAll(twin));
       expect(await readsOf(org, QUESTIONS[0])).toEqual({ activated: true, full: false });
       expect(await activatedMapMismatches(t.clickhouse, org.organizationId, { tag: ['env', 'team'], costCategory: [] })).toBe(0);
+
+      // A first import activates the keys its files suggest before writing a row: right after it, with no back-fill
+      // run, every row already holds them; and it answers byte for byte as an import whose keys were back-filled.
+      const tagKeys = t.app.get(TagKeyActivationService);
+      const [first, backfilled] = [await t.newOrganization(), await t.newOrganization()];
+      const activatedFirst: string[] = [];
+      // Nor does the import rewrite its staged rows before publishing them (rewriteActivatedMaps reads the columns'
+      // defaults first): the keys were in force on every node before it began.
+      const stagedRewrites: string[] = [];
+      const nodes = t.clickhouse.cluster ? (await t.clickhouse.cluster.nodes()).reachable.map((node) => node.connection) : [];
+      for (const connection of [t.clickhouse, ...nodes])
+        interceptStatements(connection, (sql) => {
+          if (sql.includes('default_expression') && sql.includes('system.columns')) stagedRewrites.push(sql);
+          return sql;
+        });
+      await ingestFocus(t.clickhouse, {
+        paths: [file],
+        organizationId: first.organizationId,
+        integrationId: 'aws',
+        beforeWriting: async (files) => {
+          const keys = await tagKeys.activateSuggestedBeforeFirstImport(first.organizationId, () => files.keyPresence());
+          activatedFirst.push(...keys.map(({ kind, key }) => `${kind}:${key}`));
+          return keys;
+        },
+      });
+      expect(activatedFirst.sort()).toEqual(suggested);
+      expect(stagedRewrites).toEqual([]);
+      expect(await activatedOf(first)).toEqual(suggested.map((key) => `${key}:active`));
+      expect(await activatedMapMismatches(t.clickhouse, first.organizationId, { tag: ['env', 'team'], costCategory: [] })).toBe(0);
+      await ingestFocus(t.clickhouse, { paths: [file], organizationId: backfilled.organizationId, integrationId: 'aws' });
+      expect(
+        await activatedMapMismatches(t.clickhouse, backfilled.organizationId, { tag: ['env', 'team'], costCategory: [] }),
+      ).toBeGreaterThan(0);
+      expect((await tagKeys.activateSuggestedKeys(backfilled.organizationId)).sort()).toEqual(suggested);
+      expect(await readsOf(first, QUESTIONS[0])).toEqual({ activated: true, full: false });
+      expect(await askAll(first)).toEqual(await askAll(backfilled));
+      // An organisation with rows already is not a first import: the keys are chosen after it, as before.
+      const teamOnEveryRow = { kind: 'tag' as const, key: 'team', cost_share: 1, distinct_values: '3', resources: '0' };
+      expect(await tagKeys.activateSuggestedBeforeFirstImport(twin.organizationId, () => Promise.resolve([teamOnEveryRow]))).toEqual([]);
+      expect(await activatedOf(twin)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -420,13 +461,15 @@ describe('activated tag and cost-category keys', () => {
     expect((await setKeys(admin, tooMany)).status).toBe(400);
   });
 
-  it('lists the keys present with their share of cost, suggesting those on most of it', async () => {
+  it('lists the keys present over the latest 90 days with their share of cost, suggesting those on most of it', async () => {
     const org = await t.newOrganization();
     const today = new Date().toISOString().slice(0, 10);
     await t.insertRows(org.organizationId, [
       { usage_date: today, resource_tags: { team: 'a', build: 'b1' }, amortized_cost: '3' },
       { usage_date: today, resource_tags: { team: 'b', build: 'b2' }, amortized_cost: '1' },
       { usage_date: today, resource_tags: { rare: 'x' }, amortized_cost: '5' },
+      // Before the latest 90 days: neither its key nor its cost counts.
+      { usage_date: addDays(today, -90), resource_tags: { old: 'x', team: 'c' }, amortized_cost: '100' },
     ]);
     const { body } = await t.http.get('/v1/admin/tag-keys').set(org.auth);
     expect(body.data.present).toEqual([

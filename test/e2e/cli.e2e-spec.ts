@@ -539,7 +539,7 @@ describe(`operator CLI (${MODE})`, () => {
     expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('No cost category "Nope"') });
   }, 240_000);
 
-  it("activates the suggested tag keys after an organisation's first import, unless TAG_KEYS_DEFAULT is false", async () => {
+  it("activates the suggested tag keys at an organisation's first import, unless TAG_KEYS_DEFAULT is false", async () => {
     const file = join(WORK, 'tagged-export.csv');
     writeFileSync(file, TAGGED_FOCUS_CSV);
     const importTagged = async (org: string, tagKeysDefault: string, json = true) => {

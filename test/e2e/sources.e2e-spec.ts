@@ -487,7 +487,7 @@ describe('Data sources', () => {
     ]);
   });
 
-  it('activates the suggested tag keys after the first import of an organisation that never chose them', async () => {
+  it('activates the suggested tag keys of an organisation that never chose them before its first import writes a row', async () => {
     const org = await t.newOrganization();
     const dir = join(root, org.organizationId, 'tagged');
     // team tags 8 of the 10 dollars (suggested: on at least half of the cost), build the other 2 (not suggested).
@@ -501,6 +501,13 @@ describe('Data sources', () => {
     const activated = (body as { data: { activated: { kind: string; key: string; state: string }[] } }).data.activated;
     expect(activated.map((a) => `${a.kind}:${a.key}:${a.state}`)).toEqual(['tag:team:active']);
     expect(await billedByMonth(org)).toEqual({ '2026-09': '10' });
+    // Chosen from the delivery's files before it was written: active before the import began to publish.
+    const [order] = await t.clickhouse.query<{ active_first: number }>(
+      `SELECT (SELECT max(updated_at) FROM ${t.clickhouse.table('tag_key_activations')} WHERE organization_id = {org:UUID} AND state = 'active')
+            < (SELECT min(updated_at) FROM ${t.clickhouse.table('import_journal')} WHERE organization_id = {org:UUID}) AS active_first`,
+      { org: org.organizationId },
+    );
+    expect(Number(order.active_first)).toBe(1);
   });
 
   it('refuses bad sources with a 4xx naming the field, and keys without the permission', async () => {
