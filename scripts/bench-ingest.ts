@@ -3,7 +3,7 @@
  * on the same engine, measured in one run, for CSV and Parquet.
  *
  *   npx ts-node -T scripts/bench-ingest.ts [--rows 3000000] [--dir .test-tmp/bench-ingest] [--only embedded|server]
- *                                          [--activated [--rounds 3]]
+ *                                          [--first-import | --activated [--rounds 3]]
  *
  * 1. Generates a FOCUS 1.0 export of N line items inside ClickHouse: 12 months in month order, 3 billing accounts,
  *    40 sub-accounts, 6 services, 5 regions, 4 tag keys (team, env, application, cost-center; 5 % untagged), as CSV
@@ -15,7 +15,10 @@
  *    (server: system.query_log; embedded: this process's peak RSS, the engine's included).
  * 3. The memory bound: the Parquet import again under CLICKHOUSE_MAX_MEMORY_BYTES = 1 GiB, beside ClickHouse's
  *    own load of the same file into Nullable(String) columns (what the importer did before) under the same limit.
- * 4. With --activated (issue 34), instead of 2 and 3: the Parquet import into an organisation with no activated tag keys
+ * 4. With --first-import (issue 61), instead of 2 and 3: a first import of the Parquet file into an organisation that never
+ *    chose its tag keys, the suggested keys activated from the file before it writes a row; then the same import into
+ *    another such organisation with the keys activated after it, back-filled (the way before): seconds of each step.
+ * 5. With --activated (issue 34), instead of 2 and 3: the Parquet import into an organisation with no activated tag keys
  *    and into one that activated team, env and application (the dictionary loaded before), alternated `--rounds`
  *    times on one store; then, the activated projections dropped (the store before migration 0027 built them), the
  *    import again: what activated keys cost an import, and what the projections cost every organisation.
@@ -31,6 +34,8 @@ import { migrate } from '../src/infrastructure/clickhouse/migrator';
 import { serveFile } from '../src/ingest/file-server';
 import { FOCUS_SOURCE_STRUCTURE } from '../src/ingest/focus-mapping';
 import { ingestFocus } from '../src/ingest/ingest-focus';
+import { describeKey, TagKeyActivationService } from '../src/tag-keys/tag-key-activation.service';
+import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
 import { ACTIVATION_SETTLE_SECONDS, ACTIVATIONS_TABLE, reloadActivatedKeys } from '../src/ingest/activated-maps';
 import { clickhouseTimestamp } from '../src/common/dates/clickhouse-time';
 import { startClickhouseWithQueryLog } from '../test/support/app-with-env';
@@ -92,6 +97,15 @@ async function main(): Promise<void> {
     `wrote ${(statSync(parquet).size / 1e6).toFixed(0)} MB Parquet (${groups.groups} row groups) in ${((Date.now() - began) / 1000).toFixed(1)} s`,
   );
   await generator.onModuleDestroy();
+
+  if (process.argv.includes('--first-import')) {
+    const first: FirstImport[] = [];
+    for (const engine of ['embedded', 'server'] as const) {
+      if (!only || only === engine) first.push(await measureFirstImport(engine, dir, parquet, rows));
+    }
+    writeReport('ingest-first-import', { rows, first }, firstImportMarkdown(rows, first));
+    return;
+  }
 
   if (process.argv.includes('--activated')) {
     const activated: ActivatedImports[] = [];
@@ -180,6 +194,80 @@ function writeReport(suffix: string, report: object, text: string): void {
   writeFileSync(join(out, `${stamp}.json`), `${JSON.stringify({ startedAt, machine: machine(), ...report }, null, 2)}\n`);
   writeFileSync(join(out, `${stamp}.md`), text);
   log(`\n${text}\nwritten to bench/results/${stamp}.{json,md}`);
+}
+
+interface FirstImport {
+  engine: 'embedded' | 'server';
+  /** Keys chosen from the file before the import: seconds to read them and activate them, then of the whole import. */
+  before: { keys: string[]; choosing: number; total: number };
+  /** Keys chosen after the import: seconds of the import, then of the back-fill. */
+  after: { keys: string[]; importing: number; backfill: number; total: number };
+}
+
+/** Issue 61: an organisation's first import with its suggested keys chosen before it writes a row, and after it. */
+async function measureFirstImport(engine: 'embedded' | 'server', dir: string, parquet: string, rows: number): Promise<FirstImport> {
+  const server = engine === 'server' ? await startClickhouseWithQueryLog(join(dir, 'first-server')) : undefined;
+  const clickhouse = service(join(dir, 'first-embedded'), server?.url, { CLICKHOUSE_MAX_MEMORY_BYTES: '0' });
+  const timed = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
+    const began = Date.now();
+    const result = await run();
+    return [round((Date.now() - began) / 1000), result];
+  };
+  try {
+    await migrate(clickhouse);
+    const tagKeys = new TagKeyActivationService(
+      clickhouse,
+      new TagKeysRepository(clickhouse),
+      loadConfig({ ...process.env, TAG_KEYS_DEFAULT: 'true' }),
+    );
+    const early = randomUUID();
+    let choosing = 0;
+    let chosen: string[] = [];
+    const [total] = await timed(() =>
+      ingestFocus(clickhouse, {
+        paths: [parquet],
+        organizationId: early,
+        beforeWriting: async (files) => {
+          const [seconds, keys] = await timed(() => tagKeys.activateSuggestedBeforeFirstImport(early, () => files.keyPresence()));
+          [choosing, chosen] = [seconds, keys.map(describeKey)];
+          return keys;
+        },
+      }),
+    );
+    log(
+      `${engine.padEnd(8)} keys chosen before: ${chosen.join(', ')} in ${choosing} s; the whole import ${total} s (${Math.round(rows / total).toLocaleString('en-US')} rows/s)`,
+    );
+    const late = randomUUID();
+    const [importing] = await timed(() => ingestFocus(clickhouse, { paths: [parquet], organizationId: late }));
+    const [backfill, backfilled] = await timed(() => tagKeys.activateSuggestedKeys(late));
+    log(`${engine.padEnd(8)} keys chosen after: the import ${importing} s, the back-fill of ${backfilled.join(', ')} ${backfill} s`);
+    return {
+      engine,
+      before: { keys: chosen, choosing, total },
+      after: { keys: backfilled, importing, backfill, total: round(importing + backfill) },
+    };
+  } finally {
+    await clickhouse.onModuleDestroy();
+    await server?.stop();
+  }
+}
+
+function firstImportMarkdown(rows: number, results: FirstImport[]): string {
+  return [
+    `# A first import and its suggested tag keys (issue 61), ${rows.toLocaleString('en-US')} line items (Parquet)`,
+    '',
+    'Each into a fresh organisation that never chose its keys (TAG_KEYS_DEFAULT). "Before": the keys chosen from the file',
+    '(an engine pass over its tags) and activated while the organisation has no row, then the import writes them. "After":',
+    'the import, then the keys chosen from the rows and back-filled (every partition rewritten). Seconds; one run each.',
+    '',
+    '| engine | keys | before: choosing | before: until answered | after: import | after: back-fill | after: until answered |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.engine} | ${r.before.keys.join(', ')} | ${r.before.choosing} | ${r.before.total} | ${r.after.importing} | ${r.after.backfill} | ${r.after.total} |`,
+    ),
+    '',
+  ].join('\n');
 }
 
 /** The keys the activated organisation's imports write (the export's team-level keys; cost-center stays on the full maps). */
