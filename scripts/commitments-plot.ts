@@ -30,7 +30,7 @@ interface Sums {
 
 const status = (row: DemoCostRow) => (row.commitment_discount_status ?? '').toLowerCase();
 
-/** The services on which a commitment discount applied (usage it covered) over the year, as buildEligibilityQuery finds them. */
+/** The services on which a commitment discount applied (usage it covered) over the year, as buildCommitmentsQuery finds them. */
 function eligibleServices(days: DemoCostRow[][]): Set<string> {
   const covered = days.flat().filter((row) => row.commitment_discount_id && row.charge_category === 'Usage' && status(row) === 'used');
   return new Set(covered.map((row) => row.service));

@@ -21,7 +21,7 @@ import { buildRootCausesQuery, RootCausesQuery } from '../src/cost-query/anomaly
 import { CompiledSql } from '../src/cost-query/sql-parameters';
 import { buildCategoryPreviewQuery } from '../src/cost-query/category-preview.query';
 import { buildAllocationQuery, buildSplitFlowsQuery } from '../src/cost-query/allocation.query';
-import { buildCommitmentsQuery, buildEligibilityQuery } from '../src/cost-query/commitments.query';
+import { buildCommitmentsQuery } from '../src/cost-query/commitments.query';
 import { buildBudgetSumsQuery } from '../src/cost-query/budget-sums.query';
 import { buildContractAppliedQuery, contractCommitmentsInForceSql } from '../src/cost-query/contracts.query';
 import { buildUnitCostSumsQuery } from '../src/cost-query/unit-cost-sums.query';
@@ -289,7 +289,7 @@ export function goldenStatements(): Record<string, CompiledSql> {
       [{ usageDate: '2026-10-02', billingPeriod: '2026-10', billingCurrency: 'EUR', from: 'Shared', to: 'data', amount: 100_000_000_000n }],
       CONVERSION,
     ),
-    'commitments-eligibility': buildEligibilityQuery(TABLE, {
+    'commitments-window-eligibility-found': buildCommitmentsQuery(TABLE, {
       scope: ORG,
       filters: { inclusions: { dateRange: OCTOBER } },
       window: OCTOBER,
@@ -300,7 +300,6 @@ export function goldenStatements(): Record<string, CompiledSql> {
       window: OCTOBER,
       dateGrouping: 'daily',
       eligibleServices: ['Amazon EC2', 'Amazon RDS'],
-      eligibleProgramTypes: ['Savings Plan', 'Reserved Instance'],
       conversion: CONVERSION,
     }),
     'contract-commitments-in-force': contractCommitmentsInForceSql(

@@ -4,14 +4,7 @@ import { formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calend
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { decimalText, fractionHalfUp, scaled } from '../common/money/scaled-decimal';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import {
-  buildCommitmentsQuery,
-  buildEligibilityQuery,
-  CommitmentsQuery,
-  CommitmentSumsRow,
-  EligibilityRow,
-  MAX_ELIGIBLE_SERVICES,
-} from '../cost-query/commitments.query';
+import { buildCommitmentsQuery, CommitmentSumsRow } from '../cost-query/commitments.query';
 import { bucketStarts } from '../cost-query/date-bucketing';
 import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
@@ -51,33 +44,32 @@ export class CommitmentsService {
     const filters = { ...request.filters, inclusions: { ...request.filters?.inclusions, dateRange: window } };
     const questionScope = await this.activatedKeys.scopeFor(scope, filters, []);
     const table = this.clickhouse.table('cost_line_items');
-    const found = await this.eligibility(table, { scope: questionScope, filters, window });
-    const eligibleServices = request.eligibleServices?.length ? request.eligibleServices : found.services;
+    const named = request.eligibleServices?.length ? request.eligibleServices : undefined;
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
-      const query: CommitmentsQuery = {
+      const query = {
         scope: questionScope,
         filters,
         window,
         dateGrouping: request.dateGrouping,
-        eligibleServices,
-        eligibleProgramTypes: found.program_types,
+        eligibleServices: named,
         conversion: money.conversion,
       };
       const { sql, params } = buildCommitmentsQuery(table, query);
-      const rows = await this.clickhouse.query<CommitmentSumsRow>(sql, params, scope);
-      const of = (kind: CommitmentSumsRow['kind']) => rows.filter((row) => row.kind === kind);
-      const total = of('total')[0];
-      const bucketsOf = groupedBy(of('commitment_bucket'), commitmentKey);
+      const rows = groupedBy(await this.clickhouse.query<CommitmentSumsRow>(sql, params, scope), (row) => row.kind);
+      const of = (kind: CommitmentSumsRow['kind']) => rows.get(kind) ?? [];
+      const bucketsOf = request.dateGrouping ? groupedBy(of('commitment_bucket'), commitmentKey) : new Map<string, CommitmentSumsRow[]>();
       return {
         date_range: window,
         currency: money.currency,
-        eligible_services: [...eligibleServices],
-        eligible_program_types: found.program_types,
-        total: total ? figures(total, true) : figures(undefined, true),
+        eligible_services: named ? [...named] : appliedOn(of('service')).map((row) => row.service),
+        eligible_program_types: appliedOn(of('program_type'))
+          .map((row) => row.type)
+          .filter((type) => type !== ''),
+        total: figures(of('total')[0], true),
         ...(request.dateGrouping ? { series: series(of('total_bucket'), request.dateGrouping, window, true) } : {}),
         commitments: of('commitment')
           .filter((row) => row.commitment_discount_id !== '')
-          .map((row) => commitment(row, bucketsOf.get(commitmentKey(row)) ?? [], request.dateGrouping))
+          .map((row) => commitment(row, request.dateGrouping ? (bucketsOf.get(commitmentKey(row)) ?? []) : [], request.dateGrouping))
           .sort(
             (a, b) =>
               b.used_cost + b.unused_cost - (a.used_cost + a.unused_cost) || (a.commitment_discount_id < b.commitment_discount_id ? -1 : 1),
@@ -85,21 +77,11 @@ export class CommitmentsService {
       };
     });
   }
+}
 
-  /** The services and commitment discount types the window's used commitments applied on (too many services: a 400 asking to name them). */
-  private async eligibility(
-    table: string,
-    query: Omit<CommitmentsQuery, 'eligibleServices' | 'eligibleProgramTypes'>,
-  ): Promise<EligibilityRow> {
-    const { sql, params } = buildEligibilityQuery(table, query);
-    const [row] = await this.clickhouse.query<EligibilityRow>(sql, params, query.scope);
-    const found = { services: row?.services ?? [], program_types: row?.program_types ?? [] };
-    if (found.services.length > MAX_ELIGIBLE_SERVICES || found.program_types.length > MAX_ELIGIBLE_SERVICES)
-      throw new InvalidRequestException([
-        `eligibleServices: commitment discounts applied on more than ${MAX_ELIGIBLE_SERVICES} services (or of as many types) in the window; name the services to measure coverage over`,
-      ]);
-    return found;
-  }
+/** The services (or commitment discount types) on which a commitment discount applied in the window, in order. */
+function appliedOn(rows: readonly CommitmentSumsRow[]): CommitmentSumsRow[] {
+  return rows.filter((row) => Number(row.applied) === 1);
 }
 
 /** From the first day of the month COMMITMENT_LIMITS.defaultPastMonths ago to today (UTC). */
@@ -113,12 +95,13 @@ function figures(row: CommitmentSumsRow | undefined, withCoverage: boolean): Com
   const units = (text: string | undefined) => scaled(text ?? '0');
   const [used, unused, onDemand] = [units(row?.used_cost), units(row?.unused_cost), units(row?.on_demand_equivalent)];
   const savings = onDemand - used - unused;
+  // A sum's own decimal text reads as the same number its units would.
   return {
-    used_cost: Number(decimalText(used)),
-    unused_cost: Number(decimalText(unused)),
+    used_cost: Number(row?.used_cost ?? 0),
+    unused_cost: Number(row?.unused_cost ?? 0),
     utilization: fractionHalfUp(used, used + unused, RATE_PLACES),
     coverage: withCoverage ? fractionHalfUp(units(row?.covered_list), units(row?.eligible_list), RATE_PLACES) : null,
-    on_demand_equivalent: Number(decimalText(onDemand)),
+    on_demand_equivalent: Number(row?.on_demand_equivalent ?? 0),
     savings: Number(decimalText(savings)),
     effective_savings_rate: fractionHalfUp(savings, onDemand, RATE_PLACES),
   };

@@ -3,6 +3,7 @@
 
 /** Decimal text (at most 10 places) in units of 1e-10. */
 export function scaled(text: string): bigint {
+  if (text === '0') return 0n; // most sums of a sparse answer: no parse
   const match = /^(-?)(\d+)(?:\.(\d{1,10}))?$/.exec(text);
   if (!match) throw new Error(`not a decimal of at most 10 places: ${text}`);
   const units = BigInt(match[2]) * 10_000_000_000n + BigInt((match[3] ?? '').padEnd(10, '0'));
