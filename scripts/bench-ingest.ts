@@ -3,7 +3,7 @@
  * on the same engine, measured in one run, for CSV and Parquet.
  *
  *   npx ts-node -T scripts/bench-ingest.ts [--rows 3000000] [--dir .test-tmp/bench-ingest] [--only embedded|server]
- *                                          [--first-import | --activated [--rounds 3]]
+ *                                          [--first-import | --activated [--rounds 3] | --profile]
  *
  * 1. Generates a FOCUS 1.0 export of N line items inside ClickHouse: 12 months in month order, 3 billing accounts,
  *    40 sub-accounts, 6 services, 5 regions, 4 tag keys (team, env, application, cost-center; 5 % untagged), as CSV
@@ -22,6 +22,10 @@
  *    and into one that activated team, env and application (the dictionary loaded before), alternated `--rounds`
  *    times on one store; then, the activated projections dropped (the store before migration 0027 built them), the
  *    import again: what activated keys cost an import, and what the projections cost every organisation.
+ * 6. With --profile (issue 61), instead of 2 and 3: where an import's time goes, on the embedded engine, each step
+ *    alone on the Parquet file: reading it as text, the importer's mapping (with its checks, then the cost columns
+ *    alone), writing the rows into the cost table's shape without projections, with each projection alone and with all
+ *    of them (merges stopped, as an import's staging table), beside ClickHouse's own load and the whole import.
  * Results: bench/results/<timestamp>-ingest.{json,md}.
  */
 import { randomUUID } from 'node:crypto';
@@ -32,7 +36,15 @@ import { loadConfig } from '../src/config/app-config';
 import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
 import { migrate } from '../src/infrastructure/clickhouse/migrator';
 import { serveFile } from '../src/ingest/file-server';
-import { FOCUS_SOURCE_STRUCTURE } from '../src/ingest/focus-mapping';
+import {
+  COST_COLUMNS,
+  FOCUS_INPUT_SETTINGS,
+  FOCUS_SOURCE_STRUCTURE,
+  focusSelectSql,
+  IMPORT_MEMORY_SETTINGS,
+  settingsClause,
+} from '../src/ingest/focus-mapping';
+import { CURRENCY_CODES } from '../src/common/money/currency-codes';
 import { ingestFocus } from '../src/ingest/ingest-focus';
 import { describeKey, TagKeyActivationService } from '../src/tag-keys/tag-key-activation.service';
 import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
@@ -104,6 +116,12 @@ async function main(): Promise<void> {
       if (!only || only === engine) first.push(await measureFirstImport(engine, dir, parquet, rows));
     }
     writeReport('ingest-first-import', { rows, first }, firstImportMarkdown(rows, first));
+    return;
+  }
+
+  if (process.argv.includes('--profile')) {
+    const steps = await profileImport(dir, parquet, rows);
+    writeReport('ingest-profile', { rows, steps }, profileMarkdown(rows, steps));
     return;
   }
 
@@ -180,6 +198,83 @@ async function main(): Promise<void> {
     bounds,
   };
   writeReport('ingest', report, markdown(report));
+}
+
+interface ProfileStep {
+  step: string;
+  seconds: number;
+  /** Seconds over the write without projections (the projections' own cost), where the step writes. */
+  overPlainWrite?: number;
+}
+
+/** Issue 61: each step of an import alone (embedded, merges stopped on every table written), in one run. */
+async function profileImport(dir: string, parquet: string, rows: number): Promise<ProfileStep[]> {
+  const clickhouse = service(join(dir, 'profile'), undefined, { CLICKHOUSE_MAX_MEMORY_BYTES: '0' });
+  await migrate(clickhouse);
+  const db = clickhouse.database;
+  const parameters = { organization_id: randomUUID(), integration_id: 'profile', currency_codes: [...CURRENCY_CODES] };
+  const from = `file('${parquet}', Parquet, '${FOCUS_SOURCE_STRUCTURE}')`;
+  const mapped = focusSelectSql({ from, rowNumber: '_row_number' });
+  const settings = settingsClause(await clickhouse.knownSettings({ ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS }));
+  const columns = COST_COLUMNS.join(', ');
+  const projections = await clickhouse.query<{ name: string; query: string }>(
+    `SELECT name, query FROM system.projections WHERE database = {db:String} AND table = 'cost_line_items' ORDER BY name`,
+    { db },
+  );
+  // The cost table's shape with the projections given: a table per write, merges stopped as on an import's staging table.
+  const tableWith = async (name: string, kept: typeof projections) => {
+    await clickhouse.command(`CREATE TABLE ${db}.${name} AS ${db}.cost_line_items`);
+    for (const projection of projections)
+      if (!kept.includes(projection)) await clickhouse.command(`ALTER TABLE ${db}.${name} DROP PROJECTION ${projection.name}`);
+    await clickhouse.command(`SYSTEM STOP MERGES ${db}.${name}`);
+    return `INSERT INTO ${db}.${name} (${columns}) SELECT ${columns} FROM (${mapped}) ${settings}`;
+  };
+  const steps: [string, string][] = [
+    ['read the file as text', `SELECT * FROM ${from} FORMAT Null ${settings}`],
+    ['map, with the checks', `SELECT * FROM (${mapped}) FORMAT Null ${settings}`],
+    ['map, the cost columns alone', `SELECT ${columns} FROM (${mapped}) FORMAT Null ${settings}`],
+    ['write, no projections', await tableWith('profile_plain', [])],
+    ...(await Promise.all(
+      projections.map(async (p) => [`write, ${p.name} alone`, await tableWith(`profile_${p.name}`, [p])] as [string, string]),
+    )),
+    [`write, all ${projections.length} projections`, await tableWith('profile_all', projections)],
+  ];
+  const timed: ProfileStep[] = [];
+  for (const [step, sql] of steps) {
+    const began = Date.now();
+    await clickhouse.command(sql, parameters);
+    timed.push({ step, seconds: round((Date.now() - began) / 1000) });
+    log(`profile: ${step}: ${timed.at(-1)!.seconds} s`);
+  }
+  const plain = timed.find((m) => m.step === 'write, no projections')!.seconds;
+  for (const m of timed)
+    if (m.step.startsWith('write, ') && m.step !== 'write, no projections') m.overPlainWrite = round(m.seconds - plain);
+  const own = await ownInsert(clickhouse, 'Parquet', parquet, rows);
+  timed.push({ step: "ClickHouse's own load (ORDER BY tuple(), no projections)", seconds: own.seconds });
+  const whole = await measured(
+    clickhouse,
+    'insert',
+    () => ingestFocus(clickhouse, { paths: [parquet], organizationId: randomUUID() }),
+    rows,
+  );
+  timed.push({ step: 'the whole import (ingest focus)', seconds: whole.seconds });
+  await clickhouse.onModuleDestroy();
+  return timed;
+}
+
+const signed = (value: number) => `${value < 0 ? '−' : '+'}${Math.abs(value)}`;
+
+function profileMarkdown(rows: number, steps: ProfileStep[]): string {
+  return [
+    `# Where an import's time goes ${new Date().toISOString()}`,
+    '',
+    `${machine().cpu}, ${machine().cores} cores. The embedded engine, ${rows.toLocaleString('en-US')} generated FOCUS line items as Parquet; each step alone, in one run.`,
+    '',
+    '| step | seconds | over the write without projections |',
+    '|---|---:|---:|',
+    ...steps.map((s) => `| ${s.step} | ${s.seconds} | ${s.overPlainWrite === undefined ? '' : signed(s.overPlainWrite)} |`),
+    '',
+  ].join('\n');
 }
 
 function machine() {

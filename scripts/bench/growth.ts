@@ -1,11 +1,14 @@
 /**
  * How each case's time grows with the estate (not a test): reads bench results of different estate sizes and writes
- * one table per kind of case — p50 as the client sees it at each size, and how much it grew against how much the
- * estate grew. Pre-aggregated paths should grow far slower than the estate.
+ * the curve (per size: rows/s of the estate's INSERT … SELECT, disk per million line items, the p50 of the six standard
+ * questions, a forecast, an anomaly scan, a rule-defined category and a budget status where measured), then one row per
+ * case — p50 as the client sees it at each size, and how much it grew against how much the estate grew — and the
+ * curve as a plot. Pre-aggregated paths should grow far slower than the estate.
  *
- *   npx ts-node -T scripts/bench/growth.ts bench/results/<1M>.json bench/results/<10M>.json bench/results/<30M>.json
+ *   npx ts-node -T scripts/bench/growth.ts bench/results/<1M>.json bench/results/<10M>.json bench/results/<100M>.json
+ *   npm run bench -- --growth [--sizes 1000000,10000000,100000000] [bench flags]   (run.ts: one bench per size, then this)
  *
- * Output: bench/results/<timestamp>-growth.md (and the same table on stdout).
+ * Output: bench/results/<timestamp>-growth.md (and the same on stdout) and docs/images/growth.svg.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -14,7 +17,11 @@ interface Timing {
   p50: number;
 }
 interface BenchResult {
-  estate: { rows: number; measuredOrganizationRows: number };
+  estate: { rows: number; measuredOrganizationRows: number; generateSeconds?: number };
+  insights?: Array<{ case: string; insight: Timing }>;
+  ruleCategories?: { pairs: Array<{ pair: string; tag: { api: Timing } }> };
+  budgets?: { status: Timing };
+  disk?: Array<{ name: string; mbPerMillionLineItems: number }>;
   cases: Array<{ case: string; api: Timing; clickhouseReadRows: number }>;
   tagPairs?: Array<{ pair: string; column: { api: Timing; readRows: number }; tag: { api: Timing; readRows: number } }>;
   projection?: PreAggregation;
@@ -89,18 +96,108 @@ function growthTable(files: string[], results: BenchResult[]): string {
   ].join('\n');
 }
 
-function main(): void {
-  const files = process.argv.slice(2);
+/** The questions the curve follows, each read from a result where it was measured. */
+const CURVE: Array<{ name: string; p50: (result: BenchResult) => number | undefined }> = [
+  ...[
+    'daily-by-service, 30 days',
+    'monthly-by-account, 12 months',
+    'tag:team grouping, tag filter + exclusions, 3 months',
+    'cloud × service × region, monthly, 3 months',
+    '/compare month over month by service',
+    '/filters, cross-filtered (5 fields)',
+  ].map((name) => ({ name, p50: (result: BenchResult) => result.cases.find((c) => c.case === name)?.api.p50 })),
+  { name: 'forecast', p50: (result) => result.insights?.find((i) => i.case.startsWith('forecast'))?.insight.p50 },
+  { name: 'anomaly scan', p50: (result) => result.insights?.find((i) => i.case.startsWith('anomaly'))?.insight.p50 },
+  {
+    name: 'rule-defined category (monthly, 12 months)',
+    p50: (result) => result.ruleCategories?.pairs.find((p) => p.pair.startsWith('monthly'))?.tag.api.p50,
+  },
+  { name: 'budget status', p50: (result) => result.budgets?.status.p50 },
+];
+
+/** Disk per million line items: the rows and every projection together. */
+function diskPerMillion(result: BenchResult): number | undefined {
+  return result.disk?.reduce((total, table) => total + table.mbPerMillionLineItems, 0);
+}
+
+function curveTable(results: BenchResult[]): string[] {
+  const measured = CURVE.filter((question) => results.some((result) => question.p50(result) !== undefined));
+  const cell = (value: number | undefined, digits = 2) => (value === undefined ? '–' : value.toFixed(digits));
+  return [
+    '| line items | INSERT … SELECT rows/s | MB per million | ' + measured.map((q) => `${q.name} p50 (ms)`).join(' | ') + ' |',
+    '|---:|---:|---:|' + measured.map(() => '---:|').join(''),
+    ...results.map((result) => {
+      const generated = result.estate.generateSeconds
+        ? Math.round(result.estate.rows / result.estate.generateSeconds).toLocaleString('en-US')
+        : '–';
+      return `| ${millions(result.estate.rows)} | ${generated} | ${cell(diskPerMillion(result), 1)} | ${measured.map((q) => cell(q.p50(result))).join(' | ')} |`;
+    }),
+  ];
+}
+
+const COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+/** p50 against the estate's size (line items, log scale), one line per question of the curve. */
+export function growthSvg(results: BenchResult[]): string {
+  const [width, height, left, right, top, bottom] = [980, 420, 70, 360, 30, 60];
+  const sizes = results.map((result) => Math.log10(result.estate.rows));
+  const [low, high] = [Math.min(...sizes), Math.max(...sizes)];
+  const lines = CURVE.map((question, i) => ({ question, colour: COLOURS[i % COLOURS.length], p50: results.map(question.p50) })).filter(
+    (line) => line.p50.some((p) => p !== undefined),
+  );
+  const max = Math.max(...lines.flatMap((line) => line.p50.filter((p): p is number => p !== undefined)));
+  const x = (log: number) => left + ((width - left - right) * (log - low)) / Math.max(high - low, 1e-9);
+  const y = (ms: number) => top + (height - top - bottom) * (1 - ms / max);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => max * share);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
+    ...ticks.map(
+      (tick) =>
+        `<line x1="${left}" x2="${width - right}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#eee"/><text x="${left - 6}" y="${(y(tick) + 4).toFixed(1)}" font-size="11" text-anchor="end">${Math.round(tick)} ms</text>`,
+    ),
+    ...results.map(
+      (result, i) =>
+        `<text x="${x(sizes[i]).toFixed(1)}" y="${height - bottom + 18}" font-size="11" text-anchor="middle">${millions(result.estate.rows)}</text>`,
+    ),
+    ...lines.flatMap((line, i) => {
+      const points = line.p50.flatMap((p, j) => (p === undefined ? [] : [[x(sizes[j]), y(p)] as const]));
+      return [
+        `<path d="${points.map(([px, py], k) => `${k ? 'L' : 'M'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ')}" fill="none" stroke="${line.colour}" stroke-width="2"/>`,
+        ...points.map(([px, py]) => `<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${line.colour}"/>`),
+        `<text x="${width - right + 14}" y="${top + 14 + 18 * i}" font-size="12" fill="${line.colour}">${line.question.name}</text>`,
+      ];
+    }),
+    `<text x="${left}" y="18" font-size="13">p50 as the client sees it (ms) against the estate's line items (log scale)</text>`,
+    `<text x="${left}" y="${height - 20}" font-size="12">npm run bench -- --growth, ${results.map((r) => millions(r.estate.rows)).join(', ')} line items, one machine, one run each</text>`,
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+/** The growth report of bench result files (any order): bench/results/<stamp>-growth.md and docs/images/growth.svg. */
+export function writeGrowthReport(files: string[]): string {
   if (files.length < 2) throw new Error('give two or more bench result files (.json) of different estate sizes');
   const results = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
   const order = results.map((r, i) => i).sort((a, b) => results[a].estate.rows - results[b].estate.rows);
-  const markdown = growthTable(
-    order.map((i) => files[i]),
-    order.map((i) => results[i]),
-  );
+  const sorted = order.map((i) => results[i]);
+  const markdown = [
+    growthTable(
+      order.map((i) => files[i]),
+      sorted,
+    ),
+    '## The curve',
+    '',
+    ...curveTable(sorted),
+    '',
+    '![growth](../../docs/images/growth.svg)',
+    '',
+  ].join('\n');
   const out = resolve('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-growth.md`);
   writeFileSync(out, markdown);
-  process.stdout.write(`${markdown}\nwritten: ${out}\n`);
+  writeFileSync(resolve('docs/images/growth.svg'), growthSvg(sorted));
+  process.stdout.write(`${markdown}\nwritten: ${out} and docs/images/growth.svg\n`);
+  return out;
 }
 
-main();
+if (require.main === module) writeGrowthReport(process.argv.slice(2));

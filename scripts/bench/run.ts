@@ -5,6 +5,8 @@
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api] [--activated]
  *                    [--estate own-dimensions|shared-dimensions] [--categories] [--budgets] [--unit-costs] [--commitments]
  *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
+ *   npm run bench -- --growth [--sizes 1000000,10000000,100000000] [any flag above]   one run per size, then the
+ *                    curve (growth.ts: bench/results/<stamp>-growth.md, docs/images/growth.svg)
  *
  * Run through scripts/bench/run.sh: compiled by tsc and run as plain JavaScript, as production runs the API.
  *
@@ -76,6 +78,7 @@ import { startMeasuringClient, Statement, Task } from './measuring-client';
 import { round, Stats, stats } from './stats';
 import { metrics } from '../../src/observability/prometheus-metrics';
 import { runClusterBench } from './cluster';
+import { writeGrowthReport } from './growth';
 
 @Controller('bench')
 class BenchProbeController {
@@ -84,6 +87,42 @@ class BenchProbeController {
   ping() {
     return ok({ pong: true });
   }
+}
+
+/** Flags the growth run sets itself per size (with their values), not passed on as given. */
+const GROWTH_OWN_FLAGS = ['--growth', '--sizes', '--rows', '--dir'];
+
+/**
+ * Issue 61's curve: this bench once per estate size, each in a process of its own on a store of its own (removed after
+ * it, the 100M one is ~10 GB), then the growth report of their results.
+ */
+async function runGrowth(): Promise<void> {
+  const sizes = arg('sizes', '1000000,10000000,100000000').split(',').map(Number);
+  if (sizes.length < 2 || sizes.some((size) => !Number.isInteger(size) || size < 100_000))
+    throw new Error('--sizes: two or more row counts, each ≥ 100000');
+  const given = process.argv.slice(2);
+  const passed = given.filter((value, i) => !GROWTH_OWN_FLAGS.includes(value) && !['--sizes', '--rows', '--dir'].includes(given[i - 1]));
+  const files: string[] = [];
+  for (const size of sizes) {
+    const dir = resolve(`${arg('dir', '.test-tmp/bench-api')}-growth-${size}`);
+    log(`== growth: ${size.toLocaleString('en-US')} line items`);
+    const output = await new Promise<string>((done, fail) => {
+      const child = spawn(process.execPath, [__filename, ...passed, '--rows', String(size), '--dir', dir], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        process.stdout.write(chunk);
+      });
+      child.on('exit', (code) => (code === 0 ? done(text) : fail(new Error(`the bench of ${size} line items ended with ${code}`))));
+    });
+    rmSync(dir, { recursive: true, force: true });
+    const stamp = /written to bench\/results\/(\S+)\.\{json,md\}/.exec(output)?.[1];
+    if (!stamp) throw new Error(`the bench of ${size} line items named no result`);
+    files.push(resolve('bench/results', `${stamp}.json`));
+  }
+  writeGrowthReport(files);
 }
 
 @Module({ imports: [AppModule], controllers: [BenchProbeController] })
@@ -97,6 +136,7 @@ const flag = (name: string) => process.argv.includes(`--${name}`);
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
 async function main(): Promise<void> {
+  if (flag('growth')) return runGrowth();
   if (flag('cluster')) {
     const options = { rows: Number(arg('rows', '10000000')), runs: Number(arg('runs', '40')), warmup: Number(arg('warmup', '3')) };
     return runClusterBench({ ...options, dir: arg('dir', '.test-tmp/bench-cluster') });
