@@ -57,7 +57,7 @@ export class CommitmentsService {
       const { sql, params } = buildCommitmentsQuery(table, query);
       const rows = groupedBy(await this.clickhouse.query<CommitmentSumsRow>(sql, params, scope), (row) => row.kind);
       const of = (kind: CommitmentSumsRow['kind']) => rows.get(kind) ?? [];
-      const bucketsOf = request.dateGrouping ? groupedBy(of('commitment_bucket'), commitmentKey) : new Map<string, CommitmentSumsRow[]>();
+      const bucketsOf = groupedBy(of('commitment_bucket'), commitmentKey);
       return {
         date_range: window,
         currency: money.currency,
@@ -69,7 +69,7 @@ export class CommitmentsService {
         ...(request.dateGrouping ? { series: series(of('total_bucket'), request.dateGrouping, window, true) } : {}),
         commitments: of('commitment')
           .filter((row) => row.commitment_discount_id !== '')
-          .map((row) => commitment(row, request.dateGrouping ? (bucketsOf.get(commitmentKey(row)) ?? []) : [], request.dateGrouping))
+          .map((row) => commitment(row, bucketsOf.get(commitmentKey(row)) ?? [], request.dateGrouping))
           .sort(
             (a, b) =>
               b.used_cost + b.unused_cost - (a.used_cost + a.unused_cost) || (a.commitment_discount_id < b.commitment_discount_id ? -1 : 1),
@@ -79,7 +79,7 @@ export class CommitmentsService {
   }
 }
 
-/** The services (or commitment discount types) on which a commitment discount applied in the window, in order. */
+/** The `service` (or `program_type`) rows where a commitment discount applied in the window, in the statement's order. */
 function appliedOn(rows: readonly CommitmentSumsRow[]): CommitmentSumsRow[] {
   return rows.filter((row) => Number(row.applied) === 1);
 }

@@ -95,37 +95,7 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params);
   const where = compileWhere(query.scope, query.filters, params, windowOptions(query.window));
-  const bucket = query.dateGrouping ? bucketStartSql(query.dateGrouping) : 'toDate(0)';
-  const groupedSums = money.select((branch, and) =>
-    [
-      `    SELECT ${bucket} AS bucket, ${COMMITMENT_GROUPED_COLUMNS.join(', ')},`,
-      `           ${branch
-        .sums(['amortized_cost', 'on_demand_cost'])
-        .map((sum, i) => `${sum} AS ${['amortized', 'on_demand'][i]}`)
-        .join(', ')},`,
-      '           sum(commitment_discount_quantity) AS quantity',
-      `    FROM ${table}`,
-      `    WHERE ${and(where)}`,
-      `      AND (commitment_discount_id != '' OR charge_category = 'Usage')`,
-      `    GROUP BY ${['bucket', ...COMMITMENT_GROUPED_COLUMNS, ...branch.groupKeys].join(', ')}`,
-    ].join('\n'),
-  );
-  const eligibleService = query.eligibleServices
-    ? `service IN ${params.add('Array(String)', [...query.eligibleServices])}`
-    : 'max(applied) OVER (PARTITION BY service) = 1';
-  const programs = "JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')";
-  // FOCUS 1.4 eligibility, where a row carries it, decides; other rows are eligible by their service.
-  const eligibleRow = `if(commitment_program_eligibility != '', commitment_discount_id != '' OR arrayExists(p -> has(applied_types, JSONExtractString(p, 'ProgramType')), ${programs}), ${eligibleService})`;
-  const groups = [
-    '  SELECT bucket, commitment_discount_id, commitment_discount_name AS name, commitment_discount_type AS type,',
-    '         commitment_discount_category AS category, cloud AS provider, billing_account_id, service,',
-    '         commitment_discount_unit AS unit, amortized, on_demand, quantity,',
-    '         lower(commitment_discount_status) AS status,',
-    "         commitment_discount_id != '' AND charge_category = 'Usage' AND status = 'used' AS applied,",
-    "         groupUniqArrayIf(type, applied AND type != '') OVER () AS applied_types,",
-    `         charge_category = 'Usage' AND status != 'unused' AND ${eligibleRow} AS eligible`,
-    `  FROM (\n${groupedSums}\n  )`,
-  ].join('\n');
+  const groups = commitmentGroupsSql(table, query, money, where, params);
   const sums: [string, string, string][] = [
     ['used_cost', 'amortized', "status = 'used'"],
     ['unused_cost', 'amortized', "status = 'unused'"],
@@ -147,6 +117,45 @@ export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): C
     `ORDER BY ${[...ordered, 'service'].join(', ')}`,
   ].join('\n');
   return { sql: withCommitmentProjectionPreference(sql), params: params.toObject() };
+}
+
+/**
+ * The line items summed by COMMITMENT_GROUPED_COLUMNS (per bucket, money in the answer's currency), each group with
+ * its status, whether a commitment applied on it, and whether it is eligible usage: eligibility found over all the
+ * groups (window functions) unless the services are named.
+ */
+function commitmentGroupsSql(table: string, query: CommitmentsQuery, money: MoneySql, where: string, params: SqlParameters): string {
+  const bucket = query.dateGrouping ? bucketStartSql(query.dateGrouping) : 'toDate(0)';
+  const groupedSums = money.select((branch, and) =>
+    [
+      `    SELECT ${bucket} AS bucket, ${COMMITMENT_GROUPED_COLUMNS.join(', ')},`,
+      `           ${branch
+        .sums(['amortized_cost', 'on_demand_cost'])
+        .map((sum, i) => `${sum} AS ${['amortized', 'on_demand'][i]}`)
+        .join(', ')},`,
+      '           sum(commitment_discount_quantity) AS quantity',
+      `    FROM ${table}`,
+      `    WHERE ${and(where)}`,
+      `      AND (commitment_discount_id != '' OR charge_category = 'Usage')`,
+      `    GROUP BY ${['bucket', ...COMMITMENT_GROUPED_COLUMNS, ...branch.groupKeys].join(', ')}`,
+    ].join('\n'),
+  );
+  const eligibleService = query.eligibleServices
+    ? `service IN ${params.add('Array(String)', [...query.eligibleServices])}`
+    : 'max(applied) OVER (PARTITION BY service) = 1';
+  const programs = "JSONExtractArrayRaw(commitment_program_eligibility, 'CommitmentPrograms')";
+  // FOCUS 1.4 eligibility, where a row carries it, decides; other rows are eligible by their service.
+  const eligibleRow = `if(commitment_program_eligibility != '', commitment_discount_id != '' OR arrayExists(p -> has(applied_types, JSONExtractString(p, 'ProgramType')), ${programs}), ${eligibleService})`;
+  return [
+    '  SELECT bucket, commitment_discount_id, commitment_discount_name AS name, commitment_discount_type AS type,',
+    '         commitment_discount_category AS category, cloud AS provider, billing_account_id, service,',
+    '         commitment_discount_unit AS unit, amortized, on_demand, quantity,',
+    '         lower(commitment_discount_status) AS status,',
+    "         commitment_discount_id != '' AND charge_category = 'Usage' AND status = 'used' AS applied,",
+    "         groupUniqArrayIf(type, applied AND type != '') OVER () AS applied_types,",
+    `         charge_category = 'Usage' AND status != 'unused' AND ${eligibleRow} AS eligible`,
+    `  FROM (\n${groupedSums}\n  )`,
+  ].join('\n');
 }
 
 /**
