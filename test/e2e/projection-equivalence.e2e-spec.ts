@@ -500,8 +500,11 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
         QUESTIONS.find((q) => q.name === name)!,
         'projection-allowed',
       );
-      expect(statements.length).toBeGreaterThan(0);
-      const { sql, params } = statements[0];
+      // The answer's own statement (its metrics' partial sums), not a read the currency planning may send before it
+      // when its cached view of the organisation was refreshed (seen once in server mode during a full run).
+      const answer = statements.find((statement) => statement.sql.includes('part_amortized_cost'));
+      expect(answer).toBeDefined();
+      const { sql, params } = answer!;
       const rows = await t.clickhouse.query<{ explain: string }>(`EXPLAIN projections = 1 ${sql}`, params);
       return rows.map((r) => r.explain).join('\n');
     };
