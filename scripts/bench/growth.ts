@@ -12,6 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { CASES } from './cases';
 
 interface Timing {
   p50: number;
@@ -98,14 +99,10 @@ function growthTable(files: string[], results: BenchResult[]): string {
 
 /** The questions the curve follows, each read from a result where it was measured. */
 const CURVE: Array<{ name: string; p50: (result: BenchResult) => number | undefined }> = [
-  ...[
-    'daily-by-service, 30 days',
-    'monthly-by-account, 12 months',
-    'tag:team grouping, tag filter + exclusions, 3 months',
-    'cloud × service × region, monthly, 3 months',
-    '/compare month over month by service',
-    '/filters, cross-filtered (5 fields)',
-  ].map((name) => ({ name, p50: (result: BenchResult) => result.cases.find((c) => c.case === name)?.api.p50 })),
+  ...CASES.map(({ name }) => name).map((name) => ({
+    name,
+    p50: (result: BenchResult) => result.cases.find((c) => c.case === name)?.api.p50,
+  })),
   { name: 'forecast', p50: (result) => result.insights?.find((i) => i.case.startsWith('forecast'))?.insight.p50 },
   { name: 'anomaly scan', p50: (result) => result.insights?.find((i) => i.case.startsWith('anomaly'))?.insight.p50 },
   {

@@ -89,8 +89,8 @@ class BenchProbeController {
   }
 }
 
-/** Flags the growth run sets itself per size (with their values), not passed on as given. */
-const GROWTH_OWN_FLAGS = ['--growth', '--sizes', '--rows', '--dir'];
+/** Flags the growth run sets itself per size, not passed on as given: these with their values, and --growth. */
+const GROWTH_OWN_VALUED_FLAGS = ['--sizes', '--rows', '--dir'];
 
 /**
  * Issue 61's curve: this bench once per estate size, each in a process of its own on a store of its own (removed after
@@ -101,7 +101,9 @@ async function runGrowth(): Promise<void> {
   if (sizes.length < 2 || sizes.some((size) => !Number.isInteger(size) || size < 100_000))
     throw new Error('--sizes: two or more row counts, each ≥ 100000');
   const given = process.argv.slice(2);
-  const passed = given.filter((value, i) => !GROWTH_OWN_FLAGS.includes(value) && !['--sizes', '--rows', '--dir'].includes(given[i - 1]));
+  const passed = given.filter(
+    (value, i) => value !== '--growth' && !GROWTH_OWN_VALUED_FLAGS.includes(value) && !GROWTH_OWN_VALUED_FLAGS.includes(given[i - 1]),
+  );
   const files: string[] = [];
   for (const size of sizes) {
     const dir = resolve(`${arg('dir', '.test-tmp/bench-api')}-growth-${size}`);
