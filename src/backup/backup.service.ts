@@ -10,7 +10,7 @@ import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastruct
 import { isSharedFilterStateKey, SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { isImportTableName } from '../ingest/import-tables';
-import { BackupFence, standDownCaughtImports } from '../ingest/publish-fence';
+import { BackupFence, endCaughtBackups, standDownCaughtImports } from '../ingest/publish-fence';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
 import { awaitOperation, defaultsNaming, repointDefaults, StoreTable, storeTables } from './backup-statements';
@@ -33,6 +33,8 @@ export interface RestoreReport {
   rows: Record<string, number>;
   /** Imports caught by the backup before their first swap: marked rolled back (they are in it not at all). */
   importsStoodDown: string[];
+  /** Backups the copy caught running (the restored one itself among them): ended, so no import waits for their leases. */
+  backupsEnded: string[];
   redisKeys: number;
   elapsedMs: number;
 }
@@ -149,11 +151,12 @@ export class BackupService {
     await migrate(this.clickhouse);
     for (const target of targets) await reloadDictionaries(target.server); // their sources were just replaced
     const importsStoodDown = await standDownCaughtImports(this.clickhouse);
+    const backupsEnded = await endCaughtBackups(this.clickhouse, name);
     const redisKeys = await this.importRedisKeys(manifest);
     for (const target of targets) await markRestored(target.server, name);
     const rows: Record<string, number> = {};
     for (const part of manifest.parts) for (const [table, count] of Object.entries(part.rows)) rows[table] = (rows[table] ?? 0) + count;
-    return { name, database: this.clickhouse.database, rows, importsStoodDown, redisKeys, elapsedMs: Date.now() - started };
+    return { name, database: this.clickhouse.database, rows, importsStoodDown, backupsEnded, redisKeys, elapsedMs: Date.now() - started };
   }
 
   private async newestComplete(): Promise<ListedBackup | undefined> {

@@ -127,3 +127,24 @@ export async function standDownCaughtImports(clickhouse: ClickhouseService): Pro
   for (const importId of caught) await journalState(clickhouse, importId, 'rolled_back');
   return caught;
 }
+
+/**
+ * Right after a restore: ends every backup the copy caught 'running' (the restored one always: it was copying
+ * itself). Their processes ran on the store the backup was taken from, so their leases would only hold this store's
+ * imports until they expired (up to BACKUP_LEASE_SECONDS). The restored backup is recorded 'created' (it was just
+ * restored whole); any other, 'failed'. Returns their names.
+ */
+export async function endCaughtBackups(clickhouse: ClickhouseService, restored: string): Promise<string[]> {
+  const runs = clickhouse.table(BACKUP_RUNS_TABLE);
+  const caught = await clickhouse.query<{ name: string }>(`SELECT name FROM ${runs} FINAL WHERE state = 'running' ORDER BY name`);
+  const names = caught.map((row) => row.name);
+  if (names.length === 0) return [];
+  await clickhouse.command(
+    `INSERT INTO ${runs} SELECT * REPLACE (CAST(if(name = {restored:String}, 'created', 'failed') AS ${STATE_TYPE}) AS state,
+                                          now64(3) AS lease_expires_at, now64(6) AS updated_at,
+                                          if(name = {restored:String}, '', {caughtError:String}) AS error)
+     FROM ${runs} FINAL WHERE name IN {caught:Array(String)}`, // not `state`: the SELECT's alias, replaced above
+    { restored, caught: names, caughtError: `running on the store backup ${restored} was taken from; its end is not in this store` },
+  );
+  return names;
+}

@@ -10,7 +10,7 @@ import { SourcesRepository } from './sources.repository';
 
 /** The worker's lease: a crashed holder's is taken over by another instance within this long. */
 export const WORKER_LEASE_TTL_MS = 30_000;
-/** How often the worker renews its lease (or tries to take it) and looks whether a check is due. */
+/** How often the worker renews its lease (or tries to take it) and looks whether a check is due: at most this, or the poll. */
 const TICK_MS = 5_000;
 
 /**
@@ -42,7 +42,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
 
   onApplicationBootstrap(): void {
     if (!this.config.ingestSources.worker) return;
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer = setInterval(() => void this.tick(), Math.min(TICK_MS, this.config.ingestSources.pollSeconds * 1000));
     this.timer.unref();
     void this.tick();
   }

@@ -114,6 +114,29 @@ const QUESTIONS: { name: string; method: 'get' | 'post'; path: string; body?: ob
   { name: 'audit events', method: 'get', path: '/v1/admin/audit-events' },
 ];
 
+/** What `backup restore --json` prints (the parts this file reads). */
+interface RestoreReport {
+  rows: Record<string, number>;
+  backupsEnded: string[];
+}
+
+/** The backups `store`'s fence holds imports for now, as an import reads them (a child process: the store is closed). */
+function runningBackupsIn(store: Env): string[] {
+  const script = `
+    require('reflect-metadata');
+    const { loadConfig } = require(${JSON.stringify(join(BUILT.dist, 'config/app-config'))});
+    const { ClickhouseService } = require(${JSON.stringify(join(BUILT.dist, 'infrastructure/clickhouse/clickhouse.service'))});
+    const { runningBackups } = require(${JSON.stringify(join(BUILT.dist, 'ingest/publish-fence'))});
+    (async () => {
+      const clickhouse = new ClickhouseService(loadConfig(process.env));
+      process.stdout.write(JSON.stringify(await runningBackups(clickhouse)));
+      await clickhouse.onModuleDestroy();
+    })().catch((error) => { process.stderr.write(String(error.stack)); process.exit(1); });`;
+  const result = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, env: childEnv(store), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`reading the fence failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as string[];
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string | undefined>;
@@ -265,8 +288,12 @@ describe(`backups (${E2E_MODE})`, () => {
     expect(before.anomalies.body).toMatch(/"id":"an_[0-9a-f]{24}"/);
     if (redis) await flushRedis(); // shared filters live in Redis here: the restore must bring them back
     const target = newStore('restored');
-    const report = JSON.parse(await ok(cli(target, ['backup', 'restore', full, '--json']))) as { rows: Record<string, number> };
+    const report = JSON.parse(await ok(cli(target, ['backup', 'restore', full, '--json']))) as RestoreReport;
     expect(report.rows.cost_line_items).toBeGreaterThan(0);
+    // The backup's own 'running' row is in its copy (its lease not yet expired): ended by the restore, so no import
+    // into the restored store waits out that lease.
+    expect(report.backupsEnded).toEqual([full]);
+    expect(runningBackupsIn(target)).toEqual([]);
     const after = await withApi(target, (http) => answers(http, estate.key, estate.filterId));
     expect(after).toEqual(before);
   }, 600_000);
@@ -352,8 +379,10 @@ describe(`backups (${E2E_MODE})`, () => {
   }, 600_000);
 
   it('with --force, replaces a store that is not empty whole: it answers as before, and takes imports', async () => {
-    const report = JSON.parse(await ok(cli(source, ['backup', 'restore', full, '--force', '--json']))) as { rows: Record<string, number> };
+    const report = JSON.parse(await ok(cli(source, ['backup', 'restore', full, '--force', '--json']))) as RestoreReport;
     expect(report.rows.cost_line_items).toBeGreaterThan(0);
+    expect(report.backupsEnded).toEqual([full]);
+    expect(runningBackupsIn(source)).toEqual([]);
     const after = await withApi(source, (http) => answers(http, estate.key, estate.filterId));
     expect(after).toEqual(before);
     // The restored cost table's defaults read the store's own dictionaries (not the restore's scratch database's).

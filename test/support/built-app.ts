@@ -55,13 +55,14 @@ export interface BuiltApi {
 
 /**
  * Starts the built API `server` on a free port (PORT added to `env`, a complete environment: see childEnv), without
- * waiting for it. Its stderr is collected, and its stdout with `stdout: true` (otherwise ignored).
+ * waiting for it. Its stderr is collected, and its stdout with `stdout: true` (otherwise ignored). No load balancer
+ * routes to it, so it stops without the readiness delay (5 s by default, on every stop) unless `env` sets one.
  */
 export async function spawnBuiltApi(server: string, env: NodeJS.ProcessEnv, options: { stdout?: boolean } = {}): Promise<BuiltApi> {
   const port = await freePort();
   const child = spawn(process.execPath, [server], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port) },
+    env: { SHUTDOWN_READINESS_DELAY_MS: '0', ...env, PORT: String(port) },
     stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'],
   });
   let output = '';
