@@ -996,9 +996,14 @@ describeWithRedis('The data-source worker', () => {
   });
 
   it('backs off from an unreachable endpoint, doubling its wait, and each check says when it tries again', async () => {
-    // A poll of 10 s, the worker's tick: without a backoff every round would check the source, 10 s apart.
-    const pollMs = 10_000;
-    const worker = await TestApp.start({ settings: { INGEST_WORKER: 'true', INGEST_POLL_SECONDS: String(pollMs / 1000) } });
+    // A poll of 2 s, the worker's tick: without a backoff every round would check the source, 2 s apart. The worker
+    // has a database of its own, so its rounds hold this source alone (on a shared server other suites' sources would
+    // come first in a round, shifting when each check is recorded by seconds under load).
+    const pollMs = 2_000;
+    const database = `sources_backoff_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const worker = await TestApp.start({
+      settings: { INGEST_WORKER: 'true', INGEST_POLL_SECONDS: String(pollMs / 1000), CLICKHOUSE_DATABASE: database },
+    });
     try {
       const org = await worker.newOrganization();
       const nobody = `http://127.0.0.1:${await freePort()}`; // nothing listens there
@@ -1010,24 +1015,23 @@ describeWithRedis('The data-source worker', () => {
           'operator',
         );
       let checks: Array<{ checkedAt: string; outcome: string; message: string }> = [];
-      // The worker also checks the sources other tests left on a shared server: its rounds may take longer.
-      for (let i = 0; i < 800 && checks.length < 3; i++) {
+      for (let i = 0; i < 300 && checks.length < 3; i++) {
         await sleep(200);
         const history = await worker.http.get(`${SOURCES}/${source.sourceId}/history`).set(org.auth);
         checks = [...(history.body.data as typeof checks)].reverse();
       }
       expect(checks.map((check) => check.outcome)).toEqual(['unreachable', 'unreachable', 'unreachable']);
       const waits = checks.map((check) => Number(/the worker tries again in (\d+) s$/.exec(check.message)?.[1]));
-      expect(waits).toEqual([10, 20, 40]);
-      // The third check waited for the second's 20 s, skipping a round: two polls apart, not one. Each check records
-      // when its listing failed, after the sources listed before it in its round (other tests' sources on a shared
-      // server, seconds under load: 3 s on CI), so the gap is told from one poll's by the midpoint.
+      expect(waits).toEqual([2, 4, 8]);
+      // The third check waited for the second's 4 s, skipping a round: two polls apart, not one. Each check records
+      // when its listing failed, a moment into its round, so the gap is told from one poll's by the midpoint.
       const gap = Date.parse(checks[2].checkedAt) - Date.parse(checks[1].checkedAt);
       expect(gap).toBeGreaterThanOrEqual(1.5 * pollMs);
       const list = await worker.http.get(SOURCES).set(org.auth);
       expect(JSON.stringify(list.body.data)).toContain('the worker tries again in');
       await worker.http.delete(`${SOURCES}/${source.sourceId}`).set(org.auth);
     } finally {
+      for (const node of await worker.nodes()) await node.command(`DROP DATABASE IF EXISTS ${database} SYNC`);
       await worker.close();
     }
   }, 240_000);
