@@ -21,6 +21,23 @@ export const BACKUP_LEASE_SECONDS = 60;
 const POLL_MS = 200;
 
 const STATE_TYPE = "Enum8('running' = 1, 'created' = 2, 'failed' = 3)";
+type BackupRunState = 'running' | 'created' | 'failed';
+
+/** A running backup's lease is renewed for BACKUP_LEASE_SECONDS; an ended one's ends now. */
+const leaseSecondsOf = (state: BackupRunState) => (state === 'running' ? BACKUP_LEASE_SECONDS : 0);
+
+/** Records `state` (and its lease) for the backup runs `names`, each row otherwise as it was. */
+async function updateBackupRuns(clickhouse: ClickhouseService, names: string[], state: BackupRunState, error = ''): Promise<void> {
+  if (names.length === 0) return;
+  const runs = clickhouse.table(BACKUP_RUNS_TABLE);
+  await clickhouse.command(
+    `INSERT INTO ${runs} SELECT * REPLACE (CAST({state:String} AS ${STATE_TYPE}) AS state,
+                                          now64(3) + toIntervalSecond({lease:UInt32}) AS lease_expires_at,
+                                          now64(6) AS updated_at, {error:String} AS error)
+     FROM ${runs} FINAL WHERE name IN {names:Array(String)}`,
+    { names, state, lease: leaseSecondsOf(state), error },
+  );
+}
 
 /** Names of the backups running now (their lease not expired, by the server's clock). */
 export async function runningBackups(clickhouse: ClickhouseService): Promise<string[]> {
@@ -88,25 +105,14 @@ export class BackupFence {
     }
   }
 
-  private async write(state: 'running' | 'created' | 'failed', error = ''): Promise<void> {
-    const runs = this.clickhouse.table(BACKUP_RUNS_TABLE);
-    const lease = 'now64(3) + toIntervalSecond({lease:UInt32})';
-    const params = { name: this.name, state, lease: state === 'running' ? BACKUP_LEASE_SECONDS : 0, error };
-    if (!this.written) {
-      await this.clickhouse.command(
-        `INSERT INTO ${runs} (name, state, started_at, lease_expires_at, updated_at, error)
-         SELECT {name:String}, {state:String}, now64(6), ${lease}, now64(6), {error:String}`,
-        params,
-      );
-      this.written = true;
-      return;
-    }
+  private async write(state: BackupRunState, error = ''): Promise<void> {
+    if (this.written) return updateBackupRuns(this.clickhouse, [this.name], state, error);
     await this.clickhouse.command(
-      `INSERT INTO ${runs} SELECT * REPLACE (CAST({state:String} AS ${STATE_TYPE}) AS state, ${lease} AS lease_expires_at,
-                                            now64(6) AS updated_at, {error:String} AS error)
-       FROM ${runs} FINAL WHERE name = {name:String}`,
-      params,
+      `INSERT INTO ${this.clickhouse.table(BACKUP_RUNS_TABLE)} (name, state, started_at, lease_expires_at, updated_at, error)
+       SELECT {name:String}, {state:String}, now64(6), now64(3) + toIntervalSecond({lease:UInt32}), now64(6), {error:String}`,
+      { name: this.name, state, lease: leaseSecondsOf(state), error },
     );
+    this.written = true;
   }
   private written = false;
 }
@@ -135,16 +141,17 @@ export async function standDownCaughtImports(clickhouse: ClickhouseService): Pro
  * restored whole); any other, 'failed'. Returns their names.
  */
 export async function endCaughtBackups(clickhouse: ClickhouseService, restored: string): Promise<string[]> {
-  const runs = clickhouse.table(BACKUP_RUNS_TABLE);
-  const caught = await clickhouse.query<{ name: string }>(`SELECT name FROM ${runs} FINAL WHERE state = 'running' ORDER BY name`);
+  const caught = await clickhouse.query<{ name: string }>(
+    `SELECT name FROM ${clickhouse.table(BACKUP_RUNS_TABLE)} FINAL WHERE state = 'running' ORDER BY name`,
+  );
   const names = caught.map((row) => row.name);
-  if (names.length === 0) return [];
-  await clickhouse.command(
-    `INSERT INTO ${runs} SELECT * REPLACE (CAST(if(name = {restored:String}, 'created', 'failed') AS ${STATE_TYPE}) AS state,
-                                          now64(3) AS lease_expires_at, now64(6) AS updated_at,
-                                          if(name = {restored:String}, '', {caughtError:String}) AS error)
-     FROM ${runs} FINAL WHERE name IN {caught:Array(String)}`, // not `state`: the SELECT's alias, replaced above
-    { restored, caught: names, caughtError: `running on the store backup ${restored} was taken from; its end is not in this store` },
+  const others = names.filter((name) => name !== restored);
+  if (names.includes(restored)) await updateBackupRuns(clickhouse, [restored], 'created');
+  await updateBackupRuns(
+    clickhouse,
+    others,
+    'failed',
+    `running on the store backup ${restored} was taken from; its end is not in this store`,
   );
   return names;
 }
