@@ -2,14 +2,18 @@
  * Golden SQL (`npm run queries:golden`): the statements the query kernel writes for a representative set of
  * requests — every endpoint, tags, scopes, a conversion into another currency, cluster mode — and the importer's
  * statements over one export file (its mapping INSERT, its report, the staged partitions), formatted by
- * ClickHouse's own formatter (formatQuery, run by the embedded engine) and committed as src/queries/*.sql. A change
- * to the kernel's SQL shows as a diff of these files in review; golden-sql.spec.ts fails while they are out of date.
+ * ClickHouse's own formatter (formatQuery, run by the embedded engine) and committed as src/queries/*.sql; then the
+ * repositories' statements, method by method (golden-repositories.ts). A change to the SQL shows as a diff of these
+ * files in review; golden-sql.spec.ts fails while they are out of date.
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RateBook } from '../src/common/money/exchange-rates';
 import { buildComparisonQuery, buildComparisonValuesProbe, ComparisonQuery } from '../src/cost-query/comparison.query';
 import { buildCostDataQuery, CostDataQuery } from '../src/cost-query/cost-data.query';
+import { buildCostDataPageQuery } from '../src/cost-query/cost-data-page.query';
+import { buildAnomalySeriesScopeQuery } from '../src/cost-query/anomaly-series-scope.query';
+import { buildScopeDataVersionQuery } from '../src/cost-query/scope-data-version.query';
 import { planConversion } from '../src/cost-query/currency-conversion';
 import { buildConvertedSumsInsert } from '../src/cost-query/converted-sums.query';
 import { buildDataFreshnessQuery } from '../src/cost-query/data-freshness.query';
@@ -41,6 +45,7 @@ import {
   reportTotalsSql,
   stagedPartitionsSql,
 } from '../src/ingest/focus-mapping';
+import { recordedStatements, recordedText } from './golden-repositories';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
 
@@ -242,6 +247,12 @@ export function goldenStatements(): Record<string, CompiledSql> {
       }),
       50001,
     ),
+    // A page of a daily answer by service: items 100 to 149 and the 10 values of highest cost (cost-data-page.query.ts).
+    'data-page-daily-by-service-converted': buildCostDataPageQuery(
+      TABLE,
+      data({ dateGrouping: 'daily', dimensions: [{ kind: 'column', name: 'service' }], conversion: CONVERSION }),
+      { offset: 100, limit: 50, topValues: 10 },
+    ),
     'data-scoped-key-billing-periods': buildCostDataQuery(
       TABLE,
       data({ scope: SCOPED, filters: { inclusions: { billingPeriods: ['2026-10'] } } }),
@@ -438,6 +449,15 @@ export function goldenStatements(): Record<string, CompiledSql> {
       50001,
     ),
     'data-freshness-scoped': buildDataFreshnessQuery(TABLE, SCOPED),
+    'scope-data-version': buildScopeDataVersionQuery(TABLE, SCOPED),
+    // Whether a data-scoped key sees the series of an anomaly (its feedback is refused otherwise).
+    'anomaly-series-scope-by-tag': buildAnomalySeriesScopeQuery(TABLE, {
+      scope: SCOPED,
+      monitored: { kind: 'tag', key: 'team' },
+      value: 'payments',
+      days: { start: '2026-11-20', end: '2026-11-21' },
+      leftOutCategories: ['Tax', 'Credit', 'Adjustment', 'Purchase'],
+    }),
     'forecast-series-by-service-scoped-converted': buildForecastSeriesQuery(TABLE, {
       scope: SCOPED,
       filters: { inclusions: { clouds: ['AWS'] } },
@@ -534,9 +554,14 @@ export function clickhouseFormat(sql: string): string {
   return query(`SELECT formatQuery(${literal})`, 'TSVRaw');
 }
 
-if (require.main === module) {
+async function writeGoldenFiles(): Promise<void> {
   for (const file of readdirSync(QUERIES_DIR).filter((name) => name.endsWith('.sql'))) rmSync(join(QUERIES_DIR, file));
   for (const [name, compiled] of Object.entries(goldenStatements())) {
     writeFileSync(join(QUERIES_DIR, `${name}.sql`), goldenText(name, compiled, clickhouseFormat));
   }
+  for (const [name, statements] of Object.entries(await recordedStatements())) {
+    writeFileSync(join(QUERIES_DIR, `${name}.sql`), recordedText(name, statements, clickhouseFormat));
+  }
 }
+
+if (require.main === module) void writeGoldenFiles();

@@ -1,0 +1,82 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
+import type { ClickhouseService, StatementParameters } from '../src/infrastructure/clickhouse/clickhouse.service';
+import { servingTableName } from '../src/infrastructure/clickhouse/cluster-ddl';
+import type { GeneratedTableName, StoreTable } from '../src/infrastructure/clickhouse/store-tables';
+
+/** One statement a repository would send: how it is sent, its SQL, its parameters and its own settings. */
+export interface RecordedStatement {
+  sent: 'query' | 'queryRaw' | 'command' | 'longCommand' | 'insert' | 'insertSelect' | 'insertWithBody';
+  sql: string;
+  params: StatementParameters;
+  settings: ClickHouseSettings;
+}
+
+/**
+ * What golden-repositories.ts runs a repository method on: it records each statement the method sends and answers a
+ * read with the rows the case gives (none by default), so the method's SQL is written down without a server. It never
+ * stands in for ClickHouse in a test of behaviour: the repositories are tested on real servers by their e2e suites.
+ * An insert is written as the statement @clickhouse/client sends for it: its table and columns, the rows left out
+ * (they carry the time of the run).
+ */
+export class StatementRecorder {
+  readonly database = 'cost_insights';
+  readonly embedded = false;
+  readonly url = 'http://clickhouse:8123';
+  readonly cluster = undefined;
+  readonly statements: RecordedStatement[] = [];
+  private readonly answers: unknown[][];
+
+  constructor(answers: readonly unknown[][] = []) {
+    this.answers = [...answers];
+  }
+
+  /** This recorder where a repository wants a ClickhouseService: it has every member repositories use. */
+  asService(): ClickhouseService {
+    return this as unknown as ClickhouseService;
+  }
+
+  table(name: StoreTable | GeneratedTableName): string {
+    return `${this.database}.${servingTableName(name, false)}`;
+  }
+
+  query<T>(sql: string, params: StatementParameters = {}): Promise<T[]> {
+    this.record('query', sql, params);
+    return Promise.resolve((this.answers.shift() ?? []) as T[]);
+  }
+
+  queryRaw(sql: string, params: StatementParameters = {}): Promise<Buffer[]> {
+    this.record('queryRaw', sql, params);
+    return Promise.resolve([]);
+  }
+
+  command(sql: string, params: StatementParameters = {}, settings: ClickHouseSettings = {}): Promise<void> {
+    this.record('command', sql, params, settings);
+    return Promise.resolve();
+  }
+
+  longCommand(sql: string, params: StatementParameters = {}): Promise<void> {
+    this.record('longCommand', sql, params);
+    return Promise.resolve();
+  }
+
+  insertSelect(sql: string, params: StatementParameters, settings: ClickHouseSettings = {}): Promise<void> {
+    this.record('insertSelect', sql, params, settings);
+    return Promise.resolve();
+  }
+
+  insertWithBody(sql: string, _values: unknown, params: StatementParameters = {}): Promise<void> {
+    this.record('insertWithBody', sql, params);
+    return Promise.resolve();
+  }
+
+  insert(table: StoreTable, values: Record<string, unknown>[], settings: ClickHouseSettings = {}): Promise<void> {
+    if (values.length === 0) return Promise.resolve();
+    const columns = [...new Set(values.flatMap((row) => Object.keys(row)))];
+    this.record('insert', `INSERT INTO ${this.table(table)} (${columns.join(', ')}) FORMAT JSONEachRow`, {}, settings);
+    return Promise.resolve();
+  }
+
+  private record(sent: RecordedStatement['sent'], sql: string, params: StatementParameters, settings: ClickHouseSettings = {}): void {
+    this.statements.push({ sent, sql, params, settings });
+  }
+}

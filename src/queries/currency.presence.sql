@@ -1,0 +1,29 @@
+-- currency.presence: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
+-- statement 1 of 1, sent by query
+-- parameters:
+--   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"
+SELECT
+    currency,
+    billingPeriod,
+    toString(min(day)) AS firstDay,
+    toString(max(day)) AS lastDay
+FROM
+(
+    SELECT
+        billing_currency AS currency,
+        billing_period AS billingPeriod,
+        usage_date AS day,
+        count() AS line_items
+    FROM cost_insights.cost_line_items
+    WHERE organization_id = {organization_id:UUID}
+    GROUP BY
+        currency,
+        billingPeriod,
+        day
+)
+GROUP BY
+    currency,
+    billingPeriod
+ORDER BY
+    currency ASC,
+    billingPeriod ASC;

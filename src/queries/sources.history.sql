@@ -1,0 +1,24 @@
+-- sources.history: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
+-- statement 1 of 1, sent by query
+-- parameters:
+--   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"
+--   source_id = "6a0d9c8b-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
+--   limit = 20
+SELECT
+    organization_id,
+    source_id,
+    toString(checked_at) AS checked_at,
+    outcome,
+    scope,
+    delivery,
+    delivery_order,
+    fingerprint,
+    if(isNull(delivered_at), NULL, toString(delivered_at)) AS delivered_at,
+    billing_periods,
+    rows,
+    changes,
+    message
+FROM cost_insights.ingest_source_checks
+WHERE (organization_id = {organization_id:UUID}) AND (source_id = {source_id:UUID}) AND (outcome != 'unchanged')
+ORDER BY checked_at DESC
+LIMIT {limit:UInt32};
