@@ -3,6 +3,12 @@ import type { ClickhouseService, StatementParameters } from '../src/infrastructu
 import { servingTableName } from '../src/infrastructure/clickhouse/cluster-ddl';
 import type { GeneratedTableName, StoreTable } from '../src/infrastructure/clickhouse/store-tables';
 
+/** The import id the cases give (import-tables.ts's shape, its time and random part fixed). */
+export const GOLDEN_IMPORT_ID = 'focus_import_mwvps5c0_7f3e2a1b';
+/** An import id the code makes itself (newImportId: the time and random bytes of the run), written as one fixed name. */
+const NEW_IMPORT_ID = /focus_import_[0-9a-z]+_[0-9a-f]{8}/g;
+const NEW_IMPORT_ID_SHOWN = 'focus_import_new_00000000';
+
 /** One statement a repository would send: how it is sent, its SQL, its parameters and its own settings. */
 export interface RecordedStatement {
   sent: 'query' | 'queryRaw' | 'command' | 'longCommand' | 'insert' | 'insertSelect' | 'insertWithBody';
@@ -33,6 +39,15 @@ export class StatementRecorder {
   /** This recorder where a repository wants a ClickhouseService: it has every member repositories use. */
   asService(): ClickhouseService {
     return this as unknown as ClickhouseService;
+  }
+
+  /** A server that knows every setting asked about. */
+  knownSettings<T extends Record<string, unknown>>(settings: T): Promise<Partial<T>> {
+    return Promise.resolve(settings);
+  }
+
+  writeCount(): number {
+    return 0;
   }
 
   table(name: StoreTable | GeneratedTableName): string {
@@ -77,6 +92,11 @@ export class StatementRecorder {
   }
 
   private record(sent: RecordedStatement['sent'], sql: string, params: StatementParameters, settings: ClickHouseSettings = {}): void {
-    this.statements.push({ sent, sql, params, settings });
+    this.statements.push({
+      sent,
+      sql: sql.replace(NEW_IMPORT_ID, (id) => (id === GOLDEN_IMPORT_ID ? id : NEW_IMPORT_ID_SHOWN)),
+      params,
+      settings,
+    });
   }
 }
