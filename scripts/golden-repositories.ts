@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as backupStatements from '../src/backup/backup-statements';
 import { loadConfig } from '../src/config/app-config';
+import * as migrator from '../src/infrastructure/clickhouse/migrator';
+import * as focusLoad from '../src/ingest/focus-load';
 import * as storeRestore from '../src/infrastructure/clickhouse/store-restore';
 import { CostDataVersion } from '../src/infrastructure/data-version/cost-data-version.service';
 import * as activatedMaps from '../src/ingest/activated-maps';
@@ -56,10 +58,16 @@ const AT = '2026-11-25T06:00:00.000Z';
 type MethodCase<T> =
   | ((target: T, clickhouse: ClickhouseService) => unknown)
   | { answers: unknown[][]; run: (target: T, clickhouse: ClickhouseService) => unknown };
-type PublicMethods<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]-?: MethodCase<T> | NoStatement };
+type PublicMethods<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]-?: MethodCase<T> | NoStatement | NotRecorded;
+};
 /** A method that sends no statement of its own (pure, names a table, or reads through another method): why. */
 interface NoStatement {
   sendsNothing: string;
+}
+/** A method whose statements need what a recorder cannot give (a real export file, a served URL): where they are reviewable. */
+interface NotRecorded {
+  notRecorded: string;
 }
 
 interface RecordedRepository {
@@ -72,11 +80,11 @@ interface RecordedRepository {
  * returns the module): every public method or exported function has a case, or the list does not compile.
  */
 function repository<T>(name: string, make: (clickhouse: ClickhouseService) => T, methods: PublicMethods<T>): RecordedRepository {
-  const entries = Object.entries(methods as Record<string, MethodCase<T> | NoStatement>);
+  const entries = Object.entries(methods as Record<string, MethodCase<T> | NoStatement | NotRecorded>);
   return {
     name,
     cases: entries
-      .filter((entry): entry is [string, MethodCase<T>] => !('sendsNothing' in entry[1]))
+      .filter((entry): entry is [string, MethodCase<T>] => typeof entry[1] === 'function' || 'run' in entry[1])
       .map(([method, call]) => ({ method, record: () => recorded(make, call) })),
   };
 }
@@ -215,6 +223,9 @@ const COMMITMENT_FILES = () => [
     commitments: parseContractCommitments('commitments.csv', readFileSync(COMMITMENT_FILE, 'utf8')),
   },
 ];
+/** Every migration recorded as applied: the store is up to date. */
+const APPLIED_MIGRATIONS = () => migrator.loadMigrations('cost_insights').map(({ version }) => ({ version }));
+const IMPORT_PARAMETERS = { organization_id: ORG, integration_id: 'aws-main', currency_codes: ['EUR', 'USD'] };
 const SINGLE_SERVER = 'the one server is the connection itself: no statement (a cluster asks cluster-nodes.ts for its nodes)';
 
 /** The write side: the publish protocol, its fence, the activated maps, an import's invoices and contracts, backups. */
@@ -355,6 +366,26 @@ const WRITE_SIDE: RecordedRepository[] = [
       answers: [[{ found: 1 }], [{ backup: 'full-20261125', state: 'restoring', since: '2026-11-25 06:00:00.000000' }]],
       run: (m, c) => m.restoreInProgress(c),
     },
+  }),
+  repository('migrator', () => migrator, {
+    loadMigrations: { sendsNothing: 'pure: the migration files read' },
+    splitStatements: { sendsNothing: 'pure: a file split into statements' },
+    pendingMigrations: { sendsNothing: 'pure: which migrations are still to apply' },
+    // A store every migration was applied to: the bookkeeping table checked, nothing pending (the migrations' own SQL is
+    // clickhouse/migrations/*.sql and clickhouse/schema.sql).
+    migrate: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrate(c) },
+    migrateStepByStepForBaseline: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrateStepByStepForBaseline(c) },
+    ensureDictionaries: (m, c) => m.ensureDictionaries(c, false),
+    reloadDictionaries: { answers: [[{ name: 'activated_map_keys' }]], run: (m, c) => m.reloadDictionaries(c) },
+  }),
+  repository('focus-load', () => focusLoad, {
+    createImportInput: (m, c) => m.createImportInput(c, GOLDEN_IMPORT_ID, `cost_insights.${STAGING_TABLE}`, IMPORT_PARAMETERS),
+    dropImportInput: (m, c) => m.dropImportInput(c, GOLDEN_IMPORT_ID),
+    loadFile: { notRecorded: 'reads a real export file: its INSERT and report are ingest-file-insert.sql and ingest-report-*.sql' },
+    selectParquetText: { notRecorded: "reads a real Parquet file's columns as text (a dataset's, not the cost rows')" },
+    reaches: (m, c) => m.reaches(c, 'http://10.0.0.5:41234/probe-7f3e2a1b'),
+    fileInsertSql: { sendsNothing: 'pure: the statement ingest-file-insert.sql shows' },
+    loadFailure: { sendsNothing: 'pure: an error read as the import refusal it is' },
   }),
   repository('cost-data-version', (c) => new CostDataVersion(c, loadConfig({})), {
     current: (r) => r.current(ORG),
@@ -565,12 +596,13 @@ type StatementSource =
   | 'recorded: RECORDED_REPOSITORIES'
   | 'built: its statements come from the builders golden-sql.ts writes'
   | 'the connection: its lookup of known settings'
+  | 'tooling: its one read runs in npm run schema:baseline only'
   | 'not yet recorded';
 
 /**
  * Every source file that sends statements (golden-sql.spec.ts finds them by their calls and fails on a file missing
- * here or listed but sending none). The last kind is the work still to do: the importer's own flow (ingest-focus,
- * focus-load), backups and restores, migrations, the cluster's nodes, start-up and the demo loader.
+ * here or listed but sending none). The last kind is the work still to do: the importer's own flow (ingest-focus),
+ * backups and restores as a whole, the cluster's nodes, start-up and the demo loader.
  */
 export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/anomalies/anomalies.repository.ts': 'recorded: RECORDED_REPOSITORIES',
@@ -614,14 +646,14 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/invoices/invoices.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/unit-costs/unit-costs.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/ingest/files-key-presence.ts': 'built: its statements come from the builders golden-sql.ts writes',
+  'src/infrastructure/clickhouse/migrator.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/ingest/focus-load.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/infrastructure/clickhouse/schema-baseline.ts': 'tooling: its one read runs in npm run schema:baseline only',
   'src/infrastructure/clickhouse/clickhouse.service.ts': 'the connection: its lookup of known settings',
   'src/backup/backup.service.ts': 'not yet recorded',
   'src/cli/demo-data.command.ts': 'not yet recorded',
   'src/demo/demo-data.loader.ts': 'not yet recorded',
   'src/infrastructure/clickhouse/cluster-nodes.ts': 'not yet recorded',
-  'src/infrastructure/clickhouse/migrator.ts': 'not yet recorded',
-  'src/infrastructure/clickhouse/schema-baseline.ts': 'not yet recorded',
-  'src/ingest/focus-load.ts': 'not yet recorded',
   'src/ingest/ingest-focus.ts': 'not yet recorded',
   'src/startup.ts': 'not yet recorded',
 };
