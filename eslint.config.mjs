@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers of src/, lowest first: each folder may import only the folders listed for it (and itself).
  * `common` and `config` at the bottom; then observability, infrastructure and the query kernel
- * (`cost-query`, pure: no Nest, no class-validator); the DTOs shared by the features; auth and health;
+ * (`cost-query`, pure: no Nest, no class-validator); the store's write protocol (`store`: the import journal, partition
+ * publish, the backup fence, the activated maps' rewrite); the DTOs shared by the features; auth and health;
  * the features, which never import each other; the edges (demo, ingest, cli, mcp, the root files) last.
  * `mcp` (the MCP endpoint and its stdio relay) is the one edge that calls several features' services.
  */
@@ -30,6 +31,8 @@ const LAYERS = {
   observability: ['common', 'config'],
   infrastructure: ['common', 'config', 'observability'],
   'cost-query': ['common'],
+  // How rows reach the cost table: the journaled partition publish, the fence backups hold, the activated maps' rewrite.
+  store: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
   dto: ['common', 'cost-query'],
   // The admin API validates and describes data scopes with the kernel's field table and the shared Filters DTOs.
   auth: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
@@ -40,8 +43,8 @@ const LAYERS = {
   // freshness within the key's data scope (kernel SQL) and the currency header.
   answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency', 'cost-categories'],
   // Activated tag keys: which keys each question reads from the activated columns, and the back-fill that changes them
-  // (fenced against the imports' partition swaps, ingest/publish-fence.ts).
-  'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'ingest', 'cost-categories'],
+  // (fenced against the imports' partition swaps, store/publish-fence.ts).
+  'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'store', 'cost-categories'],
   // Cost categories defined by rules: their versions and admin API, and the categories each question computes (every
   // question's scope goes through tag-keys, which asks them).
   'cost-categories': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency'],
@@ -52,15 +55,16 @@ const LAYERS = {
     ]),
   ),
   demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
-  ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
+  // FOCUS exports mapped into staged rows, then published through the store.
+  ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'store'],
   // Data sources: where exports are delivered, the worker that imports each complete delivery through the importer
   // (and activates an organisation's suggested tag keys after its first import); a folder of business metrics' values
   // is loaded by the unit-costs feature's service.
-  sources: ['common', 'config', 'observability', 'infrastructure', 'ingest', 'tag-keys', 'unit-costs'],
+  sources: ['common', 'config', 'observability', 'infrastructure', 'store', 'ingest', 'tag-keys', 'unit-costs'],
   // The audit trail's admin API (the recorder is infrastructure/audit, below every feature): the key admin routes' scope.
   audit: ['common', 'config', 'observability', 'infrastructure', 'answers', 'auth'],
-  // Backups of the whole store, fenced against the imports' partition swaps (ingest/publish-fence.ts).
-  backup: ['common', 'config', 'observability', 'infrastructure', 'ingest'],
+  // Backups of the whole store, fenced against the imports' partition swaps (store/publish-fence.ts).
+  backup: ['common', 'config', 'observability', 'infrastructure', 'store'],
   mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
@@ -73,6 +77,7 @@ const LAYERS = {
     'auth',
     'currency',
     'demo',
+    'store',
     'ingest',
     'sources',
     'backup',

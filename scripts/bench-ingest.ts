@@ -42,13 +42,13 @@ import {
   FOCUS_SOURCE_STRUCTURE,
   focusSelectSql,
   IMPORT_MEMORY_SETTINGS,
-  settingsClause,
 } from '../src/ingest/focus-mapping';
+import { settingsClause } from '../src/store/statement-text';
 import { CURRENCY_CODES } from '../src/common/money/currency-codes';
 import { ingestFocus } from '../src/ingest/ingest-focus';
 import { describeKey, TagKeyActivationService } from '../src/tag-keys/tag-key-activation.service';
 import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
-import { ACTIVATION_SETTLE_SECONDS, ACTIVATIONS_TABLE, reloadActivatedKeys } from '../src/ingest/activated-maps';
+import { ACTIVATION_SETTLE_SECONDS, ACTIVATIONS_TABLE, reloadActivatedKeys } from '../src/store/activated-maps';
 import { clickhouseTimestamp } from '../src/common/dates/clickhouse-time';
 import { startClickhouseWithQueryLog } from '../test/support/app-with-env';
 import { focusExportSql } from '../test/support/focus-export';

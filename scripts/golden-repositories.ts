@@ -13,16 +13,16 @@ import * as migrator from '../src/infrastructure/clickhouse/migrator';
 import * as focusLoad from '../src/ingest/focus-load';
 import * as storeRestore from '../src/infrastructure/clickhouse/store-restore';
 import { CostDataVersion } from '../src/infrastructure/data-version/cost-data-version.service';
-import * as activatedMaps from '../src/ingest/activated-maps';
+import * as activatedMaps from '../src/store/activated-maps';
 import * as contractCommitmentLoad from '../src/ingest/contract-commitment-load';
 import { parseContractCommitments } from '../src/ingest/contract-commitment-dataset';
-import * as costPartitions from '../src/ingest/cost-partitions';
+import * as costPartitions from '../src/store/cost-partitions';
 import * as importInvoices from '../src/ingest/import-invoices';
-import * as importJournal from '../src/ingest/import-journal';
-import { backupTableName, importTableName } from '../src/ingest/import-tables';
-import * as partitionHosts from '../src/ingest/partition-hosts';
-import * as partitionPublish from '../src/ingest/partition-publish';
-import * as publishFence from '../src/ingest/publish-fence';
+import * as importJournal from '../src/store/import-journal';
+import { backupTableName, importTableName } from '../src/store/import-tables';
+import * as partitionHosts from '../src/store/partition-hosts';
+import * as partitionPublish from '../src/store/partition-publish';
+import * as publishFence from '../src/store/publish-fence';
 import { ApiKeysRepository } from '../src/auth/api-keys.repository';
 import { ClickhouseSignInRecords } from '../src/auth/sign-in-records';
 import { AnomaliesRepository } from '../src/anomalies/anomalies.repository';
@@ -620,14 +620,14 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/sources/sources.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/tag-keys/tag-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/unit-costs/business-metrics.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/publish-fence.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/import-journal.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish-fence.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/import-journal.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/import-invoices.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/cost-partitions.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/cost-partitions.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/contract-commitment-load.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/activated-maps.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/activated-maps.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/infrastructure/data-version/cost-data-version.service.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/infrastructure/clickhouse/store-restore.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/backup/backup-statements.ts': 'recorded: RECORDED_REPOSITORIES',

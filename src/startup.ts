@@ -5,7 +5,7 @@ import { loadDemoData } from './demo/demo-data.loader';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
 import { migrate } from './infrastructure/clickhouse/migrator';
 import { restoreInProgress } from './infrastructure/clickhouse/store-restore';
-import { recoverInterruptedImports } from './ingest/import-journal';
+import { recoverInterruptedImports } from './store/import-journal';
 import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
 import { messageOf } from './common/errors/message-of';

@@ -5,7 +5,7 @@
  */
 import type { INestApplication } from '@nestjs/common';
 import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { ACTIVATED_COLUMNS } from '../../src/ingest/activated-maps';
+import { ACTIVATED_COLUMNS } from '../../src/store/activated-maps';
 import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { keysNamed, TagPair } from './cases';
 import { round } from './stats';

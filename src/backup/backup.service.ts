@@ -9,8 +9,8 @@ import { ensureDictionaries, migrate, reloadDictionaries } from '../infrastructu
 import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastructure/clickhouse/store-restore';
 import { isSharedFilterStateKey, SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
-import { isImportTableName } from '../ingest/import-tables';
-import { BackupFence, endCaughtBackups, standDownCaughtImports } from '../ingest/publish-fence';
+import { isImportTableName } from '../store/import-tables';
+import { BackupFence, endCaughtBackups, standDownCaughtImports } from '../store/publish-fence';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
 import { awaitOperation, defaultsNaming, repointDefaults, StoreTable, storeTables } from './backup-statements';

@@ -1,5 +1,5 @@
 import { loadDemoData } from '../demo/demo-data.loader';
-import { deleteOrganizationCosts } from '../ingest/cost-partitions';
+import { deleteOrganizationCosts } from '../store/cost-partitions';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT } from './cli-output';

@@ -1,5 +1,5 @@
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { recoverInterruptedImports, RecoveryReport, SwappingImport } from '../ingest/import-journal';
+import { recoverInterruptedImports, RecoveryReport, SwappingImport } from '../store/import-journal';
 
 interface RecoverCommandOutput {
   out(text: string): void;

@@ -3,14 +3,8 @@ import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.servi
 import { serveFile } from './file-server';
 import { FocusFile, readingPart, withGlobFreePath } from './focus-files';
 import { ImportParameters, reaches } from './focus-load';
-import {
-  FOCUS_INPUT_SETTINGS,
-  FOCUS_SOURCE_STRUCTURE,
-  focusSelectSql,
-  IMPORT_MEMORY_SETTINGS,
-  settingsClause,
-  sqlString,
-} from './focus-mapping';
+import { FOCUS_INPUT_SETTINGS, FOCUS_SOURCE_STRUCTURE, focusSelectSql, IMPORT_MEMORY_SETTINGS } from './focus-mapping';
+import { settingsClause, sqlString } from '../store/statement-text';
 
 /** The most files a pre-pass reads in one statement (a delivery of more is described after its import instead). */
 export const MAX_PRE_PASS_FILES = 200;

@@ -14,10 +14,9 @@ import {
   reportBlockSql,
   reportedColumns,
   reportTotalsSql,
-  settingsClause,
-  sqlString,
 } from './focus-mapping';
-import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from './import-tables';
+import { settingsClause, sqlString } from '../store/statement-text';
+import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from '../store/import-tables';
 import { watchProcessReadBytes } from './process-read-bytes';
 import { messageOf } from '../common/errors/message-of';
 

@@ -14,11 +14,17 @@ import { addDecimalStrings } from './decimal-text';
 import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestError, readCsvHeader, readingPart } from './focus-files';
 import { createImportInput, dropImportInput, ImportParameters, loadFile } from './focus-load';
 import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
-import { DEPENDENTS_FIRST, dropImportTables, readImportStates, recoverInterruptedImports } from './import-journal';
-import { distributedStagingTableName, IMPORT_TABLE_PREFIX, importTableName, newImportId, parseImportTableName } from './import-tables';
+import { DEPENDENTS_FIRST, dropImportTables, readImportStates, recoverInterruptedImports } from '../store/import-journal';
+import {
+  distributedStagingTableName,
+  IMPORT_TABLE_PREFIX,
+  importTableName,
+  newImportId,
+  parseImportTableName,
+} from '../store/import-tables';
 import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
-import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } from './partition-hosts';
-import { publishPartitions, PublishPlan } from './partition-publish';
+import { existingPartitions, PartitionHost, partitionHosts, reachableHosts } from '../store/partition-hosts';
+import { publishPartitions, PublishPlan, PublishRefusal } from '../store/partition-publish';
 import {
   ContractCommitmentFile,
   isContractCommitmentDataset,
@@ -27,7 +33,7 @@ import {
 } from './contract-commitment-dataset';
 import { parquetColumnNames } from './parquet-columns';
 import { filesKeyPresence } from './files-key-presence';
-import type { KeysInForce } from './activated-maps';
+import type { KeysInForce } from '../store/activated-maps';
 import type { KeyPresenceRow } from '../cost-query/key-presence.query';
 import { checkContractCommitments, ImportedContracts, loadContractCommitments } from './contract-commitment-load';
 
@@ -350,6 +356,9 @@ async function publish(
     integrationIds: [...new Set(staged.partitions.map((p) => p.integration_id))],
     partitions: await stagedPlacements(clickhouse, prepared.hosts, prepared.importId, staged.partitions),
     keysInForce: prepared.keysInForce,
+  }).catch((error: unknown) => {
+    // The store's refusal is the import's: nothing was changed.
+    throw error instanceof PublishRefusal ? new FocusIngestError(error.message) : error;
   });
   return replacedInvoices;
 }

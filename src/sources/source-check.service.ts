@@ -14,7 +14,7 @@ import { metrics } from '../observability/prometheus-metrics';
 import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
 import { FilesToWrite, ingestFocus } from '../ingest/ingest-focus';
-import { recoverInterruptedImports } from '../ingest/import-journal';
+import { recoverInterruptedImports } from '../store/import-journal';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
 import { ManifestCache } from './manifest-cache';

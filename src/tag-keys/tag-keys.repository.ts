@@ -4,7 +4,7 @@ import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
 import { keyPresenceSql, KeyPresenceRow } from '../cost-query/key-presence.query';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { ACTIVATIONS_TABLE } from '../ingest/activated-maps';
+import { ACTIVATIONS_TABLE } from '../store/activated-maps';
 
 /** Where a key stands: being written and back-filled, answered from the activated columns, or neither. */
 export type ActivationState = 'backfilling' | 'active' | 'inactive';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runIngestFocusCommand } from '../../src/cli/ingest-focus.command';
-import { activatedMapMismatches } from '../../src/ingest/activated-maps';
+import { activatedMapMismatches } from '../../src/store/activated-maps';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { sleep } from '../../src/common/async/sleep';

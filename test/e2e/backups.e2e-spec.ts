@@ -126,7 +126,7 @@ function runningBackupsIn(store: Env): string[] {
     require('reflect-metadata');
     const { loadConfig } = require(${JSON.stringify(join(BUILT.dist, 'config/app-config'))});
     const { ClickhouseService } = require(${JSON.stringify(join(BUILT.dist, 'infrastructure/clickhouse/clickhouse.service'))});
-    const { runningBackups } = require(${JSON.stringify(join(BUILT.dist, 'ingest/publish-fence'))});
+    const { runningBackups } = require(${JSON.stringify(join(BUILT.dist, 'store/publish-fence'))});
     (async () => {
       const clickhouse = new ClickhouseService(loadConfig(process.env));
       process.stdout.write(JSON.stringify(await runningBackups(clickhouse)));

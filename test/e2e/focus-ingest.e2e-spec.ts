@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import { parseCommandLine } from '../../src/cli/cli-args';
 import { runCli } from '../../src/cli/cli-runner';
-import { deleteOrganizationCosts } from '../../src/ingest/cost-partitions';
+import { deleteOrganizationCosts } from '../../src/store/cost-partitions';
 import { ABANDONED_IMPORT_AFTER_MS, ingestFocus, IngestFocusSummary } from '../../src/ingest/ingest-focus';
 import { runIngestFocusCommand } from '../../src/cli/ingest-focus.command';
 import { TestApp, TestOrganization } from '../support/test-app';

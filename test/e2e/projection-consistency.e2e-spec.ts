@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDemoData } from '../../src/demo/demo-data.loader';
-import { deleteOrganizationCosts } from '../../src/ingest/cost-partitions';
+import { deleteOrganizationCosts } from '../../src/store/cost-partitions';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { E2E_MODE } from '../support/e2e-mode';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';

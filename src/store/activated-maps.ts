@@ -2,7 +2,7 @@ import { sleep } from '../common/async/sleep';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
 import { ACTIVATED_PROJECTIONS } from '../cost-query/projections';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './focus-mapping';
+import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './statement-text';
 import { newImportId } from './import-tables';
 import { PartitionHost, partitionHosts } from './partition-hosts';
 import { GeneratedTableName, StoreTable } from '../infrastructure/clickhouse/store-tables';

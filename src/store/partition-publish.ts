@@ -1,7 +1,6 @@
 import { messageOf } from '../common/errors/message-of';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { crashIfInjected, pauseIfInjected } from './fault-injection';
-import { FocusIngestError } from './focus-files';
 import {
   importsPublishingInThisProcess,
   journalState,
@@ -48,7 +47,7 @@ export interface PublishPlan {
  */
 export async function publishPartitions(clickhouse: ClickhouseService, plan: PublishPlan): Promise<void> {
   for (const { partitionId } of plan.partitions) {
-    if (!isPartitionId(partitionId)) throw new FocusIngestError(`unexpected partition id ${partitionId}`);
+    if (!isPartitionId(partitionId)) throw new PublishRefusal(`unexpected partition id ${partitionId}`);
   }
   const entry: JournalEntry = {
     importId: plan.importId,
@@ -102,11 +101,11 @@ export async function publishPartitions(clickhouse: ClickhouseService, plan: Pub
     for (const swap of entry.steps) {
       const lease = leaseAction(Date.now() - leaseWrittenAt);
       if (lease === 'expired') {
-        throw new FocusIngestError('publishing stalled longer than its lease (another process may be rolling it back)');
+        throw new PublishRefusal('publishing stalled longer than its lease (another process may be rolling it back)');
       }
       if (lease === 'renew') {
         if ((await readImportState(clickhouse, entry.importId)) !== 'swapping') {
-          throw new FocusIngestError('publishing stalled and was rolled back by recovery in another process');
+          throw new PublishRefusal('publishing stalled and was rolled back by recovery in another process');
         }
         const renewing = Date.now();
         await renewLease(clickhouse, entry.importId);
@@ -179,4 +178,5 @@ async function refreshActivatedMapsIfChanged(
 async function dropBackups(hosts: PartitionHost[], backupTable: string): Promise<void> {
   for (const { clickhouse: local } of hosts)
     await local.command(`DROP TABLE IF EXISTS ${local.table(generatedTableName(backupTable))}`).catch(() => undefined);
-}
+} /** A publish that stopped before changing anything, or was rolled back: the data before it stays (the importer says so). */
+export class PublishRefusal extends Error {}
