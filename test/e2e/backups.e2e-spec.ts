@@ -10,7 +10,7 @@ import { LocalServer, startRedisServer, startS3Server, stopProcess } from '../su
 import { BUILT } from '../support/built-dist';
 import { CliRun, runCli } from '../support/cli-run';
 import { itWithTools } from '../support/system-tools';
-import { childEnv as storeChildEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
+import { childEnv as storeChildEnv, readStoreInChild, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
 import { SCOPES } from '../../src/common/http/principal';
 
 /**
@@ -122,19 +122,7 @@ interface RestoreReport {
 
 /** The backups `store`'s fence holds imports for now, as an import reads them (a child process: the store is closed). */
 function runningBackupsIn(store: Env): string[] {
-  const script = `
-    require('reflect-metadata');
-    const { loadConfig } = require(${JSON.stringify(join(BUILT.dist, 'config/app-config'))});
-    const { ClickhouseService } = require(${JSON.stringify(join(BUILT.dist, 'infrastructure/clickhouse/clickhouse.service'))});
-    const { runningBackups } = require(${JSON.stringify(join(BUILT.dist, 'store/publish-fence'))});
-    (async () => {
-      const clickhouse = new ClickhouseService(loadConfig(process.env));
-      process.stdout.write(JSON.stringify(await runningBackups(clickhouse)));
-      await clickhouse.onModuleDestroy();
-    })().catch((error) => { process.stderr.write(String(error.stack)); process.exit(1); });`;
-  const result = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, env: childEnv(store), encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`reading the fence failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as string[];
+  return readStoreInChild(childEnv(store), [{ module: 'store/publish-fence', call: 'runningBackups' }])[0] as string[];
 }
 
 interface Answer {

@@ -1,5 +1,5 @@
 // modes: embedded server cluster — the operator CLI on each store
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { BUILT } from '../support/built-dist';
 import { itIn } from '../support/suite-modes';
 import { CliRun, runCli } from '../support/cli-run';
 import { TestApp } from '../support/test-app';
-import { childEnv, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
+import { childEnv, readStoreInChild, spawnBuiltApi, waitForHttp, withBuiltApi } from '../support/built-app';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 
 /**
@@ -27,7 +27,7 @@ import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 const MODE = E2E_MODE;
 const ROOT = resolve(__dirname, '../..');
 const WORK = join(process.env.E2E_TMP_DIR ?? join(ROOT, '.test-tmp'), `cli-e2e-${process.env.JEST_WORKER_ID ?? '1'}`);
-const { dist: DIST, cli: CLI, server: SERVER } = BUILT;
+const { cli: CLI, server: SERVER } = BUILT;
 const EMBEDDED_STORE = join(WORK, 'store');
 
 type CliResult = CliRun;
@@ -121,23 +121,8 @@ async function storeTotals(organizationIds: string[], app?: TestApp): Promise<Ma
     rows = await app.clickhouse.query(sql(app.clickhouse.table('cost_line_items')), { orgs: organizationIds });
   } else {
     // Embedded: the CLI has exited, so a child process can open the directory and read it.
-    const script = `
-      require('reflect-metadata');
-      const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
-      const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
-      (async () => {
-        const clickhouse = new ClickhouseService(loadConfig(process.env));
-        const rows = await clickhouse.query(process.argv[1].replace('$TABLE', clickhouse.table('cost_line_items')), JSON.parse(process.argv[2]));
-        process.stdout.write(JSON.stringify(rows));
-        await clickhouse.onModuleDestroy();
-      })();`;
-    const result = spawnSync(process.execPath, ['-e', script, sql('$TABLE'), JSON.stringify({ orgs: organizationIds })], {
-      cwd: ROOT,
-      env: childEnv(modeStore()),
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`store query failed: ${result.stderr}`);
-    rows = JSON.parse(result.stdout);
+    const [read] = readStoreInChild(childEnv(modeStore()), [{ sql: sql('{{table:cost_line_items}}'), params: { orgs: organizationIds } }]);
+    rows = read as typeof rows;
   }
   return new Map(rows.map((r) => [r.org, { rows: Number(r.row_count), amortized: r.amortized }]));
 }

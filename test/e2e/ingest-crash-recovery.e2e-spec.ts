@@ -1,5 +1,5 @@
 // modes: embedded server cluster — the publish protocol, killed
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -12,7 +12,7 @@ import { LocalServer, startClickhouseServer } from '../support/local-servers';
 import { BUILT } from '../support/built-dist';
 import { CliRun, runCli } from '../support/cli-run';
 import { TestApp } from '../support/test-app';
-import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
+import { childEnv as builtChildEnv, readStoreInChild, withBuiltApi } from '../support/built-app';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 import { StoreTable } from '../../src/infrastructure/clickhouse/store-tables';
@@ -213,18 +213,7 @@ const table = (name: StoreTable) => (app ? app.clickhouse.table(name) : `${DATAB
 /** A query straight on the store (not through the API): in process on a server; embedded, in a child once the CLI has exited. */
 async function storeQuery<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
   if (app) return app.clickhouse.query<T>(sql, params);
-  const script = `
-    require('reflect-metadata');
-    const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
-    const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
-    (async () => {
-      const clickhouse = new ClickhouseService(loadConfig(process.env));
-      process.stdout.write(JSON.stringify(await clickhouse.query(process.argv[1], JSON.parse(process.argv[2]))));
-      await clickhouse.onModuleDestroy();
-    })().catch((error) => { process.stderr.write(String(error)); process.exit(1); });`;
-  const result = spawnSync(process.execPath, ['-e', script, sql, JSON.stringify(params)], { cwd: ROOT, env: childEnv(), encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`store query failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as T[];
+  return readStoreInChild(childEnv(), [{ sql, params }])[0] as T[];
 }
 
 type Totals = Record<string, { rows: number; billed: string }>;

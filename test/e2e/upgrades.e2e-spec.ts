@@ -14,7 +14,7 @@ import { buildOldStore, DAYS, MONEY_COLUMNS, oldEstate, OldRow, writtenColumns }
 import { BUILT } from '../support/built-dist';
 import { CliRun, runCli } from '../support/cli-run';
 import { TestApp, workerSettings } from '../support/test-app';
-import { childEnv as builtChildEnv, withBuiltApi } from '../support/built-app';
+import { childEnv as builtChildEnv, readStoreInChild, withBuiltApi } from '../support/built-app';
 
 /**
  * Upgrades (issue 33 item 3). A store written by an older release — the schema of migrations 1..N only, filled with
@@ -493,21 +493,15 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
 
     /** The schema of the store, read by a child process. */
     function schemaInChild(store: Env): { tables: string[]; migrations: string[] } {
-      const script = `
-        require('reflect-metadata');
-        const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
-        const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
-        (async () => {
-          const clickhouse = new ClickhouseService(loadConfig(process.env));
-          const database = clickhouse.database;
-          const tables = await clickhouse.query("SELECT replaceAll(create_table_query, {database:String}, 'DB') AS create FROM system.tables WHERE database = {database:String} AND name != 'schema_migrations' ORDER BY name", { database });
-          const migrations = await clickhouse.query("SELECT concat(toString(version), ' ', name, ' ', checksum) AS migration FROM " + database + ".schema_migrations ORDER BY version");
-          process.stdout.write(JSON.stringify({ tables: tables.map((t) => t.create), migrations: migrations.map((m) => m.migration) }));
-          await clickhouse.onModuleDestroy();
-        })().catch((error) => { process.stderr.write(String(error.stack)); process.exit(1); });`;
-      const result = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, env: childEnv(store), encoding: 'utf8' });
-      if (result.status !== 0) throw new Error(`reading the schema failed: ${result.stderr}`);
-      return JSON.parse(result.stdout) as { tables: string[]; migrations: string[] };
+      const [tables, migrations] = readStoreInChild(childEnv(store), [
+        {
+          sql: "SELECT replaceAll(create_table_query, {database:String}, 'DB') AS create FROM system.tables WHERE database = {database:String} AND name != 'schema_migrations' ORDER BY name",
+        },
+        {
+          sql: "SELECT concat(toString(version), ' ', name, ' ', checksum) AS migration FROM {{table:schema_migrations}} ORDER BY version",
+        },
+      ]) as [{ create: string }[], { migration: string }[]];
+      return { tables: tables.map((t) => t.create), migrations: migrations.map((m) => m.migration) };
     }
 
     /** The compiled API server on the store (no migration at start: the CLI did it), for `run`. */

@@ -1,7 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { freePort, stopProcess } from './local-servers';
+import { BUILT } from './built-dist';
 
 /**
  * The compiled API (`dist/main.js`, built once per run: test/support/built-dist.ts) run as a child process, for
@@ -27,6 +28,43 @@ export function childEnv(settings: Env, unset: readonly string[] = STORE_SETTING
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of unset) delete env[name];
   return { ...env, ...settings };
+}
+
+/**
+ * One read of a store by the built code: a query (`{{table:<name>}}` in its SQL is the store's name of that table, and
+ * the parameter `database` is the store's database unless given), or a call of a function of a `dist/` module on the
+ * connection (e.g. `store/publish-fence` `runningBackups`).
+ */
+export type StoreRead = { sql: string; params?: Record<string, unknown> } | { module: string; call: string; args?: unknown[] };
+
+/**
+ * What the reads find, each in order, read in a child process by the built ClickhouseService on the store `env` names:
+ * how a test reads an embedded store once the CLI or API has let it go (one process opens a chDB directory at a time),
+ * and a server's store as the built code reads it.
+ */
+export function readStoreInChild(env: NodeJS.ProcessEnv, reads: readonly StoreRead[]): unknown[] {
+  const script = `
+    require('reflect-metadata');
+    const { loadConfig } = require(${JSON.stringify(join(BUILT.dist, 'config/app-config'))});
+    const { ClickhouseService } = require(${JSON.stringify(join(BUILT.dist, 'infrastructure/clickhouse/clickhouse.service'))});
+    (async () => {
+      const clickhouse = new ClickhouseService(loadConfig(process.env));
+      const results = [];
+      for (const read of JSON.parse(process.argv[1])) {
+        if (read.call) {
+          const fn = require(require('node:path').join(${JSON.stringify(BUILT.dist)}, read.module))[read.call];
+          results.push(await fn(clickhouse, ...(read.args ?? [])));
+        } else {
+          const sql = read.sql.replace(/\\{\\{table:(\\w+)\\}\\}/g, (_, name) => clickhouse.table(name));
+          results.push(await clickhouse.query(sql, { database: clickhouse.database, ...read.params }));
+        }
+      }
+      process.stdout.write(JSON.stringify(results));
+      await clickhouse.onModuleDestroy();
+    })().catch((error) => { process.stderr.write(String(error.stack)); process.exit(1); });`;
+  const result = spawnSync(process.execPath, ['-e', script, JSON.stringify(reads)], { cwd: ROOT, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`reading the store in a child process failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as unknown[];
 }
 
 /** Waits until `url` answers 2xx; fails at once if `child` exits, or after `timeoutMs`, with the child's `output`. */
