@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as backupStatements from '../src/backup/backup-statements';
 import { loadConfig } from '../src/config/app-config';
+import * as demoDataLoader from '../src/demo/demo-data.loader';
+import * as demoDataCommand from '../src/cli/demo-data.command';
 import * as migrator from '../src/infrastructure/clickhouse/migrator';
 import * as focusLoad from '../src/ingest/focus-load';
 import * as storeRestore from '../src/infrastructure/clickhouse/store-restore';
@@ -387,6 +389,18 @@ const WRITE_SIDE: RecordedRepository[] = [
     fileInsertSql: { sendsNothing: 'pure: the statement ingest-file-insert.sql shows' },
     loadFailure: { sendsNothing: 'pure: an error read as the import refusal it is' },
   }),
+  repository('demo-data-loader', () => demoDataLoader, {
+    // Two days of the demo estate: its cost rows, rates, business metric values and contract.
+    loadDemoData: (m, c) => m.loadDemoData(c, { organizationId: ORG, days: 2, seed: 7, today: '2026-11-25' }),
+    withoutDefaults: { sendsNothing: 'pure: a demo row without the columns the table fills itself' },
+  }),
+  repository('demo-data-command', () => demoDataCommand, {
+    demoDataCommand: {
+      notRecorded:
+        "a count of the organisation's rows, then cost-partitions.delete-organization-costs.sql and " +
+        "demo-data-loader.load-demo-data.sql over days ending today (the loader's case fixes the day)",
+    },
+  }),
   repository('cost-data-version', (c) => new CostDataVersion(c, loadConfig({})), {
     current: (r) => r.current(ORG),
     readNow: (r) => r.readNow(ORG),
@@ -602,7 +616,7 @@ type StatementSource =
 /**
  * Every source file that sends statements (golden-sql.spec.ts finds them by their calls and fails on a file missing
  * here or listed but sending none). The last kind is the work still to do: the importer's own flow (ingest-focus),
- * backups and restores as a whole, the cluster's nodes, start-up and the demo loader.
+ * backups and restores as a whole, the cluster's nodes, start-up and the demo-data command.
  */
 export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/anomalies/anomalies.repository.ts': 'recorded: RECORDED_REPOSITORIES',
@@ -648,11 +662,11 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/ingest/files-key-presence.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/infrastructure/clickhouse/migrator.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/focus-load.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/cli/demo-data.command.ts': 'not yet recorded',
+  'src/demo/demo-data.loader.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/infrastructure/clickhouse/schema-baseline.ts': 'tooling: its one read runs in npm run schema:baseline only',
   'src/infrastructure/clickhouse/clickhouse.service.ts': 'the connection: its lookup of known settings',
   'src/backup/backup.service.ts': 'not yet recorded',
-  'src/cli/demo-data.command.ts': 'not yet recorded',
-  'src/demo/demo-data.loader.ts': 'not yet recorded',
   'src/infrastructure/clickhouse/cluster-nodes.ts': 'not yet recorded',
   'src/ingest/ingest-focus.ts': 'not yet recorded',
   'src/startup.ts': 'not yet recorded',
