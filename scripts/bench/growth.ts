@@ -8,7 +8,8 @@
  *   npx ts-node -T scripts/bench/growth.ts bench/results/<1M>.json bench/results/<10M>.json bench/results/<100M>.json
  *   npm run bench -- --growth [--sizes 1000000,10000000,100000000] [bench flags]   (run.ts: one bench per size, then this)
  *
- * Output: bench/results/<timestamp>-growth.md (and the same on stdout) and docs/images/growth.svg.
+ * Output: bench/results/<timestamp>-growth.md (and the same on stdout), docs/images/growth.svg and README.md's figures
+ * table (readmeFigures).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -23,8 +24,13 @@ interface BenchResult {
   ruleCategories?: { pairs: Array<{ pair: string; tag: { api: Timing } }> };
   budgets?: { status: Timing };
   disk?: Array<{ name: string; mbPerMillionLineItems: number }>;
-  cases: Array<{ case: string; api: Timing; clickhouseReadRows: number }>;
-  tagPairs?: Array<{ pair: string; column: { api: Timing; readRows: number }; tag: { api: Timing; readRows: number } }>;
+  cases: Array<{ case: string; api: Timing; clickhouseReadRows: number; apiOverClickhouseP50: number }>;
+  tagPairs?: Array<{
+    pair: string;
+    column: { api: Timing; readRows: number };
+    tag: { api: Timing; readRows: number };
+    tagOverColumnApiP50: number;
+  }>;
   projection?: PreAggregation;
   tagProjection?: PreAggregation;
 }
@@ -132,6 +138,62 @@ function curveTable(results: BenchResult[]): string[] {
   ];
 }
 
+/** The least and the greatest of some figures, as `a–b` (one figure alone as itself); '' for none. */
+function span(values: number[], format: (value: number) => string): string {
+  if (values.length === 0) return '';
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  return format(low) === format(high) ? format(low) : `${format(low)}–${format(high)}`;
+}
+const ms = (value: number) => value.toFixed(0);
+const ratio = (value: number) => value.toFixed(2);
+
+/** README's figures table (between its `growth-figures` markers): every row read from the results, one column a size. */
+export function readmeFigures(results: BenchResult[]): string[] {
+  const row = (label: string, cell: (result: BenchResult) => string) => `| ${label} | ${results.map(cell).join(' | ')} |`;
+  const rawToProjection = (pre: PreAggregation | undefined) => (pre ? `${ms(pre.rawScan.p50)} → ${ms(pre.projection.p50)} ms` : '');
+  const curve = (name: string, result: BenchResult) => CURVE.find((question) => question.name === name)!.p50(result);
+  const insight = (result: BenchResult) =>
+    ['forecast', 'anomaly scan', 'rule-defined category (monthly, 12 months)', 'budget status']
+      .map((name) => curve(name, result))
+      .map((p50) => (p50 === undefined ? '–' : ms(p50)))
+      .join(' · ');
+  return [
+    `| | ${results.map((result, i) => `${millions(result.estate.rows)}${i === 0 ? ' line items' : ''}`).join(' | ')} |`,
+    `|---|${results.map(() => '---:|').join('')}`,
+    row(
+      'the six bench questions through the API (p50)',
+      (r) =>
+        `${span(
+          r.cases.map((c) => c.api.p50),
+          ms,
+        )} ms`,
+    ),
+    row('12 months by account: from the line items → from the projection (ClickHouse)', (r) => rawToProjection(r.projection)),
+    row('12 months by `tag:team`: from the line items → from the tag projection (ClickHouse)', (r) => rawToProjection(r.tagProjection)),
+    row('by a tag ÷ by a column, seven paired questions (target ≤ 1.5)', (r) =>
+      span(
+        (r.tagPairs ?? []).map((p) => p.tagOverColumnApiP50),
+        ratio,
+      ),
+    ),
+    row('API ÷ ClickHouse for the same statements (what the service adds)', (r) =>
+      span(
+        r.cases.map((c) => c.apiOverClickhouseP50),
+        ratio,
+      ),
+    ),
+    row('forecast · anomaly scan · a category of 100 rules and 3 splits · budget status (ms)', insight),
+  ];
+}
+
+/** README.md with its figures table replaced by these results' (between `<!-- growth-figures -->` and `<!-- /growth-figures -->`). */
+function withReadmeFigures(readme: string, results: BenchResult[]): string {
+  const [open, close] = ['<!-- growth-figures -->', '<!-- /growth-figures -->'];
+  const [start, end] = [readme.indexOf(open), readme.indexOf(close)];
+  if (start < 0 || end < start) throw new Error(`README.md has no ${open} … ${close} block to write the figures into`);
+  return `${readme.slice(0, start + open.length)}\n${readmeFigures(results).join('\n')}\n${readme.slice(end)}`;
+}
+
 const COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 
 /** p50 against the estate's size (line items, log scale), one line per question of the curve. */
@@ -193,7 +255,8 @@ export function writeGrowthReport(files: string[]): string {
   const out = resolve('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-growth.md`);
   writeFileSync(out, markdown);
   writeFileSync(resolve('docs/images/growth.svg'), growthSvg(sorted));
-  process.stdout.write(`${markdown}\nwritten: ${out} and docs/images/growth.svg\n`);
+  writeFileSync(resolve('README.md'), withReadmeFigures(readFileSync(resolve('README.md'), 'utf8'), sorted));
+  process.stdout.write(`${markdown}\nwritten: ${out}, docs/images/growth.svg and README.md's figures\n`);
   return out;
 }
 
