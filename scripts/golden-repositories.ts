@@ -254,6 +254,16 @@ const WRITE_SIDE: RecordedRepository[] = [
   repository('publish-fence', () => publishFence, {
     runningBackups: (m, c) => m.runningBackups(c),
     waitWhileBackupsRun: (m, c) => m.waitWhileBackupsRun(c),
+    // Work that fails under the fence: the run is recorded failed, with the reason.
+    fenced: (m, c) =>
+      m
+        .fenced(
+          c,
+          'tag-keys 3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d',
+          () => undefined,
+          () => Promise.reject(new Error('disk full')),
+        )
+        .catch(() => undefined),
     standDownCaughtImports: {
       answers: [[{ import_id: GOLDEN_IMPORT_ID, lease_expired: 0 }]],
       run: (m, c) => m.standDownCaughtImports(c),

@@ -10,7 +10,7 @@ import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastruct
 import { isSharedFilterStateKey, SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { isImportTableName } from '../store/import-tables';
-import { BackupFence, endCaughtBackups, standDownCaughtImports } from '../store/publish-fence';
+import { endCaughtBackups, fenced, standDownCaughtImports } from '../store/publish-fence';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
 import { awaitOperation, defaultsNaming, repointDefaults, StoreTable, storeTables } from './backup-statements';
@@ -94,29 +94,27 @@ export class BackupService {
     const parts = await this.sourceParts();
     await this.location.prepare(name);
     const startedAt = new Date().toISOString();
-    let fence: BackupFence | undefined;
     try {
-      fence = await BackupFence.hold(this.clickhouse, name, log);
-      const backedUpParts: BackupPart[] = [];
-      for (const part of parts) backedUpParts.push(await this.backUpPart(name, part, base?.name));
-      const manifest: BackupManifest = {
-        format: MANIFEST_FORMAT,
-        name,
-        base: base?.name ?? null,
-        startedAt,
-        finishedAt: new Date().toISOString(),
-        database: this.clickhouse.database,
-        mode: this.mode,
-        schemaVersion: await schemaVersion(parts[0].server),
-        parts: backedUpParts,
-        redisKeys: await this.exportRedisKeys(),
-      };
-      await this.assertWhole(name, parts);
-      await fence.release('created');
-      await this.location.writeManifest(manifest);
-      return manifest;
+      return await fenced(this.clickhouse, name, log, async () => {
+        const backedUpParts: BackupPart[] = [];
+        for (const part of parts) backedUpParts.push(await this.backUpPart(name, part, base?.name));
+        const manifest: BackupManifest = {
+          format: MANIFEST_FORMAT,
+          name,
+          base: base?.name ?? null,
+          startedAt,
+          finishedAt: new Date().toISOString(),
+          database: this.clickhouse.database,
+          mode: this.mode,
+          schemaVersion: await schemaVersion(parts[0].server),
+          parts: backedUpParts,
+          redisKeys: await this.exportRedisKeys(),
+        };
+        await this.assertWhole(name, parts);
+        await this.location.writeManifest(manifest);
+        return manifest;
+      });
     } catch (error) {
-      await fence?.release('failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
       await this.location.remove(name).catch(() => undefined);
       if (error instanceof BackupLocationError) throw error;
       throw new BackupLocationError(`backup ${name} failed, nothing was kept: ${this.location.redact(messageOf(error))}`);

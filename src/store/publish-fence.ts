@@ -117,6 +117,28 @@ export class BackupFence {
   private written = false;
 }
 
+/**
+ * Runs `work` with the imports' publishing fenced off (BackupFence, recorded under `name`): the run is recorded
+ * 'created' once `work` has finished, 'failed' with the reason when it throws (and the error goes on). What a backup
+ * and a tag-key back-fill hold while they copy or rewrite partitions.
+ */
+export async function fenced<T>(
+  clickhouse: ClickhouseService,
+  name: string,
+  log: (message: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  const fence = await BackupFence.hold(clickhouse, name, log);
+  try {
+    const result = await work();
+    await fence.release('created');
+    return result;
+  } catch (error) {
+    await fence.release('failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+    throw error;
+  }
+}
+
 async function swappingImports(clickhouse: ClickhouseService): Promise<{ import_id: string; lease_expired: number | string }[]> {
   return clickhouse.query(
     `SELECT import_id, toUInt8(lease_expires_at < now64(3)) AS lease_expired

@@ -6,7 +6,7 @@ import { dimensionName } from '../cost-query/dimension-registry';
 import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../store/activated-maps';
-import { BackupFence } from '../store/publish-fence';
+import { fenced } from '../store/publish-fence';
 import { MAX_ACTIVATED_KEYS } from './activated-keys-limit';
 import type { KeyPresenceRow } from '../cost-query/key-presence.query';
 import { KeyActivation, KeyPresence, keyPresences, TagKeysRepository } from './tag-keys.repository';
@@ -123,24 +123,24 @@ export class TagKeyActivationService {
    * are rewritten and checked row by row, and only then are the keys active.
    */
   private async backfill(organizationId: string, keys: KeyActivation[]): Promise<void> {
-    const fence = await BackupFence.hold(this.clickhouse, `tag-keys ${organizationId}`, (message) => this.logger.log(message));
-    try {
-      for (const { kind, key } of keys) await this.repository.save(organizationId, kind, key, 'backfilling');
-      const hosts = await reloadActivatedKeys(this.clickhouse);
-      const written = await this.repository.writtenKeys(organizationId);
-      for (let pass = 1; ; pass++) {
-        for (const host of hosts) await rewriteOrganizationPartitions(host.clickhouse, organizationId);
-        const mismatches = await activatedMapMismatches(this.clickhouse, organizationId, written);
-        if (mismatches === 0) break;
-        if (pass === BACKFILL_PASSES) throw new Error(`${mismatches} row(s) still differ after ${pass} back-fill passes`);
-      }
-      for (const { kind, key } of keys) await this.repository.save(organizationId, kind, key, 'active');
-      await fence.release('created');
-      this.logger.log(`Activated ${keys.map(describeKey).join(', ')} for organisation ${organizationId}`);
-    } catch (error) {
-      await fence.release('failed', messageOf(error)).catch(() => undefined);
-      throw error;
-    }
+    await fenced(
+      this.clickhouse,
+      `tag-keys ${organizationId}`,
+      (message) => this.logger.log(message),
+      async () => {
+        for (const { kind, key } of keys) await this.repository.save(organizationId, kind, key, 'backfilling');
+        const hosts = await reloadActivatedKeys(this.clickhouse);
+        const written = await this.repository.writtenKeys(organizationId);
+        for (let pass = 1; ; pass++) {
+          for (const host of hosts) await rewriteOrganizationPartitions(host.clickhouse, organizationId);
+          const mismatches = await activatedMapMismatches(this.clickhouse, organizationId, written);
+          if (mismatches === 0) break;
+          if (pass === BACKFILL_PASSES) throw new Error(`${mismatches} row(s) still differ after ${pass} back-fill passes`);
+        }
+        for (const { kind, key } of keys) await this.repository.save(organizationId, kind, key, 'active');
+      },
+    );
+    this.logger.log(`Activated ${keys.map(describeKey).join(', ')} for organisation ${organizationId}`);
   }
 }
 
