@@ -44,9 +44,9 @@ import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
 import { BusinessMetricsRepository } from '../src/unit-costs/business-metrics.repository';
 import { planConversion } from '../src/cost-query/currency-conversion';
 import { RateBook } from '../src/common/money/exchange-rates';
-import { GOLDEN_IMPORT_ID, RecordedStatement, StatementRecorder } from './statement-recorder';
+import { GOLDEN_IMPORT_ID, GOLDEN_ORGANIZATION_ID, RecordedStatement, StatementRecorder } from './statement-recorder';
 
-const ORG = '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d';
+const ORG = GOLDEN_ORGANIZATION_ID;
 const SOURCE_ID = '6a0d9c8b-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
 const BUDGET_ID = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
 const EVENT_ID = 'e1d2c3b4-a5f6-4e7d-8c9b-0a1b2c3d4e5f';
@@ -259,7 +259,7 @@ const WRITE_SIDE: RecordedRepository[] = [
       m
         .fenced(
           c,
-          'tag-keys 3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d',
+          `tag-keys ${ORG}`,
           () => undefined,
           () => Promise.reject(new Error('disk full')),
         )

@@ -36,7 +36,7 @@ import { compileCategories, VersionedCategory } from '../src/cost-query/cost-cat
 import { fileInsertSql } from '../src/ingest/focus-load';
 import { filesKeyPresenceSql } from '../src/ingest/files-key-presence';
 import { keyPresenceSql } from '../src/cost-query/key-presence.query';
-import { inputTableName, newImportId, reportTableName } from '../src/store/import-tables';
+import { inputTableName, reportTableName } from '../src/store/import-tables';
 import {
   FOCUS_INPUT_SETTINGS,
   FOCUS_SOURCE_STRUCTURE,
@@ -46,6 +46,7 @@ import {
   stagedPartitionsSql,
 } from '../src/ingest/focus-mapping';
 import { recordedStatements, recordedText } from './golden-repositories';
+import { GOLDEN_IMPORT_ID, GOLDEN_ORGANIZATION_ID } from './statement-recorder';
 
 export const QUERIES_DIR = resolve(__dirname, '../src/queries');
 
@@ -54,7 +55,7 @@ const TABLE = 'cost_insights.cost_line_items';
 const CLUSTER_TABLE = 'cost_insights.cost_line_items_distributed';
 const TODAY = '2026-11-25';
 const WINDOW = 30;
-const ORG: OrganizationScope = { organizationId: '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d' };
+const ORG: OrganizationScope = { organizationId: GOLDEN_ORGANIZATION_ID };
 const SCOPED: OrganizationScope = {
   ...ORG,
   dataScope: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] }, exclusions: { clouds: ['Oracle'] } },
@@ -202,7 +203,7 @@ const rootCauses = (overrides: Partial<RootCausesQuery>): RootCausesQuery => ({
 const options = { table: TABLE, today: TODAY, defaultWindowDays: WINDOW };
 
 /** One import of one gzip CSV export file (src/ingest/focus-load.ts), its tables named as an import names them. */
-const IMPORT_ID = newImportId(Date.parse('2026-11-25T06:00:00Z')).replace(/[0-9a-f]{8}$/, '7f3e2a1b'); // a fixed random part
+const IMPORT_ID = GOLDEN_IMPORT_ID;
 const IMPORT_PARAMETERS = { organization_id: ORG.organizationId, integration_id: 'aws-main', currency_codes: ['EUR', 'USD'] };
 /** The import's statements: only the mapping INSERT has parameters (the organisation, integration and currencies). */
 const importStatement = (sql: string, params: Record<string, unknown> = {}): CompiledSql => ({ sql, params });

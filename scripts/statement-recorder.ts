@@ -3,7 +3,9 @@ import type { ClickhouseService, StatementParameters } from '../src/infrastructu
 import { servingTableName } from '../src/infrastructure/clickhouse/cluster-ddl';
 import type { GeneratedTableName, StoreTable } from '../src/infrastructure/clickhouse/store-tables';
 
-/** The import id the cases give (import-tables.ts's shape, its time and random part fixed). */
+/** The organisation every golden statement is of. */
+export const GOLDEN_ORGANIZATION_ID = '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d';
+/** The import id the golden statements name (import-tables.ts's shape for 2026-11-25 06:00 UTC, its random part fixed). */
 export const GOLDEN_IMPORT_ID = 'focus_import_mwvps5c0_7f3e2a1b';
 /** An import id the code makes itself (newImportId: the time and random bytes of the run), written as one fixed name. */
 const NEW_IMPORT_ID = /focus_import_[0-9a-z]+_[0-9a-f]{8}/g;
