@@ -92,6 +92,11 @@ async function migrateSharedServerOnce(): Promise<void> {
 /** A server configuration that lets BACKUP … TO File() write into BACKUP_DIR (clickhouse-local takes it as a file). */
 function backupsConfig(tmp: string): string {
   const path = join(tmp, 'clickhouse-backups.xml');
-  writeFileSync(path, `<clickhouse><backups><allowed_path>${process.env.BACKUP_DIR}</allowed_path></backups></clickhouse>\n`);
+  // E2E_QUERY_LOG=1 (with E2E_KEEP_TMP=1) keeps system.query_log and part_log in the server's data: where the run's time went.
+  const queryLog = process.env.E2E_QUERY_LOG
+    ? '<query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>5000</flush_interval_milliseconds></query_log>' +
+      '<part_log><database>system</database><table>part_log</table><flush_interval_milliseconds>5000</flush_interval_milliseconds></part_log>'
+    : '';
+  writeFileSync(path, `<clickhouse><backups><allowed_path>${process.env.BACKUP_DIR}</allowed_path></backups>${queryLog}</clickhouse>\n`);
   return path;
 }
