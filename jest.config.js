@@ -16,6 +16,8 @@ const notInThisMode = suitesNotIn(__dirname, process.env.E2E_MODE || 'embedded')
 
 module.exports = {
   testTimeout: 60000,
+  // Longest suites first, from the last run's times or the committed ones (a fresh clone has no jest cache).
+  testSequencer: '<rootDir>/test/support/suite-sequencer.ts',
   projects: [
     {
       displayName: 'unit',

@@ -81,14 +81,18 @@ phase "unit" npx jest --selectProjects unit
 # wall time and memory measured) run alone, one file at a time, each in a fresh process (a worker recycled after every
 # file: a heap grown by an earlier file's imports would stretch a later file's GC pauses), so no other suite's load is on
 # the cores with them.
+# Each e2e run's times per suite go to .test-tmp/last-run/ (jest --json): the committed times that order a fresh
+# clone's suites are refreshed from them (test/support/suite-durations.ts; docs/testing.md).
+mkdir -p .test-tmp/last-run
+suite_times() { echo "--json" "--outputFile=.test-tmp/last-run/e2e-$1.json"; }
 modes=(embedded)
-phase "e2e (embedded chDB)" env E2E_MODE=embedded npx jest --selectProjects e2e --maxWorkers=2
+phase "e2e (embedded chDB)" env E2E_MODE=embedded npx jest --selectProjects e2e --maxWorkers=2 $(suite_times embedded)
 if has_tools "the e2e suite in server mode (E2E_MODE=server)" python3 redis-server; then
-  phase "e2e (ClickHouse server + Redis)" env E2E_MODE=server npx jest --selectProjects e2e --maxWorkers=2
+  phase "e2e (ClickHouse server + Redis)" env E2E_MODE=server npx jest --selectProjects e2e --maxWorkers=2 $(suite_times server)
   modes+=(server)
 fi
 if has_tools "the e2e suite in cluster mode (E2E_MODE=cluster)" python3 redis-server; then
-  phase "e2e (ClickHouse cluster: 2 shards x 2 replicas + Redis)" env E2E_MODE=cluster npx jest --selectProjects e2e --maxWorkers=2
+  phase "e2e (ClickHouse cluster: 2 shards x 2 replicas + Redis)" env E2E_MODE=cluster npx jest --selectProjects e2e --maxWorkers=2 $(suite_times cluster)
   modes+=(cluster)
 fi
 for mode in "${modes[@]}"; do

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { E2E_MODES } from './e2e-mode';
+import { readSuiteDurations } from './suite-durations';
 import { declaredModes, suites } from './suite-modes';
 
 const ROOT = resolve(__dirname, '../..');
@@ -64,5 +65,12 @@ describe('suite modes', () => {
       .filter(({ modes }) => Array.isArray(modes) && modes.includes(mode))
       .map(({ file }) => file);
     expect(running).toEqual(declaring);
+  });
+
+  it.each(E2E_MODES)('the committed suite times of %s mode name only suites that run in it', (mode) => {
+    // A suite renamed or moved out of the mode leaves a stale time: refresh them (test/support/suite-durations.ts).
+    const inMode = new Set(suites(ROOT).flatMap(({ file, modes }) => (Array.isArray(modes) && modes.includes(mode) ? [file] : [])));
+    const stale = Object.keys(readSuiteDurations()[mode] ?? {}).filter((file) => !inMode.has(file));
+    expect(stale).toEqual([]);
   });
 });
