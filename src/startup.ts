@@ -5,6 +5,7 @@ import { loadDemoData } from './demo/demo-data.loader';
 import { ClickhouseService } from './infrastructure/clickhouse/clickhouse.service';
 import { migrate } from './infrastructure/clickhouse/migrator';
 import { restoreInProgress } from './infrastructure/clickhouse/store-restore';
+import { isStoreEmpty } from './store/cost-partitions';
 import { recoverInterruptedImports } from './store/import-journal';
 import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
@@ -71,14 +72,6 @@ async function awaitRestore(clickhouse: ClickhouseService): Promise<void> {
     }
     await sleep(2000);
   }
-}
-
-async function isStoreEmpty(clickhouse: ClickhouseService): Promise<boolean> {
-  const [row] = await clickhouse.query<{ keys: number; costs: number }>(
-    `SELECT (SELECT toUInt32(count()) FROM ${clickhouse.table('api_keys')}) AS keys,
-            (SELECT toUInt32(count()) FROM ${clickhouse.table('cost_line_items')}) AS costs`,
-  );
-  return Number(row.keys) === 0 && Number(row.costs) === 0;
 }
 
 async function recoverImports(clickhouse: ClickhouseService): Promise<void> {

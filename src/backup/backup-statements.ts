@@ -1,5 +1,6 @@
 import { sleep } from '../common/async/sleep';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { STORE_RESTORE_TABLE } from '../infrastructure/clickhouse/store-restore';
 
 /** A table of the store as system.tables describes it. */
 export interface StoreTable {
@@ -73,4 +74,58 @@ export async function awaitOperation(server: ClickhouseService, statement: strin
     if (row && /FAILED|CANCELLED/.test(row.status)) throw new Error(row.error || row.status);
     await sleep(POLL_MS);
   }
+}
+
+/** BACKUP of the store's database on one server, its `excluded` tables left out, incremental on `base` when given. */
+export function backUpDatabase(server: ClickhouseService, target: string, excluded: string[], base?: string): Promise<void> {
+  const except = excluded.length ? ` EXCEPT TABLES ${excluded.map((table) => `${server.database}.${table}`).join(', ')}` : '';
+  const onBase = base ? ` SETTINGS base_backup = ${base}` : '';
+  return awaitOperation(server, `BACKUP DATABASE ${server.database}${except} TO ${target}${onBase} ASYNC`, 'BACKUP_CREATED');
+}
+
+/** RESTORE of a backed-up database into the database `scratch` of one server. */
+export function restoreDatabase(server: ClickhouseService, backedUp: string, scratch: string, source: string): Promise<void> {
+  return awaitOperation(server, `RESTORE DATABASE ${backedUp} AS ${scratch} FROM ${source} ASYNC`, 'RESTORED');
+}
+
+export async function dropDatabase(server: ClickhouseService, database: string): Promise<void> {
+  await server.command(`DROP DATABASE IF EXISTS ${database}`);
+}
+
+/** CHECK TABLE, one row per part: the parts whose files do not match their checksums. */
+export async function failedParts(
+  server: ClickhouseService,
+  database: string,
+  table: string,
+): Promise<Array<{ part_path: string; message: string }>> {
+  const rows = await server.query<{ part_path: string; message: string; is_passed: number | string }>(
+    `CHECK TABLE ${database}.${table} SETTINGS check_query_single_value_result = 0`,
+  );
+  return rows.filter((row) => Number(row.is_passed) === 0).map(({ part_path, message }) => ({ part_path, message }));
+}
+
+/** The newest migration applied to the store on one server. */
+export async function schemaVersion(server: ClickhouseService): Promise<number> {
+  const [row] = await server.query<{ version: number | string }>(
+    `SELECT max(version) AS version FROM ${server.database}.schema_migrations`,
+  );
+  return Number(row.version);
+}
+
+/** On one server: the store's tables replaced by the scratch database's (renames: no copy), then the scratch dropped. */
+export async function replaceWithScratch(server: ClickhouseService, scratch: string): Promise<void> {
+  const current = await storeTables(server);
+  for (const table of current.sort((a, b) => Number(b.engine === 'Distributed') - Number(a.engine === 'Distributed'))) {
+    if (table.name === STORE_RESTORE_TABLE || table.engine === 'Dictionary') continue;
+    // The kept dictionaries read tables dropped here (ClickHouse refuses that by default): their namesakes come next.
+    await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`, {}, { check_table_dependencies: 0 });
+  }
+  const restored = await storeTables(server, scratch);
+  if (restored.length) {
+    await server.command(
+      `RENAME TABLE ${restored.map((table) => `${scratch}.${table.name} TO ${server.database}.${table.name}`).join(', ')}`,
+    );
+  }
+  await repointDefaults(server, scratch);
+  await dropDatabase(server, scratch);
 }

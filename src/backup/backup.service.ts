@@ -13,7 +13,17 @@ import { isImportTableName } from '../store/import-tables';
 import { endCaughtBackups, fenced, standDownCaughtImports } from '../store/publish-fence';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
-import { awaitOperation, defaultsNaming, repointDefaults, StoreTable, storeTables } from './backup-statements';
+import {
+  backUpDatabase,
+  defaultsNaming,
+  dropDatabase,
+  failedParts,
+  replaceWithScratch,
+  restoreDatabase,
+  schemaVersion,
+  StoreTable,
+  storeTables,
+} from './backup-statements';
 
 /** A part of the store and the server that holds it: the one server, or (backup) one replica of each shard. */
 interface PartServer {
@@ -140,7 +150,7 @@ export class BackupService {
     } catch (error) {
       // Nothing of the store was touched: it is as it was.
       for (const target of targets) {
-        await target.server.command(`DROP DATABASE IF EXISTS ${scratch}`).catch(() => undefined);
+        await dropDatabase(target.server, scratch).catch(() => undefined);
         await markRestored(target.server, name);
       }
       throw error;
@@ -164,15 +174,8 @@ export class BackupService {
   private async backUpPart(name: string, part: PartServer, base: string | undefined): Promise<BackupPart> {
     const { server } = part;
     const tables = await storeTables(server);
-    const excluded = tables.filter((table) => !backedUp(table)).map((table) => `${server.database}.${table.name}`);
-    const target = this.location.engine(name, part.folder);
-    await awaitOperation(
-      server,
-      `BACKUP DATABASE ${server.database}${excluded.length ? ` EXCEPT TABLES ${excluded.join(', ')}` : ''} TO ${target}` +
-        (base ? ` SETTINGS base_backup = ${this.location.engine(base, part.folder)}` : '') +
-        ' ASYNC',
-      'BACKUP_CREATED',
-    );
+    const excluded = tables.filter((table) => !backedUp(table)).map((table) => table.name);
+    await backUpDatabase(server, this.location.engine(name, part.folder), excluded, base && this.location.engine(base, part.folder));
     const rows = Object.fromEntries(tables.filter(backedUp).map((table) => [table.name, table.rows]));
     return { folder: part.folder, shard: part.shard, rows, bytes: tables.filter(backedUp).reduce((sum, table) => sum + table.bytes, 0) };
   }
@@ -199,11 +202,11 @@ export class BackupService {
 
   private async restoreIntoScratch(manifest: BackupManifest, target: PartServer, scratch: string, log: (message: string) => void) {
     const { server } = target;
-    await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
+    await dropDatabase(server, scratch);
     const source = this.location.engine(manifest.name, target.folder);
     log(`Restoring part ${target.folder} of backup ${manifest.name}${server === this.clickhouse ? '' : ` on shard ${target.shard}`}`);
     try {
-      await awaitOperation(server, `RESTORE DATABASE ${manifest.database} AS ${scratch} FROM ${source} ASYNC`, 'RESTORED');
+      await restoreDatabase(server, manifest.database, scratch, source);
     } catch (error) {
       throw new BackupLocationError(
         `backup ${manifest.name} cannot be restored (part ${target.folder}): ${this.location.redact(messageOf(error))}`,
@@ -212,10 +215,7 @@ export class BackupService {
     await assertPlainNames(manifest, server, scratch);
     for (const table of await storeTables(server, scratch)) {
       if (!table.engine.endsWith('MergeTree')) continue;
-      const failed = await server.query<{ part_path: string; message: string }>(
-        `CHECK TABLE ${scratch}.${table.name} SETTINGS check_query_single_value_result = 0`,
-      );
-      const broken = failed.find((row) => Number((row as { is_passed?: number | string }).is_passed) === 0);
+      const [broken] = await failedParts(server, scratch, table.name);
       if (broken) {
         const expected = /([0-9a-f]{32}) vs [0-9a-f]{32}/.exec(broken.message)?.[1];
         const file = expected && (await this.location.fileWithChecksum(await this.chainOf(manifest), target.folder, expected));
@@ -294,13 +294,6 @@ function defaultName(incremental: boolean): string {
     .replace(/\.\d+Z$/, 'Z')}${incremental ? '-incremental' : ''}`;
 }
 
-async function schemaVersion(server: ClickhouseService): Promise<number> {
-  const [row] = await server.query<{ version: number | string }>(
-    `SELECT max(version) AS version FROM ${server.database}.schema_migrations`,
-  );
-  return Number(row.version);
-}
-
 /** A store is empty when none of its tables holds a row (the migrator's record and the restore marker aside). */
 async function assertEmpty(targets: PartServer[]): Promise<void> {
   const found = new Map<string, number>();
@@ -333,24 +326,6 @@ async function assertPlainNames(manifest: BackupManifest, server: ClickhouseServ
         'a damaged or altered backup. Nothing was changed.',
     );
   }
-}
-
-/** On one server: the store's tables replaced by the scratch database's (renames: no copy), then the scratch dropped. */
-async function replaceWithScratch(server: ClickhouseService, scratch: string): Promise<void> {
-  const current = await storeTables(server);
-  for (const table of current.sort((a, b) => Number(b.engine === 'Distributed') - Number(a.engine === 'Distributed'))) {
-    if (table.name === STORE_RESTORE_TABLE || table.engine === 'Dictionary') continue;
-    // The kept dictionaries read tables dropped here (ClickHouse refuses that by default): their namesakes come next.
-    await server.command(`DROP TABLE IF EXISTS ${server.database}.${table.name} SYNC`, {}, { check_table_dependencies: 0 });
-  }
-  const restored = await storeTables(server, scratch);
-  if (restored.length) {
-    await server.command(
-      `RENAME TABLE ${restored.map((table) => `${scratch}.${table.name} TO ${server.database}.${table.name}`).join(', ')}`,
-    );
-  }
-  await repointDefaults(server, scratch);
-  await server.command(`DROP DATABASE IF EXISTS ${scratch}`);
 }
 
 /** Only the `distributed` way of keeping replicas is backed up node by node; `replicated` clusters use ON CLUSTER. */

@@ -1,5 +1,5 @@
 import { loadDemoData } from '../demo/demo-data.loader';
-import { deleteOrganizationCosts } from '../store/cost-partitions';
+import { countOrganizationCosts, deleteOrganizationCosts } from '../store/cost-partitions';
 import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT } from './cli-output';
@@ -11,16 +11,11 @@ type DemoDataCommand = Extract<CliCommand, { name: 'demo-data' }>;
  * organisation that already has rows is refused unless --replace asks to delete them first.
  */
 export async function demoDataCommand(clickhouse: ClickhouseService, command: DemoDataCommand, io: CliOutput): Promise<number> {
-  const table = clickhouse.table('cost_line_items');
-  const params = { organization_id: command.organizationId };
-  const [{ rows: existing }] = await clickhouse.query<{ rows: number }>(
-    `SELECT toUInt32(count()) AS rows FROM ${table} WHERE organization_id = {organization_id:UUID}`,
-    params,
-  );
-  if (Number(existing) > 0) {
+  const existing = await countOrganizationCosts(clickhouse, command.organizationId);
+  if (existing > 0) {
     if (!command.replace) {
       io.err(
-        `Organisation ${command.organizationId} already has ${Number(existing)} cost rows; loading again would double them. ` +
+        `Organisation ${command.organizationId} already has ${existing} cost rows; loading again would double them. ` +
           'Use --replace to delete them first, or choose another organisation.',
       );
       return EXIT.failure;
@@ -40,14 +35,14 @@ export async function demoDataCommand(clickhouse: ClickhouseService, command: De
         to: result.to,
         days: command.days,
         seed: command.seed,
-        replaced: Number(existing),
+        replaced: existing,
       }),
     );
   } else {
     io.out(
       `Loaded ${result.rows} demo cost rows for organisation ${command.organizationId} ` +
         `(${result.from} to ${result.to}, seed ${command.seed}) in ${seconds.toFixed(1)} s` +
-        (Number(existing) > 0 ? `, replacing ${Number(existing)} rows.` : '.'),
+        (existing > 0 ? `, replacing ${existing} rows.` : '.'),
     );
   }
   return EXIT.ok;

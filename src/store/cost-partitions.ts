@@ -12,11 +12,7 @@ import { partitionHosts } from './partition-hosts';
  */
 export async function deleteOrganizationCosts(clickhouse: ClickhouseService, organizationId: string): Promise<number> {
   const hosts = await partitionHosts(clickhouse, "the organisation's cost rows were not deleted");
-  const table = clickhouse.table('cost_line_items');
-  const [{ rows }] = await clickhouse.query<{ rows: string }>(
-    `SELECT toString(count()) AS rows FROM ${table} WHERE organization_id = {organization_id:UUID}`,
-    { organization_id: organizationId },
-  );
+  const rows = await countOrganizationCosts(clickhouse, organizationId);
   for (const { clickhouse: local } of hosts) {
     const partitions = await local.query<{ partition_id: string }>(
       `SELECT DISTINCT _partition_id AS partition_id FROM ${local.table('cost_line_items')} WHERE organization_id = {organization_id:UUID}`,
@@ -27,5 +23,23 @@ export async function deleteOrganizationCosts(clickhouse: ClickhouseService, org
       await local.command(`ALTER TABLE ${local.table('cost_line_items')} DROP PARTITION ID '${partition_id}'`);
     }
   }
+  return rows;
+}
+
+/** How many cost rows the organisation has. */
+export async function countOrganizationCosts(clickhouse: ClickhouseService, organizationId: string): Promise<number> {
+  const [{ rows }] = await clickhouse.query<{ rows: string }>(
+    `SELECT toString(count()) AS rows FROM ${clickhouse.table('cost_line_items')} WHERE organization_id = {organization_id:UUID}`,
+    { organization_id: organizationId },
+  );
   return Number(rows);
+}
+
+/** Whether the store holds no API key and no cost row: a new installation (start-up may then load the demo estate). */
+export async function isStoreEmpty(clickhouse: ClickhouseService): Promise<boolean> {
+  const [row] = await clickhouse.query<{ keys: number; costs: number }>(
+    `SELECT (SELECT toUInt32(count()) FROM ${clickhouse.table('api_keys')}) AS keys,
+            (SELECT toUInt32(count()) FROM ${clickhouse.table('cost_line_items')}) AS costs`,
+  );
+  return Number(row.keys) === 0 && Number(row.costs) === 0;
 }
