@@ -21,6 +21,7 @@ import { parseContractCommitments } from '../src/ingest/contract-commitment-data
 import * as costPartitions from '../src/store/cost-partitions';
 import * as importInvoices from '../src/ingest/import-invoices';
 import * as importJournal from '../src/store/import-journal';
+import * as importStaging from '../src/store/import-staging';
 import { backupTableName, importTableName } from '../src/store/import-tables';
 import * as partitionHosts from '../src/store/partition-hosts';
 import * as partitionPublish from '../src/store/partition-publish';
@@ -53,6 +54,10 @@ const EVENT_ID = 'e1d2c3b4-a5f6-4e7d-8c9b-0a1b2c3d4e5f';
 const NODE_URL = 'http://clickhouse-1:8123';
 const CLUSTER = { name: 'cost_insights', replication: 'auto' as const, nodeUrls: [NODE_URL] };
 const CLUSTER_ROW = { shard_num: 1, replica_num: 1, host_name: 'clickhouse-1', port: 9000 };
+/** An import started two days before AT (its id carries its start time, in base 36). */
+const ABANDONED_IMPORT_ID = `focus_import_${Date.parse('2026-11-23T06:00:00.000Z').toString(36)}_0badf00d`;
+/** The recorded cluster's nodes (statement-recorder.ts), for cases that answer each node's read. */
+const CLUSTER_NODE_IDS = ['s1r1', 's1r2', 's2r1', 's2r2'];
 const SINCE = '2026-10-01T00:00:00.000Z';
 const AT = '2026-11-25T06:00:00.000Z';
 
@@ -84,19 +89,36 @@ interface RecordedRepository {
  * A repository class (`make` builds it on the recorder) or a module of functions that take the connection (`make`
  * returns the module): every public method or exported function has a case, or the list does not compile.
  */
-function repository<T>(name: string, make: (clickhouse: ClickhouseService) => T, methods: PublicMethods<T>): RecordedRepository {
+function repository<T>(
+  name: string,
+  make: (clickhouse: ClickhouseService) => T,
+  methods: PublicMethods<T>,
+  /** Methods that take another path on a cluster (per node, through Distributed tables): recorded there too, as `….cluster`. */
+  onCluster: Partial<Record<keyof PublicMethods<T>, MethodCase<T>>> = {},
+): RecordedRepository {
   const entries = Object.entries(methods as Record<string, MethodCase<T> | NoStatement | NotRecorded>);
+  const clusterEntries = Object.entries(onCluster as Record<string, MethodCase<T>>);
   return {
     name,
-    cases: entries
-      .filter((entry): entry is [string, MethodCase<T>] => typeof entry[1] === 'function' || 'run' in entry[1])
-      .map(([method, call]) => ({ method, record: () => recorded(make, call) })),
+    cases: [
+      ...entries
+        .filter((entry): entry is [string, MethodCase<T>] => typeof entry[1] === 'function' || 'run' in entry[1])
+        .map(([method, call]) => ({ method, record: () => recorded(make, call, false) })),
+      ...clusterEntries.map(([method, call]) => ({ method: `${method}${ON_CLUSTER}`, record: () => recorded(make, call, true) })),
+    ],
   };
 }
 
-async function recorded<T>(make: (clickhouse: ClickhouseService) => T, call: MethodCase<T>): Promise<RecordedStatement[]> {
+/** The suffix of a method's golden file on a cluster. */
+const ON_CLUSTER = '.cluster';
+
+async function recorded<T>(
+  make: (clickhouse: ClickhouseService) => T,
+  call: MethodCase<T>,
+  onCluster: boolean,
+): Promise<RecordedStatement[]> {
   const { answers, run } = typeof call === 'function' ? { answers: [], run: call } : call;
-  const recorder = new StatementRecorder(answers);
+  const recorder = new StatementRecorder(answers, { onCluster });
   const clickhouse = recorder.asService();
   await run(make(clickhouse), clickhouse);
   return recorder.statements;
@@ -281,35 +303,94 @@ const WRITE_SIDE: RecordedRepository[] = [
     // A backup fences publishing off (no import is swapping), then ends.
     hold: (fence, c) => fence.hold(c, 'full-20261125', () => undefined).then((held) => held.release('created')),
   }),
-  repository('partition-publish', () => partitionPublish, {
-    // The first partition existed (backed up), no backup runs, the activated keys did not change meanwhile.
-    publishPartitions: {
-      answers: [[{ partition_id: PARTITIONS[0] }], [], [], [{ changed: 0 }]],
-      run: (m, c) => {
-        const server = { id: '', clickhouse: c };
-        return m.publishPartitions(c, {
-          importId: GOLDEN_IMPORT_ID,
-          organizationId: ORG,
-          integrationIds: ['aws-main'],
-          partitions: PARTITIONS.map((partitionId) => ({ partitionId, hosts: [server] })),
-        });
+  repository(
+    'partition-publish',
+    () => partitionPublish,
+    {
+      // The first partition existed (backed up), no backup runs, the activated keys did not change meanwhile.
+      publishPartitions: {
+        answers: [[{ partition_id: PARTITIONS[0] }], [], [], [{ changed: 0 }]],
+        run: (m, c) => {
+          const server = { id: '', clickhouse: c };
+          return m.publishPartitions(c, {
+            importId: GOLDEN_IMPORT_ID,
+            organizationId: ORG,
+            integrationIds: ['aws-main'],
+            partitions: PARTITIONS.map((partitionId) => ({ partitionId, hosts: [server] })),
+          });
+        },
       },
     },
-  }),
+    {
+      // Each partition on both replicas of its shard (the first on shard 1, existing there), each replica swapping its own.
+      publishPartitions: {
+        answers: [[{ partition_id: PARTITIONS[0] }], [{ partition_id: PARTITIONS[0] }], [], [], [], [], [{ changed: 0 }]],
+        run: async (m, c) => {
+          const [s1r1, s1r2, s2r1, s2r2] = await partitionHosts.partitionHosts(c, 'the golden case');
+          return m.publishPartitions(c, {
+            importId: GOLDEN_IMPORT_ID,
+            organizationId: ORG,
+            integrationIds: ['aws-main'],
+            partitions: [
+              { partitionId: PARTITIONS[0], hosts: [s1r1, s1r2] },
+              { partitionId: PARTITIONS[1], hosts: [s2r1, s2r2] },
+            ],
+          });
+        },
+      },
+    },
+  ),
   repository('partition-hosts', () => partitionHosts, {
     partitionHosts: { sendsNothing: SINGLE_SERVER },
     reachableHosts: { sendsNothing: SINGLE_SERVER },
     hostsById: { sendsNothing: SINGLE_SERVER },
     existingPartitions: (m, c) => m.existingPartitions({ id: '', clickhouse: c }, PARTITIONS),
   }),
-  repository('cost-partitions', () => costPartitions, {
-    deleteOrganizationCosts: {
-      answers: [[{ rows: '1200' }], PARTITIONS.map((partition_id) => ({ partition_id }))],
-      run: (m, c) => m.deleteOrganizationCosts(c, ORG),
+  repository(
+    'import-staging',
+    () => importStaging,
+    {
+      createStagingTables: (m, c) => m.createStagingTables(c, [{ id: '', clickhouse: c }], GOLDEN_IMPORT_ID),
+      stagedOnHost: (m, c) => m.stagedOnHost({ id: '', clickhouse: c }, GOLDEN_IMPORT_ID),
+      // A committed import's staging table and a day-old table of an import the journal does not know: both dropped.
+      dropAbandonedImportTables: {
+        answers: [
+          [{ name: GOLDEN_IMPORT_ID }, { name: `${ABANDONED_IMPORT_ID}_input` }],
+          [{ import_id: GOLDEN_IMPORT_ID, state: 'committed' }],
+        ],
+        run: (m, c) => m.dropAbandonedImportTables(c, Date.parse(AT)),
+      },
     },
-    countOrganizationCosts: { answers: [[{ rows: '1200' }]], run: (m, c) => m.countOrganizationCosts(c, ORG) },
-    isStoreEmpty: { answers: [[{ keys: 0, costs: 0 }]], run: (m, c) => m.isStoreEmpty(c) },
-  }),
+    {
+      // A staging table on every node, and the Distributed table over them that puts each row on its partition's shard.
+      createStagingTables: async (m, c) =>
+        m.createStagingTables(c, await partitionHosts.partitionHosts(c, 'the golden case'), GOLDEN_IMPORT_ID),
+      // Each node lists its own import tables (here the committed import's, on every node).
+      dropAbandonedImportTables: {
+        answers: [...CLUSTER_NODE_IDS.map(() => [{ name: GOLDEN_IMPORT_ID }]), [{ import_id: GOLDEN_IMPORT_ID, state: 'committed' }]],
+        run: (m, c) => m.dropAbandonedImportTables(c, Date.parse(AT)),
+      },
+    },
+  ),
+  repository(
+    'cost-partitions',
+    () => costPartitions,
+    {
+      deleteOrganizationCosts: {
+        answers: [[{ rows: '1200' }], PARTITIONS.map((partition_id) => ({ partition_id }))],
+        run: (m, c) => m.deleteOrganizationCosts(c, ORG),
+      },
+      countOrganizationCosts: { answers: [[{ rows: '1200' }]], run: (m, c) => m.countOrganizationCosts(c, ORG) },
+      isStoreEmpty: { answers: [[{ keys: 0, costs: 0 }]], run: (m, c) => m.isStoreEmpty(c) },
+    },
+    {
+      // Counted through the Distributed table; each node drops the partitions it holds (a shard's replicas the same).
+      deleteOrganizationCosts: {
+        answers: [[{ rows: '1200' }], ...CLUSTER_NODE_IDS.map((_, i) => [{ partition_id: PARTITIONS[i < 2 ? 0 : 1] }])],
+        run: (m, c) => m.deleteOrganizationCosts(c, ORG),
+      },
+    },
+  ),
   repository('activated-maps', () => activatedMaps, {
     reloadActivatedKeys: (m, c) => m.reloadActivatedKeys(c),
     // The staged rows' activated columns recomputed, then the one projection a part lacks materialised.
@@ -664,7 +745,7 @@ type StatementSource =
 
 /**
  * Every source file that sends statements (golden-sql.spec.ts finds them by their calls and fails on a file missing
- * here or listed but sending none). The last kind is the work still to do: the importer's own flow (ingest-focus).
+ * here or listed but sending none). The last kind is the work still to do (none today).
  */
 export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/anomalies/anomalies.repository.ts': 'recorded: RECORDED_REPOSITORIES',
@@ -714,7 +795,8 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/infrastructure/clickhouse/schema-baseline.ts': 'tooling: its one read runs in npm run schema:baseline only',
   'src/infrastructure/clickhouse/clickhouse.service.ts': 'the connection: its lookup of known settings',
   'src/infrastructure/clickhouse/cluster-nodes.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/ingest-focus.ts': 'not yet recorded',
+  'src/ingest/ingest-focus.ts': 'built: its statements come from the builders golden-sql.ts writes',
+  'src/store/import-staging.ts': 'recorded: RECORDED_REPOSITORIES',
 };
 
 /** The golden file name of each recorded method, `<repository>.<method in kebab case>`. */
@@ -746,7 +828,7 @@ export function recordedText(name: string, statements: readonly RecordedStatemen
     const settings = Object.entries(statement.settings).map(([key, value]) => `--   ${key} = ${JSON.stringify(value)}`);
     const parameters = Object.entries(statement.params).map(([key, value]) => `--   ${key} = ${JSON.stringify(value)}`);
     return [
-      `-- statement ${i + 1} of ${statements.length}, sent by ${statement.sent}`,
+      `-- statement ${i + 1} of ${statements.length}, sent by ${statement.sent}${statement.node ? ` to node ${statement.node}` : ''}`,
       ...(settings.length > 0 ? ['-- settings:', ...settings] : []),
       ...(parameters.length > 0 ? ['-- parameters:', ...parameters] : []),
       `${format(statement.sql).trimEnd()};`,

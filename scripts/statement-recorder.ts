@@ -1,6 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { ClickhouseService, StatementParameters } from '../src/infrastructure/clickhouse/clickhouse.service';
 import { servingTableName } from '../src/infrastructure/clickhouse/cluster-ddl';
+import { ClusterNodes, nodeId, ReachableNode } from '../src/infrastructure/clickhouse/cluster-nodes';
 import type { GeneratedTableName, StoreTable } from '../src/infrastructure/clickhouse/store-tables';
 
 /** The organisation every golden statement is of. */
@@ -17,6 +18,22 @@ export interface RecordedStatement {
   sql: string;
   params: StatementParameters;
   settings: ClickHouseSettings;
+  /** On a recorded cluster, the node a statement went to directly (`s<shard>r<replica>`); absent: the entry node. */
+  node?: string;
+}
+
+/** The recorded cluster's nodes: 2 shards x 2 replicas, as the e2e suite's cluster. */
+const CLUSTER_NODES = [
+  { shard: 1, replica: 1 },
+  { shard: 1, replica: 2 },
+  { shard: 2, replica: 1 },
+  { shard: 2, replica: 2 },
+];
+
+/** What a recorder shares with the recorders of its cluster's nodes: one list of statements, one queue of answers. */
+interface Recording {
+  statements: RecordedStatement[];
+  answers: unknown[][];
 }
 
 /**
@@ -30,12 +47,19 @@ export class StatementRecorder {
   readonly database = 'cost_insights';
   readonly embedded = false;
   readonly url = 'http://clickhouse:8123';
-  readonly cluster = undefined;
-  readonly statements: RecordedStatement[] = [];
-  private readonly answers: unknown[][];
+  /** `onCluster`: the entry node of a 2 x 2 cluster (`distributed` replicas) whose nodes record into the same list. */
+  readonly cluster: RecordedCluster | undefined;
+  private readonly recording: Recording;
 
-  constructor(answers: readonly unknown[][] = []) {
-    this.answers = [...answers];
+  constructor(answers: readonly unknown[][] = [], options: { onCluster?: boolean; node?: string; recording?: Recording } = {}) {
+    this.recording = options.recording ?? { statements: [], answers: [...answers] };
+    this.node = options.node;
+    this.cluster = options.onCluster ? new RecordedCluster(this.recording) : undefined;
+  }
+  private readonly node?: string;
+
+  get statements(): RecordedStatement[] {
+    return this.recording.statements;
   }
 
   /** This recorder where a repository wants a ClickhouseService: it has every member repositories use. */
@@ -53,12 +77,12 @@ export class StatementRecorder {
   }
 
   table(name: StoreTable | GeneratedTableName): string {
-    return `${this.database}.${servingTableName(name, false)}`;
+    return `${this.database}.${servingTableName(name, this.cluster !== undefined)}`;
   }
 
   query<T>(sql: string, params: StatementParameters = {}): Promise<T[]> {
     this.record('query', sql, params);
-    return Promise.resolve((this.answers.shift() ?? []) as T[]);
+    return Promise.resolve((this.recording.answers.shift() ?? []) as T[]);
   }
 
   queryRaw(sql: string, params: StatementParameters = {}): Promise<Buffer[]> {
@@ -99,6 +123,41 @@ export class StatementRecorder {
       sql: sql.replace(NEW_IMPORT_ID, (id) => (id === GOLDEN_IMPORT_ID ? id : NEW_IMPORT_ID_SHOWN)),
       params,
       settings,
+      ...(this.node ? { node: this.node } : {}),
     });
+  }
+}
+
+/**
+ * The recorded cluster: its nodes known without a statement (node discovery has golden files of its own,
+ * cluster-nodes.*.sql), each a recorder of its own local tables writing into the entry's list.
+ */
+class RecordedCluster {
+  readonly name = 'cost_insights';
+  private readonly reachable: Array<ReachableNode<ClickhouseService>>;
+
+  constructor(recording: Recording) {
+    this.reachable = CLUSTER_NODES.map(({ shard, replica }) => {
+      const id = nodeId(shard, replica);
+      const url = `http://clickhouse-${shard}-${replica}:8123`;
+      const connection = new StatementRecorder([], { node: id, recording }).asService();
+      return { id, shard, replica, address: `clickhouse-${shard}-${replica}:9000`, url, connection };
+    });
+  }
+
+  nodes(): Promise<ClusterNodes<ClickhouseService>> {
+    return Promise.resolve({ reachable: this.reachable, unreachable: [] });
+  }
+
+  allNodes(): Promise<Array<ReachableNode<ClickhouseService>>> {
+    return Promise.resolve(this.reachable);
+  }
+
+  replication(): Promise<'distributed'> {
+    return Promise.resolve('distributed');
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }
