@@ -11,8 +11,11 @@ export function readSuiteDurations(): SuiteDurations {
   return JSON.parse(readFileSync(SUITE_DURATIONS_FILE, 'utf8')) as SuiteDurations;
 }
 
+let committed: SuiteDurations | undefined;
+
 export function measuredSeconds(mode: E2eMode, file: string): number | undefined {
-  return readSuiteDurations()[mode]?.[file];
+  committed ??= readSuiteDurations();
+  return committed[mode]?.[file];
 }
 
 interface JestJsonResult {
