@@ -498,17 +498,28 @@ const WRITE_SIDE: RecordedRepository[] = [
       run: (m, c) => m.restoreInProgress(c),
     },
   }),
-  repository('migrator', () => migrator, {
-    loadMigrations: { sendsNothing: 'pure: the migration files read' },
-    splitStatements: { sendsNothing: 'pure: a file split into statements' },
-    pendingMigrations: { sendsNothing: 'pure: which migrations are still to apply' },
-    // A store every migration was applied to: the bookkeeping table checked, nothing pending (the migrations' own SQL is
-    // clickhouse/migrations/*.sql and clickhouse/schema.sql).
-    migrate: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrate(c) },
-    migrateStepByStepForBaseline: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrateStepByStepForBaseline(c) },
-    ensureDictionaries: (m, c) => m.ensureDictionaries(c, false),
-    reloadDictionaries: { answers: [[{ name: 'activated_map_keys' }]], run: (m, c) => m.reloadDictionaries(c) },
-  }),
+  repository(
+    'migrator',
+    () => migrator,
+    {
+      loadMigrations: { sendsNothing: 'pure: the migration files read' },
+      splitStatements: { sendsNothing: 'pure: a file split into statements' },
+      pendingMigrations: { sendsNothing: 'pure: which migrations are still to apply' },
+      // A store every migration was applied to: the bookkeeping table checked, nothing pending (the migrations' own SQL is
+      // clickhouse/migrations/*.sql and clickhouse/schema.sql).
+      migrate: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrate(c) },
+      migrateStepByStepForBaseline: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrateStepByStepForBaseline(c) },
+      ensureDictionaries: (m, c) => m.ensureDictionaries(c, false),
+      reloadDictionaries: { answers: [[{ name: 'activated_map_keys' }]], run: (m, c) => m.reloadDictionaries(c) },
+    },
+    {
+      // Every node up to date: each checked in turn (its bookkeeping, its Distributed tables' columns), its dictionaries reloaded.
+      migrate: {
+        answers: [[{ engine: 'MergeTree' }], ...CLUSTER_NODE_IDS.flatMap(() => [APPLIED_MIGRATIONS(), []])],
+        run: (m, c) => m.migrate(c),
+      },
+    },
+  ),
   repository('focus-load', () => focusLoad, {
     createImportInput: (m, c) => m.createImportInput(c, GOLDEN_IMPORT_ID, `cost_insights.${STAGING_TABLE}`, IMPORT_PARAMETERS),
     dropImportInput: (m, c) => m.dropImportInput(c, GOLDEN_IMPORT_ID),
