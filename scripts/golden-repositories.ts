@@ -213,6 +213,16 @@ const JOURNAL_ENTRY: importJournal.JournalEntry = {
   backupTable: BACKUP_TABLE,
   stagingTable: STAGING_TABLE,
 };
+/** The same import on a 2 x 2 cluster: each partition swapped on both replicas of its shard. */
+const CLUSTER_JOURNAL_ENTRY: importJournal.JournalEntry = {
+  ...JOURNAL_ENTRY,
+  steps: [
+    { host: 's1r1', partitionId: PARTITIONS[0], backedUp: true },
+    { host: 's1r2', partitionId: PARTITIONS[0], backedUp: true },
+    { host: 's2r1', partitionId: PARTITIONS[1], backedUp: false },
+    { host: 's2r2', partitionId: PARTITIONS[1], backedUp: false },
+  ],
+};
 /** The journal's row of that import, as the recovery reads it: its lease expired. */
 const SWAPPING_ROW = {
   import_id: GOLDEN_IMPORT_ID,
@@ -257,25 +267,37 @@ const SINGLE_SERVER = 'the one server is the connection itself: no statement (a 
 
 /** The write side: the publish protocol, its fence, the activated maps, an import's invoices and contracts, backups. */
 const WRITE_SIDE: RecordedRepository[] = [
-  repository('import-journal', () => importJournal, {
-    journalSwapping: (m, c) => m.journalSwapping(c, JOURNAL_ENTRY),
-    journalState: (m, c) => m.journalState(c, GOLDEN_IMPORT_ID, 'committed'),
-    renewLease: (m, c) => m.renewLease(c, GOLDEN_IMPORT_ID),
-    readImportState: (m, c) => m.readImportState(c, GOLDEN_IMPORT_ID),
-    readImportStates: (m, c) => m.readImportStates(c, [GOLDEN_IMPORT_ID]),
-    journalSteps: { sendsNothing: 'pure: a journal row read as steps' },
-    rollbackSteps: { sendsNothing: 'pure: the steps that undo an import' },
-    // Its backup is there: the replaced partition restored, the added one dropped, the row rolled back, its tables dropped.
-    rollBackImport: { answers: [[{ found: 1 }], IMPORT_TABLES], run: (m, c) => m.rollBackImport(c, JOURNAL_ENTRY) },
-    dropImportTables: { answers: [IMPORT_TABLES], run: (m, c) => m.dropImportTables(c, GOLDEN_IMPORT_ID) },
-    // One import died while swapping: rolled back.
-    recoverInterruptedImports: {
-      answers: [[{ found: 1 }], [SWAPPING_ROW], [{ found: 1 }], IMPORT_TABLES],
-      run: (m, c) => m.recoverInterruptedImports(c),
+  repository(
+    'import-journal',
+    () => importJournal,
+    {
+      journalSwapping: (m, c) => m.journalSwapping(c, JOURNAL_ENTRY),
+      journalState: (m, c) => m.journalState(c, GOLDEN_IMPORT_ID, 'committed'),
+      renewLease: (m, c) => m.renewLease(c, GOLDEN_IMPORT_ID),
+      readImportState: (m, c) => m.readImportState(c, GOLDEN_IMPORT_ID),
+      readImportStates: (m, c) => m.readImportStates(c, [GOLDEN_IMPORT_ID]),
+      journalSteps: { sendsNothing: 'pure: a journal row read as steps' },
+      rollbackSteps: { sendsNothing: 'pure: the steps that undo an import' },
+      // Its backup is there: the replaced partition restored, the added one dropped, the row rolled back, its tables dropped.
+      rollBackImport: { answers: [[{ found: 1 }], IMPORT_TABLES], run: (m, c) => m.rollBackImport(c, JOURNAL_ENTRY) },
+      dropImportTables: { answers: [IMPORT_TABLES], run: (m, c) => m.dropImportTables(c, GOLDEN_IMPORT_ID) },
+      // One import died while swapping: rolled back.
+      recoverInterruptedImports: {
+        answers: [[{ found: 1 }], [SWAPPING_ROW], [{ found: 1 }], IMPORT_TABLES],
+        run: (m, c) => m.recoverInterruptedImports(c),
+      },
+      tableExists: { answers: [[{ found: 1 }]], run: (m, c) => m.tableExists(c, BACKUP_TABLE) },
+      leaseAction: { sendsNothing: 'pure: what a lease of that age allows' },
     },
-    tableExists: { answers: [[{ found: 1 }]], run: (m, c) => m.tableExists(c, BACKUP_TABLE) },
-    leaseAction: { sendsNothing: 'pure: what a lease of that age allows' },
-  }),
+    {
+      // On a cluster: the first partition was replaced on both replicas of shard 1 (backed up there), the second added
+      // on both of shard 2; each replica undoes its own step, then every node drops the import's tables.
+      rollBackImport: {
+        answers: [[{ found: 1 }], [{ found: 1 }], ...CLUSTER_NODE_IDS.map(() => IMPORT_TABLES)],
+        run: (m, c) => m.rollBackImport(c, CLUSTER_JOURNAL_ENTRY),
+      },
+    },
+  ),
   repository('publish-fence', () => publishFence, {
     runningBackups: (m, c) => m.runningBackups(c),
     waitWhileBackupsRun: (m, c) => m.waitWhileBackupsRun(c),
