@@ -296,6 +296,24 @@ const WRITE_SIDE: RecordedRepository[] = [
         answers: [[{ found: 1 }], [{ found: 1 }], ...CLUSTER_NODE_IDS.map(() => IMPORT_TABLES)],
         run: (m, c) => m.rollBackImport(c, CLUSTER_JOURNAL_ENTRY),
       },
+      // The same import found swapping with its lease expired: rolled back as above.
+      recoverInterruptedImports: {
+        answers: [
+          [{ found: 1 }],
+          [
+            {
+              ...SWAPPING_ROW,
+              step_hosts: CLUSTER_NODE_IDS,
+              step_partitions: [PARTITIONS[0], PARTITIONS[0], PARTITIONS[1], PARTITIONS[1]],
+              step_backed_up: [1, 1, 0, 0],
+            },
+          ],
+          [{ found: 1 }],
+          [{ found: 1 }],
+          ...CLUSTER_NODE_IDS.map(() => IMPORT_TABLES),
+        ],
+        run: (m, c) => m.recoverInterruptedImports(c),
+      },
     },
   ),
   repository('publish-fence', () => publishFence, {
