@@ -45,7 +45,13 @@ import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
 import { BusinessMetricsRepository } from '../src/unit-costs/business-metrics.repository';
 import { planConversion } from '../src/cost-query/currency-conversion';
 import { RateBook } from '../src/common/money/exchange-rates';
-import { GOLDEN_IMPORT_ID, GOLDEN_ORGANIZATION_ID, RecordedStatement, StatementRecorder } from './statement-recorder';
+import {
+  GOLDEN_IMPORT_ID,
+  GOLDEN_ORGANIZATION_ID,
+  RECORDED_CLUSTER_NODE_IDS,
+  RecordedStatement,
+  StatementRecorder,
+} from './statement-recorder';
 
 const ORG = GOLDEN_ORGANIZATION_ID;
 const SOURCE_ID = '6a0d9c8b-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
@@ -56,8 +62,6 @@ const CLUSTER = { name: 'cost_insights', replication: 'auto' as const, nodeUrls:
 const CLUSTER_ROW = { shard_num: 1, replica_num: 1, host_name: 'clickhouse-1', port: 9000 };
 /** An import started two days before AT (its id carries its start time, in base 36). */
 const ABANDONED_IMPORT_ID = `focus_import_${Date.parse('2026-11-23T06:00:00.000Z').toString(36)}_0badf00d`;
-/** The recorded cluster's nodes (statement-recorder.ts), for cases that answer each node's read. */
-const CLUSTER_NODE_IDS = ['s1r1', 's1r2', 's2r1', 's2r2'];
 const SINCE = '2026-10-01T00:00:00.000Z';
 const AT = '2026-11-25T06:00:00.000Z';
 
@@ -293,7 +297,7 @@ const WRITE_SIDE: RecordedRepository[] = [
       // On a cluster: the first partition was replaced on both replicas of shard 1 (backed up there), the second added
       // on both of shard 2; each replica undoes its own step, then every node drops the import's tables.
       rollBackImport: {
-        answers: [[{ found: 1 }], [{ found: 1 }], ...CLUSTER_NODE_IDS.map(() => IMPORT_TABLES)],
+        answers: [[{ found: 1 }], [{ found: 1 }], ...RECORDED_CLUSTER_NODE_IDS.map(() => IMPORT_TABLES)],
         run: (m, c) => m.rollBackImport(c, CLUSTER_JOURNAL_ENTRY),
       },
       // The same import found swapping with its lease expired: rolled back as above.
@@ -303,14 +307,14 @@ const WRITE_SIDE: RecordedRepository[] = [
           [
             {
               ...SWAPPING_ROW,
-              step_hosts: CLUSTER_NODE_IDS,
+              step_hosts: RECORDED_CLUSTER_NODE_IDS,
               step_partitions: [PARTITIONS[0], PARTITIONS[0], PARTITIONS[1], PARTITIONS[1]],
               step_backed_up: [1, 1, 0, 0],
             },
           ],
           [{ found: 1 }],
           [{ found: 1 }],
-          ...CLUSTER_NODE_IDS.map(() => IMPORT_TABLES),
+          ...RECORDED_CLUSTER_NODE_IDS.map(() => IMPORT_TABLES),
         ],
         run: (m, c) => m.recoverInterruptedImports(c),
       },
@@ -407,7 +411,10 @@ const WRITE_SIDE: RecordedRepository[] = [
         m.createStagingTables(c, await partitionHosts.partitionHosts(c, 'the golden case'), GOLDEN_IMPORT_ID),
       // Each node lists its own import tables (here the committed import's, on every node).
       dropAbandonedImportTables: {
-        answers: [...CLUSTER_NODE_IDS.map(() => [{ name: GOLDEN_IMPORT_ID }]), [{ import_id: GOLDEN_IMPORT_ID, state: 'committed' }]],
+        answers: [
+          ...RECORDED_CLUSTER_NODE_IDS.map(() => [{ name: GOLDEN_IMPORT_ID }]),
+          [{ import_id: GOLDEN_IMPORT_ID, state: 'committed' }],
+        ],
         run: (m, c) => m.dropAbandonedImportTables(c, Date.parse(AT)),
       },
     },
@@ -426,7 +433,7 @@ const WRITE_SIDE: RecordedRepository[] = [
     {
       // Counted through the Distributed table; each node drops the partitions it holds (a shard's replicas the same).
       deleteOrganizationCosts: {
-        answers: [[{ rows: '1200' }], ...CLUSTER_NODE_IDS.map((_, i) => [{ partition_id: PARTITIONS[i < 2 ? 0 : 1] }])],
+        answers: [[{ rows: '1200' }], ...RECORDED_CLUSTER_NODE_IDS.map((_, i) => [{ partition_id: PARTITIONS[i < 2 ? 0 : 1] }])],
         run: (m, c) => m.deleteOrganizationCosts(c, ORG),
       },
     },
@@ -555,7 +562,7 @@ const WRITE_SIDE: RecordedRepository[] = [
     {
       // Every node up to date: each checked in turn (its bookkeeping, its Distributed tables' columns), its dictionaries reloaded.
       migrate: {
-        answers: [[{ engine: 'MergeTree' }], ...CLUSTER_NODE_IDS.flatMap(() => [APPLIED_MIGRATIONS(), []])],
+        answers: [[{ engine: 'MergeTree' }], ...RECORDED_CLUSTER_NODE_IDS.flatMap(() => [APPLIED_MIGRATIONS(), []])],
         run: (m, c) => m.migrate(c),
       },
     },

@@ -29,6 +29,8 @@ const CLUSTER_NODES = [
   { shard: 2, replica: 1 },
   { shard: 2, replica: 2 },
 ];
+/** Their ids (`s<shard>r<replica>`), in that order: how a statement names the node it went to. */
+export const RECORDED_CLUSTER_NODE_IDS = CLUSTER_NODES.map(({ shard, replica }) => nodeId(shard, replica));
 
 /** What a recorder shares with the recorders of its cluster's nodes: one list of statements, one queue of answers. */
 interface Recording {
@@ -50,13 +52,13 @@ export class StatementRecorder {
   /** `onCluster`: the entry node of a 2 x 2 cluster (`distributed` replicas) whose nodes record into the same list. */
   readonly cluster: RecordedCluster | undefined;
   private readonly recording: Recording;
+  private readonly node?: string;
 
   constructor(answers: readonly unknown[][] = [], options: { onCluster?: boolean; node?: string; recording?: Recording } = {}) {
     this.recording = options.recording ?? { statements: [], answers: [...answers] };
     this.node = options.node;
     this.cluster = options.onCluster ? new RecordedCluster(this.recording) : undefined;
   }
-  private readonly node?: string;
 
   get statements(): RecordedStatement[] {
     return this.recording.statements;
