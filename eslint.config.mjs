@@ -6,9 +6,10 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The layers of src/, lowest first: each folder may import only the folders listed for it (and itself).
- * `common` and `config` at the bottom; then observability, infrastructure and the query kernel
- * (`cost-query`, pure: no Nest, no class-validator); the store's write protocol (`store`: the import journal, partition
- * publish, the backup fence, the activated maps' rewrite); the DTOs shared by the features; auth and health;
+ * `common` and `config` at the bottom; then observability and the query kernel (`cost-query`, pure: no Nest, no
+ * class-validator); the store (`store`: the ClickHouse connection, the schema registry and migrations, the repositories
+ * of every table, the publish protocol); the other infrastructure (Redis, the audit trail, installation secrets);
+ * the DTOs shared by the features; auth and health;
  * the features, which never import each other; the edges (demo, ingest, cli, mcp, the root files) last.
  * `mcp` (the MCP endpoint and its stdio relay) is the one edge that calls several features' services.
  */
@@ -29,32 +30,45 @@ const LAYERS = {
   config: [],
   common: ['config'],
   observability: ['common', 'config'],
-  infrastructure: ['common', 'config', 'observability'],
   'cost-query': ['common'],
-  // How rows reach the cost table: the journaled partition publish, the fence backups hold, the activated maps' rewrite.
-  store: ['common', 'config', 'observability', 'infrastructure', 'cost-query'],
+  // Everything that names a table or sends a statement of its own: the connection, the schema registry and migrations,
+  // the repositories, the journaled partition publish and the fence backups hold, the activated maps' rewrite.
+  store: ['common', 'config', 'observability', 'cost-query'],
+  infrastructure: ['common', 'config', 'observability', 'store'],
   dto: ['common', 'cost-query'],
   // The admin API validates and describes data scopes with the kernel's field table and the shared Filters DTOs.
-  auth: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
-  health: ['common', 'config', 'observability', 'infrastructure'],
+  auth: ['common', 'config', 'observability', 'store', 'infrastructure', 'cost-query', 'dto'],
+  health: ['common', 'config', 'observability', 'store', 'infrastructure'],
   // Money in one currency: settings, exchange rates, the conversion of every money answer (kernel SQL); its admin API.
-  currency: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto'],
+  currency: ['common', 'config', 'observability', 'store', 'infrastructure', 'cost-query', 'dto'],
   // An answer from the handler to the wire: serialization, CSV, delivery, and for cost data the answer cache, the
   // freshness within the key's data scope (kernel SQL) and the currency header.
-  answers: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'currency', 'cost-categories'],
+  answers: ['common', 'config', 'observability', 'store', 'infrastructure', 'cost-query', 'currency', 'cost-categories'],
   // Activated tag keys: which keys each question reads from the activated columns, and the back-fill that changes them
-  // (fenced against the imports' partition swaps, store/publish-fence.ts).
+  // (fenced against the imports' partition swaps, store/publish/publish-fence.ts).
   'tag-keys': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'store', 'cost-categories'],
   // Cost categories defined by rules: their versions and admin API, and the categories each question computes (every
   // question's scope goes through tag-keys, which asks them).
-  'cost-categories': ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency'],
+  'cost-categories': ['common', 'config', 'observability', 'store', 'infrastructure', 'cost-query', 'dto', 'currency'],
   ...Object.fromEntries(
     FEATURES.map((feature) => [
       feature,
-      ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'answers', 'currency', 'tag-keys', 'cost-categories'],
+      [
+        'common',
+        'config',
+        'observability',
+        'store',
+        'infrastructure',
+        'cost-query',
+        'dto',
+        'answers',
+        'currency',
+        'tag-keys',
+        'cost-categories',
+      ],
     ]),
   ),
-  demo: ['common', 'config', 'cost-query', 'infrastructure', 'currency'],
+  demo: ['common', 'config', 'cost-query', 'store', 'infrastructure', 'currency'],
   // FOCUS exports mapped into staged rows, then published through the store.
   ingest: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'store'],
   // Data sources: where exports are delivered, the worker that imports each complete delivery through the importer
@@ -62,22 +76,22 @@ const LAYERS = {
   // is loaded by the unit-costs feature's service.
   sources: ['common', 'config', 'observability', 'infrastructure', 'store', 'ingest', 'tag-keys', 'unit-costs'],
   // The audit trail's admin API (the recorder is infrastructure/audit, below every feature): the key admin routes' scope.
-  audit: ['common', 'config', 'observability', 'infrastructure', 'answers', 'auth'],
-  // Backups of the whole store, fenced against the imports' partition swaps (store/publish-fence.ts).
+  audit: ['common', 'config', 'observability', 'store', 'infrastructure', 'answers', 'auth'],
+  // Backups of the whole store, fenced against the imports' partition swaps (store/publish/publish-fence.ts).
   backup: ['common', 'config', 'observability', 'infrastructure', 'store'],
-  mcp: ['common', 'config', 'observability', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
+  mcp: ['common', 'config', 'observability', 'store', 'infrastructure', 'cost-query', 'dto', 'currency', 'answers', ...FEATURES],
   'settings-page': ['common', 'config'],
   // The operator CLI: commands over the store, keys, rates, demo data and imports; no HTTP feature.
   cli: [
     'common',
     'config',
+    'store',
     'infrastructure',
     'cost-query',
     'dto',
     'auth',
     'currency',
     'demo',
-    'store',
     'ingest',
     'sources',
     'backup',

@@ -1,5 +1,5 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
--- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.
+-- A new store is created from it (src/store/schema/schema-baseline.ts); older stores migrate step by step.
 -- covers migrations 1..37, checksums hash 3cebf8c43c3659db5ddc0189e0c9f44a7bc3312dc19549431e96424896c8a929
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys

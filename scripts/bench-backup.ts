@@ -12,8 +12,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BackupService } from '../src/backup/backup.service';
 import { loadConfig } from '../src/config/app-config';
-import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
+import { migrate } from '../src/store/schema/migrator';
 import { generateEstate } from './bench/estate';
 
 const ROOT = resolve(__dirname, '..');

@@ -33,8 +33,8 @@ import { closeSync, createReadStream, mkdirSync, openSync, readSync, rmSync, sta
 import { join, resolve } from 'node:path';
 import { cpus, totalmem } from 'node:os';
 import { loadConfig } from '../src/config/app-config';
-import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
+import { migrate } from '../src/store/schema/migrator';
 import { serveFile } from '../src/ingest/file-server';
 import {
   COST_COLUMNS,

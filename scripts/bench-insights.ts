@@ -35,8 +35,8 @@ import { generateDemoRows } from '../src/demo/demo-data.generator';
 import { demoExchangeRates } from '../src/demo/demo-exchange-rates';
 import { Candidate, InjectedAnomaly, planLabelledAnomalies } from '../src/demo/labelled-anomalies';
 import { ForecastsService } from '../src/forecasts/forecasts.service';
-import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
+import { migrate } from '../src/store/schema/migrator';
 
 const LAST_DAY = '2026-10-31';
 const TODAY = addDays(LAST_DAY, 1);

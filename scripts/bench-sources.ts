@@ -21,7 +21,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { loadConfig } from '../src/config/app-config';
 import { SETTINGS } from '../src/config/settings';
-import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
 import { SourcesService } from '../src/sources/sources.service';
 import { IngestWorkerService } from '../src/sources/ingest-worker.service';
 import { startAzurite, startS3Server } from '../test/support/local-servers';

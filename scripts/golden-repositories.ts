@@ -10,22 +10,22 @@ import { resolve } from 'node:path';
 import * as backupStatements from '../src/backup/backup-statements';
 import { loadConfig } from '../src/config/app-config';
 import * as demoDataLoader from '../src/demo/demo-data.loader';
-import * as migrator from '../src/infrastructure/clickhouse/migrator';
-import { ClickhouseCluster } from '../src/infrastructure/clickhouse/cluster-nodes';
+import * as migrator from '../src/store/schema/migrator';
+import { ClickhouseCluster } from '../src/store/clickhouse/cluster-nodes';
 import * as focusLoad from '../src/ingest/focus-load';
-import * as storeRestore from '../src/infrastructure/clickhouse/store-restore';
-import { CostDataVersion } from '../src/infrastructure/data-version/cost-data-version.service';
+import * as storeRestore from '../src/store/schema/store-restore';
+import { CostDataVersion } from '../src/store/data-version/cost-data-version.service';
 import * as activatedMaps from '../src/store/activated-maps';
 import * as contractCommitmentLoad from '../src/ingest/contract-commitment-load';
 import { parseContractCommitments } from '../src/ingest/contract-commitment-dataset';
 import * as costPartitions from '../src/store/cost-partitions';
 import * as importInvoices from '../src/ingest/import-invoices';
-import * as importJournal from '../src/store/import-journal';
-import * as importStaging from '../src/store/import-staging';
-import { backupTableName, importTableName } from '../src/store/import-tables';
-import * as partitionHosts from '../src/store/partition-hosts';
-import * as partitionPublish from '../src/store/partition-publish';
-import * as publishFence from '../src/store/publish-fence';
+import * as importJournal from '../src/store/publish/import-journal';
+import * as importStaging from '../src/store/publish/import-staging';
+import { backupTableName, importTableName } from '../src/store/publish/import-tables';
+import * as partitionHosts from '../src/store/publish/partition-hosts';
+import * as partitionPublish from '../src/store/publish/partition-publish';
+import * as publishFence from '../src/store/publish/publish-fence';
 import { ApiKeysRepository } from '../src/auth/api-keys.repository';
 import { ClickhouseSignInRecords } from '../src/auth/sign-in-records';
 import { AnomaliesRepository } from '../src/anomalies/anomalies.repository';
@@ -35,7 +35,7 @@ import { ConvertedSumsRepository } from '../src/currency/converted-sums.reposito
 import { CurrencyRepository } from '../src/currency/currency.repository';
 import { AuditEventsRepository } from '../src/infrastructure/audit-trail/audit-events.repository';
 import { applyAuditRetention } from '../src/infrastructure/audit-trail/audit-retention';
-import type { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
+import type { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
 import { InstallationSecrets } from '../src/infrastructure/installation-secrets/installation-secrets.service';
 import { normalizeSharedFilterConfiguration } from '../src/sharing/shared-filter-configuration';
 import { ClickhouseSharedFilterStore } from '../src/sharing/storage/clickhouse-shared-filter.store';
@@ -821,16 +821,16 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/sources/sources.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/tag-keys/tag-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/unit-costs/business-metrics.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/store/publish-fence.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/store/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/store/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/store/import-journal.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/publish-fence.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/import-journal.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/import-invoices.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/cost-partitions.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/contract-commitment-load.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/activated-maps.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/infrastructure/data-version/cost-data-version.service.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/infrastructure/clickhouse/store-restore.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/data-version/cost-data-version.service.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/schema/store-restore.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/backup/backup-statements.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/allocation/allocation.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/anomalies/anomalies.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
@@ -847,14 +847,14 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/invoices/invoices.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/unit-costs/unit-costs.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/ingest/files-key-presence.ts': 'built: its statements come from the builders golden-sql.ts writes',
-  'src/infrastructure/clickhouse/migrator.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/schema/migrator.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/focus-load.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/demo/demo-data.loader.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/infrastructure/clickhouse/schema-baseline.ts': 'tooling: its one read runs in npm run schema:baseline only',
-  'src/infrastructure/clickhouse/clickhouse.service.ts': 'the connection: its lookup of known settings',
-  'src/infrastructure/clickhouse/cluster-nodes.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/schema/schema-baseline.ts': 'tooling: its one read runs in npm run schema:baseline only',
+  'src/store/clickhouse/clickhouse.service.ts': 'the connection: its lookup of known settings',
+  'src/store/clickhouse/cluster-nodes.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/ingest-focus.ts': 'built: its statements come from the builders golden-sql.ts writes',
-  'src/store/import-staging.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/import-staging.ts': 'recorded: RECORDED_REPOSITORIES',
 };
 
 /** The golden file name of each recorded method, `<repository>.<method in kebab case>`. */

@@ -36,7 +36,7 @@ import { compileCategories, VersionedCategory } from '../src/cost-query/cost-cat
 import { fileInsertSql } from '../src/ingest/focus-load';
 import { filesKeyPresenceSql } from '../src/ingest/files-key-presence';
 import { keyPresenceSql } from '../src/cost-query/key-presence.query';
-import { inputTableName, reportTableName } from '../src/store/import-tables';
+import { inputTableName, reportTableName } from '../src/store/publish/import-tables';
 import {
   FOCUS_INPUT_SETTINGS,
   FOCUS_SOURCE_STRUCTURE,

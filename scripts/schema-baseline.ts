@@ -1,6 +1,6 @@
 /**
  * `npm run schema:baseline`: writes clickhouse/schema.sql, the schema an empty store reaches through every migration
- * (src/infrastructure/clickhouse/schema-baseline.ts). It migrates a fresh embedded store one migration at a time,
+ * (src/store/schema/schema-baseline.ts). It migrates a fresh embedded store one migration at a time,
  * writes each table's CREATE as ClickHouse formats it, then makes a second database from the file and checks that
  * every table reads back the same: a baseline that would not re-create the migrated schema is never written.
  */
@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/app-config';
-import { ClickhouseService } from '../src/infrastructure/clickhouse/clickhouse.service';
-import { loadMigrations, migrateStepByStepForBaseline } from '../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
+import { loadMigrations, migrateStepByStepForBaseline } from '../src/store/schema/migrator';
 import {
   BASELINE_FILE,
   BASELINE_GENERATOR_DATABASE,
@@ -18,7 +18,7 @@ import {
   baselineText,
   coverHash,
   readBaseline,
-} from '../src/infrastructure/clickhouse/schema-baseline';
+} from '../src/store/schema/schema-baseline';
 
 const CHECK_DATABASE = `${BASELINE_GENERATOR_DATABASE}_check`;
 

@@ -1,8 +1,8 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import type { ClickhouseService, StatementParameters } from '../src/infrastructure/clickhouse/clickhouse.service';
-import { servingTableName } from '../src/infrastructure/clickhouse/cluster-ddl';
-import { ClusterNodes, nodeId, ReachableNode } from '../src/infrastructure/clickhouse/cluster-nodes';
-import type { GeneratedTableName, StoreTable } from '../src/infrastructure/clickhouse/store-tables';
+import type { ClickhouseService, StatementParameters } from '../src/store/clickhouse/clickhouse.service';
+import { servingTableName } from '../src/store/schema/cluster-ddl';
+import { ClusterNodes, nodeId, ReachableNode } from '../src/store/clickhouse/cluster-nodes';
+import type { GeneratedTableName, StoreTable } from '../src/store/schema/store-tables';
 
 /** The organisation every golden statement is of. */
 export const GOLDEN_ORGANIZATION_ID = '3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d';

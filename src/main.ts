@@ -6,7 +6,7 @@ import { createApp } from './app.factory';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { applyHeapGrowing } from './config/heap-tuning';
 import { shutdownState } from './health/shutdown-state';
-import { isEmbeddedLockError } from './infrastructure/clickhouse/clickhouse.client-factory';
+import { isEmbeddedLockError } from './store/clickhouse/clickhouse.client-factory';
 import { keepRecoveringImports, prepareStore } from './startup';
 import { serveCliRelay } from './cli/cli-relay';
 import { runRelayedCommand } from './cli/cli-runner';

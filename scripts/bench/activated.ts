@@ -4,7 +4,7 @@
  * and the disk the activated columns and projections take is read from the engine.
  */
 import type { INestApplication } from '@nestjs/common';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import { ACTIVATED_COLUMNS } from '../../src/store/activated-maps';
 import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { keysNamed, TagPair } from './cases';

@@ -10,7 +10,7 @@
  */
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import type { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import type { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import type { Statement } from './measuring-client';
 
 export interface BareRelay {

@@ -19,7 +19,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { loadConfig } from '../../src/config/app-config';
 import { applyHeapGrowing } from '../../src/config/heap-tuning';
 import type { SettingOverrides } from '../../src/config/settings';
-import { ClickhouseService, StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService, StatementParameters } from '../../src/store/clickhouse/clickhouse.service';
 import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { startClickhouseCluster } from '../../test/support/clickhouse-cluster';

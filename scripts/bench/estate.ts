@@ -22,7 +22,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { addDays, formatMonthNumber, monthNumber } from '../../src/common/dates/calendar-date';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import { COST_COLUMNS } from '../../src/ingest/focus-mapping';
 
 export const ORGANIZATIONS = [

@@ -13,8 +13,8 @@ import type { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
 import type { SettingOverrides } from '../../src/config/settings';
 import { applyHeapGrowing } from '../../src/config/heap-tuning';
-import { createClickhouseClient } from '../../src/infrastructure/clickhouse/clickhouse.client-factory';
-import type { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { createClickhouseClient } from '../../src/store/clickhouse/clickhouse.client-factory';
+import type { StatementParameters } from '../../src/store/clickhouse/clickhouse.service';
 
 export interface Statement {
   sql: string;

@@ -47,7 +47,7 @@ import { applyHeapGrowing } from '../../src/config/heap-tuning';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ok } from '../../src/common/http/envelope';
 import { RequireScopes } from '../../src/common/http/request-context';
-import { ClickhouseService, StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService, StatementParameters } from '../../src/store/clickhouse/clickhouse.service';
 import { prepareStore } from '../../src/startup';
 import { startClickhouseWithQueryLog } from '../../test/support/app-with-env';
 import { freePort, startRedisServer } from '../../test/support/local-servers';

@@ -13,7 +13,7 @@ import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { ALLOCATION_LIMITS } from './allocation-limits';
 import type { AllocationDto, AllocationRequestDto, AllocationTotalsDto } from './dto/allocation.dto';

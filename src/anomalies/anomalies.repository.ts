@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { FeedbackReason } from './anomaly-limits';
 
 /** An anomaly as kept for feedback: its series and days. */

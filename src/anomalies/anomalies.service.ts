@@ -19,7 +19,7 @@ import { buildForecastSeriesQuery, ForecastSeriesRow } from '../cost-query/forec
 import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.service';
 import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { InstallationSecrets } from '../infrastructure/installation-secrets/installation-secrets.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { AnomaliesRepository, AnomalyFeedback, KeptAnomaly } from './anomalies.repository';

@@ -19,7 +19,7 @@ import type { AuthenticatedRequest } from '../common/http/request-context';
 import { AnswerToKeep, SerializedAnswer } from './serialized-answer';
 import type { SuccessEnvelope } from '../common/http/envelope';
 import { metrics } from '../observability/prometheus-metrics';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { DataFreshness, DataFreshnessService, FRESHNESS_HEADERS, freshnessHeaders } from './data-freshness.service';
 import { ResultCache, resultCacheKey } from './result-cache';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';

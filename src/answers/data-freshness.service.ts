@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { organizationScopeOf } from '../cost-query/data-scope';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { buildDataFreshnessQuery } from '../cost-query/data-freshness.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 
 /** How fresh the cost data a key sees is: what every dashboard shows as "data through …". */
 export interface DataFreshness {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import type { KeyListPage } from './api-key-list-page';
 
 /** A version of an API key as stored (api_keys, migrations 0002 and 0011): only the key's SHA-256. */

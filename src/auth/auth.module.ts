@@ -15,7 +15,7 @@ import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';
 import { StatementOwnerInterceptor } from './statement-owner.interceptor';
 import { ThrottledClients } from './throttled-clients';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { ClickhouseSignInRecords, RedisSignInRecords, SIGN_IN_RECORDS, SignInRecords } from './sign-in-records';
 import { SignInController } from './sign-in.controller';
 import { SsoService } from './sso.service';

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import { AuthenticatedRequest } from '../common/http/request-context';
-import { runAsStatementOwner } from '../infrastructure/clickhouse/statement-owner';
+import { runAsStatementOwner } from '../store/clickhouse/statement-owner';
 
 /**
  * Runs the handling of an authenticated request as its API key's (runAsStatementOwner), so the fair

@@ -4,13 +4,13 @@ import { messageOf } from '../common/errors/message-of';
 import { readableText } from '../common/text/hidden-characters';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PLAIN_IDENTIFIER } from '../config/settings';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { ensureDictionaries, migrate, reloadDictionaries } from '../infrastructure/clickhouse/migrator';
-import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../infrastructure/clickhouse/store-restore';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { ensureDictionaries, migrate, reloadDictionaries } from '../store/schema/migrator';
+import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../store/schema/store-restore';
 import { isSharedFilterStateKey, SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
-import { isImportTableName } from '../store/import-tables';
-import { endCaughtBackups, fenced, standDownCaughtImports } from '../store/publish-fence';
+import { isImportTableName } from '../store/publish/import-tables';
+import { endCaughtBackups, fenced, standDownCaughtImports } from '../store/publish/publish-fence';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
 import {

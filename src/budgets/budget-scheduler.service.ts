@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import type Redis from 'ioredis';
 import { messageOf } from '../common/errors/message-of';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { BudgetAlertsService } from './budget-alerts.service';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import type { BudgetDefinition, ThresholdKind, WebhookDestination } from './budget-definition';
 
 /** A budget's latest version, as stored. */

@@ -1,5 +1,5 @@
 import { SETTING_DEFAULTS } from '../config/settings';
-import { SWAP_LEASE_SECONDS } from '../store/import-journal';
+import { SWAP_LEASE_SECONDS } from '../store/publish/import-journal';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import { SCOPES } from '../common/http/principal';
 import { RATE_RANGE, RATE_SOURCE_RULE } from '../common/money/exchange-rates';

@@ -9,11 +9,11 @@ import { CostCategoriesService } from '../cost-categories/cost-categories.servic
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { SplitsService } from '../cost-categories/splits.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
-import { DataVersionModule } from '../infrastructure/data-version/data-version.module';
+import { DataVersionModule } from '../store/data-version/data-version.module';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { BackupService } from '../backup/backup.service';
-import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module';
+import { ClickhouseModule } from '../store/clickhouse/clickhouse.module';
 import { CurrencyRepository } from '../currency/currency.repository';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
 import { RedisModule } from '../infrastructure/redis/redis.module';

@@ -1,6 +1,6 @@
 import { loadDemoData } from '../demo/demo-data.loader';
 import { countOrganizationCosts, deleteOrganizationCosts } from '../store/cost-partitions';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT } from './cli-output';
 

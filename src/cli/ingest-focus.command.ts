@@ -1,6 +1,6 @@
 import { EXIT } from './cli-output';
 import { messageOf } from '../common/errors/message-of';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
 import { FilesToWrite, ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';

@@ -1,5 +1,5 @@
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { recoverInterruptedImports, RecoveryReport, SwappingImport } from '../store/import-journal';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { recoverInterruptedImports, RecoveryReport, SwappingImport } from '../store/publish/import-journal';
 
 interface RecoverCommandOutput {
   out(text: string): void;

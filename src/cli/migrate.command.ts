@@ -1,5 +1,5 @@
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { migrate } from '../store/schema/migrator';
 import { CliOutput, EXIT } from './cli-output';
 
 export async function migrateCommand(clickhouse: ClickhouseService, io: CliOutput): Promise<number> {

@@ -9,7 +9,7 @@ import { bucketStarts } from '../cost-query/date-bucketing';
 import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { COMMITMENT_LIMITS } from './commitment-limits';
 import type {

@@ -10,7 +10,7 @@ import {
 } from '../cost-query/contracts.query';
 import type { OrganizationScope } from '../cost-query/filters.types';
 import { FORECAST_METHOD } from '../cost-query/forecast-model';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { CONTRACT_LIMITS } from './commitment-limits';
 import { burnDown, commitmentDays } from './contract-burn-down';
 import type { ContractDto, ContractsDto, ContractsRequestDto } from './dto/contracts.dto';

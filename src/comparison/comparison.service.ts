@@ -9,7 +9,7 @@ import { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { windowQuestion } from '../cost-query/cost-data.query';
 import { SplitsService } from '../cost-categories/splits.service';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import {
   assembleComparison,

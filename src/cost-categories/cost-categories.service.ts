@@ -10,7 +10,7 @@ import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { CostDataQuery, windowQuestion } from '../cost-query/cost-data.query';
 import type { CurrencyConversion } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { CategoryVersionRecord, CostCategoriesRepository } from './cost-categories.repository';
 import type {
   CostCategoryListDto,

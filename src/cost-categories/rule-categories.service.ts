@@ -10,7 +10,7 @@ import {
 } from '../cost-query/cost-category-rules';
 import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { CategoryVersionRecord, CostCategoriesRepository, StoredDefinition } from './cost-categories.repository';
 import type { CategorySplitDefinition } from '../cost-query/cost-category-definition';
 import type { CategorySplit } from '../cost-query/cost-splits';

@@ -14,7 +14,7 @@ import {
   splitPlanOf,
 } from '../cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../cost-query/split-portions.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 
 /** What a question's shared-cost splits move: the adjustment rows its answer adds, and the flows between values. */
 export interface MovedCost {

@@ -16,7 +16,7 @@ import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
 import { COMMITMENT_GROUPED_COLUMNS } from './commitments.query';
 import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTION_LIST_COLUMNS, COMMITMENT_PROJECTIONS } from './projections';
-import { readBaseline } from '../infrastructure/clickhouse/schema-baseline';
+import { readBaseline } from '../store/schema/schema-baseline';
 
 /**
  * One definition per concept: the lists written out in several places are checked against the one they must

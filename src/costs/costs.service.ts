@@ -13,7 +13,7 @@ import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { effectiveSavingsRate, finiteNumber, MetricSums } from '../cost-query/cost-metrics';
 import { METRICS } from '../cost-query/metrics';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { windowOf } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService, AnswerMoney, AppliedRates } from '../currency/answer-currency.service';
 import { ConvertedSumsService } from '../currency/converted-sums.service';

@@ -12,7 +12,7 @@ import {
   planConversion,
 } from '../cost-query/currency-conversion';
 import type { OrganizationScope } from '../cost-query/filters.types';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { CurrencyRepository, CurrencySettings } from './currency.repository';
 
 /** An answer's money: its currency, and how rows in other currencies are converted into it (absent: none are). */

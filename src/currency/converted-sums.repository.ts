@@ -3,7 +3,7 @@ import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ConversionPolicy } from '../common/money/exchange-rates';
 import { buildConvertedSumsInsert } from '../cost-query/converted-sums.query';
 import { ConvertedSums, CurrencyConversion } from '../cost-query/currency-conversion';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 
 /** A registered build: which one, the currencies it converted (bit order), and how old it is. */
 export interface RegisteredBuild {

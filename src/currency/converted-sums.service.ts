@@ -5,7 +5,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConvertedSums, CurrencyConversion, planConversion } from '../cost-query/currency-conversion';
 import { monthsOf } from '../cost-query/converted-sums.query';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
 import { BuildKey, ConvertedSumsRepository, RegisteredBuild } from './converted-sums.repository';

@@ -3,7 +3,7 @@ import { DEFAULT_REPORTING_CURRENCY } from '../common/money/currency-codes';
 import { ConversionPolicy, DEFAULT_CONVERSION_POLICY, LoadedRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
 import { addDays } from '../common/dates/calendar-date';
 import type { CurrencyPresence } from '../cost-query/currency-conversion';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 
 /** Per billing currency and period, the first and last usage day: read once per organisation and data version. */

@@ -1,6 +1,6 @@
 import { daysInRange, formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { decimalText, scaled } from '../common/money/scaled-decimal';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { CurrencyRepository } from '../currency/currency.repository';
 import { DEMO_CONTRACT, DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
 import { demoExchangeRates } from './demo-exchange-rates';

@@ -22,8 +22,8 @@ import {
 import { Filters } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildScopeDataVersionQuery } from '../cost-query/scope-data-version.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { windowOf } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import type { Principal } from '../common/http/principal';

@@ -6,7 +6,7 @@ import { OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery, ForecastMetric, ForecastSeriesRow } from '../cost-query/forecast-series.query';
 import { lastDayOfPeriod } from '../common/money/exchange-rates';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { FORECAST_LIMITS } from './forecast-limits';
 import { backtest, Estimate, estimateTotal, fitCalibrated, FORECAST_METHOD, FittedModel } from '../cost-query/forecast-model';
 import { ForecastDateGrouping, ForecastRequestDto } from './dto/forecast-request.dto';

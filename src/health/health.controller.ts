@@ -4,7 +4,7 @@ import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthInd
 import type { Response } from 'express';
 import type Redis from 'ioredis';
 import { Public } from '../common/http/request-context';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
 import { shutdownState } from './shutdown-state';

@@ -3,7 +3,7 @@ import { isCurrencyCode } from '../common/money/currency-codes';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { csvRecords } from './csv-records';
 import { FocusFile, FocusIngestError, readingPart } from './focus-files';
 import { selectParquetText } from './focus-load';

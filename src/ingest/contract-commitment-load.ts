@@ -1,6 +1,6 @@
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { contractCommitmentsInForceSql, ContractCommitmentInForce } from '../cost-query/contracts.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { checkedAcrossFiles, ParsedCommitment } from './contract-commitment-dataset';
 
 /** What an import of Contract Commitment files replaced: the contracts it named, and their commitments now. */

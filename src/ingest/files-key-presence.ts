@@ -1,5 +1,5 @@
 import { keyPresenceSql, KeyPresenceRow } from '../cost-query/key-presence.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { serveFile } from './file-server';
 import { FocusFile, readingPart, withGlobFreePath } from './focus-files';
 import { ImportParameters, reaches } from './focus-load';

@@ -1,5 +1,5 @@
-import { exceededQueryBudget } from '../infrastructure/clickhouse/clickhouse-errors';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { exceededQueryBudget } from '../store/clickhouse/clickhouse-errors';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { serveFile } from './file-server';
 import { FocusFile, FocusIngestError, openFocusFile, readingPart, withGlobFreePath } from './focus-files';
 import {
@@ -16,7 +16,7 @@ import {
   reportTotalsSql,
 } from './focus-mapping';
 import { settingsClause, sqlString } from '../store/statement-text';
-import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from '../store/import-tables';
+import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from '../store/publish/import-tables';
 import { watchProcessReadBytes } from './process-read-bytes';
 import { messageOf } from '../common/errors/message-of';
 

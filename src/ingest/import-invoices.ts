@@ -1,5 +1,5 @@
 import { InvoiceTotalsRow, invoiceTotalsSql } from '../cost-query/invoices.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { IMPORT_STATEMENT_SETTINGS } from './focus-mapping';
 
 /** One invoice of an import, as its summary prints it: what to reconcile against the provider's invoice. */

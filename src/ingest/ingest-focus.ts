@@ -8,16 +8,16 @@ import {
   stagedInvoices,
 } from './import-invoices';
 import { UUID_PATTERN } from '../common/validation/patterns';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';
 import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestError, readCsvHeader, readingPart } from './focus-files';
 import { createImportInput, dropImportInput, ImportParameters, loadFile } from './focus-load';
 import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
-import { dropImportTables, recoverInterruptedImports } from '../store/import-journal';
-import { createStagingTables, dropAbandonedImportTables, stagedOnHost } from '../store/import-staging';
-import { newImportId } from '../store/import-tables';
-import { existingPartitions, PartitionHost, partitionHosts } from '../store/partition-hosts';
-import { publishPartitions, PublishPlan, PublishRefusal } from '../store/partition-publish';
+import { dropImportTables, recoverInterruptedImports } from '../store/publish/import-journal';
+import { createStagingTables, dropAbandonedImportTables, stagedOnHost } from '../store/publish/import-staging';
+import { newImportId } from '../store/publish/import-tables';
+import { existingPartitions, PartitionHost, partitionHosts } from '../store/publish/partition-hosts';
+import { publishPartitions, PublishPlan, PublishRefusal } from '../store/publish/partition-publish';
 import {
   ContractCommitmentFile,
   isContractCommitmentDataset,

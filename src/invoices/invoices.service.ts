@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildInvoicesQuery, InvoiceTotalsRow, invoicePeriods, readInvoice } from '../cost-query/invoices.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { InvoicesDto, InvoicesRequestDto } from './dto/invoices.dto';
 
 @Injectable()

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { SharingController } from './sharing.controller';
 import { SharingService } from './sharing.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import type { ImportedDelivery } from './delivery-plan';
 import type { SourceKind } from './source-location';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';

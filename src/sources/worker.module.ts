@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ClickhouseModule } from '../infrastructure/clickhouse/clickhouse.module';
+import { ClickhouseModule } from '../store/clickhouse/clickhouse.module';
 import { RedisModule } from '../infrastructure/redis/redis.module';
 import { IngestWorkerService } from './ingest-worker.service';
 import { SourceCheckService } from './source-check.service';

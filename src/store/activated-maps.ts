@@ -1,11 +1,11 @@
 import { sleep } from '../common/async/sleep';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
 import { ACTIVATED_PROJECTIONS } from '../cost-query/projections';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from './clickhouse/clickhouse.service';
 import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './statement-text';
-import { newImportId } from './import-tables';
-import { PartitionHost, partitionHosts } from './partition-hosts';
-import { GeneratedTableName, StoreTable } from '../infrastructure/clickhouse/store-tables';
+import { newImportId } from './publish/import-tables';
+import { PartitionHost, partitionHosts } from './publish/partition-hosts';
+import { GeneratedTableName, StoreTable } from './schema/store-tables';
 
 /**
  * The activated map columns of the cost rows (migration 0027): each row's tags and cost categories restricted to the

@@ -1,5 +1,5 @@
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { partitionHosts } from './partition-hosts';
+import { ClickhouseService } from './clickhouse/clickhouse.service';
+import { partitionHosts } from './publish/partition-hosts';
 
 /**
  * Removes every cost row of one organisation by dropping its partitions. Since migration 0004 a

@@ -3,7 +3,7 @@ import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { ActivatedKeys, scopeReadingActivatedMaps } from '../cost-query/activated-maps';
 import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
-import { CostDataVersion } from '../infrastructure/data-version/cost-data-version.service';
+import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { TagKeysRepository } from './tag-keys.repository';
 

@@ -3,7 +3,7 @@ import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
 import { keyPresenceSql, KeyPresenceRow } from '../cost-query/key-presence.query';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { ACTIVATIONS_TABLE } from '../store/activated-maps';
 
 /** Where a key stands: being written and back-filled, answered from the activated columns, or neither. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
 import { bucketStartSql, DateGrouping } from '../cost-query/date-bucketing';
 import type { DateRange } from '../cost-query/filters.types';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import type { BusinessMetric, MetricValue, UnitSelection } from './business-metric';
 
 /** A metric as listed: its definition, who saved it last and when, and what its values cover. */

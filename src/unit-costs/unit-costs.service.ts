@@ -9,7 +9,7 @@ import type { DateRange, Filters, OrganizationScope } from '../cost-query/filter
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildUnitCostSumsQuery, UnitCostSumsRow } from '../cost-query/unit-cost-sums.query';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { UnitSelection, unitSelection } from './business-metric';
 import { BusinessMetricsRepository, StoredMetric, UnitsRow } from './business-metrics.repository';

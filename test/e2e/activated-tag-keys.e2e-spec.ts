@@ -8,7 +8,7 @@ import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { TagKeyActivationService } from '../../src/tag-keys/tag-key-activation.service';
 import { sleep } from '../../src/common/async/sleep';
 import { addDays } from '../../src/common/dates/calendar-date';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { sumDecimalText } from '../support/decimals';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';

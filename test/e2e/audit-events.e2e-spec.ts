@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 import { AUDIT_EVENTS_CSV_COLUMNS } from '../../src/audit/audit-events-csv';
 import { loadConfig } from '../../src/config/app-config';
 import { applyAuditRetention, retentionDaysOf } from '../../src/infrastructure/audit-trail/audit-retention';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { loadMigrations } from '../../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
+import { loadMigrations } from '../../src/store/schema/migrator';
 import { TestApp, TestOrganization } from '../support/test-app';
 
 /**

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadMigrations, migrate } from '../../src/infrastructure/clickhouse/migrator';
+import { loadMigrations, migrate } from '../../src/store/schema/migrator';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { startAppWithEnv } from '../support/app-with-env';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';

@@ -9,10 +9,10 @@ import { parseCommandLine } from '../../src/cli/cli-args';
 import { runCli } from '../../src/cli/cli-runner';
 import { deleteOrganizationCosts } from '../../src/store/cost-partitions';
 import { ingestFocus, IngestFocusSummary } from '../../src/ingest/ingest-focus';
-import { ABANDONED_IMPORT_AFTER_MS } from '../../src/store/import-staging';
+import { ABANDONED_IMPORT_AFTER_MS } from '../../src/store/publish/import-staging';
 import { runIngestFocusCommand } from '../../src/cli/ingest-focus.command';
 import { TestApp, TestOrganization } from '../support/test-app';
-import { generatedTableName } from '../../src/infrastructure/clickhouse/store-tables';
+import { generatedTableName } from '../../src/store/schema/store-tables';
 
 /**
  * FOCUS import of the real FinOps Foundation sample (1,000 AWS/Azure/Oracle rows), then the API's

@@ -15,12 +15,12 @@ import { TestApp } from '../support/test-app';
 import { childEnv as builtChildEnv, readStoreInChild, withBuiltApi } from '../support/built-app';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
-import { StoreTable } from '../../src/infrastructure/clickhouse/store-tables';
+import { StoreTable } from '../../src/store/schema/store-tables';
 
 /**
  * Crash safety of a multi-period FOCUS import (issue 3: "an import that fails at any point leaves the
  * previously visible data exactly as it was"). The compiled CLI runs in a child process, and the
- * test-only INGEST_FAULT_AFTER_SWAPS / INGEST_FAULT_AFTER_RESTORES (src/store/fault-injection.ts) make
+ * test-only INGEST_FAULT_AFTER_SWAPS / INGEST_FAULT_AFTER_RESTORES (src/store/publish/fault-injection.ts) make
  * it SIGKILL itself between two partition swaps / two partition restores. Recovery (`ingest recover`,
  * or the next import) must then bring every API answer back exactly as it was before the crash, and
  * a normal re-import must converge to the new data.

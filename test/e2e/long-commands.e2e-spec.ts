@@ -1,7 +1,7 @@
 // modes: server cluster — the server's progress headers (the embedded engine has no socket)
 import { randomBytes } from 'node:crypto';
 import { TestApp } from '../support/test-app';
-import { generatedTableName } from '../../src/infrastructure/clickhouse/store-tables';
+import { generatedTableName } from '../../src/store/schema/store-tables';
 
 /**
  * A statement that runs longer than the client's request timeout without a byte to send (the activated keys'

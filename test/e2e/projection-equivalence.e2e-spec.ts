@@ -1,7 +1,7 @@
 // modes: embedded server cluster — projections on every topology
 import { MEASURE_COLUMNS, MeasureColumn } from '../../src/cost-query/metrics';
 import { COMMITMENT_PROJECTIONS } from '../../src/cost-query/projections';
-import { StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { StatementParameters } from '../../src/store/clickhouse/clickhouse.service';
 import { interceptStatements, withSettings } from '../support/statement-interceptor';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 import { E2E_MODE } from '../support/e2e-mode';

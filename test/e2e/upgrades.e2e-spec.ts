@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/app-config';
 import { METRIC_CSV_HEADERS, METRIC_NAMES, METRIC_SUMMARY_NAMES } from '../../src/cost-query/metrics';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { loadMigrations, migrate } from '../../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
+import { loadMigrations, migrate } from '../../src/store/schema/migrator';
 import { sumDecimalText, toScaled } from '../support/decimals';
 import { E2E_MODE, SHARED_SERVERS } from '../support/e2e-mode';
 import { buildOldStore, DAYS, MONEY_COLUMNS, oldEstate, OldRow, writtenColumns } from '../support/old-store';
@@ -24,7 +24,7 @@ import { childEnv as builtChildEnv, readStoreInChild, withBuiltApi } from '../su
  * be today's. N = 1 (migration 0001's world) and N = 23 (the previous release: 0024 and 0025 came with the last).
  *
  * Crash safety: `migrate` (the compiled CLI, in a child process) is killed with SIGKILL between two statements of a
- * multi-statement migration (MIGRATE_FAULT_AFTER_STATEMENT, src/infrastructure/clickhouse/migration-fault.ts); the
+ * multi-statement migration (MIGRATE_FAULT_AFTER_STATEMENT, src/store/schema/migration-fault.ts); the
  * next `migrate` must complete it, record every migration once, and leave the answers of the uncrashed path. And
  * every migration, cut after each of its statements, then run whole (a crash and the re-run), ends in today's schema.
  *
@@ -471,8 +471,8 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
       const script = `
         require('reflect-metadata');
         const { loadConfig } = require(${JSON.stringify(join(DIST, 'config/app-config'))});
-        const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/clickhouse.service'))});
-        const { migrate } = require(${JSON.stringify(join(DIST, 'infrastructure/clickhouse/migrator'))});
+        const { ClickhouseService } = require(${JSON.stringify(join(DIST, 'store/clickhouse/clickhouse.service'))});
+        const { migrate } = require(${JSON.stringify(join(DIST, 'store/schema/migrator'))});
         const { version, columns, rows } = JSON.parse(process.argv[1]);
         (async () => {
           const clickhouse = new ClickhouseService(loadConfig(process.env));

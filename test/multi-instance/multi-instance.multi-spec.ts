@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { loadConfig } from '../../src/config/app-config';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';
 import { freePort, killPid } from '../support/local-servers';
 import { browse, CookieJar, OIDC_CLIENT, RunningOidcProvider, signInAtProvider, startOidcProvider } from '../support/oidc-provider';

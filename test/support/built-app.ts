@@ -46,7 +46,7 @@ export function readStoreInChild(env: NodeJS.ProcessEnv, reads: readonly StoreRe
   const script = `
     require('reflect-metadata');
     const { loadConfig } = require(${JSON.stringify(join(BUILT.dist, 'config/app-config'))});
-    const { ClickhouseService } = require(${JSON.stringify(join(BUILT.dist, 'infrastructure/clickhouse/clickhouse.service'))});
+    const { ClickhouseService } = require(${JSON.stringify(join(BUILT.dist, 'store/clickhouse/clickhouse.service'))});
     (async () => {
       const clickhouse = new ClickhouseService(loadConfig(process.env));
       const results = [];

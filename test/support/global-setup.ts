@@ -79,8 +79,8 @@ export default async function globalSetup(): Promise<void> {
  */
 async function migrateSharedServerOnce(): Promise<void> {
   const { loadConfig } = await import('../../src/config/app-config');
-  const { ClickhouseService } = await import('../../src/infrastructure/clickhouse/clickhouse.service');
-  const { migrate } = await import('../../src/infrastructure/clickhouse/migrator');
+  const { ClickhouseService } = await import('../../src/store/clickhouse/clickhouse.service');
+  const { migrate } = await import('../../src/store/schema/migrator');
   const clickhouse = new ClickhouseService(loadConfig(process.env));
   try {
     await migrate(clickhouse);

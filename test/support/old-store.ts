@@ -1,5 +1,5 @@
-import type { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../../src/infrastructure/clickhouse/migrator';
+import type { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
+import { migrate } from '../../src/store/schema/migrator';
 
 /**
  * The store of an older release (test/e2e/upgrades.e2e-spec.ts): the schema of migrations 1..N only, applied by the

@@ -1,4 +1,4 @@
-import { ClickhouseService, ReadOptions, StatementParameters } from '../../src/infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService, ReadOptions, StatementParameters } from '../../src/store/clickhouse/clickhouse.service';
 
 /**
  * Test-only: every statement the app reads with (query and queryRaw) passes through `onStatement`,

@@ -10,8 +10,8 @@ import type { SettingOverrides } from '../../src/config/settings';
 import type { CostLineItemRow } from '../../src/cost-query/cost-line-item';
 import { MEASURE_COLUMNS, MeasureColumn } from '../../src/cost-query/metrics';
 import { loadConfig } from '../../src/config/app-config';
-import { ClickhouseService } from '../../src/infrastructure/clickhouse/clickhouse.service';
-import { migrate } from '../../src/infrastructure/clickhouse/migrator';
+import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
+import { migrate } from '../../src/store/schema/migrator';
 import { Scope, SCOPES } from '../../src/common/http/principal';
 import { SHARED_SERVERS } from './e2e-mode';
 

@@ -1,5 +1,5 @@
-import { toClusterStatements } from '../clickhouse/cluster-ddl';
-import { loadMigrations } from '../clickhouse/migrator';
+import { toClusterStatements } from '../../store/schema/cluster-ddl';
+import { loadMigrations } from '../../store/schema/migrator';
 import { retentionDaysOf, retentionStatement } from './audit-retention';
 
 describe('audit retention', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { redactSecrets } from '../../observability/log-redaction';
 import { metrics } from '../../observability/prometheus-metrics';
-import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
 import { actorColumns, AuditAction, AuditDetails, AuditEvent, AuditOrigin } from './audit-event';
 import { AuditEventQuery, AuditEventsRepository } from './audit-events.repository';
 import { applyAuditRetention } from './audit-retention';

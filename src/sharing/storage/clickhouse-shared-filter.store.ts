@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { UpstreamUnavailableException } from '../../common/errors/api-errors';
-import { ClickhouseService } from '../../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
 import { SharedFilterConfiguration, serializeSharedFilterConfiguration } from '../shared-filter-configuration';
 import {
   NewSharedFilter,

@@ -1,6 +1,6 @@
-import { IMPORT_UNIT_SHARDING_KEY } from '../infrastructure/clickhouse/cluster-ddl';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
+import { IMPORT_UNIT_SHARDING_KEY } from '../schema/cluster-ddl';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { generatedTableName } from '../schema/store-tables';
 import { DEPENDENTS_FIRST, readImportStates } from './import-journal';
 import { distributedStagingTableName, IMPORT_TABLE_PREFIX, importTableName, parseImportTableName } from './import-tables';
 import { PartitionHost, reachableHosts } from './partition-hosts';

@@ -1,8 +1,8 @@
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { crashIfInjected } from './fault-injection';
 import { backupTableName, isImportTableName, isPartitionId, parseImportTableName } from './import-tables';
 import { hostsById, reachableHosts, SINGLE_SERVER_HOST } from './partition-hosts';
-import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
+import { generatedTableName } from '../schema/store-tables';
 
 /**
  * The import journal (migrations 0007, 0014, table import_journal) makes a publish that spans several

@@ -1,7 +1,7 @@
 import type { ClusterConfig } from '../../config/app-config';
-import { ClusterReplication } from './cluster-ddl';
+import { ClusterReplication } from '../schema/cluster-ddl';
 import { messageOf } from '../../common/errors/message-of';
-import { StoreTable } from './store-tables';
+import { StoreTable } from '../schema/store-tables';
 
 /** A node of the cluster as system.clusters lists it. */
 export interface ClusterNode {

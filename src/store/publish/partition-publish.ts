@@ -1,5 +1,5 @@
-import { messageOf } from '../common/errors/message-of';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { messageOf } from '../../common/errors/message-of';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { crashIfInjected, pauseIfInjected } from './fault-injection';
 import {
   importsPublishingInThisProcess,
@@ -13,9 +13,9 @@ import {
   rollBackImport,
   tableExists,
 } from './import-journal';
-import { activationsChangedSince, KeysInForce, rewriteActivatedMaps } from './activated-maps';
+import { activationsChangedSince, KeysInForce, rewriteActivatedMaps } from '../activated-maps';
 import { backupTableName, importTableName, isPartitionId, parseImportTableName } from './import-tables';
-import { generatedTableName } from '../infrastructure/clickhouse/store-tables';
+import { generatedTableName } from '../schema/store-tables';
 import { existingPartitions, PartitionHost } from './partition-hosts';
 import { runningBackups, waitWhileBackupsRun } from './publish-fence';
 

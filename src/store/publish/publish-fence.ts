@@ -1,5 +1,5 @@
-import { sleep } from '../common/async/sleep';
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import { sleep } from '../../common/async/sleep';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { JOURNAL_TABLE, journalState, recoverInterruptedImports, SWAP_LEASE_SECONDS } from './import-journal';
 
 /**

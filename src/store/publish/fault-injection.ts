@@ -1,4 +1,4 @@
-import { sleep } from '../common/async/sleep';
+import { sleep } from '../../common/async/sleep';
 
 /**
  * TEST-ONLY fault injection, for test/e2e/ingest-crash-recovery.e2e-spec.ts; never set these in

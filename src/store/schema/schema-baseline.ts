@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ClickhouseService } from './clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { DISTRIBUTED_SUFFIX } from './cluster-ddl';
 import { fillPlaceholders } from './migration-text';
 
@@ -90,7 +90,7 @@ export async function baselineText(store: ClickhouseService, version: number, ha
     );
   return [
     '-- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.',
-    '-- A new store is created from it (src/infrastructure/clickhouse/schema-baseline.ts); older stores migrate step by step.',
+    '-- A new store is created from it (src/store/schema/schema-baseline.ts); older stores migrate step by step.',
     `-- covers migrations 1..${version}, checksums hash ${hash}`,
     '',
     ...statements.map((statement) => `${statement}\n;\n`),

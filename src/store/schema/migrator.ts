@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ClickhouseService } from './clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { CLUSTER_WIDE_TABLES, ClusterReplication, DISTRIBUTED_SUFFIX, distributedTableSql, toClusterStatements } from './cluster-ddl';
-import { NodesUnreachableError } from './cluster-nodes';
+import { NodesUnreachableError } from '../clickhouse/cluster-nodes';
 import { crashIfMigrationFault } from './migration-fault';
 import { fillPlaceholders } from './migration-text';
 import { baselineStatements, coverHash, readBaseline } from './schema-baseline';

@@ -1,4 +1,4 @@
-import type { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
+import type { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { importsPublishingInThisProcess, SWAP_LEASE_SECONDS } from './import-journal';
 import { PartitionHost } from './partition-hosts';
 import { publishPartitions, PublishPlan } from './partition-publish';

@@ -1,4 +1,4 @@
-import { GeneratedTableName, StoreTable } from './store-tables';
+import { GeneratedTableName, StoreTable } from '../schema/store-tables';
 import { ClickHouseClient, ClickHouseSettings, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { metrics, parseClickhouseSummary } from '../../observability/prometheus-metrics';
 import { asApiError, isUnreachableNodeError } from './clickhouse-errors';
 import { createClickhouseClient } from './clickhouse.client-factory';
-import { servingTableName } from './cluster-ddl';
+import { servingTableName } from '../schema/cluster-ddl';
 import { ClickhouseCluster } from './cluster-nodes';
 import { FairScheduler, TenantQueueFullError } from './fair-scheduler';
 import { currentStatementOwner } from './statement-owner';

@@ -1,5 +1,5 @@
-import { ClickhouseService } from '../infrastructure/clickhouse/clickhouse.service';
-import { StoreTable } from '../infrastructure/clickhouse/store-tables';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { StoreTable } from '../schema/store-tables';
 
 /**
  * Where cost partitions live and are swapped: the one server, or each node of a cluster (every replica of the

@@ -1,4 +1,4 @@
-import { ClickhouseService } from './clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
 /**
  * A store being restored from a backup says so on each of its servers (table store_restore, node-local, never in a

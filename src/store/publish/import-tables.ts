@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GeneratedTableName, generatedTableName } from '../infrastructure/clickhouse/store-tables';
+import { GeneratedTableName, generatedTableName } from '../schema/store-tables';
 
 /**
  * Names of an import's own tables, all generated here (never from input), so they can be spliced into

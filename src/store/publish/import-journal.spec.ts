@@ -11,7 +11,7 @@ import {
   toReportViewName,
   toStagingViewName,
 } from './import-tables';
-import { formatRecoveryReport, recoveryReportJson } from '../cli/ingest-recover.command';
+import { formatRecoveryReport, recoveryReportJson } from '../../cli/ingest-recover.command';
 
 const IMPORT_ID = 'focus_import_m1abcdef_0123abcd';
 const entry = {
