@@ -47,7 +47,7 @@ import { settingsClause } from '../src/store/statement-text';
 import { CURRENCY_CODES } from '../src/common/money/currency-codes';
 import { ingestFocus } from '../src/ingest/ingest-focus';
 import { describeKey, TagKeyActivationService } from '../src/tag-keys/tag-key-activation.service';
-import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
+import { TagKeysRepository } from '../src/store/repositories/tag-keys.repository';
 import { ACTIVATION_SETTLE_SECONDS, ACTIVATIONS_TABLE, reloadActivatedKeys } from '../src/store/activated-maps';
 import { clickhouseTimestamp } from '../src/common/dates/clickhouse-time';
 import { startClickhouseWithQueryLog } from '../test/support/app-with-env';

@@ -29,7 +29,7 @@ import { createApp } from '../src/app.factory';
 import { addDays, dayNumber } from '../src/common/dates/calendar-date';
 import { lastDayOfPeriod } from '../src/common/money/exchange-rates';
 import type { CostLineItemRow } from '../src/cost-query/cost-line-item';
-import { CurrencyRepository } from '../src/currency/currency.repository';
+import { CurrencyRepository } from '../src/store/repositories/currency.repository';
 import { withoutDefaults } from '../src/demo/demo-data.loader';
 import { generateDemoRows } from '../src/demo/demo-data.generator';
 import { demoExchangeRates } from '../src/demo/demo-exchange-rates';

@@ -26,23 +26,23 @@ import { backupTableName, importTableName } from '../src/store/publish/import-ta
 import * as partitionHosts from '../src/store/publish/partition-hosts';
 import * as partitionPublish from '../src/store/publish/partition-publish';
 import * as publishFence from '../src/store/publish/publish-fence';
-import { ApiKeysRepository } from '../src/auth/api-keys.repository';
+import { ApiKeysRepository } from '../src/store/repositories/api-keys.repository';
 import { ClickhouseSignInRecords } from '../src/auth/sign-in-records';
-import { AnomaliesRepository } from '../src/anomalies/anomalies.repository';
-import { BudgetsRepository, StoredAlert, StoredAttempt } from '../src/budgets/budgets.repository';
-import { CostCategoriesRepository } from '../src/cost-categories/cost-categories.repository';
-import { ConvertedSumsRepository } from '../src/currency/converted-sums.repository';
-import { CurrencyRepository } from '../src/currency/currency.repository';
-import { AuditEventsRepository } from '../src/infrastructure/audit-trail/audit-events.repository';
-import { applyAuditRetention } from '../src/infrastructure/audit-trail/audit-retention';
+import { AnomaliesRepository } from '../src/store/repositories/anomalies.repository';
+import { BudgetsRepository, StoredAlert, StoredAttempt } from '../src/store/repositories/budgets.repository';
+import { CostCategoriesRepository } from '../src/store/repositories/cost-categories.repository';
+import { ConvertedSumsRepository } from '../src/store/repositories/converted-sums.repository';
+import { CurrencyRepository } from '../src/store/repositories/currency.repository';
+import { AuditEventsRepository } from '../src/store/repositories/audit-events.repository';
+import { applyAuditRetention } from '../src/store/schema/audit-retention';
 import type { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
 import { InstallationSecrets } from '../src/infrastructure/installation-secrets/installation-secrets.service';
 import { normalizeSharedFilterConfiguration } from '../src/sharing/shared-filter-configuration';
 import { ClickhouseSharedFilterStore } from '../src/sharing/storage/clickhouse-shared-filter.store';
 import { ScopeKeys } from '../src/sharing/storage/scope-keys';
-import { CheckRow, SourceRow, SourcesRepository } from '../src/sources/sources.repository';
-import { TagKeysRepository } from '../src/tag-keys/tag-keys.repository';
-import { BusinessMetricsRepository } from '../src/unit-costs/business-metrics.repository';
+import { CheckRow, SourceRow, SourcesRepository } from '../src/store/repositories/sources.repository';
+import { TagKeysRepository } from '../src/store/repositories/tag-keys.repository';
+import { BusinessMetricsRepository } from '../src/store/repositories/business-metrics.repository';
 import { planConversion } from '../src/cost-query/currency-conversion';
 import { RateBook } from '../src/common/money/exchange-rates';
 import {
@@ -806,21 +806,21 @@ type StatementSource =
  * here or listed but sending none). The last kind is the work still to do (none today).
  */
 export const STATEMENT_SOURCES: Record<string, StatementSource> = {
-  'src/anomalies/anomalies.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/auth/api-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/anomalies.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/api-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/auth/sign-in-records.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/budgets/budgets.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/cost-categories/cost-categories.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/currency/converted-sums.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/currency/currency.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/infrastructure/audit-trail/audit-events.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/infrastructure/audit-trail/audit-retention.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/budgets.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/cost-categories.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/converted-sums.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/currency.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/audit-events.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/schema/audit-retention.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/infrastructure/installation-secrets/installation-secrets.service.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/sharing/storage/clickhouse-shared-filter.store.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/sharing/storage/scope-keys.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/sources/sources.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/tag-keys/tag-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/unit-costs/business-metrics.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/sources.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/tag-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/business-metrics.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/publish-fence.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',

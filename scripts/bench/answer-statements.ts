@@ -1,5 +1,5 @@
 import { buildDataFreshnessQuery } from '../../src/cost-query/data-freshness.query';
-import { currencyPresenceSql } from '../../src/currency/currency.repository';
+import { currencyPresenceSql } from '../../src/store/repositories/currency.repository';
 
 /**
  * Whether a statement the API sent computes an answer (the statements the bench replays directly on ClickHouse):

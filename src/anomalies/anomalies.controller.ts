@@ -7,7 +7,7 @@ import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { ROOT_CAUSE_DIMENSIONS } from '../cost-query/anomaly-root-causes.query';
 import { organizationScopeOf } from '../cost-query/data-scope';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AnomaliesResult, AnomaliesService } from './anomalies.service';
 import { ANOMALY_LIMITS } from './anomaly-limits';

@@ -17,13 +17,14 @@ import { DimensionRef, parseDimension } from '../cost-query/dimension-registry';
 import { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { buildForecastSeriesQuery, ForecastSeriesRow } from '../cost-query/forecast-series.query';
 import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.service';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { InstallationSecrets } from '../infrastructure/installation-secrets/installation-secrets.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
-import { AnomaliesRepository, AnomalyFeedback, KeptAnomaly } from './anomalies.repository';
-import { ANOMALY_LIMITS, BASELINE_EXCLUDING, FeedbackReason } from './anomaly-limits';
+import { AnomaliesRepository, AnomalyFeedback, KeptAnomaly } from '../store/repositories/anomalies.repository';
+import type { FeedbackReason } from '../store/repositories/anomalies.repository';
+import { ANOMALY_LIMITS, BASELINE_EXCLUDING } from './anomaly-limits';
 import { ANOMALY_METHOD, DetectedAnomaly, detectAnomalies } from './anomaly-model';
 import { AnomaliesRequestDto } from './dto/anomalies-request.dto';
 

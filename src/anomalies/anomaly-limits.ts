@@ -1,4 +1,5 @@
 import { ONE_OFF_CHARGE_CATEGORIES } from '../cost-query/forecast-series.query';
+import type { FeedbackReason } from '../store/repositories/anomalies.repository';
 import { BASELINE_DAYS, LOOKBACK_DAYS, SCORE_THRESHOLD } from './anomaly-model';
 
 /** The anomaly scan's limits and defaults, written once (the DTOs, the service and the docs quote them). */
@@ -31,7 +32,5 @@ export const ANOMALY_LIMITS = {
   keptDays: 90,
 } as const;
 
-/** Feedback reasons; those in BASELINE_EXCLUDING leave the anomaly's days out of later baselines. */
-export const FEEDBACK_REASONS = ['expected', 'seasonal', 'migration', 'resolved', 'not-applicable', 'other'] as const;
-export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
+/** Feedback reasons (FEEDBACK_REASONS) that leave the anomaly's days out of later baselines. */
 export const BASELINE_EXCLUDING: readonly FeedbackReason[] = ['expected', 'seasonal', 'migration'];

@@ -1,5 +1,5 @@
 import { CsvText, csvRecord } from '../answers/csv-text';
-import type { AuditEvent } from '../infrastructure/audit-trail/audit-event';
+import type { AuditEvent } from '../store/repositories/audit-event';
 
 /** The columns of GET /v1/admin/audit-events as CSV: one record per event, newest first. */
 export const AUDIT_EVENTS_CSV_COLUMNS = [

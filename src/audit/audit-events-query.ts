@@ -3,8 +3,8 @@ import { InvalidRequestException } from '../common/errors/api-errors';
 import { UUID_PATTERN } from '../common/validation/patterns';
 import { SUPPORTED_DATES_TEXT } from '../common/validation/validators';
 import type { AnswerFormat } from '../answers/answer-format';
-import { AUDIT_ACTIONS, isAuditAction } from '../infrastructure/audit-trail/audit-event';
-import type { AuditEventQuery, AuditPosition } from '../infrastructure/audit-trail/audit-events.repository';
+import { AUDIT_ACTIONS, isAuditAction } from '../store/repositories/audit-event';
+import type { AuditEventQuery, AuditPosition } from '../store/repositories/audit-events.repository';
 
 /**
  * Events per page of GET /v1/admin/audit-events: the default and the largest `limit`. A JSON page is for reading; a

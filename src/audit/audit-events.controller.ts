@@ -9,7 +9,7 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
-import { AUDIT_ACTION_MEANINGS, AUDIT_ACTIONS, AuditEvent } from '../infrastructure/audit-trail/audit-event';
+import { AUDIT_ACTION_MEANINGS, AUDIT_ACTIONS, AuditEvent } from '../store/repositories/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { AUDIT_EVENTS_CSV_COLUMNS, auditEventRecord, auditEventsCsv } from './audit-events-csv';
 import { AUDIT_EVENTS_PAGE_SIZES, encodeAuditCursor, INSTANT_TEXT, readAuditEventsQuery } from './audit-events-query';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AuditAction, AuditActorKind } from '../infrastructure/audit-trail/audit-event';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AuditAction, AuditActorKind } from '../store/repositories/audit-event';
 
 export class AuditActorDto {
   @ApiProperty({

@@ -1,16 +1,5 @@
 import { InvalidRequestException } from '../common/errors/api-errors';
-
-/** Where a page of GET /v1/admin/api-keys starts: after this key in the list's order (created, then id). */
-export interface KeyListPosition {
-  createdAtMs: number;
-  keyId: string;
-}
-
-/** A page of the key list, as asked for: how many keys, and after which. */
-export interface KeyListPage {
-  limit: number;
-  after?: KeyListPosition;
-}
+import type { KeyListPage, KeyListPosition } from '../store/repositories/api-keys.repository';
 
 const KEY_ID = /^[A-Za-z0-9]{1,64}$/;
 

@@ -17,7 +17,7 @@ import { CurrentPrincipal } from '../common/http/request-context';
 import { canonicalDataScope, describeDataScope, organizationScopeOf } from '../cost-query/data-scope';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SETTING_DEFAULTS } from '../config/settings';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { encodeKeyListCursor, readKeyListPage } from './api-key-list-page';

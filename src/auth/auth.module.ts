@@ -9,7 +9,7 @@ import { REDIS } from '../infrastructure/redis/redis.module';
 import { ApiKeyAuthGuard } from './api-key-auth.guard';
 import { ApiKeysAdminController } from './api-keys-admin.controller';
 import { ApiKeysService } from './api-keys.service';
-import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysRepository } from '../store/repositories/api-keys.repository';
 import { RateLimitGuard } from './rate-limit.guard';
 import { ResilientThrottlerStorage } from './resilient-throttler-storage';
 import { ScopesGuard } from './scopes.guard';

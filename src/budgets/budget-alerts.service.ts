@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { addDays, todayUtc } from '../common/dates/calendar-date';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { amountFor, BUDGET_LIMITS } from './budget-definition';
 import { alertDecisions, AlertDecision, previousPeriodWithdrawals } from './budget-status';
-import { BudgetsRepository, StoredAlert, StoredBudget } from './budgets.repository';
+import { BudgetsRepository, StoredAlert, StoredBudget } from '../store/repositories/budgets.repository';
 import { BudgetStatusAnswer, BudgetsService } from './budgets.service';
 import type { BudgetAlertDto } from './dto/budget.dto';
 import type { BudgetThresholdEvent } from './webhook-payloads';

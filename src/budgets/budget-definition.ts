@@ -1,19 +1,11 @@
 /**
- * What a budget is, apart from any store or HTTP: its periods, the amount planned for each, its thresholds and what
- * each needs to hold. Pure (the admin API validates with it, the status and the evaluator compute with it).
+ * What a budget means, apart from any store or HTTP (its saved shape, BudgetDefinition, is the store's): its periods,
+ * the amount planned for each, its thresholds and what each needs to hold. Pure (the admin API validates with it, the
+ * status and the evaluator compute with it).
  */
 import { addDays, formatMonthNumber, monthNumber } from '../common/dates/calendar-date';
 import { decimalText, scaled } from '../common/money/scaled-decimal';
-import type { Filters } from '../cost-query/filters.types';
-
-export const BUDGET_PERIODS = ['monthly', 'quarterly', 'yearly'] as const;
-export type BudgetPeriodKind = (typeof BUDGET_PERIODS)[number];
-
-export const BUDGET_METRICS = ['amortized_cost', 'billed_cost'] as const;
-export type BudgetMetric = (typeof BUDGET_METRICS)[number];
-
-export const THRESHOLD_KINDS = ['actual', 'forecast'] as const;
-export type ThresholdKind = (typeof THRESHOLD_KINDS)[number];
+import type { BudgetPeriodKind, BudgetThreshold } from '../store/repositories/budgets.repository';
 
 export const BUDGET_LIMITS = {
   /** Budgets an organisation keeps at once (403 past it). */
@@ -33,28 +25,6 @@ export const BUDGET_LIMITS = {
 
 /** The key of `amounts` that applies to every period without a planned amount of its own. */
 export const DEFAULT_AMOUNT_KEY = 'default';
-
-export interface BudgetThreshold {
-  kind: ThresholdKind;
-  percent: number;
-}
-
-export interface WebhookDestination {
-  url: string;
-  format: 'json' | 'slack' | 'teams';
-}
-
-/** A budget as saved (its latest version). Amounts are exact decimal text, in `currency`. */
-export interface BudgetDefinition {
-  name: string;
-  filters: Filters;
-  metric: BudgetMetric;
-  currency: string;
-  period: BudgetPeriodKind;
-  amounts: Record<string, string>;
-  thresholds: BudgetThreshold[];
-  notify: WebhookDestination[];
-}
 
 /** One period of a budget: `label` names it in `amounts` (2026-12, 2026-Q4, 2026); both ends included. */
 export interface BudgetPeriod {

@@ -6,7 +6,7 @@ import { CostDataVersion } from '../store/data-version/cost-data-version.service
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { BudgetAlertsService } from './budget-alerts.service';
-import { BudgetsRepository } from './budgets.repository';
+import { BudgetsRepository } from '../store/repositories/budgets.repository';
 import { BudgetWebhooksService } from './budget-webhooks.service';
 
 /** How often the worker looks for imports, budget changes and due deliveries. */

@@ -16,7 +16,7 @@ import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
 import { BUDGET_LIMITS, periodContaining, shiftPeriod } from './budget-definition';
 import type { BudgetSums } from './budget-status';
-import type { StoredBudget } from './budgets.repository';
+import type { StoredBudget } from '../store/repositories/budgets.repository';
 
 /** Budgets read in one statement: their conditions are evaluated on every group of the window's rows. */
 const BUDGETS_PER_STATEMENT = 100;

@@ -3,7 +3,7 @@ import { openSecret } from '../common/crypto/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { workerOrigin } from './budget-alerts.service';
-import { BudgetsRepository, StoredAlert, StoredAttempt } from './budgets.repository';
+import { BudgetsRepository, StoredAlert, StoredAttempt } from '../store/repositories/budgets.repository';
 import { deliverWebhook, DeliveryOutcome } from './webhook-delivery';
 import { BudgetThresholdEvent, webhookBody } from './webhook-payloads';
 import { nextAttemptAt } from './webhook-retry';

@@ -14,7 +14,7 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { BUDGET_LIMITS } from './budget-definition';

@@ -5,7 +5,7 @@ import { BudgetSumsService } from './budget-sums.service';
 import { BudgetWebhooksService } from './budget-webhooks.service';
 import { BudgetsAdminController } from './budgets-admin.controller';
 import { BudgetsController } from './budgets.controller';
-import { BudgetsRepository } from './budgets.repository';
+import { BudgetsRepository } from '../store/repositories/budgets.repository';
 import { BudgetsService } from './budgets.service';
 
 /**

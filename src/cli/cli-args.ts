@@ -10,14 +10,8 @@ import { MAX_MAP_KEY_LENGTH } from '../cost-query/dimension-registry';
 import { MAX_ACTIVATED_KEYS } from '../tag-keys/activated-keys-limit';
 import { METRIC_LIMITS } from '../unit-costs/business-metric';
 import { CONVERSION_POLICIES, ConversionPolicy, isRateSource, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
-import {
-  INTEGRATION_ID_PATTERN,
-  INTEGRATION_ID_RULE,
-  isSourceKind,
-  SOURCE_KINDS,
-  SourceKind,
-  SourceOptions,
-} from '../sources/source-location';
+import { INTEGRATION_ID_PATTERN, INTEGRATION_ID_RULE, isSourceKind, SourceOptions } from '../sources/source-location';
+import { SOURCE_KINDS, SourceKind } from '../store/repositories/sources.repository';
 
 /** A command line the CLI understood, with every value validated. */
 export type CliCommand =

@@ -20,7 +20,7 @@ import { runIngestRecoverCommand } from './ingest-recover.command';
 import { currencyCommand } from './currency.command';
 import { tagKeysCommand } from './tag-keys.command';
 import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
-import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
+import { TagKeysRepository } from '../store/repositories/tag-keys.repository';
 import { sourcesCommand } from './sources.command';
 import { ExchangeRatesService } from '../currency/exchange-rates.service';
 import { BackupService } from '../backup/backup.service';

@@ -3,7 +3,7 @@ import { SWAP_LEASE_SECONDS } from '../store/publish/import-journal';
 import { DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED } from '../demo/demo-data.generator';
 import { SCOPES } from '../common/http/principal';
 import { RATE_RANGE, RATE_SOURCE_RULE } from '../common/money/exchange-rates';
-import { SOURCE_KINDS } from '../sources/source-location';
+import { SOURCE_KINDS } from '../store/repositories/sources.repository';
 import { BUDGET_LIMITS } from '../budgets/budget-definition';
 import { METRIC_LIMITS } from '../unit-costs/business-metric';
 

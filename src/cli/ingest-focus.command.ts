@@ -5,7 +5,7 @@ import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
 import { FilesToWrite, ingestFocus, IngestFocusOptions, IngestFocusSummary, IngestProgress } from '../ingest/ingest-focus';
 import { describeKey, type TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
-import type { KeyActivation } from '../tag-keys/tag-keys.repository';
+import type { KeyActivation } from '../store/repositories/tag-keys.repository';
 
 /** Where the command writes; structurally a CliOutput, plus an optional live progress line. */
 export interface IngestCommandOutput {

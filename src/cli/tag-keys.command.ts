@@ -1,5 +1,5 @@
 import { describeKey, type TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
-import type { TagKeysRepository } from '../tag-keys/tag-keys.repository';
+import type { TagKeysRepository } from '../store/repositories/tag-keys.repository';
 import type { CliCommand } from './cli-args';
 import { CliOutput, EXIT, formatTable } from './cli-output';
 

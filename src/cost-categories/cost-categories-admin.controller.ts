@@ -16,7 +16,7 @@ import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { categoryKeyProblems } from '../cost-query/cost-category-definition';
 import { organizationScopeOf } from '../cost-query/data-scope';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { CostCategoriesService } from './cost-categories.service';

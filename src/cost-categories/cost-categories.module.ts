@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CostCategoriesAdminController } from './cost-categories-admin.controller';
-import { CostCategoriesRepository } from './cost-categories.repository';
+import { CostCategoriesRepository } from '../store/repositories/cost-categories.repository';
 import { CostCategoriesService } from './cost-categories.service';
 import { RuleCategoriesService } from './rule-categories.service';
 import { SplitsService } from './splits.service';

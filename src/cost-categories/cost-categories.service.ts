@@ -11,7 +11,7 @@ import { CostDataQuery, windowQuestion } from '../cost-query/cost-data.query';
 import type { CurrencyConversion } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { CategoryVersionRecord, CostCategoriesRepository } from './cost-categories.repository';
+import { CategoryVersionRecord, CostCategoriesRepository } from '../store/repositories/cost-categories.repository';
 import type {
   CostCategoryListDto,
   CostCategoryPreviewDto,

@@ -11,7 +11,7 @@ import {
 import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
-import { CategoryVersionRecord, CostCategoriesRepository, StoredDefinition } from './cost-categories.repository';
+import { CategoryVersionRecord, CostCategoriesRepository, StoredDefinition } from '../store/repositories/cost-categories.repository';
 import type { CategorySplitDefinition } from '../cost-query/cost-category-definition';
 import type { CategorySplit } from '../cost-query/cost-splits';
 

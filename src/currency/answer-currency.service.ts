@@ -13,7 +13,7 @@ import {
 } from '../cost-query/currency-conversion';
 import type { OrganizationScope } from '../cost-query/filters.types';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
-import { CurrencyRepository, CurrencySettings } from './currency.repository';
+import { CurrencyRepository, CurrencySettings } from '../store/repositories/currency.repository';
 
 /** An answer's money: its currency, and how rows in other currencies are converted into it (absent: none are). */
 export interface AnswerMoney {

@@ -8,8 +8,8 @@ import { monthsOf } from '../cost-query/converted-sums.query';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
-import { BuildKey, ConvertedSumsRepository, RegisteredBuild } from './converted-sums.repository';
-import { CurrencyRepository } from './currency.repository';
+import { BuildKey, ConvertedSumsRepository, RegisteredBuild } from '../store/repositories/converted-sums.repository';
+import { CurrencyRepository } from '../store/repositories/currency.repository';
 
 /** How long a build is read after it was written (its parts are dropped three days after their day: migration 0021). */
 const BUILD_USABLE_SECONDS = 12 * 3600;

@@ -1,9 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { AnswerCurrencyService } from './answer-currency.service';
-import { ConvertedSumsRepository } from './converted-sums.repository';
+import { ConvertedSumsRepository } from '../store/repositories/converted-sums.repository';
 import { ConvertedSumsService } from './converted-sums.service';
 import { CurrencyAdminController } from './currency-admin.controller';
-import { CurrencyRepository } from './currency.repository';
+import { CurrencyRepository } from '../store/repositories/currency.repository';
 import { ExchangeRatesService } from './exchange-rates.service';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
-import { CurrencyRepository, CurrencySettings, LoadedPair } from './currency.repository';
+import { CurrencyRepository, CurrencySettings, LoadedPair } from '../store/repositories/currency.repository';
 import { parseRatesFile, ParsedRatesFile, RatesFileError, RatesFileFormat } from './rates-file';
 
 /** What one rates load stored. */

@@ -1,7 +1,7 @@
 import { daysInRange, formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { decimalText, scaled } from '../common/money/scaled-decimal';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { CurrencyRepository } from '../currency/currency.repository';
+import { CurrencyRepository } from '../store/repositories/currency.repository';
 import { DEMO_CONTRACT, DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
 import { demoExchangeRates } from './demo-exchange-rates';
 import { DEMO_METRICS, demoMetricValues } from './demo-business-metrics';

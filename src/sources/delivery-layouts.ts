@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ListedObject, LISTING_SLICE, yieldToEventLoop } from './source-listing';
-import type { SourceKind } from './source-location';
+import type { SourceKind } from '../store/repositories/sources.repository';
 
 /**
  * A delivery: the files one export run wrote, imported together or not at all. `scope` is what it replaces (a

@@ -1,11 +1,5 @@
+import type { ImportedDelivery } from '../store/repositories/sources.repository';
 import { Delivery, isComplete } from './delivery-layouts';
-
-/** What was last imported for one scope of a source. */
-export interface ImportedDelivery {
-  scope: string;
-  order: string;
-  fingerprint: string;
-}
 
 export interface SourcePlan {
   /** The newest complete delivery of each scope that is not imported yet and not older than what was. */

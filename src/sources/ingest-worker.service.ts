@@ -6,7 +6,7 @@ import { metrics } from '../observability/prometheus-metrics';
 import { CheckSchedule } from './check-schedule';
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { SourceCheckService } from './source-check.service';
-import { SourcesRepository } from './sources.repository';
+import { SourcesRepository } from '../store/repositories/sources.repository';
 
 /** The worker's lease: a crashed holder's is taken over by another instance within this long. */
 export const WORKER_LEASE_TTL_MS = 30_000;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { describeKey, TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
-import type { KeyActivation } from '../tag-keys/tag-keys.repository';
+import type { KeyActivation } from '../store/repositories/tag-keys.repository';
 import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
@@ -24,7 +24,7 @@ import { MissingCredential, openStore, SourceStore } from './object-stores';
 import { ListingTooLong, RefusedObject, refusedObjectsText, SourceListing } from './source-listing';
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { parseSourceLocation, SourceOptions } from './source-location';
-import { CheckOutcome, CheckRow, PeriodTotal, SourceRow, SourcesRepository } from './sources.repository';
+import { CheckOutcome, CheckRow, PeriodTotal, SourceRow, SourcesRepository } from '../store/repositories/sources.repository';
 
 /** A source's lock while it is checked: held by one process at a time; renewed while an import runs. */
 const SOURCE_LOCK_TTL_MS = 60_000;

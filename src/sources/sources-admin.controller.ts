@@ -15,7 +15,7 @@ import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { UUID_PATTERN } from '../common/validation/patterns';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import {

@@ -4,7 +4,7 @@ import { MetricFilesImport } from './metric-files-import';
 import { IngestWorkerService } from './ingest-worker.service';
 import { SourceCheckService } from './source-check.service';
 import { SourcesAdminController } from './sources-admin.controller';
-import { SourcesRepository } from './sources.repository';
+import { SourcesRepository } from '../store/repositories/sources.repository';
 import { SourcesService } from './sources.service';
 
 /**

@@ -3,10 +3,10 @@ import { ClickhouseModule } from '../store/clickhouse/clickhouse.module';
 import { RedisModule } from '../infrastructure/redis/redis.module';
 import { IngestWorkerService } from './ingest-worker.service';
 import { SourceCheckService } from './source-check.service';
-import { SourcesRepository } from './sources.repository';
+import { SourcesRepository } from '../store/repositories/sources.repository';
 import { TagKeyActivationService } from '../tag-keys/tag-key-activation.service';
-import { TagKeysRepository } from '../tag-keys/tag-keys.repository';
-import { BusinessMetricsRepository } from '../unit-costs/business-metrics.repository';
+import { TagKeysRepository } from '../store/repositories/tag-keys.repository';
+import { BusinessMetricsRepository } from '../store/repositories/business-metrics.repository';
 import { BusinessMetricsService } from '../unit-costs/business-metrics.service';
 import { MetricFilesImport } from './metric-files-import';
 

@@ -5,7 +5,7 @@ import type { DimensionRef } from '../cost-query/dimension-registry';
 import type { Filters, OrganizationScope } from '../cost-query/filters.types';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
-import { TagKeysRepository } from './tag-keys.repository';
+import { TagKeysRepository } from '../store/repositories/tag-keys.repository';
 
 /** Organisations whose active keys are remembered at once (the least recently used is forgotten first). */
 const REMEMBERED_ORGANIZATIONS = 1_000;

@@ -9,7 +9,7 @@ import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartiti
 import { fenced } from '../store/publish/publish-fence';
 import { MAX_ACTIVATED_KEYS } from './activated-keys-limit';
 import type { KeyPresenceRow } from '../cost-query/key-presence.query';
-import { KeyActivation, KeyPresence, keyPresences, TagKeysRepository } from './tag-keys.repository';
+import { KeyActivation, KeyPresence, keyPresences, TagKeysRepository } from '../store/repositories/tag-keys.repository';
 
 /** Back-fill passes before an activation gives up (a row written meanwhile with the old keys asks for another). */
 const BACKFILL_PASSES = 3;

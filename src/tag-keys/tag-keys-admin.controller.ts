@@ -6,12 +6,12 @@ import { Authorized } from '../common/http/authorized.decorator';
 import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
-import type { AuditOrigin } from '../infrastructure/audit-trail/audit-event';
+import type { AuditOrigin } from '../store/repositories/audit-event';
 import { ApiKeyOrigin } from '../infrastructure/audit-trail/audit-origin';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { ActivatedKeysDto, TagKeysDto, TagKeysResponseDto } from './dto/tag-keys.dto';
 import { describeKey, TagKeyActivationService } from './tag-key-activation.service';
-import { TagKeysRepository } from './tag-keys.repository';
+import { TagKeysRepository } from '../store/repositories/tag-keys.repository';
 
 const ADMIN = 'tag-keys:admin';
 const FORBIDDEN = `The API key lacks the \`${ADMIN}\` scope, or has a data scope.`;

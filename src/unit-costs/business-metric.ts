@@ -3,6 +3,7 @@
  * limits, the values file (CSV `date,value[,dimension value]` or JSON) checked whole, and which of a metric's values a
  * question's filters and data scope select. Pure.
  */
+import { MetricValue, UnitSelection } from '../store/repositories/business-metrics.repository';
 import { isCalendarDate, isSupportedDate } from '../common/dates/calendar-date';
 import { COLUMN_DIMENSIONS, DimensionRef, MAP_DIMENSIONS, parseDimension } from '../cost-query/dimension-registry';
 import type { FilterFields, Filters } from '../cost-query/filters.types';
@@ -20,20 +21,6 @@ export const METRIC_LIMITS = {
 
 /** A metric's name: lower-case words joined by `_` (it is a path segment and a CSV column). */
 export const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-export interface BusinessMetric {
-  name: string;
-  unit: string;
-  unitScale: number;
-  /** '' for one series, else the dimension its values are per (as /data names it). */
-  dimension: string;
-}
-
-export interface MetricValue {
-  date: string;
-  value: string;
-  dimensionValue: string;
-}
 
 /** A value: a finite, non-negative decimal of at most 10 places (what Decimal(38, 10) holds). */
 const VALUE = /^\d{1,27}(\.\d{1,10})?$/;
@@ -113,12 +100,6 @@ function valueProblem(
 export function listedProblems(problems: readonly string[]): string[] {
   const max = METRIC_LIMITS.maxProblemsListed;
   return problems.length <= max ? [...problems] : [...problems.slice(0, max), `… and ${problems.length - max} more`];
-}
-
-/** Which of a metric's dimension values a question selects: those its filters and data scope name (none: all of them). */
-export interface UnitSelection {
-  include?: string[];
-  exclude: string[];
 }
 
 /**

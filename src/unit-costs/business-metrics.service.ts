@@ -1,16 +1,15 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, InvalidRequestException } from '../common/errors/api-errors';
 import {
-  BusinessMetric,
   checkedJsonValues,
   listedProblems,
   METRIC_LIMITS,
   metricDimensionProblem,
   metricNameProblem,
-  MetricValue,
   parseValuesCsv,
 } from './business-metric';
-import { BusinessMetricsRepository, StoredMetric } from './business-metrics.repository';
+import { BusinessMetric, MetricValue } from '../store/repositories/business-metrics.repository';
+import { BusinessMetricsRepository, StoredMetric } from '../store/repositories/business-metrics.repository';
 import type { BusinessMetricDto, BusinessMetricListItemDto, MetricValuesLoadedDto } from './dto/unit-costs.dto';
 
 /** Business metrics: defined per organisation (`metrics:admin`), their daily values loaded whole days at a time. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BusinessMetricsAdminController } from './business-metrics-admin.controller';
-import { BusinessMetricsRepository } from './business-metrics.repository';
+import { BusinessMetricsRepository } from '../store/repositories/business-metrics.repository';
 import { BusinessMetricsService } from './business-metrics.service';
 import { UnitCostsController } from './unit-costs.controller';
 import { UnitCostsService } from './unit-costs.service';

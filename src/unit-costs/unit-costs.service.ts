@@ -11,8 +11,9 @@ import { buildUnitCostSumsQuery, UnitCostSumsRow } from '../cost-query/unit-cost
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
-import { UnitSelection, unitSelection } from './business-metric';
-import { BusinessMetricsRepository, StoredMetric, UnitsRow } from './business-metrics.repository';
+import { unitSelection } from './business-metric';
+import { UnitSelection } from '../store/repositories/business-metrics.repository';
+import { BusinessMetricsRepository, StoredMetric, UnitsRow } from '../store/repositories/business-metrics.repository';
 import { BusinessMetricsService } from './business-metrics.service';
 import type { UnitCostItemDto, UnitCostsDto, UnitCostsRequestDto } from './dto/unit-costs.dto';
 

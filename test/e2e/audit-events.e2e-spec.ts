@@ -4,7 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AUDIT_EVENTS_CSV_COLUMNS } from '../../src/audit/audit-events-csv';
 import { loadConfig } from '../../src/config/app-config';
-import { applyAuditRetention, retentionDaysOf } from '../../src/infrastructure/audit-trail/audit-retention';
+import { applyAuditRetention, retentionDaysOf } from '../../src/store/schema/audit-retention';
 import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import { loadMigrations } from '../../src/store/schema/migrator';
 import { TestApp, TestOrganization } from '../support/test-app';

@@ -7,7 +7,7 @@ import { BudgetWebhooksService } from '../../src/budgets/budget-webhooks.service
 import { verifySignature } from '../../src/budgets/webhook-signature';
 import type Redis from 'ioredis';
 import { BudgetSumsService } from '../../src/budgets/budget-sums.service';
-import { BudgetsRepository } from '../../src/budgets/budgets.repository';
+import { BudgetsRepository } from '../../src/store/repositories/budgets.repository';
 import { RuleCategoriesService } from '../../src/cost-categories/rule-categories.service';
 import { AnswerCurrencyService } from '../../src/currency/answer-currency.service';
 import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { demoWindow, generateDemoRows } from '../../src/demo/demo-data.generator';
 import { demoExchangeRates } from '../../src/demo/demo-exchange-rates';
-import { CurrencyRepository } from '../../src/currency/currency.repository';
+import { CurrencyRepository } from '../../src/store/repositories/currency.repository';
 import { withoutDefaults } from '../../src/demo/demo-data.loader';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { HttpAnswer, listen, send, startAppWithEnv } from '../support/app-with-env';

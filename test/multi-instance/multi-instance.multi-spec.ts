@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
+import { ApiKeysRepository } from '../../src/store/repositories/api-keys.repository';
 import { loadConfig } from '../../src/config/app-config';
 import { ClickhouseService } from '../../src/store/clickhouse/clickhouse.service';
 import { decodeRepeatedly, keySpellings } from '../support/key-spellings';

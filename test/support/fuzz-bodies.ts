@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FEEDBACK_REASONS } from '../../src/anomalies/anomaly-limits';
+import { FEEDBACK_REASONS } from '../../src/store/repositories/anomalies.repository';
 
 /**
  * fast-check generators of request bodies for every endpoint: valid (hostile strings in every

@@ -4,7 +4,8 @@ import { AnswerCurrency } from '../../dto/currency.dto';
 import { AnomalyFiltersDto, DateRangeDto, NestedObject } from '../../dto/filters.dto';
 import { DIMENSION_FORMS, DIMENSION_PATTERN, describeReceived, IsGroupingDimension } from '../../dto/grouping.dto';
 import { ROOT_CAUSE_TAG_SOURCES, RootCauseTagSource } from '../../cost-query/anomaly-root-causes.query';
-import { ANOMALY_LIMITS, FEEDBACK_REASONS, FeedbackReason } from '../anomaly-limits';
+import { FEEDBACK_REASONS, FeedbackReason } from '../../store/repositories/anomalies.repository';
+import { ANOMALY_LIMITS } from '../anomaly-limits';
 
 const MAX_THRESHOLD = 1e12;
 const threshold = (what: string) => ({

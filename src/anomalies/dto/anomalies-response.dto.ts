@@ -1,7 +1,8 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ROOT_CAUSE_TAG_SOURCES, RootCauseTagSource } from '../../cost-query/anomaly-root-causes.query';
 import { DateRangeDto } from '../../dto/filters.dto';
-import { ANOMALY_LIMITS, FEEDBACK_REASONS } from '../anomaly-limits';
+import { FEEDBACK_REASONS } from '../../store/repositories/anomalies.repository';
+import { ANOMALY_LIMITS } from '../anomaly-limits';
 import { ANOMALY_METHOD } from '../anomaly-model';
 
 export class RootCauseDto {

@@ -16,16 +16,15 @@ import {
 } from 'class-validator';
 import { IsCurrencyCode } from '../../dto/currency.dto';
 import { BudgetFiltersDto, NestedObject } from '../../dto/filters.dto';
+import { BUDGET_LIMITS, DEFAULT_AMOUNT_KEY } from '../budget-definition';
 import {
-  BUDGET_LIMITS,
   BUDGET_METRICS,
   BUDGET_PERIODS,
   BudgetMetric,
   BudgetPeriodKind,
-  DEFAULT_AMOUNT_KEY,
   THRESHOLD_KINDS,
   ThresholdKind,
-} from '../budget-definition';
+} from '../../store/repositories/budgets.repository';
 import { WEBHOOK_FORMATS, WebhookFormat } from '../webhook-payloads';
 
 export class BudgetThresholdDto {

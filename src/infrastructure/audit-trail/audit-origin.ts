@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthenticatedRequest } from '../../common/http/request-context';
-import type { AuditActor, AuditOrigin } from './audit-event';
+import type { AuditActor, AuditOrigin } from '../../store/repositories/audit-event';
 
 /**
  * The origin of a request made by `actor` for `organizationId`: the client IP as Express resolves it (the socket's

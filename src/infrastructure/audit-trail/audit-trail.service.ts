@@ -4,9 +4,9 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { redactSecrets } from '../../observability/log-redaction';
 import { metrics } from '../../observability/prometheus-metrics';
 import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
-import { actorColumns, AuditAction, AuditDetails, AuditEvent, AuditOrigin } from './audit-event';
-import { AuditEventQuery, AuditEventsRepository } from './audit-events.repository';
-import { applyAuditRetention } from './audit-retention';
+import { actorColumns, AuditAction, AuditDetails, AuditEvent, AuditOrigin } from '../../store/repositories/audit-event';
+import { AuditEventQuery, AuditEventsRepository } from '../../store/repositories/audit-events.repository';
+import { applyAuditRetention } from '../../store/schema/audit-retention';
 
 /**
  * The audit trail: every administrative change of an organisation, recorded after it succeeded (a refused change

@@ -1,5 +1,5 @@
 import { SETTING_DEFAULTS } from '../../config/settings';
-import { actorColumns, AUDIT_ACTION_MEANINGS, AUDIT_ACTIONS } from './audit-event';
+import { actorColumns, AUDIT_ACTION_MEANINGS, AUDIT_ACTIONS } from '../../store/repositories/audit-event';
 import { withoutSecrets } from './audit-trail.service';
 
 describe('audit trail', () => {

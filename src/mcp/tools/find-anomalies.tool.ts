@@ -1,5 +1,6 @@
 import { AnomaliesRequestDto } from '../../anomalies/dto/anomalies-request.dto';
-import { ANOMALY_LIMITS, FEEDBACK_REASONS } from '../../anomalies/anomaly-limits';
+import { ANOMALY_LIMITS } from '../../anomalies/anomaly-limits';
+import { FEEDBACK_REASONS } from '../../store/repositories/anomalies.repository';
 import { organizationScopeOf } from '../../cost-query/data-scope';
 import { compactAnomalies, COMPACT_ROOT_CAUSES } from '../compact-answers';
 import { DIMENSIONS_TEXT, flag, MONEY, ToolDefinition, ToolServices } from './tool-definition';

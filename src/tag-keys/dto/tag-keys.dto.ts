@@ -4,7 +4,12 @@ import { MAX_MAP_KEY_LENGTH } from '../../cost-query/dimension-registry';
 import { MAP_DIMENSIONS } from '../../cost-query/filter-fields';
 import { MAX_ACTIVATED_KEYS } from '../activated-keys-limit';
 import { PRESENCE_DAYS } from '../../cost-query/key-presence.query';
-import { PER_RESOURCE_MIN_VALUES, PER_RESOURCE_VALUE_SHARE, SUGGESTED_COST_SHARE, SUGGESTED_MAX_VALUES } from '../tag-keys.repository';
+import {
+  PER_RESOURCE_MIN_VALUES,
+  PER_RESOURCE_VALUE_SHARE,
+  SUGGESTED_COST_SHARE,
+  SUGGESTED_MAX_VALUES,
+} from '../../store/repositories/tag-keys.repository';
 
 const KINDS = Object.keys(MAP_DIMENSIONS);
 

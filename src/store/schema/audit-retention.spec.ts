@@ -1,5 +1,5 @@
-import { toClusterStatements } from '../../store/schema/cluster-ddl';
-import { loadMigrations } from '../../store/schema/migrator';
+import { toClusterStatements } from './cluster-ddl';
+import { loadMigrations } from './migrator';
 import { retentionDaysOf, retentionStatement } from './audit-retention';
 
 describe('audit retention', () => {

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import type { KeyListPage } from './api-key-list-page';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+
+/** Where a page of GET /v1/admin/api-keys starts: after this key in the list's order (created, then id). */
+export interface KeyListPosition {
+  createdAtMs: number;
+  keyId: string;
+}
+
+/** A page of the key list, as asked for: how many keys, and after which. */
+export interface KeyListPage {
+  limit: number;
+  after?: KeyListPosition;
+}
 
 /** A version of an API key as stored (api_keys, migrations 0002 and 0011): only the key's SHA-256. */
 export interface StoredKeyRow {

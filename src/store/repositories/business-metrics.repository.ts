@@ -1,9 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
-import { bucketStartSql, DateGrouping } from '../cost-query/date-bucketing';
-import type { DateRange } from '../cost-query/filters.types';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import type { BusinessMetric, MetricValue, UnitSelection } from './business-metric';
+import { clickhouseTimestamp, isoFromClickhouse } from '../../common/dates/clickhouse-time';
+import { bucketStartSql, DateGrouping } from '../../cost-query/date-bucketing';
+import type { DateRange } from '../../cost-query/filters.types';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+
+export interface BusinessMetric {
+  name: string;
+  unit: string;
+  unitScale: number;
+  /** '' for one series, else the dimension its values are per (as /data names it). */
+  dimension: string;
+}
+
+export interface MetricValue {
+  date: string;
+  value: string;
+  dimensionValue: string;
+}
+
+/** Which of a metric's dimension values a question selects: those its filters and data scope name (none: all of them). */
+export interface UnitSelection {
+  include?: string[];
+  exclude: string[];
+}
 
 /** A metric as listed: its definition, who saved it last and when, and what its values cover. */
 export interface StoredMetric extends BusinessMetric {

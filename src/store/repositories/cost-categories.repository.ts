@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
-import type { CategoryRule } from '../cost-query/cost-category-rules';
-import type { CategorySplitDefinition } from '../cost-query/cost-category-definition';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { clickhouseTimestamp, isoFromClickhouse } from '../../common/dates/clickhouse-time';
+import type { CategoryRule } from '../../cost-query/cost-category-rules';
+import type { CategorySplitDefinition } from '../../cost-query/cost-category-definition';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
 /** Every version of every rule-defined category (migration 0030): append-only. */
 const VERSIONS_TABLE = 'cost_category_versions';

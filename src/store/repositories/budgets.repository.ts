@@ -1,8 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import type { BudgetDefinition, ThresholdKind, WebhookDestination } from './budget-definition';
+import { clickhouseTimestamp, isoFromClickhouse } from '../../common/dates/clickhouse-time';
+import type { Filters } from '../../cost-query/filters.types';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+
+// A budget as saved; what its periods, amounts and thresholds mean is src/budgets/budget-definition.ts.
+export const BUDGET_PERIODS = ['monthly', 'quarterly', 'yearly'] as const;
+export type BudgetPeriodKind = (typeof BUDGET_PERIODS)[number];
+
+export const BUDGET_METRICS = ['amortized_cost', 'billed_cost'] as const;
+export type BudgetMetric = (typeof BUDGET_METRICS)[number];
+
+export const THRESHOLD_KINDS = ['actual', 'forecast'] as const;
+export type ThresholdKind = (typeof THRESHOLD_KINDS)[number];
+
+export interface BudgetThreshold {
+  kind: ThresholdKind;
+  percent: number;
+}
+
+export interface WebhookDestination {
+  url: string;
+  format: 'json' | 'slack' | 'teams';
+}
+
+/** A budget as saved (its latest version). Amounts are exact decimal text, in `currency`. */
+export interface BudgetDefinition {
+  name: string;
+  filters: Filters;
+  metric: BudgetMetric;
+  currency: string;
+  period: BudgetPeriodKind;
+  amounts: Record<string, string>;
+  thresholds: BudgetThreshold[];
+  notify: WebhookDestination[];
+}
 
 /** A budget's latest version, as stored. */
 export interface StoredBudget {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp, isoFromClickhouse } from '../../common/dates/clickhouse-time';
-import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import type { AuditAction, AuditActorKind, AuditEvent } from './audit-event';
 
 /** Where a page of events starts: after this event, in the trail's order (newest first: time, then id). */

@@ -1,5 +1,5 @@
-import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
-import { toClusterStatements } from '../../store/schema/cluster-ddl';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { toClusterStatements } from './cluster-ddl';
 
 export const AUDIT_TABLE = 'audit_events';
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
-import type { ActivatedKeys } from '../cost-query/activated-maps';
-import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
-import { keyPresenceSql, KeyPresenceRow } from '../cost-query/key-presence.query';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { ACTIVATIONS_TABLE } from '../store/activated-maps';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
+import type { ActivatedKeys } from '../../cost-query/activated-maps';
+import { MAP_DIMENSIONS, MapDimensionKind } from '../../cost-query/filter-fields';
+import { keyPresenceSql, KeyPresenceRow } from '../../cost-query/key-presence.query';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { ACTIVATIONS_TABLE } from '../activated-maps';
 
 /** Where a key stands: being written and back-filled, answered from the activated columns, or neither. */
 export type ActivationState = 'backfilling' | 'active' | 'inactive';

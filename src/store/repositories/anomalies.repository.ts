@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { FeedbackReason } from './anomaly-limits';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+
+/** The reasons feedback on an anomaly may give (the feedback table's `reason`). */
+export const FEEDBACK_REASONS = ['expected', 'seasonal', 'migration', 'resolved', 'not-applicable', 'other'] as const;
+export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
 
 /** An anomaly as kept for feedback: its series and days. */
 export interface KeptAnomaly {

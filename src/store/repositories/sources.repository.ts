@@ -1,8 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import type { ImportedDelivery } from './delivery-plan';
-import type { SourceKind } from './source-location';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
+
+/**
+ * How a source's exports are laid out, each by its cloud's rule for when a delivery is complete:
+ * - `aws-data-exports`: AWS Data Exports (FOCUS 1.0), a manifest per billing period and execution listing its data files;
+ * - `azure-exports`: Azure Cost Management exports, a `manifest.json` per run listing its parts and their sizes;
+ * - `oci-focus`: OCI's daily FOCUS reports (`YYYY/MM/DD/*.csv.gz`), a month complete once its files settled;
+ * - `focus-files`: any folder of FOCUS files, complete once none changed for the settle time;
+ * - `metrics-files`: a folder of business metrics' daily values (CSV `date,value[,dimension value]`), a metric's files
+ *   complete once none changed for the settle time (not cost data: its integration id only names the source).
+ */
+export const SOURCE_KINDS = ['aws-data-exports', 'azure-exports', 'oci-focus', 'focus-files', 'metrics-files'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** What was last imported for one scope of a source. */
+export interface ImportedDelivery {
+  scope: string;
+  order: string;
+  fingerprint: string;
+}
 
 /** A data source as stored. */
 export interface SourceRow {

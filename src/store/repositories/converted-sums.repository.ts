@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
-import { ConversionPolicy } from '../common/money/exchange-rates';
-import { buildConvertedSumsInsert } from '../cost-query/converted-sums.query';
-import { ConvertedSums, CurrencyConversion } from '../cost-query/currency-conversion';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
+import { ConversionPolicy } from '../../common/money/exchange-rates';
+import { buildConvertedSumsInsert } from '../../cost-query/converted-sums.query';
+import { ConvertedSums, CurrencyConversion } from '../../cost-query/currency-conversion';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
 /** A registered build: which one, the currencies it converted (bit order), and how old it is. */
 export interface RegisteredBuild {

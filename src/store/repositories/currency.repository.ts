@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_REPORTING_CURRENCY } from '../common/money/currency-codes';
-import { ConversionPolicy, DEFAULT_CONVERSION_POLICY, LoadedRate, MAX_RATE_AGE_DAYS, RateBook } from '../common/money/exchange-rates';
-import { addDays } from '../common/dates/calendar-date';
-import type { CurrencyPresence } from '../cost-query/currency-conversion';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
+import { DEFAULT_REPORTING_CURRENCY } from '../../common/money/currency-codes';
+import { ConversionPolicy, DEFAULT_CONVERSION_POLICY, LoadedRate, MAX_RATE_AGE_DAYS, RateBook } from '../../common/money/exchange-rates';
+import { addDays } from '../../common/dates/calendar-date';
+import type { CurrencyPresence } from '../../cost-query/currency-conversion';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
 
 /** Per billing currency and period, the first and last usage day: read once per organisation and data version. */
 export function currencyPresenceSql(costTable: string): string {
