@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import * as backupStatements from '../src/backup/backup-statements';
+import * as backupStatements from '../src/store/backup-statements';
 import { loadConfig } from '../src/config/app-config';
 import * as demoDataLoader from '../src/demo/demo-data.loader';
 import * as migrator from '../src/store/schema/migrator';
@@ -16,10 +16,10 @@ import * as focusLoad from '../src/ingest/focus-load';
 import * as storeRestore from '../src/store/schema/store-restore';
 import { CostDataVersion } from '../src/store/data-version/cost-data-version.service';
 import * as activatedMaps from '../src/store/activated-maps';
-import * as contractCommitmentLoad from '../src/ingest/contract-commitment-load';
+import * as contractCommitments from '../src/store/repositories/contract-commitments.repository';
 import { parseContractCommitments } from '../src/ingest/contract-commitment-dataset';
 import * as costPartitions from '../src/store/cost-partitions';
-import * as importInvoices from '../src/ingest/import-invoices';
+import * as importInvoices from '../src/store/publish/import-invoices';
 import * as importJournal from '../src/store/publish/import-journal';
 import * as importStaging from '../src/store/publish/import-staging';
 import { backupTableName, importTableName } from '../src/store/publish/import-tables';
@@ -27,7 +27,7 @@ import * as partitionHosts from '../src/store/publish/partition-hosts';
 import * as partitionPublish from '../src/store/publish/partition-publish';
 import * as publishFence from '../src/store/publish/publish-fence';
 import { ApiKeysRepository } from '../src/store/repositories/api-keys.repository';
-import { ClickhouseSignInRecords } from '../src/auth/sign-in-records';
+import { ClickhouseSignInRecords } from '../src/store/repositories/sign-in-records';
 import { AnomaliesRepository } from '../src/store/repositories/anomalies.repository';
 import { BudgetsRepository, StoredAlert, StoredAttempt } from '../src/store/repositories/budgets.repository';
 import { CostCategoriesRepository } from '../src/store/repositories/cost-categories.repository';
@@ -36,10 +36,10 @@ import { CurrencyRepository } from '../src/store/repositories/currency.repositor
 import { AuditEventsRepository } from '../src/store/repositories/audit-events.repository';
 import { applyAuditRetention } from '../src/store/schema/audit-retention';
 import type { ClickhouseService } from '../src/store/clickhouse/clickhouse.service';
-import { InstallationSecrets } from '../src/infrastructure/installation-secrets/installation-secrets.service';
-import { normalizeSharedFilterConfiguration } from '../src/sharing/shared-filter-configuration';
-import { ClickhouseSharedFilterStore } from '../src/sharing/storage/clickhouse-shared-filter.store';
-import { ScopeKeys } from '../src/sharing/storage/scope-keys';
+import { InstallationSecrets } from '../src/store/repositories/installation-secrets.repository';
+import { normalizeSharedFilterConfiguration } from '../src/store/shared-filters/shared-filter-configuration';
+import { ClickhouseSharedFilterStore } from '../src/store/shared-filters/clickhouse-shared-filter.store';
+import { ScopeKeys } from '../src/store/shared-filters/scope-keys';
 import { CheckRow, SourceRow, SourcesRepository } from '../src/store/repositories/sources.repository';
 import { TagKeysRepository } from '../src/store/repositories/tag-keys.repository';
 import { BusinessMetricsRepository } from '../src/store/repositories/business-metrics.repository';
@@ -429,6 +429,7 @@ const WRITE_SIDE: RecordedRepository[] = [
       },
       countOrganizationCosts: { answers: [[{ rows: '1200' }]], run: (m, c) => m.countOrganizationCosts(c, ORG) },
       isStoreEmpty: { answers: [[{ keys: 0, costs: 0 }]], run: (m, c) => m.isStoreEmpty(c) },
+      writeCostRows: (m, c) => m.writeCostRows(c, [{ organization_id: ORG, usage_date: '2026-10-01', billed_cost: '1.500000' }]),
     },
     {
       // Counted through the Distributed table; each node drops the partitions it holds (a shard's replicas the same).
@@ -475,10 +476,14 @@ const WRITE_SIDE: RecordedRepository[] = [
     invoiceChanges: { sendsNothing: "pure: an import's invoices before and after" },
     duplicateImportWarnings: (m, c) => m.duplicateImportWarnings(c, ORG, [INVOICE]),
   }),
-  repository('contract-commitment-load', () => contractCommitmentLoad, {
-    checkContractCommitments: (m, c) => m.checkContractCommitments(c, ORG, COMMITMENT_FILES()),
-    loadContractCommitments: (m, c) => m.loadContractCommitments(c, ORG, COMMITMENT_FILES()),
-    describeImportedContracts: { sendsNothing: 'pure: a line for the operator' },
+  repository('contract-commitments', () => contractCommitments, {
+    contractCommitmentsInForce: (m, c) => m.contractCommitmentsInForce(c, ORG, ['C-1']),
+    writeContractCommitmentLoad: (m, c) =>
+      m.writeContractCommitmentLoad(
+        c,
+        ORG,
+        COMMITMENT_FILES().flatMap((file) => file.commitments.map(({ row }) => row)),
+      ),
   }),
   repository('backup-statements', () => backupStatements, {
     fileTarget: { sendsNothing: "pure: a File('…') backup destination" },
@@ -808,16 +813,16 @@ type StatementSource =
 export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/store/repositories/anomalies.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/api-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/auth/sign-in-records.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/sign-in-records.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/budgets.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/cost-categories.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/converted-sums.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/currency.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/audit-events.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/schema/audit-retention.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/infrastructure/installation-secrets/installation-secrets.service.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/sharing/storage/clickhouse-shared-filter.store.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/sharing/storage/scope-keys.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/installation-secrets.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/shared-filters/clickhouse-shared-filter.store.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/shared-filters/scope-keys.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/sources.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/tag-keys.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/business-metrics.repository.ts': 'recorded: RECORDED_REPOSITORIES',
@@ -825,13 +830,13 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/store/publish/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/import-journal.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/import-invoices.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/import-invoices.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/cost-partitions.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/ingest/contract-commitment-load.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/contract-commitments.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/activated-maps.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/data-version/cost-data-version.service.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/schema/store-restore.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/backup/backup-statements.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/backup-statements.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/allocation/allocation.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/anomalies/anomalies.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/answers/data-freshness.service.ts': 'built: its statements come from the builders golden-sql.ts writes',
@@ -849,7 +854,6 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/ingest/files-key-presence.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/store/schema/migrator.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/focus-load.ts': 'recorded: RECORDED_REPOSITORIES',
-  'src/demo/demo-data.loader.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/schema/schema-baseline.ts': 'tooling: its one read runs in npm run schema:baseline only',
   'src/store/clickhouse/clickhouse.service.ts': 'the connection: its lookup of known settings',
   'src/store/clickhouse/cluster-nodes.ts': 'recorded: RECORDED_REPOSITORIES',

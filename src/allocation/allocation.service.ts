@@ -14,6 +14,7 @@ import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { ALLOCATION_LIMITS } from './allocation-limits';
 import type { AllocationDto, AllocationRequestDto, AllocationTotalsDto } from './dto/allocation.dto';
@@ -44,7 +45,7 @@ export class AllocationService {
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
       const moved = await this.splits.movedCost(splitQuestion(questionScope, category, window, money.conversion));
       const query = { scope: questionScope, category, defaultValues, window, conversion: money.conversion, splits: moved?.splits };
-      const { sql, params } = buildAllocationQuery(this.clickhouse.table('cost_line_items'), query);
+      const { sql, params } = buildAllocationQuery(costRowsTable(this.clickhouse), query);
       const [rows, flows] = await Promise.all([
         this.clickhouse.query<AllocationRow>(sql, params, scope),
         this.flowTotals(scope, moved?.flows ?? [], money.conversion),

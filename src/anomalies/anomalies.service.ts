@@ -20,7 +20,8 @@ import { AnswerCurrencyService, AnswerMoney } from '../currency/answer-currency.
 import type { AuditOrigin } from '../store/repositories/audit-event';
 import { AuditTrail } from '../infrastructure/audit-trail/audit-trail.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { InstallationSecrets } from '../infrastructure/installation-secrets/installation-secrets.service';
+import { costRowsTable } from '../store/cost-rows';
+import { InstallationSecrets } from '../store/repositories/installation-secrets.repository';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { AnomaliesRepository, AnomalyFeedback, KeptAnomaly } from '../store/repositories/anomalies.repository';
 import type { FeedbackReason } from '../store/repositories/anomalies.repository';
@@ -168,7 +169,7 @@ export class AnomaliesService {
     if (!scope.dataScope) return true;
     const monitored = parseDimension(anomaly.dimension);
     if (!monitored) return false;
-    const { sql, params } = buildAnomalySeriesScopeQuery(this.clickhouse.table('cost_line_items'), {
+    const { sql, params } = buildAnomalySeriesScopeQuery(costRowsTable(this.clickhouse), {
       scope,
       monitored,
       value: anomaly.dimensionValue,
@@ -210,7 +211,7 @@ export class AnomaliesService {
     read: DateRange,
     money: AnswerMoney,
   ): Promise<Map<string, number[]>> {
-    const { sql, params } = buildForecastSeriesQuery(this.clickhouse.table('cost_line_items'), {
+    const { sql, params } = buildForecastSeriesQuery(costRowsTable(this.clickhouse), {
       scope,
       filters: request.filters ?? {},
       window: read,
@@ -251,7 +252,7 @@ export class AnomaliesService {
       end: formatDayNumber(anomaly.endDay),
     }));
     const { scope } = tags;
-    const { sql, params } = buildRootCausesQuery(this.clickhouse.table('cost_line_items'), {
+    const { sql, params } = buildRootCausesQuery(costRowsTable(this.clickhouse), {
       scope,
       filters: request.filters ?? {},
       monitored,

@@ -3,6 +3,7 @@ import { organizationScopeOf } from '../cost-query/data-scope';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { buildDataFreshnessQuery } from '../cost-query/data-freshness.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 
 /** How fresh the cost data a key sees is: what every dashboard shows as "data through …". */
@@ -76,7 +77,7 @@ export class DataFreshnessService {
   private async read(subject: FreshnessSubject): Promise<DataFreshness> {
     // A data scope naming a rule-defined category is the rows its rules give that value, as in the answers.
     const scope = await this.ruleCategories.scopeFor(organizationScopeOf(subject), {});
-    const { sql, params } = buildDataFreshnessQuery(this.clickhouse.table('cost_line_items'), scope);
+    const { sql, params } = buildDataFreshnessQuery(costRowsTable(this.clickhouse), scope);
     const [row] = await this.clickhouse.query<DataFreshness>(sql, params, scope);
     return { dataThrough: row?.dataThrough ?? null, importedAt: row?.importedAt ?? null };
   }

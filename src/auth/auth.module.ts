@@ -16,7 +16,7 @@ import { ScopesGuard } from './scopes.guard';
 import { StatementOwnerInterceptor } from './statement-owner.interceptor';
 import { ThrottledClients } from './throttled-clients';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { ClickhouseSignInRecords, RedisSignInRecords, SIGN_IN_RECORDS, SignInRecords } from './sign-in-records';
+import { ClickhouseSignInRecords, RedisSignInRecords, SIGN_IN_RECORDS, SignInRecords } from '../store/repositories/sign-in-records';
 import { SignInController } from './sign-in.controller';
 import { SsoService } from './sso.service';
 

@@ -6,7 +6,7 @@ import { once } from '../common/async/once';
 import type { Principal } from '../common/http/principal';
 import { APP_CONFIG, AppConfig, SsoConfig } from '../config/app-config';
 import { readableText } from '../common/text/hidden-characters';
-import { SIGN_IN_RECORDS, SignInRecords } from './sign-in-records';
+import { SIGN_IN_RECORDS, SignInRecords } from '../store/repositories/sign-in-records';
 import { checkGroupMappings, GroupGrant, grantOfGroups } from './sso-group-mappings';
 
 /** Between the redirect to the provider and its callback: what the callback must match (RFC 6749 §10.12, OIDC nonce, PKCE). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { messageOf } from '../common/errors/message-of';
 import type { AppConfig, S3BackupSettings } from '../config/app-config';
 import { BACKUP_NAME, BACKUP_NAME_TEXT, BackupManifest, MANIFEST_FILE, manifestProblem } from './backup-manifest';
-import { fileTarget } from './backup-statements';
+import { fileTarget } from '../store/backup-statements';
 
 export interface ListedBackup {
   name: string;

@@ -23,7 +23,7 @@ import {
   schemaVersion,
   StoreTable,
   storeTables,
-} from './backup-statements';
+} from '../store/backup-statements';
 
 /** A part of the store and the server that holds it: the one server, or (backup) one replica of each shard. */
 interface PartServer {

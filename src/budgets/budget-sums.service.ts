@@ -11,6 +11,7 @@ import { TRAINING_DAYS } from '../cost-query/forecast-model';
 import { RuleCategoriesService } from '../cost-categories/rule-categories.service';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { metrics } from '../observability/prometheus-metrics';
@@ -115,7 +116,7 @@ export class BudgetSumsService {
       const span = { start: [windows.days.start, windows.months.start].sort()[0], end: today };
       await this.currencies.answer(base, currency, { dateRanges: [span] }, async (money) => {
         const read = (grain: 'day' | 'month', window: DateRange) => {
-          const { sql, params } = buildBudgetSumsQuery(this.clickhouse.table('cost_line_items'), {
+          const { sql, params } = buildBudgetSumsQuery(costRowsTable(this.clickhouse), {
             organizationId,
             budgets: questions,
             metric,

@@ -10,6 +10,7 @@ import type { DateRange, OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { COMMITMENT_LIMITS } from './commitment-limits';
 import type {
@@ -43,7 +44,7 @@ export class CommitmentsService {
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
     const filters = { ...request.filters, inclusions: { ...request.filters?.inclusions, dateRange: window } };
     const questionScope = await this.activatedKeys.scopeFor(scope, filters, []);
-    const table = this.clickhouse.table('cost_line_items');
+    const table = costRowsTable(this.clickhouse);
     const named = request.eligibleServices?.length ? request.eligibleServices : undefined;
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
       const query = {

@@ -2,15 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { groupedBy } from '../common/collections/grouped-by';
 import { addDays, todayUtc } from '../common/dates/calendar-date';
 import { isoSecondsFromClickhouse } from '../common/dates/clickhouse-time';
-import {
-  AppliedDayRow,
-  buildContractAppliedQuery,
-  ContractCommitmentInForce,
-  contractCommitmentsInForceSql,
-} from '../cost-query/contracts.query';
+import { AppliedDayRow, buildContractAppliedQuery, ContractCommitmentInForce } from '../cost-query/contracts.query';
 import type { OrganizationScope } from '../cost-query/filters.types';
 import { FORECAST_METHOD } from '../cost-query/forecast-model';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
+import { contractCommitmentsInForce } from '../store/repositories/contract-commitments.repository';
 import { CONTRACT_LIMITS } from './commitment-limits';
 import { burnDown, commitmentDays } from './contract-burn-down';
 import type { ContractDto, ContractsDto, ContractsRequestDto } from './dto/contracts.dto';
@@ -44,13 +41,7 @@ export class ContractsService {
   }
 
   private inForce(organizationId: string, contractIds?: readonly string[]): Promise<ContractCommitmentInForce[]> {
-    const { sql, params } = contractCommitmentsInForceSql(
-      this.clickhouse.table('contract_commitments'),
-      this.clickhouse.table('contract_commitment_loads'),
-      organizationId,
-      contractIds?.length ? contractIds : undefined,
-    );
-    return this.clickhouse.query<ContractCommitmentInForce>(sql, params, { organizationId });
+    return contractCommitmentsInForce(this.clickhouse, organizationId, contractIds);
   }
 
   /** The commitments' applied amounts per day, from the earliest period's first day to as_of (none before a period starts). */
@@ -64,7 +55,7 @@ export class ContractsService {
       .filter(({ first }) => first <= asOf);
     if (started.length === 0) return [];
     const start = started.map(({ first }) => first).sort()[0];
-    const { sql, params } = buildContractAppliedQuery(this.clickhouse.table('cost_line_items'), {
+    const { sql, params } = buildContractAppliedQuery(costRowsTable(this.clickhouse), {
       scope,
       window: { start, end: asOf },
       commitmentIds: [...new Set(started.map(({ id }) => id))],

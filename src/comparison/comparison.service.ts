@@ -10,6 +10,7 @@ import { windowQuestion } from '../cost-query/cost-data.query';
 import { SplitsService } from '../cost-categories/splits.service';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import {
   assembleComparison,
@@ -68,7 +69,7 @@ export class ComparisonService {
       const rowLimit = 2 * maxPoints + 3;
       const splits = await this.movedCost({ ...query, conversion: money.conversion });
       const { sql, params } = buildComparisonQuery(
-        this.clickhouse.table('cost_line_items'),
+        costRowsTable(this.clickhouse),
         { ...query, conversion: money.conversion, splits },
         rowLimit,
       );
@@ -109,7 +110,7 @@ export class ComparisonService {
     }
     if (maxValues >= PROBE_BELOW_VALUES) return;
     const { sql, params } = buildComparisonValuesProbe(
-      this.clickhouse.table('cost_line_items'),
+      costRowsTable(this.clickhouse),
       { ...query, dimension: query.dimension },
       maxValues + 1,
     );

@@ -11,6 +11,7 @@ import { CostDataQuery, windowQuestion } from '../cost-query/cost-data.query';
 import type { CurrencyConversion } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { CategoryVersionRecord, CostCategoriesRepository } from '../store/repositories/cost-categories.repository';
 import type {
   CostCategoryListDto,
@@ -116,7 +117,7 @@ export class CostCategoriesService {
         const questionScope = { ...scope, ...(ruleCategories ? { ruleCategories } : {}) };
         const moved = await this.splits.movedCost(byCategory(questionScope, key, range, money.conversion));
         const query = { scope: questionScope, key, window: range, conversion: money.conversion, splits: moved?.splits };
-        const { sql, params } = buildCategoryPreviewQuery(this.clickhouse.table('cost_line_items'), query);
+        const { sql, params } = buildCategoryPreviewQuery(costRowsTable(this.clickhouse), query);
         return this.clickhouse.query<CategoryPreviewRow>(sql, params, scope);
       };
       const [beforeRows, afterRows] = await Promise.all([read(before), read(after)]);

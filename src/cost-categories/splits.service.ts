@@ -15,6 +15,7 @@ import {
 } from '../cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../cost-query/split-portions.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 
 /** What a question's shared-cost splits move: the adjustment rows its answer adds, and the flows between values. */
 export interface MovedCost {
@@ -34,7 +35,7 @@ export class SplitsService {
   async movedCost(query: CostDataQuery): Promise<MovedCost | undefined> {
     const plan = splitPlanOf(query.scope.ruleCategories?.splits, query.filters, query.dimensions);
     if (!plan) return undefined;
-    const table = this.clickhouse.table('cost_line_items');
+    const table = costRowsTable(this.clickhouse);
     const portions = buildSplitPortionsQuery(table, query, plan);
     const basis = buildSplitBasisQuery(table, query, plan);
     const [portionRows, basisRows] = await Promise.all([

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
-import { completeFilterFields } from '../sharing/shared-filter-configuration';
+import { completeFilterFields } from '../store/shared-filters/shared-filter-configuration';
 import { CompareFilterFieldsDto, FilterFieldsDto } from '../dto/filters.dto';
 import { COLUMN_DIMENSIONS, OPTIONS_FIELDS, parseDimension } from './dimension-registry';
 import { compileWhere } from './filter-compiler';

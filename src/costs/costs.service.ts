@@ -14,6 +14,7 @@ import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { effectiveSavingsRate, finiteNumber, MetricSums } from '../cost-query/cost-metrics';
 import { METRICS } from '../cost-query/metrics';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { windowOf } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService, AnswerMoney, AppliedRates } from '../currency/answer-currency.service';
 import { ConvertedSumsService } from '../currency/converted-sums.service';
@@ -56,7 +57,7 @@ export class CostsService {
     format: AnswerFormat = 'json',
   ): Promise<CostDataResult | CsvText> {
     return this.answer(scope, request, async (query, money) => {
-      const { sql, params } = buildCostDataQuery(this.clickhouse.table('cost_line_items'), query, this.config.maxResultRows + 1, format);
+      const { sql, params } = buildCostDataQuery(costRowsTable(this.clickhouse), query, this.config.maxResultRows + 1, format);
       const result = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope), format);
       this.refuseTooManyItems(result.itemCount);
       // CSV: the items' rows under a header (the summary is the sum of the rows, so a spreadsheet has it already).
@@ -76,7 +77,7 @@ export class CostsService {
    */
   async getCostDataPage(scope: OrganizationScope, request: CostDataRequestDto, page: CostDataPage): Promise<CostDataPageResult> {
     return this.answer(scope, request, async (query, money) => {
-      const { sql, params } = buildCostDataPageQuery(this.clickhouse.table('cost_line_items'), query, page);
+      const { sql, params } = buildCostDataPageQuery(costRowsTable(this.clickhouse), query, page);
       const rows = await this.clickhouse.query<CostDataPageRow>(sql, params, scope);
       const itemCount = Number(rows[0]?.item_count ?? 0);
       this.refuseTooManyItems(itemCount);

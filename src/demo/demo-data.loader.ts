@@ -1,11 +1,13 @@
 import { daysInRange, formatMonthNumber, monthNumber, todayUtc } from '../common/dates/calendar-date';
 import { decimalText, scaled } from '../common/money/scaled-decimal';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { writeCostRows } from '../store/cost-partitions';
+import { BusinessMetricsRepository } from '../store/repositories/business-metrics.repository';
+import { writeContractCommitmentLoad } from '../store/repositories/contract-commitments.repository';
 import { CurrencyRepository } from '../store/repositories/currency.repository';
 import { DEMO_CONTRACT, DEMO_DEFAULT_DAYS, DEMO_DEFAULT_SEED, demoWindow, DemoCostRow, generateDemoRows } from './demo-data.generator';
 import { demoExchangeRates } from './demo-exchange-rates';
 import { DEMO_METRICS, demoMetricValues } from './demo-business-metrics';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
 
 export interface DemoDataOptions {
   organizationId: string;
@@ -40,7 +42,7 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
   const dailyCost = new Map<string, number>();
   let contractApplied = 0n;
   const flush = async () => {
-    await clickhouse.insert('cost_line_items', batch);
+    await writeCostRows(clickhouse, batch);
     rows += batch.length;
     batch = [];
   };
@@ -61,34 +63,24 @@ export async function loadDemoData(clickhouse: ClickhouseService, options: DemoD
   return { rows, rates: rates.length, metricValues, from, to };
 }
 
-/** The demo's business metrics and their daily values (one load, so each day reads these values). */
+/** The demo's business metrics and their daily values (one load each, so each day reads these values). */
 async function loadDemoMetrics(
   clickhouse: ClickhouseService,
   organizationId: string,
   dailyCost: Map<string, number>,
   seed: number,
 ): Promise<number> {
-  const now = clickhouseTimestamp(new Date());
-  await clickhouse.insert(
-    'business_metrics',
-    DEMO_METRICS.map((metric) => ({
-      organization_id: organizationId,
-      name: metric.name,
-      updated_at: now,
-      unit: metric.unit,
-      unit_scale: metric.unitScale,
-      dimension: '',
-      deleted: 0,
-      updated_by: 'demo',
-    })),
-  );
-  const values = demoMetricValues(dailyCost, seed).map((value) => ({
-    organization_id: organizationId,
-    ...value,
-    dimension_value: '',
-    loaded_at: now,
-  }));
-  await clickhouse.insert('business_metric_values', values);
+  const metrics = new BusinessMetricsRepository(clickhouse);
+  const values = demoMetricValues(dailyCost, seed);
+  for (const metric of DEMO_METRICS) {
+    await metrics.saveMetric(organizationId, { ...metric, dimension: '' }, 'demo');
+    const own = values.filter((value) => value.name === metric.name);
+    await metrics.loadValues(
+      organizationId,
+      metric.name,
+      own.map(({ date, value }) => ({ date, value, dimensionValue: '' })),
+    );
+  }
   return values.length;
 }
 
@@ -107,13 +99,10 @@ async function loadDemoContract(
   const perDay = applied / BigInt(daysInRange(window.from, window.to));
   const thousand = scaled('1000');
   const committed = ((perDay * BigInt(daysInRange(start, end) - 1) * 11n) / 10n / thousand) * thousand;
-  const loadedAt = clickhouseTimestamp(new Date());
   const period = (date: string) => `${date} 00:00:00`;
-  await clickhouse.insert('contract_commitments', [
+  await writeContractCommitmentLoad(clickhouse, organizationId, [
     {
-      organization_id: organizationId,
       contract_id: DEMO_CONTRACT.contractId,
-      loaded_at: loadedAt,
       contract_commitment_id: DEMO_CONTRACT.commitmentId,
       category: 'Spend',
       type: DEMO_CONTRACT.type,
@@ -128,7 +117,6 @@ async function loadDemoContract(
       billing_currency: DEMO_CONTRACT.currency,
     },
   ]);
-  await clickhouse.insert('contract_commitment_loads', [{ organization_id: organizationId, loaded_at: loadedAt, state: 'complete' }]);
 }
 
 const ZERO_MONEY = '0.000000';

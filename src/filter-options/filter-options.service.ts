@@ -23,13 +23,12 @@ import { Filters } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildScopeDataVersionQuery } from '../cost-query/scope-data-version.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { windowOf } from '../cost-query/currency-conversion';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import type { Principal } from '../common/http/principal';
 import { decodeValueCursor, encodeValueCursor, expiredCursor, ValueCursorScope } from './value-cursor';
-
-const COST_TABLE = 'cost_line_items';
 
 /** A /tag-values or /cost-category-values question: the key, and the optional search and paging. */
 export interface MapKeyValuesRequest {
@@ -93,7 +92,7 @@ export class FilterOptionsService {
         scope,
         filters: selection,
         fields,
-        table: this.clickhouse.table(COST_TABLE),
+        table: costRowsTable(this.clickhouse),
         today,
         defaultWindowDays: this.config.defaultWindowDays,
         search: request.search || undefined,
@@ -143,7 +142,7 @@ export class FilterOptionsService {
 
   /** The version of the rows inside a key's data scope (buildScopeDataVersionQuery), as a short digest. */
   private async scopeDataVersion(scope: OrganizationScope): Promise<string> {
-    const { sql, params } = buildScopeDataVersionQuery(this.clickhouse.table(COST_TABLE), scope);
+    const { sql, params } = buildScopeDataVersionQuery(costRowsTable(this.clickhouse), scope);
     const [row] = await this.clickhouse.query<Record<string, string>>(sql, params, scope);
     const text = `${row?.row_count ?? 0}:${row?.latest ?? 0}:${row?.written ?? 0}`;
     return `scope:${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
@@ -158,7 +157,7 @@ export class FilterOptionsService {
       scope,
       kind: question.kind,
       key: question.key,
-      table: this.clickhouse.table(COST_TABLE),
+      table: costRowsTable(this.clickhouse),
       search: question.search,
       page,
     });

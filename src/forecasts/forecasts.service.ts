@@ -7,6 +7,7 @@ import { buildForecastSeriesQuery, ForecastMetric, ForecastSeriesRow } from '../
 import { lastDayOfPeriod } from '../common/money/exchange-rates';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { FORECAST_LIMITS } from './forecast-limits';
 import { backtest, Estimate, estimateTotal, fitCalibrated, FORECAST_METHOD, FittedModel } from '../cost-query/forecast-model';
 import { ForecastDateGrouping, ForecastRequestDto } from './dto/forecast-request.dto';
@@ -65,7 +66,7 @@ export class ForecastsService {
     const dimensionName = request.groupBy?.dimension ?? undefined;
     const metric = request.metric ?? 'amortized_cost';
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
-      const { sql, params } = buildForecastSeriesQuery(this.clickhouse.table('cost_line_items'), {
+      const { sql, params } = buildForecastSeriesQuery(costRowsTable(this.clickhouse), {
         scope,
         filters: request.filters ?? {},
         window,

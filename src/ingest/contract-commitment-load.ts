@@ -1,6 +1,5 @@
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
-import { contractCommitmentsInForceSql, ContractCommitmentInForce } from '../cost-query/contracts.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { contractCommitmentsInForce, writeContractCommitmentLoad } from '../store/repositories/contract-commitments.repository';
 import { checkedAcrossFiles, ParsedCommitment } from './contract-commitment-dataset';
 
 /** What an import of Contract Commitment files replaced: the contracts it named, and their commitments now. */
@@ -16,12 +15,7 @@ type DatasetFiles = ReadonlyArray<{ name: string; commitments: readonly ParsedCo
  * commitment keeps its currency across contracts): what the importer asks before it writes anything, cost rows too.
  */
 export async function checkContractCommitments(clickhouse: ClickhouseService, organizationId: string, files: DatasetFiles): Promise<void> {
-  const { sql, params } = contractCommitmentsInForceSql(
-    clickhouse.table('contract_commitments'),
-    clickhouse.table('contract_commitment_loads'),
-    organizationId,
-  );
-  const inForce = await clickhouse.query<ContractCommitmentInForce>(sql, params, { organizationId });
+  const inForce = await contractCommitmentsInForce(clickhouse, organizationId);
   checkedAcrossFiles(
     files,
     new Map(inForce.map((row) => [row.contract_commitment_id, { currency: row.billing_currency, contractId: row.contract_id }])),
@@ -29,9 +23,8 @@ export async function checkContractCommitments(clickhouse: ClickhouseService, or
 }
 
 /**
- * Loads the Contract Commitment files of an import as one load: checked (checkContractCommitments, again: another
- * import may have loaded since), then written between a `started` and a `complete` mark, so a load cut short is never
- * read. Each contract named is replaced whole; the others are kept.
+ * Loads the Contract Commitment files of an import as one load (writeContractCommitmentLoad), checked first
+ * (checkContractCommitments, again: another import may have loaded since).
  */
 export async function loadContractCommitments(
   clickhouse: ClickhouseService,
@@ -40,15 +33,7 @@ export async function loadContractCommitments(
 ): Promise<ImportedContracts> {
   await checkContractCommitments(clickhouse, organizationId, files);
   const rows = files.flatMap((file) => file.commitments.map(({ row }) => row));
-  const loadedAt = clickhouseTimestamp(new Date());
-  const mark = (state: 'started' | 'complete') =>
-    clickhouse.insert('contract_commitment_loads', [{ organization_id: organizationId, loaded_at: loadedAt, state }]);
-  await mark('started');
-  await clickhouse.insert(
-    'contract_commitments',
-    rows.map((row) => ({ organization_id: organizationId, loaded_at: loadedAt, ...row })),
-  );
-  await mark('complete');
+  await writeContractCommitmentLoad(clickhouse, organizationId, rows);
   return { contracts: [...new Set(rows.map((row) => row.contract_id))].sort(), commitments: rows.length };
 }
 

@@ -14,7 +14,7 @@
  * Aliases never reuse a column name (a ClickHouse alias would shadow the column in other expressions).
  */
 import { MEASURE_COLUMNS, MeasureColumn } from '../cost-query/metrics';
-import { COST_ROW_BLOCK_SETTINGS } from '../store/statement-text';
+import { COST_ROW_BLOCK_SETTINGS, IMPORT_STATEMENT_SETTINGS } from '../store/statement-text';
 
 /** Every FOCUS column the mapping reads, under each version's name, plus vendor x_ columns. */
 export const FOCUS_STAGING_COLUMNS = [
@@ -140,9 +140,6 @@ export const IMPORT_MEMORY_SETTINGS = {
   parallel_view_processing: 1,
   max_partitions_per_insert_block: 0,
 } as const;
-
-/** SETTINGS clause of the import's own heavy statements (the API's per-query time budget does not apply). */
-export const IMPORT_STATEMENT_SETTINGS = 'SETTINGS max_execution_time = 0';
 
 // ---------------------------------------------------------------- layer 1: normalise
 

@@ -6,7 +6,7 @@ import {
   invoiceChanges,
   publishedInvoices,
   stagedInvoices,
-} from './import-invoices';
+} from '../store/publish/import-invoices';
 import { UUID_PATTERN } from '../common/validation/patterns';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';

@@ -6,6 +6,7 @@ import { OrganizationScope } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildInvoicesQuery, InvoiceTotalsRow, invoicePeriods, readInvoice } from '../cost-query/invoices.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { InvoicesDto, InvoicesRequestDto } from './dto/invoices.dto';
 
 @Injectable()
@@ -22,7 +23,7 @@ export class InvoicesService {
     if (spanProblem) throw new InvalidRequestException([spanProblem]);
     const query = { scope, filters, today: todayUtc(), defaultWindowDays: this.config.defaultWindowDays };
     const maxRows = this.config.maxResultRows;
-    const { sql, params } = buildInvoicesQuery(this.clickhouse.table('cost_line_items'), query, maxRows + 1);
+    const { sql, params } = buildInvoicesQuery(costRowsTable(this.clickhouse), query, maxRows + 1);
     const invoices = (await this.clickhouse.query<InvoiceTotalsRow>(sql, params, scope)).map(readInvoice);
     if (invoices.length > maxRows) {
       throw new InvalidRequestException([

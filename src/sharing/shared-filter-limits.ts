@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-errors';
 import type { AppConfig } from '../config/app-config';
-import type { SharedFilterLimit, SharedFilterUsage } from './storage/shared-filter.store';
+import type { SharedFilterLimit, SharedFilterUsage } from '../store/shared-filters/shared-filter.store';
 
 /** The 400 detail for a configuration over SHARED_FILTER_MAX_BYTES. */
 export function configurationTooLargeDetail(bytes: number, maxBytes: number): string {

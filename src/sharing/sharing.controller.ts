@@ -17,7 +17,7 @@ import { SETTING_DEFAULTS } from '../config/settings';
 import { CreateSharedFilterDto } from './dto/create-shared-filter.dto';
 import { CreateSharedFilterResponseDto, DeleteSharedFilterResponseDto, GetSharedFilterResponseDto } from './dto/shared-filter-response.dto';
 import { FILTER_ID_EXAMPLE, FILTER_ID_FORMAT_DESCRIPTION } from './filter-id';
-import { SharedFilterConfiguration } from './shared-filter-configuration';
+import { SharedFilterConfiguration } from '../store/shared-filters/shared-filter-configuration';
 import { configurationTooLargeDetail, lifetimeInWords, quotaExceededMessage } from './shared-filter-limits';
 import { DELETE_SCOPE_MESSAGE, NOT_THE_CREATOR_MESSAGE, ORGANIZATION_MISMATCH_MESSAGE, SharingService } from './sharing.service';
 import type { Principal } from '../common/http/principal';

@@ -4,10 +4,10 @@ import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { SharingController } from './sharing.controller';
 import { SharingService } from './sharing.service';
-import { ClickhouseSharedFilterStore } from './storage/clickhouse-shared-filter.store';
+import { ClickhouseSharedFilterStore } from '../store/shared-filters/clickhouse-shared-filter.store';
 import { RedisSharedFilterStore } from './storage/redis-shared-filter.store';
-import { ScopeKeys } from './storage/scope-keys';
-import { SHARED_FILTER_STORE, SharedFilterStore } from './storage/shared-filter.store';
+import { ScopeKeys } from '../store/shared-filters/scope-keys';
+import { SHARED_FILTER_STORE, SharedFilterStore } from '../store/shared-filters/shared-filter.store';
 
 /** Shared filters: Redis-backed when REDIS_URL is set (every instance sees them), else ClickHouse. */
 @Module({

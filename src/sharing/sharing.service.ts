@@ -7,15 +7,15 @@ import {
   normalizeSharedFilterConfiguration,
   serializeSharedFilterConfiguration,
   SharedFilterConfiguration,
-} from './shared-filter-configuration';
+} from '../store/shared-filters/shared-filter-configuration';
 import {
   configurationTooLargeDetail,
   keyQuotaShare,
   quotaExceededMessage,
   SharedFilterQuotaExceededException,
 } from './shared-filter-limits';
-import { ScopeKeys } from './storage/scope-keys';
-import { SHARED_FILTER_STORE, SharedFilterRecord, SharedFilterStore } from './storage/shared-filter.store';
+import { ScopeKeys } from '../store/shared-filters/scope-keys';
+import { SHARED_FILTER_STORE, SharedFilterRecord, SharedFilterStore } from '../store/shared-filters/shared-filter.store';
 import type { Principal } from '../common/http/principal';
 
 export const ORGANIZATION_MISMATCH_MESSAGE = 'The organizationId does not match the organization of the API key.';

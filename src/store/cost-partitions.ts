@@ -43,3 +43,11 @@ export async function isStoreEmpty(clickhouse: ClickhouseService): Promise<boole
   );
   return Number(row.keys) === 0 && Number(row.costs) === 0;
 }
+
+/**
+ * Writes cost rows straight into the cost table, without the publish protocol: only for the demo estate, loaded into
+ * an organisation without cost rows (the demo-data command refuses one that has rows; start-up loads an empty store).
+ */
+export async function writeCostRows(clickhouse: ClickhouseService, rows: Record<string, unknown>[]): Promise<void> {
+  await clickhouse.insert('cost_line_items', rows);
+}

@@ -1,5 +1,8 @@
 /** SQL text the store's statements share with the importer's: settings clauses, string literals, insert blocks. */
 
+/** SETTINGS clause of the import's own heavy statements (the API's per-query time budget does not apply). */
+export const IMPORT_STATEMENT_SETTINGS = 'SETTINGS max_execution_time = 0';
+
 /**
  * Insert blocks of cost rows cut at 8 MiB whatever their width: each block is written into a part and its six
  * projections, a buffer per column, and each insert thread writes its own. Copying a 1.9M-row partition of the

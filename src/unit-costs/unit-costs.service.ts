@@ -10,6 +10,7 @@ import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildUnitCostSumsQuery, UnitCostSumsRow } from '../cost-query/unit-cost-sums.query';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { costRowsTable } from '../store/cost-rows';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { unitSelection } from './business-metric';
 import { UnitSelection } from '../store/repositories/business-metrics.repository';
@@ -45,7 +46,7 @@ export class UnitCostsService {
     const questionScope = await this.activatedKeys.scopeFor(scope, filters, dimension ? [dimension] : []);
     const selection = unitSelection(parseDimension(metric.dimension), [scope.dataScope ?? {}, filters]);
     return this.currencies.answer(scope, request.currency, { dateRanges: [window] }, async (money) => {
-      const { sql, params } = buildUnitCostSumsQuery(this.clickhouse.table('cost_line_items'), {
+      const { sql, params } = buildUnitCostSumsQuery(costRowsTable(this.clickhouse), {
         scope: questionScope,
         filters: { ...filters, inclusions: { ...filters.inclusions, dateRange: window } },
         today: window.end,

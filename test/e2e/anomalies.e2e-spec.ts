@@ -2,7 +2,7 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { ANOMALY_LIMITS } from '../../src/anomalies/anomaly-limits';
 import { clickhouseTimestamp } from '../../src/common/dates/clickhouse-time';
-import { InstallationSecrets } from '../../src/infrastructure/installation-secrets/installation-secrets.service';
+import { InstallationSecrets } from '../../src/store/repositories/installation-secrets.repository';
 import { RowInput, TestApp, TestOrganization } from '../support/test-app';
 
 /**

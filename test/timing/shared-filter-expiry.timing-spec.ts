@@ -2,7 +2,7 @@
 import type Redis from 'ioredis';
 import { UpstreamUnavailableException } from '../../src/common/errors/api-errors';
 import { createRedisClient, REDIS } from '../../src/infrastructure/redis/redis.module';
-import { normalizeSharedFilterConfiguration } from '../../src/sharing/shared-filter-configuration';
+import { normalizeSharedFilterConfiguration } from '../../src/store/shared-filters/shared-filter-configuration';
 import { RedisSharedFilterStore } from '../../src/sharing/storage/redis-shared-filter.store';
 import { startAppWithEnv } from '../support/app-with-env';
 import { freePort } from '../support/local-servers';

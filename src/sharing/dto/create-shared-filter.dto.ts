@@ -8,7 +8,7 @@ import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
 import { DIMENSIONS, parseDimension } from '../../cost-query/dimension-registry';
 import { FiltersDto, NestedObject } from '../../dto/filters.dto';
 import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
-import { SHARED_FILTER_DEFAULTS, SharedFilterConfigurationInput } from '../shared-filter-configuration';
+import { SHARED_FILTER_DEFAULTS, SharedFilterConfigurationInput } from '../../store/shared-filters/shared-filter-configuration';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 2000;

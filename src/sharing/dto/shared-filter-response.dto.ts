@@ -4,7 +4,7 @@ import { DateRangeDto } from '../../dto/filters.dto';
 import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
 import { FILTER_ID_EXAMPLE, FILTER_ID_FORMAT_DESCRIPTION } from '../filter-id';
 import { CompleteFilterFields, FILTER_FIELD_ENTRIES } from '../../cost-query/filter-fields';
-import { SharedFilterConfiguration } from '../shared-filter-configuration';
+import { SharedFilterConfiguration } from '../../store/shared-filters/shared-filter-configuration';
 
 /** FilterFields as a read returns it: every field present, lists [] and the others null when unset (from the field table). */
 export interface CompleteFilterFieldsDto extends CompleteFilterFields {}

@@ -7,7 +7,7 @@ import {
   redisSharedFilterKeySetKey,
   redisSharedFilterQuotaKeys,
 } from '../../infrastructure/redis/redis-key-prefixes';
-import { serializeSharedFilterConfiguration } from '../shared-filter-configuration';
+import { serializeSharedFilterConfiguration } from '../../store/shared-filters/shared-filter-configuration';
 import {
   NewSharedFilter,
   SHARED_FILTER_STORAGE_NAME,
@@ -16,7 +16,7 @@ import {
   SharedFilterSaveLimits,
   SharedFilterSaveOutcome,
   SharedFilterStore,
-} from './shared-filter.store';
+} from '../../store/shared-filters/shared-filter.store';
 
 /** Shared by both scripts: Redis's clock, and the byte size a member carries. */
 const LUA_COMMON = `

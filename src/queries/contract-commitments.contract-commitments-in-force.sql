@@ -1,7 +1,8 @@
--- contract-commitment-load.check-contract-commitments: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
+-- contract-commitments.contract-commitments-in-force: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
 -- statement 1 of 1, sent by query
 -- parameters:
 --   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"
+--   p0 = ["C-1"]
 SELECT
     contract_id,
     contract_commitment_id,
@@ -17,12 +18,12 @@ SELECT
     toString(contract_period_end) AS contract_period_end,
     billing_currency
 FROM cost_insights.contract_commitments
-WHERE (organization_id = {organization_id:UUID}) AND ((contract_id, loaded_at) IN (
+WHERE (organization_id = {organization_id:UUID}) AND (contract_id IN ({p0:Array(String)})) AND ((contract_id, loaded_at) IN (
     SELECT
         contract_id,
         max(loaded_at)
     FROM cost_insights.contract_commitments
-    WHERE (organization_id = {organization_id:UUID}) AND (loaded_at IN (
+    WHERE (organization_id = {organization_id:UUID}) AND (contract_id IN ({p0:Array(String)})) AND (loaded_at IN (
         SELECT loaded_at
         FROM cost_insights.contract_commitment_loads
         WHERE (organization_id = {organization_id:UUID}) AND (state = 'complete')

@@ -1,4 +1,4 @@
-import { SharedFilterConfiguration } from '../shared-filter-configuration';
+import { SharedFilterConfiguration } from './shared-filter-configuration';
 
 /** One stored shared filter. The organisation is kept with it: reads by another organisation must fail. */
 export interface SharedFilterRecord {

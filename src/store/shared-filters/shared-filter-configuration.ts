@@ -1,6 +1,6 @@
-import { DATE_GROUPINGS, DateGrouping } from '../cost-query/date-bucketing';
-import { CompleteFilterFields, DateRange, FILTER_FIELD_ENTRIES, FilterFields } from '../cost-query/filter-fields';
-import { COMPARE_METRICS, CompareMetric } from '../cost-query/cost-metrics';
+import { DATE_GROUPINGS, DateGrouping } from '../../cost-query/date-bucketing';
+import { CompleteFilterFields, DateRange, FILTER_FIELD_ENTRIES, FilterFields } from '../../cost-query/filter-fields';
+import { COMPARE_METRICS, CompareMetric } from '../../cost-query/cost-metrics';
 
 /** FilterFields where null means unset (as a read returns it, so a read can be stored again). */
 export type FilterFieldsInput = { [K in keyof FilterFields]?: FilterFields[K] | null };
@@ -14,7 +14,7 @@ export interface SharedFilterConfigurationInput {
   metadata?: { name?: string | null; description?: string | null } | null;
 }
 
-export type { CompleteFilterFields } from '../cost-query/filter-fields';
+export type { CompleteFilterFields } from '../../cost-query/filter-fields';
 
 /** The stored and returned form of a shared filter: defaults filled, every field present. */
 export interface SharedFilterConfiguration {

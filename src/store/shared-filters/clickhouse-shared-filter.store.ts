@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { UpstreamUnavailableException } from '../../common/errors/api-errors';
-import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
-import { SharedFilterConfiguration, serializeSharedFilterConfiguration } from '../shared-filter-configuration';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { SharedFilterConfiguration, serializeSharedFilterConfiguration } from './shared-filter-configuration';
 import {
   NewSharedFilter,
   quotaRefusal,

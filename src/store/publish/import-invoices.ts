@@ -1,6 +1,7 @@
-import { InvoiceTotalsRow, invoiceTotalsSql } from '../cost-query/invoices.query';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { IMPORT_STATEMENT_SETTINGS } from './focus-mapping';
+import { InvoiceTotalsRow, invoiceTotalsSql } from '../../cost-query/invoices.query';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { costRowsTable } from '../cost-rows';
+import { IMPORT_STATEMENT_SETTINGS } from '../statement-text';
 
 /** One invoice of an import, as its summary prints it: what to reconcile against the provider's invoice. */
 export interface ImportedInvoice {
@@ -44,7 +45,7 @@ export async function publishedInvoices(
   if (units.length === 0) return [];
   const where =
     'organization_id = {organization_id:UUID} AND integration_id IN {integrations:Array(String)} AND billing_period IN {periods:Array(String)}';
-  const invoices = await invoicesOf(clickhouse, clickhouse.table('cost_line_items'), where, {
+  const invoices = await invoicesOf(clickhouse, costRowsTable(clickhouse), where, {
     organization_id: organizationId,
     integrations: [...new Set(units.map((unit) => unit.integrationId))],
     periods: [...new Set(units.map((unit) => unit.billingPeriod))],
@@ -127,7 +128,7 @@ export async function duplicateImportWarnings(
   if (accounts.length === 0) return [];
   const rows = await clickhouse.query<{ billing_account_id: string; billing_period: string; integrations: string[] }>(
     `SELECT billing_account_id, billing_period, arraySort(groupUniqArray(integration_id)) AS integrations
-     FROM ${clickhouse.table('cost_line_items')}
+     FROM ${costRowsTable(clickhouse)}
      WHERE organization_id = {organization_id:UUID} AND billing_period IN {periods:Array(String)}
        AND billing_account_id IN {accounts:Array(String)} AND integration_id NOT IN {integrations:Array(String)}
      GROUP BY billing_account_id, billing_period

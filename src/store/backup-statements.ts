@@ -1,6 +1,6 @@
 import { sleep } from '../common/async/sleep';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { STORE_RESTORE_TABLE } from '../store/schema/store-restore';
+import { ClickhouseService } from './clickhouse/clickhouse.service';
+import { STORE_RESTORE_TABLE } from './schema/store-restore';
 
 /** A table of the store as system.tables describes it. */
 export interface StoreTable {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { UpstreamUnavailableException } from '../../common/errors/api-errors';
-import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { SHARED_FILTER_STORAGE_NAME } from './shared-filter.store';
 
 /**

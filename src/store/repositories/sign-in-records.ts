@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import { clickhouseTimestamp } from '../common/dates/clickhouse-time';
-import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
 /** What the sign-in keeps server-side: a pending sign-in (between the redirect and the callback) or a session. */
 export type SignInRecordKind = 'pending' | 'session';

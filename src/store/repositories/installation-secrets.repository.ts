@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
-import { ClickhouseService } from '../../store/clickhouse/clickhouse.service';
+import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
 /** A secret is read again after this long: a store restored meanwhile brings its own back (backups carry the table). */
 const REREAD_AFTER_MS = 5 * 60_000;
