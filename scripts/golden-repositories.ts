@@ -13,6 +13,8 @@ import * as demoDataLoader from '../src/demo/demo-data.loader';
 import * as migrator from '../src/store/schema/migrator';
 import { ClickhouseCluster } from '../src/store/clickhouse/cluster-nodes';
 import * as focusLoad from '../src/ingest/focus-load';
+import { COST_COLUMNS, FOCUS_SOURCE_STRUCTURE, focusSelectSql, reportBlockSql } from '../src/ingest/focus-mapping';
+import * as importInput from '../src/store/publish/import-input';
 import * as storeRestore from '../src/store/schema/store-restore';
 import { CostDataVersion } from '../src/store/data-version/cost-data-version.service';
 import * as activatedMaps from '../src/store/activated-maps';
@@ -267,6 +269,12 @@ const COMMITMENT_FILES = () => [
 /** Every migration recorded as applied: the store is up to date. */
 const APPLIED_MIGRATIONS = () => migrator.loadMigrations('cost_insights').map(({ version }) => ({ version }));
 const IMPORT_PARAMETERS = { organization_id: ORG, integration_id: 'aws-main', currency_codes: ['EUR', 'USD'] };
+const FOCUS_INPUT_MAPPING = {
+  schemaOnlySelect: focusSelectSql({ from: `null('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'toUInt64(0)' }),
+  reportSelect: reportBlockSql,
+  costColumns: COST_COLUMNS,
+};
+const GOLDEN_INPUT = { input: `cost_insights.${GOLDEN_IMPORT_ID}_input`, report: `cost_insights.${GOLDEN_IMPORT_ID}_report` };
 const SINGLE_SERVER = 'the one server is the connection itself: no statement (a cluster asks cluster-nodes.ts for its nodes)';
 
 /** The write side: the publish protocol, its fence, the activated maps, an import's invoices and contracts, backups. */
@@ -573,13 +581,21 @@ const WRITE_SIDE: RecordedRepository[] = [
     },
   ),
   repository('focus-load', () => focusLoad, {
-    createImportInput: (m, c) => m.createImportInput(c, GOLDEN_IMPORT_ID, `cost_insights.${STAGING_TABLE}`, IMPORT_PARAMETERS),
-    dropImportInput: (m, c) => m.dropImportInput(c, GOLDEN_IMPORT_ID),
+    createImportInput: { notRecorded: "the store's createImportInput given the FOCUS mapping: import-input.create-import-input.sql" },
     loadFile: { notRecorded: 'reads a real export file: its INSERT and report are ingest-file-insert.sql and ingest-report-*.sql' },
     selectParquetText: { notRecorded: "reads a real Parquet file's columns as text (a dataset's, not the cost rows')" },
     reaches: (m, c) => m.reaches(c, 'http://10.0.0.5:41234/probe-7f3e2a1b'),
-    fileInsertSql: { sendsNothing: 'pure: the statement ingest-file-insert.sql shows' },
     loadFailure: { sendsNothing: 'pure: an error read as the import refusal it is' },
+  }),
+  // An import's input table, its views and report, made from the FOCUS mapping; one file read into it.
+  repository('import-input', () => importInput, {
+    createImportInput: (m, c) =>
+      m.createImportInput(c, GOLDEN_IMPORT_ID, `cost_insights.${STAGING_TABLE}`, FOCUS_INPUT_MAPPING, IMPORT_PARAMETERS),
+    dropImportInput: (m, c) => m.dropImportInput(c, GOLDEN_IMPORT_ID),
+    clearInputReport: (m, c) => m.clearInputReport(c, GOLDEN_INPUT),
+    insertFileIntoInput: { notRecorded: 'its statement is ingest-file-insert.sql (the kernel cases)' },
+    insertBodyIntoInput: { notRecorded: 'its statement is ingest-file-insert.sql, the file sent as its body (FORMAT …)' },
+    fileInsertSql: { sendsNothing: 'pure: the statement ingest-file-insert.sql shows' },
   }),
   repository('demo-data-loader', () => demoDataLoader, {
     // Two days of the demo estate: its cost rows, rates, business metric values and contract.
@@ -859,6 +875,7 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/store/clickhouse/cluster-nodes.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/ingest/ingest-focus.ts': 'built: its statements come from the builders golden-sql.ts writes',
   'src/store/publish/import-staging.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/import-input.ts': 'recorded: RECORDED_REPOSITORIES',
 };
 
 /** The golden file name of each recorded method, `<repository>.<method in kebab case>`. */

@@ -15,7 +15,7 @@ import { buildCostDataPageQuery } from '../src/cost-query/cost-data-page.query';
 import { buildAnomalySeriesScopeQuery } from '../src/cost-query/anomaly-series-scope.query';
 import { buildScopeDataVersionQuery } from '../src/cost-query/scope-data-version.query';
 import { planConversion } from '../src/cost-query/currency-conversion';
-import { buildConvertedSumsInsert } from '../src/cost-query/converted-sums.query';
+import { buildConvertedSumsSelect } from '../src/cost-query/converted-sums.query';
 import { buildDataFreshnessQuery } from '../src/cost-query/data-freshness.query';
 import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-query/filter-options.query';
 import { OrganizationScope } from '../src/cost-query/filters.types';
@@ -33,13 +33,14 @@ import { onlyCategory, splitPlanOf } from '../src/cost-query/split-adjustments';
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../src/cost-query/split-portions.query';
 import { MEASURE_COLUMNS } from '../src/cost-query/metrics';
 import { compileCategories, VersionedCategory } from '../src/cost-query/cost-category-rules';
-import { fileInsertSql } from '../src/ingest/focus-load';
+import { fileInsertSql } from '../src/store/publish/import-input';
 import { filesKeyPresenceSql } from '../src/ingest/files-key-presence';
 import { keyPresenceSql } from '../src/cost-query/key-presence.query';
 import { inputTableName, reportTableName } from '../src/store/publish/import-tables';
 import {
   FOCUS_INPUT_SETTINGS,
   FOCUS_SOURCE_STRUCTURE,
+  focusSelectSql,
   IMPORT_MEMORY_SETTINGS,
   reportBlockSql,
   reportTotalsSql,
@@ -381,14 +382,7 @@ export function goldenStatements(): Record<string, CompiledSql> {
       }),
       50001,
     ),
-    'converted-sums-build': buildConvertedSumsInsert(
-      'cost_insights.converted_cost_sums',
-      TABLE,
-      ORG.organizationId,
-      BUILD_ID,
-      CONVERSION!,
-      '2026-10-01',
-    ),
+    'converted-sums-build': buildConvertedSumsSelect(TABLE, ORG.organizationId, BUILD_ID, CONVERSION!, '2026-10-01'),
     'data-cluster-monthly-by-service': buildCostDataQuery(
       CLUSTER_TABLE,
       data({ dimensions: [{ kind: 'column', name: 'service' }] }),
@@ -499,7 +493,10 @@ export function goldenStatements(): Record<string, CompiledSql> {
     'ingest-file-insert': importStatement(
       fileInsertSql(
         `cost_insights.${inputTableName(IMPORT_ID)}`,
-        { from: `file('exports/focus-00001.csv.gz', CSVWithNames, '${FOCUS_SOURCE_STRUCTURE}', 'gzip')`, rowNumber: '_row_number' },
+        focusSelectSql({
+          from: `file('exports/focus-00001.csv.gz', CSVWithNames, '${FOCUS_SOURCE_STRUCTURE}', 'gzip')`,
+          rowNumber: '_row_number',
+        }),
         { ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS },
       ),
       IMPORT_PARAMETERS,

@@ -299,8 +299,7 @@ async function assertEmpty(targets: PartServer[]): Promise<void> {
   const found = new Map<string, number>();
   for (const { server } of targets) {
     for (const table of await storeTables(server)) {
-      if (table.rows > 0 && table.name !== 'schema_migrations' && backedUp(table))
-        found.set(table.name, (found.get(table.name) ?? 0) + table.rows);
+      if (table.rows > 0 && !table.migrationRecord && backedUp(table)) found.set(table.name, (found.get(table.name) ?? 0) + table.rows);
     }
   }
   if (found.size === 0) return;

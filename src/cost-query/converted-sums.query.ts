@@ -14,6 +14,15 @@ import { CompiledSql, SqlParameters } from './sql-parameters';
 /** What a build groups by: the usage day and every list field's column (billing period and currency among them). */
 export const CONVERTED_SUM_KEYS: readonly string[] = ['usage_date', ...LIST_FIELDS.map((field) => field.column)];
 
+/** The columns of a build's row, in the order buildConvertedSumsSelect answers them. */
+export const CONVERTED_SUM_COLUMNS: readonly string[] = [
+  'organization_id',
+  'build_id',
+  ...CONVERTED_SUM_KEYS,
+  'converted_bit',
+  ...MEASURE_COLUMNS,
+];
+
 /**
  * Whether converted sums can answer a /data question: it groups and filters on list columns and dates only (its data
  * scope included), not on a tag or a cost category, which a build does not keep.
@@ -37,15 +46,15 @@ export function readsOnlyListColumns(query: Pick<CostDataQuery, 'scope' | 'filte
 const STORED_SCALE = 18;
 
 /**
- * The statement writing one month of a build (`month`: its first day): the organisation's cost rows of that month
+ * The rows of one month of a build (`month`: its first day), in CONVERTED_SUM_COLUMNS' order, which the store writes
+ * into the build's table (converted-sums.repository.ts): the organisation's cost rows of that month
  * summed per (day, list columns), the groups in other currencies multiplied by their (currency, day or period) rate
  * exactly as a converting question does (MoneySql), each product kept to 18 places (rounded half away from zero:
  * only a derived cross rate's products have more) with its currency's bit among the build's converted currencies
  * (`conversion.rates`' order). A month at a time keeps a large estate's aggregation small. `conversion` must cover
  * every day of the organisation's costs: a group without a rate stops the statement (MISSING_RATE_SIGNAL).
  */
-export function buildConvertedSumsInsert(
-  targetTable: string,
+export function buildConvertedSumsSelect(
   costTable: string,
   organizationId: string,
   buildId: string,
@@ -59,17 +68,14 @@ export function buildConvertedSumsInsert(
   const bit = currencyBitSql([...conversion.rates.keys()], params);
   const inMonth = `organization_id = ${organization} AND toStartOfMonth(usage_date) = ${params.named('month', 'Date', month)}`;
   const stored = (sum: string) => `toDecimal128(round(${sum}, ${STORED_SCALE}), ${STORED_SCALE})`;
-  const sql = [
-    `INSERT INTO ${targetTable} (organization_id, build_id, ${CONVERTED_SUM_KEYS.join(', ')}, converted_bit, ${MEASURE_COLUMNS.join(', ')})`,
-    money.select((branch, where) =>
-      [
-        `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, bit, ...branch.sums(MEASURE_COLUMNS).map(stored)].join(', ')}`,
-        `FROM ${costTable}`,
-        `WHERE ${where(inMonth)}`,
-        `GROUP BY ${[...new Set([...CONVERTED_SUM_KEYS, ...branch.groupKeys])].join(', ')}`,
-      ].join('\n'),
-    ),
-  ].join('\n');
+  const sql = money.select((branch, where) =>
+    [
+      `SELECT ${[organization, build, ...CONVERTED_SUM_KEYS, bit, ...branch.sums(MEASURE_COLUMNS).map(stored)].join(', ')}`,
+      `FROM ${costTable}`,
+      `WHERE ${where(inMonth)}`,
+      `GROUP BY ${[...new Set([...CONVERTED_SUM_KEYS, ...branch.groupKeys])].join(', ')}`,
+    ].join('\n'),
+  );
   return { sql, params: params.toObject() };
 }
 

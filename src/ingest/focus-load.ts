@@ -16,15 +16,15 @@ import {
   reportTotalsSql,
 } from './focus-mapping';
 import { settingsClause, sqlString } from '../store/statement-text';
-import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from '../store/publish/import-tables';
+import {
+  clearInputReport,
+  createImportInput as createInputTables,
+  ImportInput,
+  insertBodyIntoInput,
+  insertFileIntoInput,
+} from '../store/publish/import-input';
 import { watchProcessReadBytes } from './process-read-bytes';
 import { messageOf } from '../common/errors/message-of';
-
-/** Where an import's files go: its input table (Null engine) and the report its second view fills. */
-export interface ImportInput {
-  input: string;
-  report: string;
-}
 
 /** The organisation and integration every row of the import gets (focusSelectSql's parameters). */
 export interface ImportParameters {
@@ -46,36 +46,23 @@ export interface LoadedFile {
 }
 
 /**
- * The import's input table and its two materialized views: a block inserted into the (Null-engine) input table is
- * mapped once (focusSelectSql); one view writes its cost columns into `target` (the staging table, or on a cluster
- * the Distributed table over the staging tables), the other its report into a small Memory table. Created from
- * focusSelectSql itself, so their columns are its columns.
+ * The import's input table and its two materialized views (import-input.ts), made from the mapping: focusSelectSql
+ * over no rows gives the input's columns, reportBlockSql its report, COST_COLUMNS what the staging view keeps.
  */
-export async function createImportInput(
+export function createImportInput(
   clickhouse: ClickhouseService,
   importId: string,
   target: string,
   parameters: ImportParameters,
 ): Promise<ImportInput> {
-  const input = clickhouse.table(inputTableName(importId));
-  const report = clickhouse.table(reportTableName(importId));
   const schemaOnly: FocusSource = { from: `null('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'toUInt64(0)' };
-  await clickhouse.command(`CREATE TABLE ${input} ENGINE = Null EMPTY AS ${focusSelectSql(schemaOnly)}`, { ...parameters });
-  await clickhouse.command(`CREATE TABLE ${report} ENGINE = Memory EMPTY AS ${reportBlockSql(input)}`);
-  await clickhouse.command(
-    `CREATE MATERIALIZED VIEW ${clickhouse.table(toStagingViewName(importId))} TO ${target} AS SELECT ${COST_COLUMNS.join(', ')} FROM ${input}`,
+  return createInputTables(
+    clickhouse,
+    importId,
+    target,
+    { schemaOnlySelect: focusSelectSql(schemaOnly), reportSelect: reportBlockSql, costColumns: COST_COLUMNS },
+    { ...parameters },
   );
-  await clickhouse.command(
-    `CREATE MATERIALIZED VIEW ${clickhouse.table(toReportViewName(importId))} TO ${report} AS ${reportBlockSql(input)}`,
-  );
-  return { input, report };
-}
-
-/** Drops the input table, its views and the report once every file is read (the views first: they point at the others). */
-export async function dropImportInput(clickhouse: ClickhouseService, importId: string): Promise<void> {
-  for (const name of [toStagingViewName, toReportViewName, reportTableName, inputTableName]) {
-    await clickhouse.command(`DROP TABLE IF EXISTS ${clickhouse.table(name(importId))}`);
-  }
 }
 
 /**
@@ -94,7 +81,7 @@ export async function loadFile(
   parameters: ImportParameters,
   onBytes: (read: number) => void,
 ): Promise<LoadedFile> {
-  await clickhouse.command(`TRUNCATE TABLE ${target.report}`);
+  await clearInputReport(clickhouse, target);
   const warnings: string[] = [];
   try {
     await readingPart(file, async (path) => {
@@ -179,8 +166,10 @@ async function loadBody(
   const source: FocusSource = { from: `input('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'rowNumberInAllBlocks()' };
   // rowNumberInAllBlocks() counts rows in the order blocks arrive: Parquet row groups must then be read in file order
   // (file() and url() number them by their position, `_row_number`, whatever the order).
-  const sql = await insertSql(clickhouse, target, source, file.format === 'Parquet' ? { input_format_parquet_preserve_order: 1 } : {});
-  await clickhouse.insertWithBody(`${sql}\nFORMAT ${file.format}`, openFocusFile(file, path, onBytes), { ...parameters });
+  const settings = await fileSettings(clickhouse, file.format === 'Parquet' ? { input_format_parquet_preserve_order: 1 } : {});
+  await insertBodyIntoInput(clickhouse, target, focusSelectSql(source), settings, file.format, openFocusFile(file, path, onBytes), {
+    ...parameters,
+  });
 }
 
 /**
@@ -235,27 +224,16 @@ async function insertFrom(
   parameters: ImportParameters,
   extra: Record<string, string | number> = {},
 ): Promise<void> {
-  await clickhouse.command(await insertSql(clickhouse, target, source, extra), { ...parameters });
+  await insertFileIntoInput(clickhouse, target, focusSelectSql(source), await fileSettings(clickhouse, extra), { ...parameters });
 }
 
 /**
- * The INSERT of one file: focusSelectSql over the file into the input table, with the input, memory and time settings
- * this server knows (an older one would refuse the statement for an unknown setting), in the statement itself (the
- * embedded connection would make settings given beside it session-wide).
+ * The settings of one file's INSERT: the input, memory and time settings this server knows (an older one would refuse
+ * the statement for an unknown setting), written in the statement itself (the embedded connection would make settings
+ * given beside it session-wide).
  */
-async function insertSql(
-  clickhouse: ClickhouseService,
-  target: ImportInput,
-  source: FocusSource,
-  extra: Record<string, string | number>,
-): Promise<string> {
-  const settings = await clickhouse.knownSettings({ ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS, ...extra });
-  return fileInsertSql(target.input, source, settings);
-}
-
-/** The INSERT of one export file into an import's input table, with its settings (golden: src/queries/ingest-*.sql). */
-export function fileInsertSql(input: string, source: FocusSource, settings: Readonly<Record<string, string | number | undefined>>): string {
-  return `INSERT INTO ${input}\n${focusSelectSql(source)}\n${settingsClause(settings)}`;
+function fileSettings(clickhouse: ClickhouseService, extra: Record<string, string | number>): Promise<Record<string, string | number>> {
+  return clickhouse.knownSettings({ ...FOCUS_INPUT_SETTINGS, ...IMPORT_MEMORY_SETTINGS, ...extra });
 }
 
 interface ReportTotals {

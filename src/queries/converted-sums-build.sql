@@ -9,7 +9,7 @@
 --   rate_keys = ["EUR|2026-10-01","EUR|2026-10-02"]
 --   rate_indexes = [1,2]
 --   rate_values = ["1.0823","1.085"]
-INSERT INTO cost_insights.converted_cost_sums (organization_id, build_id, usage_date, cost_layer, cloud, service, resource_family, region, instance_type, usage_type, billing_period, cost_type, account_id, integration_id, billing_currency, allocated_method_id, converted_bit, amortized_cost, billed_cost, cash_cost, on_demand_cost, enterprise_discount_savings, product_discount_savings, partner_discount_savings, commitment_savings, spot_savings, other_savings) SELECT
+SELECT
     {organization_id:UUID},
     {build_id:UUID},
     usage_date,

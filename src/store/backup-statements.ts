@@ -1,6 +1,7 @@
 import { sleep } from '../common/async/sleep';
 import { ClickhouseService } from './clickhouse/clickhouse.service';
 import { STORE_RESTORE_TABLE } from './schema/store-restore';
+import type { StoreTable as StoreTableName } from './schema/store-tables';
 
 /** A table of the store as system.tables describes it. */
 export interface StoreTable {
@@ -8,6 +9,8 @@ export interface StoreTable {
   engine: string;
   rows: number;
   bytes: number;
+  /** The migrator's record of the schema (schema_migrations), not the store's data. */
+  migrationRecord: boolean;
 }
 
 /** ClickHouse's File backup engine at `path` (a string literal: BACKUP takes no query parameters). */
@@ -21,7 +24,13 @@ export async function storeTables(server: ClickhouseService, database = server.d
     `SELECT name, engine, total_rows AS rows, total_bytes AS bytes FROM system.tables WHERE database = {database:String} ORDER BY name`,
     { database },
   );
-  return rows.map((row) => ({ name: row.name, engine: row.engine, rows: Number(row.rows ?? 0), bytes: Number(row.bytes ?? 0) }));
+  return rows.map((row) => ({
+    name: row.name,
+    engine: row.engine,
+    rows: Number(row.rows ?? 0),
+    bytes: Number(row.bytes ?? 0),
+    migrationRecord: row.name === ('schema_migrations' satisfies StoreTableName),
+  }));
 }
 
 /** A column whose default names an object of a database as `'<database>.<object>'` (dictGet's first argument). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp } from '../../common/dates/clickhouse-time';
 import { ConversionPolicy } from '../../common/money/exchange-rates';
-import { buildConvertedSumsInsert } from '../../cost-query/converted-sums.query';
+import { buildConvertedSumsSelect, CONVERTED_SUM_COLUMNS } from '../../cost-query/converted-sums.query';
 import { ConvertedSums, CurrencyConversion } from '../../cost-query/currency-conversion';
 import { ClickhouseService } from '../clickhouse/clickhouse.service';
 
@@ -57,15 +57,10 @@ export class ConvertedSumsRepository {
   async write(organizationId: string, buildId: string, conversion: CurrencyConversion, months: string[]): Promise<number> {
     const target = this.clickhouse.table('converted_cost_sums');
     for (const month of months) {
-      const { sql, params } = buildConvertedSumsInsert(
-        target,
-        this.clickhouse.table('cost_line_items'),
-        organizationId,
-        buildId,
-        conversion,
-        month,
-      );
-      await this.clickhouse.insertSelect(sql, params, { max_threads: 1 });
+      const rows = buildConvertedSumsSelect(this.clickhouse.table('cost_line_items'), organizationId, buildId, conversion, month);
+      await this.clickhouse.insertSelect(`INSERT INTO ${target} (${CONVERTED_SUM_COLUMNS.join(', ')})\n${rows.sql}`, rows.params, {
+        max_threads: 1,
+      });
     }
     const [row] = await this.clickhouse.query<{ rows: string }>(
       `SELECT toString(count()) AS rows FROM ${target} WHERE organization_id = {organization_id:UUID} AND build_id = {build_id:UUID}`,

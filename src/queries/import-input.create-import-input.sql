@@ -1,4 +1,4 @@
--- focus-load.create-import-input: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
+-- import-input.create-import-input: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
 -- statement 1 of 4, sent by command
 -- parameters:
 --   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"

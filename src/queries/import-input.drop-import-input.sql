@@ -1,4 +1,4 @@
--- focus-load.drop-import-input: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
+-- import-input.drop-import-input: written by npm run queries:golden (scripts/golden-repositories.ts); do not edit.
 -- statement 1 of 4, sent by command
 DROP TABLE IF EXISTS cost_insights.focus_import_mwvps5c0_7f3e2a1b_to_staging;
 
