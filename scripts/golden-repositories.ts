@@ -592,10 +592,12 @@ const WRITE_SIDE: RecordedRepository[] = [
     createImportInput: (m, c) =>
       m.createImportInput(c, GOLDEN_IMPORT_ID, `cost_insights.${STAGING_TABLE}`, FOCUS_INPUT_MAPPING, IMPORT_PARAMETERS),
     dropImportInput: (m, c) => m.dropImportInput(c, GOLDEN_IMPORT_ID),
-    clearInputReport: (m, c) => m.clearInputReport(c, GOLDEN_INPUT),
-    insertFileIntoInput: { notRecorded: 'its statement is ingest-file-insert.sql (the kernel cases)' },
-    insertBodyIntoInput: { notRecorded: 'its statement is ingest-file-insert.sql, the file sent as its body (FORMAT …)' },
     fileInsertSql: { sendsNothing: 'pure: the statement ingest-file-insert.sql shows' },
+  }),
+  repository('import-input-table', (c) => new importInput.ImportInput(c, GOLDEN_INPUT.input, GOLDEN_INPUT.report), {
+    clearReport: (m) => m.clearReport(),
+    insertFile: { notRecorded: 'its statement is ingest-file-insert.sql (the kernel cases)' },
+    insertBody: { notRecorded: 'its statement is ingest-file-insert.sql, the file sent as its body (FORMAT …)' },
   }),
   repository('demo-data-loader', () => demoDataLoader, {
     // Two days of the demo estate: its cost rows, rates, business metric values and contract.

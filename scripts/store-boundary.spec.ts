@@ -33,6 +33,21 @@ function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
+/**
+ * What code outside the store may take from the publish protocol's files besides PublishProtocol (publish-protocol.ts):
+ * types, constants and pure functions, none of which sends a statement.
+ */
+const PUBLISH_PURE_NAMES = new Set([
+  'ImportInput',
+  'ImportedInvoice',
+  'InvoiceChange',
+  'invoiceChanges',
+  'RecoveryReport',
+  'SwappingImport',
+  'SWAP_LEASE_SECONDS',
+  'isImportTableName',
+]);
+
 const outside = sourceFiles(join(ROOT, 'src'))
   .map((path) => relative(ROOT, path))
   .filter((path) => !path.startsWith('src/store/'))
@@ -61,5 +76,20 @@ describe('the store boundary: table names and writes only in src/store', () => {
   it('no file outside src/store sends an insert or a command', () => {
     const sending = outside.filter(({ code }) => WRITE_CALL.test(code)).map(({ path, code }) => `${path}: ${WRITE_CALL.exec(code)![0]}`);
     expect(sending).toEqual([]);
+  });
+
+  it('outside src/store the publish protocol is reached through PublishProtocol only', () => {
+    const reaching = outside.flatMap(({ path, code }) =>
+      [...code.matchAll(/import (?:type )?\{([^}]*)\} from '[./]*\/store\/publish\/([\w-]+)';/g)]
+        .filter(([, , file]) => file !== 'publish-protocol')
+        .flatMap(([, names, file]) =>
+          names
+            .split(',')
+            .map((name) => name.trim())
+            .filter((name) => name && !PUBLISH_PURE_NAMES.has(name))
+            .map((name) => `${path}: ${name} of store/publish/${file}`),
+        ),
+    );
+    expect(reaching).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { ClickhouseService } from './store/clickhouse/clickhouse.service';
 import { migrate } from './store/schema/migrator';
 import { restoreInProgress } from './store/schema/store-restore';
 import { isStoreEmpty } from './store/cost-partitions';
-import { recoverInterruptedImports } from './store/publish/import-journal';
+import { PublishProtocol } from './store/publish/publish-protocol';
 import { SCOPES } from './common/http/principal';
 import { DEMO_ORGANIZATION_ID } from './common/examples/examples';
 import { messageOf } from './common/errors/message-of';
@@ -75,9 +75,9 @@ async function awaitRestore(clickhouse: ClickhouseService): Promise<void> {
 }
 
 async function recoverImports(clickhouse: ClickhouseService): Promise<void> {
-  await recoverInterruptedImports(clickhouse, (message) => logger.warn(message)).catch((error: unknown) =>
-    logger.error(`Import recovery failed: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  await new PublishProtocol(clickhouse)
+    .recover((message) => logger.warn(message))
+    .catch((error: unknown) => logger.error(`Import recovery failed: ${error instanceof Error ? error.message : String(error)}`));
 }
 
 /**

@@ -10,7 +10,7 @@ import { markRestored, markRestoring, STORE_RESTORE_TABLE } from '../store/schem
 import { isSharedFilterStateKey, SHARED_FILTER_KEYS_PREFIX } from '../infrastructure/redis/redis-key-prefixes';
 import { REDIS } from '../infrastructure/redis/redis.module';
 import { isImportTableName } from '../store/publish/import-tables';
-import { endCaughtBackups, fenced, standDownCaughtImports } from '../store/publish/publish-fence';
+import { PublishProtocol } from '../store/publish/publish-protocol';
 import { assertBackupName, BackupLocation, backupLocation, BackupLocationError, ListedBackup } from './backup-location';
 import { BackupManifest, BackupMode, BackupPart, MANIFEST_FORMAT, partFolder } from './backup-manifest';
 import {
@@ -105,7 +105,7 @@ export class BackupService {
     await this.location.prepare(name);
     const startedAt = new Date().toISOString();
     try {
-      return await fenced(this.clickhouse, name, log, async () => {
+      return await new PublishProtocol(this.clickhouse).fence(name, log, async () => {
         const backedUpParts: BackupPart[] = [];
         for (const part of parts) backedUpParts.push(await this.backUpPart(name, part, base?.name));
         const manifest: BackupManifest = {
@@ -158,8 +158,7 @@ export class BackupService {
     for (const target of targets) await replaceWithScratch(target.server, scratch);
     await migrate(this.clickhouse);
     for (const target of targets) await reloadDictionaries(target.server); // their sources were just replaced
-    const importsStoodDown = await standDownCaughtImports(this.clickhouse);
-    const backupsEnded = await endCaughtBackups(this.clickhouse, name);
+    const { importsStoodDown, backupsEnded } = await new PublishProtocol(this.clickhouse).afterRestore(name);
     const redisKeys = await this.importRedisKeys(manifest);
     for (const target of targets) await markRestored(target.server, name);
     const rows: Record<string, number> = {};

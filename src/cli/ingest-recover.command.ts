@@ -1,5 +1,6 @@
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
-import { recoverInterruptedImports, RecoveryReport, SwappingImport } from '../store/publish/import-journal';
+import type { RecoveryReport, SwappingImport } from '../store/publish/import-journal';
+import { PublishProtocol } from '../store/publish/publish-protocol';
 
 interface RecoverCommandOutput {
   out(text: string): void;
@@ -14,7 +15,7 @@ export async function runIngestRecoverCommand(
   options: { json: boolean },
   io: RecoverCommandOutput,
 ): Promise<number> {
-  const report = await recoverInterruptedImports(clickhouse);
+  const report = await new PublishProtocol(clickhouse).recover();
   io.out(options.json ? JSON.stringify(recoveryReportJson(report)) : formatRecoveryReport(report));
   return 0;
 }

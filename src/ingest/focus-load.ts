@@ -16,13 +16,8 @@ import {
   reportTotalsSql,
 } from './focus-mapping';
 import { settingsClause, sqlString } from '../store/statement-text';
-import {
-  clearInputReport,
-  createImportInput as createInputTables,
-  ImportInput,
-  insertBodyIntoInput,
-  insertFileIntoInput,
-} from '../store/publish/import-input';
+import type { ImportInput } from '../store/publish/import-input';
+import type { CostImport } from '../store/publish/publish-protocol';
 import { watchProcessReadBytes } from './process-read-bytes';
 import { messageOf } from '../common/errors/message-of';
 
@@ -49,16 +44,9 @@ export interface LoadedFile {
  * The import's input table and its two materialized views (import-input.ts), made from the mapping: focusSelectSql
  * over no rows gives the input's columns, reportBlockSql its report, COST_COLUMNS what the staging view keeps.
  */
-export function createImportInput(
-  clickhouse: ClickhouseService,
-  importId: string,
-  target: string,
-  parameters: ImportParameters,
-): Promise<ImportInput> {
+export function createImportInput(costImport: CostImport, target: string, parameters: ImportParameters): Promise<ImportInput> {
   const schemaOnly: FocusSource = { from: `null('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'toUInt64(0)' };
-  return createInputTables(
-    clickhouse,
-    importId,
+  return costImport.createInput(
     target,
     { schemaOnlySelect: focusSelectSql(schemaOnly), reportSelect: reportBlockSql, costColumns: COST_COLUMNS },
     { ...parameters },
@@ -81,7 +69,7 @@ export async function loadFile(
   parameters: ImportParameters,
   onBytes: (read: number) => void,
 ): Promise<LoadedFile> {
-  await clearInputReport(clickhouse, target);
+  await target.clearReport();
   const warnings: string[] = [];
   try {
     await readingPart(file, async (path) => {
@@ -167,7 +155,7 @@ async function loadBody(
   // rowNumberInAllBlocks() counts rows in the order blocks arrive: Parquet row groups must then be read in file order
   // (file() and url() number them by their position, `_row_number`, whatever the order).
   const settings = await fileSettings(clickhouse, file.format === 'Parquet' ? { input_format_parquet_preserve_order: 1 } : {});
-  await insertBodyIntoInput(clickhouse, target, focusSelectSql(source), settings, file.format, openFocusFile(file, path, onBytes), {
+  await target.insertBody(focusSelectSql(source), settings, file.format, openFocusFile(file, path, onBytes), {
     ...parameters,
   });
 }
@@ -224,7 +212,7 @@ async function insertFrom(
   parameters: ImportParameters,
   extra: Record<string, string | number> = {},
 ): Promise<void> {
-  await insertFileIntoInput(clickhouse, target, focusSelectSql(source), await fileSettings(clickhouse, extra), { ...parameters });
+  await target.insertFile(focusSelectSql(source), await fileSettings(clickhouse, extra), { ...parameters });
 }
 
 /**

@@ -1,24 +1,12 @@
 import { CURRENCY_CODES } from '../common/money/currency-codes';
-import {
-  duplicateImportWarnings,
-  ImportedInvoice,
-  InvoiceChange,
-  invoiceChanges,
-  publishedInvoices,
-  stagedInvoices,
-} from '../store/publish/import-invoices';
+import { ImportedInvoice, InvoiceChange, invoiceChanges } from '../store/publish/import-invoices';
 import { UUID_PATTERN } from '../common/validation/patterns';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { addDecimalStrings } from './decimal-text';
 import { describePart, discoverFocusFiles, ExportPart, FocusFile, FocusIngestError, readCsvHeader, readingPart } from './focus-files';
-import { dropImportInput } from '../store/publish/import-input';
 import { createImportInput, ImportParameters, loadFile } from './focus-load';
 import { missingRequiredColumns, StagedPartition, stagedPartitionsSql } from './focus-mapping';
-import { dropImportTables, recoverInterruptedImports } from '../store/publish/import-journal';
-import { createStagingTables, dropAbandonedImportTables, stagedOnHost } from '../store/publish/import-staging';
-import { newImportId } from '../store/publish/import-tables';
-import { existingPartitions, PartitionHost, partitionHosts } from '../store/publish/partition-hosts';
-import { publishPartitions, PublishPlan, PublishRefusal } from '../store/publish/partition-publish';
+import { CostImport, PublishProtocol, PublishRefusal } from '../store/publish/publish-protocol';
 import {
   ContractCommitmentFile,
   isContractCommitmentDataset,
@@ -133,21 +121,18 @@ export async function ingestFocus(clickhouse: ClickhouseService, options: Ingest
     keyPresence: () => filesKeyPresence(clickhouse, costFiles, importParameters(options)),
   });
   const prepared = await prepare(clickhouse, options, costFiles, skipped, keysInForce || []);
-  let published = false;
   try {
     const loaded = await load(clickhouse, prepared, started, options.onProgress);
     const staged = await verify(clickhouse, prepared, loaded);
     const replaced = await publish(clickhouse, prepared, staged, () =>
       progressOf(prepared, loaded, started, options.onProgress)('publishing', prepared.files.length - 1, 0),
     );
-    published = true;
-    loaded.warnings.push(...(await duplicateImportWarnings(clickhouse, prepared.organizationId, staged.invoices)));
+    loaded.warnings.push(...(await prepared.costImport.duplicateImportWarnings(prepared.organizationId, staged.invoices)));
     const contracts =
       contractFiles.length > 0 ? await loadContractCommitments(clickhouse, prepared.organizationId, contractFiles) : undefined;
     return { ...summarise(prepared, loaded, staged, replaced, Date.now() - started), ...(contracts ? { contracts } : {}) };
   } finally {
-    // A publish that failed and could not be rolled back keeps its backup for recovery.
-    await dropImportTables(clickhouse, prepared.importId, { keepBackup: !published }).catch(() => undefined);
+    await prepared.costImport.close();
   }
 }
 
@@ -161,14 +146,12 @@ async function exportFiles(paths: string[] | ExportPart[]): Promise<{ files: Foc
 
 /** What an import reads and where it writes, decided before anything is written. */
 interface PreparedImport {
-  importId: string;
+  costImport: CostImport;
   organizationId: string;
   files: FocusFile[];
   skipped: string[];
   bytesTotal: number;
-  hosts: PartitionHost[];
   parameters: ImportParameters;
-  rolledBackImports: string[];
   keysInForce: KeysInForce;
 }
 
@@ -225,20 +208,18 @@ async function prepare(
   skipped: string[],
   keysInForce: KeysInForce,
 ): Promise<PreparedImport> {
-  // Every host must answer before anything is written: a node that is down could not take its share.
-  const hosts = await partitionHosts(clickhouse, 'FOCUS import refused, nothing was imported: every node of the cluster must answer');
-  // First put back what an import killed while publishing left half-replaced.
-  const recovery = await recoverInterruptedImports(clickhouse);
-  await dropAbandonedImportTables(clickhouse);
+  // Every host must answer before anything is written (a node that is down could not take its share), and what an
+  // import killed while publishing left half-replaced is put back first.
+  const costImport = await new PublishProtocol(clickhouse).open(
+    'FOCUS import refused, nothing was imported: every node of the cluster must answer',
+  );
   return {
-    importId: newImportId(),
+    costImport,
     organizationId: options.organizationId,
     files,
     skipped,
     bytesTotal: files.reduce((n, f) => n + f.bytes, 0),
-    hosts,
     parameters: importParameters(options),
-    rolledBackImports: recovery.rolledBack.map((interrupted) => interrupted.importId),
     keysInForce,
   };
 }
@@ -266,7 +247,7 @@ function progressOf(
   return (phase: IngestProgress['phase'], index: number, fileBytesRead: number) => {
     const file = prepared.files[Math.min(index, prepared.files.length - 1)];
     onProgress?.({
-      importId: prepared.importId,
+      importId: prepared.costImport.importId,
       phase,
       file: file.name,
       fileIndex: index,
@@ -288,7 +269,7 @@ async function load(
   started: number,
   onProgress?: IngestFocusOptions['onProgress'],
 ): Promise<LoadedImport> {
-  const importTable = await createStagingTables(clickhouse, prepared.hosts, prepared.importId);
+  const importTable = await prepared.costImport.stagingTable();
   const loaded: LoadedImport = {
     importTable,
     rows: 0,
@@ -298,7 +279,7 @@ async function load(
     warnings: [],
   };
   const progress = progressOf(prepared, loaded, started, onProgress);
-  const input = await createImportInput(clickhouse, prepared.importId, importTable, prepared.parameters);
+  const input = await createImportInput(prepared.costImport, importTable, prepared.parameters);
   for (const [index, file] of prepared.files.entries()) {
     progress('loading', index, 0);
     const read = await loadFile(clickhouse, input, file, prepared.parameters, (bytes) => progress('loading', index, bytes));
@@ -314,7 +295,7 @@ async function load(
     progress('loaded', index, 0);
   }
   // Read: what stays until publishing ends (and, should it die, for recovery) is the staging table alone.
-  await dropImportInput(clickhouse, prepared.importId);
+  await prepared.costImport.dropInput();
   return loaded;
 }
 
@@ -328,7 +309,7 @@ async function verify(clickhouse: ClickhouseService, prepared: PreparedImport, l
   const partitions = await clickhouse.query<StagedPartition>(stagedPartitionsSql(loaded.importTable));
   const mappedRows = partitions.reduce((n, p) => n + Number(p.row_count), 0);
   if (mappedRows !== loaded.rows) throw new FocusIngestError(`internal check failed: ${loaded.rows} rows parsed but ${mappedRows} mapped`);
-  return { partitions, invoices: await stagedInvoices(clickhouse, loaded.importTable) };
+  return { partitions, invoices: await prepared.costImport.stagedInvoices(loaded.importTable) };
 }
 
 /**
@@ -342,18 +323,19 @@ async function publish(
   onPublishing: () => void,
 ): Promise<ImportedInvoice[]> {
   const units = staged.partitions.map((p) => ({ integrationId: p.integration_id, billingPeriod: p.billing_period }));
-  const replacedInvoices = await publishedInvoices(clickhouse, prepared.organizationId, units);
+  const replacedInvoices = await prepared.costImport.publishedInvoices(prepared.organizationId, units);
   onPublishing();
-  await publishPartitions(clickhouse, {
-    importId: prepared.importId,
-    organizationId: prepared.organizationId,
-    integrationIds: [...new Set(staged.partitions.map((p) => p.integration_id))],
-    partitions: await stagedPlacements(clickhouse, prepared.hosts, prepared.importId, staged.partitions),
-    keysInForce: prepared.keysInForce,
-  }).catch((error: unknown) => {
-    // The store's refusal is the import's: nothing was changed.
-    throw error instanceof PublishRefusal ? new FocusIngestError(error.message) : error;
-  });
+  await prepared.costImport
+    .publish({
+      organizationId: prepared.organizationId,
+      integrationIds: [...new Set(staged.partitions.map((p) => p.integration_id))],
+      partitions: staged.partitions,
+      keysInForce: prepared.keysInForce,
+    })
+    .catch((error: unknown) => {
+      // The store's refusal is the import's: nothing was changed.
+      throw error instanceof PublishRefusal ? new FocusIngestError(error.message) : error;
+    });
   return replacedInvoices;
 }
 
@@ -382,7 +364,7 @@ function summarise(
     })),
     invoices: staged.invoices,
     restatedInvoices: invoiceChanges(replacedInvoices, staged.invoices),
-    rolledBackImports: prepared.rolledBackImports,
+    rolledBackImports: prepared.costImport.rolledBackImports,
     warnings: loaded.warnings,
     currencies: [...loaded.currencies].sort(),
     sumBilledCost: loaded.sums.billed,
@@ -422,59 +404,6 @@ function contractsOnlySummary(
     rowsPerSecond: 0,
     contracts,
   };
-}
-
-/**
- * Which hosts hold each staged partition, checked against the import's own count of it: on a cluster every
- * holder must be of one shard and hold every row, and in `distributed` mode every replica of that shard must
- * hold it (each swaps it itself); in `replicated` mode the one replica that holds it swaps it and replication
- * carries it to the others. A partition found anywhere else stops the import before anything is swapped.
- * Published copies of a partition on other shards (the cluster had other shards then) are given up in the
- * same publish.
- */
-async function stagedPlacements(
-  clickhouse: ClickhouseService,
-  hosts: PartitionHost[],
-  importId: string,
-  partitions: { partition_id: string; row_count: string }[],
-): Promise<PublishPlan['partitions']> {
-  const { cluster } = clickhouse;
-  if (!cluster) return partitions.map((p) => ({ partitionId: p.partition_id, hosts }));
-  const nodes = new Map((await cluster.nodes()).reachable.map((node) => [node.id, node]));
-  const holders = new Map<string, PartitionHost[]>();
-  for (const host of hosts) {
-    for (const { partition_id, row_count } of await stagedOnHost(host, importId)) {
-      const expected = partitions.find((p) => p.partition_id === partition_id)?.row_count;
-      if (row_count !== expected) {
-        throw new FocusIngestError(
-          `internal check failed: node ${host.id} holds ${row_count} rows of partition ${partition_id}, not ${expected}`,
-        );
-      }
-      holders.set(partition_id, [...(holders.get(partition_id) ?? []), host]);
-    }
-  }
-  // A partition published while the cluster had other shards may live on another shard still: it moves.
-  const published = new Map<string, PartitionHost[]>();
-  for (const host of hosts) {
-    for (const partitionId of await existingPartitions(host, [...holders.keys()])) {
-      if (!holders.get(partitionId)?.includes(host)) published.set(partitionId, [...(published.get(partitionId) ?? []), host]);
-    }
-  }
-  const replication = await cluster.replication();
-  return partitions.map(({ partition_id: partitionId }) => {
-    const held = holders.get(partitionId) ?? [];
-    const shards = new Set(held.map((host) => nodes.get(host.id)?.shard));
-    const replicas = [...nodes.values()].filter((node) => shards.has(node.shard)).length;
-    if (shards.size !== 1 || (replication === 'distributed' && held.length !== replicas)) {
-      throw new FocusIngestError(
-        `internal check failed: partition ${partitionId} is staged on ${held.map((host) => host.id).join(', ') || 'no node'}, ` +
-          `not on ${replication === 'distributed' ? 'every replica' : 'a replica'} of one shard`,
-      );
-    }
-    // Of another shard only: in `replicated` mode the holder's twins have the partition too, and follow its swap.
-    const elsewhere = (published.get(partitionId) ?? []).filter((host) => !shards.has(nodes.get(host.id)?.shard));
-    return { partitionId, hosts: held, elsewhere };
-  });
 }
 
 function assertRequiredColumns(file: FocusFile, columns: string[]): void {

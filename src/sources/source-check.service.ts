@@ -14,7 +14,7 @@ import { metrics } from '../observability/prometheus-metrics';
 import { describeImportedContracts } from '../ingest/contract-commitment-load';
 import { FocusIngestError } from '../ingest/focus-files';
 import { FilesToWrite, ingestFocus } from '../ingest/ingest-focus';
-import { recoverInterruptedImports } from '../store/publish/import-journal';
+import { PublishProtocol } from '../store/publish/publish-protocol';
 import { Delivery, findDeliveries, manifestKeys } from './delivery-layouts';
 import { planSource } from './delivery-plan';
 import { ManifestCache } from './manifest-cache';
@@ -180,7 +180,7 @@ export class SourceCheckService {
       if (source.kind === 'metrics-files') return await this.loadMetricFiles(source, store, delivery, downloads);
       // First what an import killed while publishing left (the importer would do it too, after `before` was read):
       // the totals before are those readers saw, not a half-published state.
-      await recoverInterruptedImports(this.clickhouse);
+      await new PublishProtocol(this.clickhouse).recover();
       const periods = await this.sources.integrationPeriods(source.organization_id, source.integration_id);
       const before = await this.sources.periodTotals(source.organization_id, source.integration_id, periods);
       metrics.sourceObjectReads.inc({ object: 'part' }, delivery.parts.length);

@@ -6,7 +6,7 @@ import { dimensionName } from '../cost-query/dimension-registry';
 import { MapDimensionKind } from '../cost-query/filter-fields';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { activatedMapMismatches, reloadActivatedKeys, rewriteOrganizationPartitions } from '../store/activated-maps';
-import { fenced } from '../store/publish/publish-fence';
+import { PublishProtocol } from '../store/publish/publish-protocol';
 import { MAX_ACTIVATED_KEYS } from './activated-keys-limit';
 import type { KeyPresenceRow } from '../cost-query/key-presence.query';
 import { KeyActivation, KeyPresence, keyPresences, TagKeysRepository } from '../store/repositories/tag-keys.repository';
@@ -123,8 +123,7 @@ export class TagKeyActivationService {
    * are rewritten and checked row by row, and only then are the keys active.
    */
   private async backfill(organizationId: string, keys: KeyActivation[]): Promise<void> {
-    await fenced(
-      this.clickhouse,
+    await new PublishProtocol(this.clickhouse).fence(
       `tag-keys ${organizationId}`,
       (message) => this.logger.log(message),
       async () => {

@@ -122,7 +122,7 @@ interface RestoreReport {
 
 /** The backups `store`'s fence holds imports for now, as an import reads them (a child process: the store is closed). */
 function runningBackupsIn(store: Env): string[] {
-  return readStoreInChild(childEnv(store), [{ module: 'store/publish-fence', call: 'runningBackups' }])[0] as string[];
+  return readStoreInChild(childEnv(store), [{ module: 'store/publish/publish-fence', call: 'runningBackups' }])[0] as string[];
 }
 
 interface Answer {

@@ -3,11 +3,40 @@ import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { settingsClause } from '../statement-text';
 import { inputTableName, reportTableName, toReportViewName, toStagingViewName } from './import-tables';
 
-/** Where an import's files go: its input table (Null engine) and the report its second view fills. */
-export interface ImportInput {
-  input: string;
-  report: string;
+/**
+ * Where an import's files go: its input table (Null engine) and the report its second view fills; each file is read
+ * into the input by a statement ClickHouse runs over it (`fileSelect`: the importer's mapping over the file).
+ */
+export class ImportInput {
+  constructor(
+    private readonly clickhouse: ClickhouseService,
+    readonly input: string,
+    readonly report: string,
+  ) {}
+
+  /** Empties the report before the next file is read into the input. */
+  async clearReport(): Promise<void> {
+    await this.clickhouse.command(`TRUNCATE TABLE ${this.report}`);
+  }
+
+  /** Reads a file ClickHouse itself opens (file(), url()) into the input. */
+  async insertFile(fileSelect: string, settings: StatementSettings, parameters: Record<string, unknown>): Promise<void> {
+    await this.clickhouse.command(fileInsertSql(this.input, fileSelect, settings), { ...parameters });
+  }
+
+  /** Sends a file as the statement's body (input()), in `format`, into the input. */
+  async insertBody(
+    fileSelect: string,
+    settings: StatementSettings,
+    format: string,
+    body: Readable,
+    parameters: Record<string, unknown>,
+  ): Promise<void> {
+    await this.clickhouse.insertWithBody(`${fileInsertSql(this.input, fileSelect, settings)}\nFORMAT ${format}`, body, { ...parameters });
+  }
 }
+
+type StatementSettings = Readonly<Record<string, string | number | undefined>>;
 
 /**
  * What the importer's mapping gives the input's tables: the mapping over no rows (the input table's columns), the
@@ -42,7 +71,7 @@ export async function createImportInput(
   await clickhouse.command(
     `CREATE MATERIALIZED VIEW ${clickhouse.table(toReportViewName(importId))} TO ${report} AS ${mapping.reportSelect(input)}`,
   );
-  return { input, report };
+  return new ImportInput(clickhouse, input, report);
 }
 
 /** Drops the input table, its views and the report once every file is read (the views first: they point at the others). */
@@ -52,36 +81,7 @@ export async function dropImportInput(clickhouse: ClickhouseService, importId: s
   }
 }
 
-/** Empties the report before the next file is read into the input. */
-export async function clearInputReport(clickhouse: ClickhouseService, target: ImportInput): Promise<void> {
-  await clickhouse.command(`TRUNCATE TABLE ${target.report}`);
-}
-
 /** The INSERT of one export file into an import's input table, with its settings (golden: src/queries/ingest-*.sql). */
-export function fileInsertSql(input: string, fileSelect: string, settings: Readonly<Record<string, string | number | undefined>>): string {
+export function fileInsertSql(input: string, fileSelect: string, settings: StatementSettings): string {
   return `INSERT INTO ${input}\n${fileSelect}\n${settingsClause(settings)}`;
-}
-
-/** Reads a file ClickHouse itself opens (file(), url()) into the input: `fileSelect` is the mapping over it. */
-export async function insertFileIntoInput(
-  clickhouse: ClickhouseService,
-  target: ImportInput,
-  fileSelect: string,
-  settings: Readonly<Record<string, string | number | undefined>>,
-  parameters: Record<string, unknown>,
-): Promise<void> {
-  await clickhouse.command(fileInsertSql(target.input, fileSelect, settings), { ...parameters });
-}
-
-/** Sends a file as the statement's body (input()), in `format`, into the input: `fileSelect` is the mapping over it. */
-export async function insertBodyIntoInput(
-  clickhouse: ClickhouseService,
-  target: ImportInput,
-  fileSelect: string,
-  settings: Readonly<Record<string, string | number | undefined>>,
-  format: string,
-  body: Readable,
-  parameters: Record<string, unknown>,
-): Promise<void> {
-  await clickhouse.insertWithBody(`${fileInsertSql(target.input, fileSelect, settings)}\nFORMAT ${format}`, body, { ...parameters });
 }
