@@ -447,37 +447,50 @@ const WRITE_SIDE: RecordedRepository[] = [
       },
     },
   ),
-  repository('activated-maps', () => activatedMaps, {
-    reloadActivatedKeys: (m, c) => m.reloadActivatedKeys(c),
-    // The staged rows' activated columns recomputed, then the one projection a part lacks materialised.
-    rewriteActivatedMaps: {
-      answers: [
-        activatedMaps.ACTIVATED_COLUMNS.map((name) => ({ name, default_expression: `activated(${name})` })),
-        [],
-        [{ partition_id: PARTITIONS[0], projection: 'daily_tag_sums' }],
-        [],
-      ],
-      run: (m, c) => m.rewriteActivatedMaps(c, STAGING_TABLE),
+  repository(
+    'activated-maps',
+    () => activatedMaps,
+    {
+      reloadActivatedKeys: (m, c) => m.reloadActivatedKeys(c),
+      // The staged rows' activated columns recomputed, then the one projection a part lacks materialised.
+      rewriteActivatedMaps: {
+        answers: [
+          activatedMaps.ACTIVATED_COLUMNS.map((name) => ({ name, default_expression: `activated(${name})` })),
+          [],
+          [{ partition_id: PARTITIONS[0], projection: 'daily_tag_sums' }],
+          [],
+        ],
+        run: (m, c) => m.rewriteActivatedMaps(c, STAGING_TABLE),
+      },
+      // One partition copied whole while nothing else wrote it, then swapped in.
+      rewriteOrganizationPartitions: {
+        answers: [
+          ['organization_id', 'usage_date', 'resource_tags'].map((name) => ({ name })),
+          [{ partition_id: PARTITIONS[0] }],
+          [{ digest: '1:8:1200:0' }],
+          [{ digest: '1:8:1200:0' }],
+        ],
+        run: (m, c) => m.rewriteOrganizationPartitions(c, ORG),
+      },
+      activatedMapMismatches: {
+        answers: [[{ rows: '0' }]],
+        run: (m, c) => m.activatedMapMismatches(c, ORG, { tag: ['team'], costCategory: ['BusinessUnit'] }),
+      },
+      activationsChangedSince: {
+        answers: [[{ changed: 0 }]],
+        run: (m, c) => m.activationsChangedSince(c, ORG, Date.parse(AT), [{ kind: 'tag', key: 'team' }]),
+      },
     },
-    // One partition copied whole while nothing else wrote it, then swapped in.
-    rewriteOrganizationPartitions: {
-      answers: [
-        ['organization_id', 'usage_date', 'resource_tags'].map((name) => ({ name })),
-        [{ partition_id: PARTITIONS[0] }],
-        [{ digest: '1:8:1200:0' }],
-        [{ digest: '1:8:1200:0' }],
-      ],
-      run: (m, c) => m.rewriteOrganizationPartitions(c, ORG),
+    {
+      // Every node reloads its own dictionary of the keys (a node with old keys would write old maps).
+      reloadActivatedKeys: (m, c) => m.reloadActivatedKeys(c),
+      // The check reads every shard's rows through the Distributed table.
+      activatedMapMismatches: {
+        answers: [[{ rows: '0' }]],
+        run: (m, c) => m.activatedMapMismatches(c, ORG, { tag: ['team'], costCategory: ['BusinessUnit'] }),
+      },
     },
-    activatedMapMismatches: {
-      answers: [[{ rows: '0' }]],
-      run: (m, c) => m.activatedMapMismatches(c, ORG, { tag: ['team'], costCategory: ['BusinessUnit'] }),
-    },
-    activationsChangedSince: {
-      answers: [[{ changed: 0 }]],
-      run: (m, c) => m.activationsChangedSince(c, ORG, Date.parse(AT), [{ kind: 'tag', key: 'team' }]),
-    },
-  }),
+  ),
   repository('import-invoices', () => importInvoices, {
     stagedInvoices: (m, c) => m.stagedInvoices(c, `cost_insights.${STAGING_TABLE}`),
     publishedInvoices: (m, c) => m.publishedInvoices(c, ORG, [{ integrationId: 'aws-main', billingPeriod: '2026-10' }]),
@@ -612,13 +625,19 @@ const WRITE_SIDE: RecordedRepository[] = [
     replication: { answers: [[], []], run: (r) => r.replication() },
     close: { sendsNothing: 'closes the node connections it opened' },
   }),
-  repository('cost-data-version', (c) => new CostDataVersion(c, loadConfig({})), {
-    current: (r) => r.current(ORG),
-    readNow: (r) => r.readNow(ORG),
-    readAnswerInputsNow: (r) => r.readAnswerInputsNow(ORG),
-    readCategorisedAnswerInputsNow: (r) => r.readCategorisedAnswerInputsNow(ORG),
-    recentCategorisedAnswerInputs: (r) => r.recentCategorisedAnswerInputs(ORG),
-  }),
+  repository(
+    'cost-data-version',
+    (c) => new CostDataVersion(c, loadConfig({})),
+    {
+      current: (r) => r.current(ORG),
+      readNow: (r) => r.readNow(ORG),
+      readAnswerInputsNow: (r) => r.readAnswerInputsNow(ORG),
+      readCategorisedAnswerInputsNow: (r) => r.readCategorisedAnswerInputsNow(ORG),
+      recentCategorisedAnswerInputs: (r) => r.recentCategorisedAnswerInputs(ORG),
+    },
+    // Every replica's parts, a shard that does not answer skipped.
+    { readNow: (r) => r.readNow(ORG) },
+  ),
 ];
 
 /** Every repository and module of the store's statements, its methods each with a case. */
@@ -752,10 +771,16 @@ export const RECORDED_REPOSITORIES: RecordedRepository[] = [
       run: (r) => r.apply(),
     },
   }),
-  repository('installation-secrets', (c) => new InstallationSecrets(c), {
-    // The first use: none stored yet, a candidate written, then read back.
-    secret: { answers: [[], [{ secret: '00'.repeat(32) }]], run: (r) => r.secret('session-signing') },
-  }),
+  repository(
+    'installation-secrets',
+    (c) => new InstallationSecrets(c),
+    {
+      // The first use: none stored yet, a candidate written, then read back.
+      secret: { answers: [[], [{ secret: '00'.repeat(32) }]], run: (r) => r.secret('session-signing') },
+    },
+    // Through the Distributed table, without insert deduplication (each replica keeps every racer's candidate).
+    { secret: { answers: [[], [{ secret: '00'.repeat(32) }]], run: (r) => r.secret('session-signing') } },
+  ),
   repository('shared-filters', (c) => new ClickhouseSharedFilterStore(c), {
     save: {
       answers: [[{ live_count: '0', live_bytes: '0', held_count: '0', held_bytes: '0' }]],
