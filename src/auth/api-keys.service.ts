@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
-import { ApiKeysRepository, StoredKeyRow } from '../store/repositories/api-keys.repository';
+import { ApiKeysRepository, StoredKeyRow, type KeyListPage } from '../store/repositories/api-keys.repository';
 import type { Principal, Scope } from '../common/http/principal';
-import type { KeyListPage } from '../store/repositories/api-keys.repository';
 import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhouse-time';
 
 export interface ApiKeyRecord {

@@ -1,8 +1,7 @@
 import { addDays } from '../common/dates/calendar-date';
 import { scaled } from '../common/money/scaled-decimal';
-import type { BudgetDefinition } from '../store/repositories/budgets.repository';
+import type { BudgetDefinition, StoredAlert } from '../store/repositories/budgets.repository';
 import { alertDecisions, budgetStatus, BudgetSums, previousPeriodWithdrawals } from './budget-status';
-import type { StoredAlert } from '../store/repositories/budgets.repository';
 
 const TODAY = '2026-11-10';
 const definition = (thresholds: BudgetDefinition['thresholds']): BudgetDefinition => ({

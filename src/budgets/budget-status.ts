@@ -7,8 +7,7 @@ import { addDays, dayNumber, formatDayNumber } from '../common/dates/calendar-da
 import { decimalText, fractionHalfUp, scaled } from '../common/money/scaled-decimal';
 import { estimateTotal, Estimate, fitCalibrated, MIN_HISTORY_DAYS } from '../cost-query/forecast-model';
 import { amountFor, BudgetPeriod, periodContaining, reaches, shiftPeriod, thresholdAmount } from './budget-definition';
-import { BudgetDefinition, BudgetThreshold } from '../store/repositories/budgets.repository';
-import type { AlertEventKind, StoredAlert } from '../store/repositories/budgets.repository';
+import { BudgetDefinition, BudgetThreshold, type AlertEventKind, type StoredAlert } from '../store/repositories/budgets.repository';
 
 /** The interval of the forecast at period end (the forecasts' default level). */
 export const BUDGET_FORECAST_LEVEL = 80;

@@ -9,10 +9,9 @@ import { describeDataScope, organizationScopeOf } from '../cost-query/data-scope
 import type { Filters } from '../cost-query/filters.types';
 import { AnswerCurrencyService } from '../currency/answer-currency.service';
 import { amountsProblems, amountText, BUDGET_LIMITS, periodContaining, shiftPeriod, thresholdsProblems } from './budget-definition';
-import { BudgetDefinition } from '../store/repositories/budgets.repository';
+import { BudgetDefinition, BudgetsRepository, StoredAlert, StoredBudget } from '../store/repositories/budgets.repository';
 import { BudgetStatus, budgetStatus } from './budget-status';
 import { BudgetSumsService } from './budget-sums.service';
-import { BudgetsRepository, StoredAlert, StoredBudget } from '../store/repositories/budgets.repository';
 import type { BudgetCreatedDto, BudgetDto, BudgetRequestDto, BudgetStatusDto, BudgetStatusListDto } from './dto/budget.dto';
 import { destinationProblems } from './webhook-destination';
 import { newSigningSecret } from './webhook-signature';

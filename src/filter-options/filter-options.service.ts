@@ -3,7 +3,7 @@ import { RuleCategoriesService } from '../cost-categories/rule-categories.servic
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { createHash } from 'node:crypto';
 import { organizationScopeOf } from '../cost-query/data-scope';
-import type { OrganizationScope } from '../cost-query/filters.types';
+import { type OrganizationScope, Filters } from '../cost-query/filters.types';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '../common/errors/api-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -19,7 +19,6 @@ import {
   readFilterOptions,
   readMapKeyValues,
 } from '../cost-query/filter-options.query';
-import { Filters } from '../cost-query/filters.types';
 import { dateRangeSpanProblem } from '../cost-query/guardrails';
 import { buildScopeDataVersionQuery } from '../cost-query/scope-data-version.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';

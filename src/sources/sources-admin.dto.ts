@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength } from 'class-validator';
-import { SOURCE_KINDS, SourceKind } from '../store/repositories/sources.repository';
+import { SOURCE_KINDS, SourceKind, CHECK_OUTCOMES, CheckOutcome } from '../store/repositories/sources.repository';
 import { INTEGRATION_ID_PATTERN, INTEGRATION_ID_RULE } from './source-location';
-import { CHECK_OUTCOMES, CheckOutcome } from '../store/repositories/sources.repository';
 
 const KINDS_TEXT =
   "`aws-data-exports`: AWS Data Exports (a manifest per billing period lists its data files); `azure-exports`: Azure Cost Management exports (a `manifest.json` per run lists its parts and sizes); `oci-focus`: OCI daily FOCUS reports (`YYYY/MM/DD/*.csv.gz`, a month at a time once settled); `focus-files`: any folder of FOCUS files (imported whole once none changed for INGEST_SETTLE_SECONDS); `metrics-files`: business metrics' daily values as CSV `date,value[,dimension value]` (plain or .gz), a file's metric its path's first segment up to the first dot (`orders.csv`, `orders/2026-11.csv`), each metric's files loaded as one load once none changed for INGEST_SETTLE_SECONDS.";

@@ -5,9 +5,8 @@ import { clickhouseTimestamp, isoFromClickhouse } from '../common/dates/clickhou
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { confiningFolder, isInsideFolder, isUnderRoot, organizationFolder, OutsideFolder, realPathInside } from './file-confinement';
 import { PeriodChange, SourceCheckService } from './source-check.service';
-import type { SourceKind } from '../store/repositories/sources.repository';
+import { type SourceKind, CheckOutcome, CheckRow, SourceRow, SourcesRepository } from '../store/repositories/sources.repository';
 import { locationUrl, parseSourceLocation, SourceOptions } from './source-location';
-import { CheckOutcome, CheckRow, SourceRow, SourcesRepository } from '../store/repositories/sources.repository';
 
 /** Sources of one organisation at most (each is listed and checked at every poll). */
 export const MAX_SOURCES_PER_ORGANIZATION = 100;

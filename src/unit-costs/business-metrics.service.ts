@@ -8,8 +8,7 @@ import {
   metricNameProblem,
   parseValuesCsv,
 } from './business-metric';
-import { BusinessMetric, MetricValue } from '../store/repositories/business-metrics.repository';
-import { BusinessMetricsRepository, StoredMetric } from '../store/repositories/business-metrics.repository';
+import { BusinessMetric, MetricValue, BusinessMetricsRepository, StoredMetric } from '../store/repositories/business-metrics.repository';
 import type { BusinessMetricDto, BusinessMetricListItemDto, MetricValuesLoadedDto } from './dto/unit-costs.dto';
 
 /** Business metrics: defined per organisation (`metrics:admin`), their daily values loaded whole days at a time. */

@@ -13,8 +13,7 @@ import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { costRowsTable } from '../store/cost-rows';
 import { ActivatedKeysService } from '../tag-keys/activated-keys.service';
 import { unitSelection } from './business-metric';
-import { UnitSelection } from '../store/repositories/business-metrics.repository';
-import { BusinessMetricsRepository, StoredMetric, UnitsRow } from '../store/repositories/business-metrics.repository';
+import { UnitSelection, BusinessMetricsRepository, StoredMetric, UnitsRow } from '../store/repositories/business-metrics.repository';
 import { BusinessMetricsService } from './business-metrics.service';
 import type { UnitCostItemDto, UnitCostsDto, UnitCostsRequestDto } from './dto/unit-costs.dto';
 

@@ -2,10 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrate } from '../../src/store/schema/migrator';
+import { migrate, loadMigrations } from '../../src/store/schema/migrator';
 import { CLUSTER_WIDE_TABLES, DISTRIBUTED_SUFFIX } from '../../src/store/schema/cluster-ddl';
 import { NodesUnreachableError } from '../../src/store/clickhouse/cluster-nodes';
-import { loadMigrations } from '../../src/store/schema/migrator';
 import { ingestFocus } from '../../src/ingest/ingest-focus';
 import { listen, send, HttpAnswer, startAppWithEnv } from '../support/app-with-env';
 import { LocalCluster, startClickhouseCluster } from '../support/clickhouse-cluster';
