@@ -20,6 +20,12 @@ function formula(day: string, origin: string, scale = 1): number {
   return scale * (100 + 0.5 * index + ([0, 6].includes(date.getUTCDay()) ? 20 : 0) + (date.getUTCDate() === 1 ? 300 : 0));
 }
 
+/**
+ * Days of history that always hold a first of the month (no month is longer than 31 days): a model that never saw
+ * one cannot forecast the first's +300, which a forecast starting today meets on the first of every month.
+ */
+const A_MONTH = 31;
+
 /** `days` days of a series up to yesterday, one row a day. */
 function history(days: number, scale = 1, extra: Partial<RowInput> = {}): RowInput[] {
   const origin = dayAfter(yesterday, -(days - 1));
@@ -111,14 +117,14 @@ describe('POST /v1/cost-insights/forecast', () => {
     const services = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7'];
     await t.insertRows(
       org.organizationId,
-      services.flatMap((service, i) => history(30, 7 - i, { service })),
+      services.flatMap((service, i) => history(A_MONTH, 7 - i, { service })),
     );
     const end = dayAfter(yesterday, 7);
     const response = await ask(org, { forecastEnd: end, groupBy: { dimension: 'service' } });
     expect(response.status).toBe(200);
     const series = response.body.data.series as Array<{ dimension_value: string; points: Array<{ mean: number }> }>;
     expect(series.map((s) => s.dimension_value)).toEqual(['S1', 'S2', 'S3', 'S4', 'S5', '(other)']);
-    const origin = dayAfter(yesterday, -29);
+    const origin = dayAfter(yesterday, -(A_MONTH - 1));
     // (other): S6 and S7 together, scales 2 + 1.
     expect(series[5].points[0].mean).toBeCloseTo(formula(today, origin, 3), 2);
     expect(series[0].points[0].mean).toBeCloseTo(formula(today, origin, 7), 2);
@@ -131,7 +137,7 @@ describe('POST /v1/cost-insights/forecast', () => {
 
   it('leaves tax, credits and adjustments out of the model and reports them', async () => {
     const org = await t.newOrganization();
-    const rows = history(30);
+    const rows = history(A_MONTH);
     await t.insertRows(org.organizationId, [
       ...rows,
       {
@@ -153,7 +159,7 @@ describe('POST /v1/cost-insights/forecast', () => {
 
   it('forecasts in the answer’s currency: costs billed in EUR converted at each day’s rate, or not at all in EUR', async () => {
     const org = await t.newOrganization();
-    const rows = history(20, 1, { billing_currency: 'EUR', cloud: 'Azure' });
+    const rows = history(A_MONTH, 1, { billing_currency: 'EUR', cloud: 'Azure' });
     await t.insertRows(org.organizationId, rows);
     const rates = ['date,from,to,rate', ...rows.map((row) => `${row.usage_date},EUR,USD,1.25`)].join('\n');
     const loaded = await t.http.post('/v1/admin/exchange-rates?source=test').set(org.auth).set('Content-Type', 'text/csv').send(rates);
