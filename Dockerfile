@@ -32,7 +32,9 @@ WORKDIR /app
 COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --chown=root:root package.json ./
-COPY --chown=root:root clickhouse/migrations ./clickhouse/migrations
+# The store's schema (read by the migrator from the repository's src/: tsc copies no SQL into dist/).
+COPY --chown=root:root src/store/schema/migrations ./src/store/schema/migrations
+COPY --chown=root:root src/store/schema/schema.sql ./src/store/schema/schema.sql
 COPY --chown=root:root web ./web
 # The code is root-owned and read-only to the service user.
 USER node

@@ -579,7 +579,7 @@ const WRITE_SIDE: RecordedRepository[] = [
       splitStatements: { sendsNothing: 'pure: a file split into statements' },
       pendingMigrations: { sendsNothing: 'pure: which migrations are still to apply' },
       // A store every migration was applied to: the bookkeeping table checked, nothing pending (the migrations' own SQL is
-      // clickhouse/migrations/*.sql and clickhouse/schema.sql).
+      // src/store/schema/migrations/*.sql and src/store/schema/schema.sql).
       migrate: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrate(c) },
       migrateStepByStepForBaseline: { answers: [APPLIED_MIGRATIONS()], run: (m, c) => m.migrateStepByStepForBaseline(c) },
       ensureDictionaries: (m, c) => m.ensureDictionaries(c, false),

@@ -1,5 +1,5 @@
 /**
- * `npm run schema:baseline`: writes clickhouse/schema.sql, the schema an empty store reaches through every migration
+ * `npm run schema:baseline`: writes src/store/schema/schema.sql, the schema an empty store reaches through every migration
  * (src/store/schema/schema-baseline.ts). It migrates a fresh embedded store one migration at a time,
  * writes each table's CREATE as ClickHouse formats it, then makes a second database from the file and checks that
  * every table reads back the same: a baseline that would not re-create the migrated schema is never written.

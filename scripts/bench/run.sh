@@ -8,7 +8,8 @@ out=.test-tmp/bench-build
 rm -rf "$out"
 npx tsc -p scripts/bench/tsconfig.json
 # Files the compiled code finds relative to the repository root (migrations, the settings page, the ClickHouse server launcher).
-ln -s "$PWD/clickhouse" "$out/clickhouse"
+ln -s "$PWD/src/store/schema/migrations" "$out/src/store/schema/migrations"
+ln -s "$PWD/src/store/schema/schema.sql" "$out/src/store/schema/schema.sql"
 ln -s "$PWD/web" "$out/web"
 ln -s "$PWD/scripts/clickhouse-server.py" "$out/scripts/clickhouse-server.py"
 exec node "$out/scripts/bench/run.js" "$@"

@@ -70,7 +70,7 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
 };
 
 /**
- * A table of the schema baseline (clickhouse/schema.sql: what the migrations leave, as ClickHouse writes it; its own
+ * A table of the schema baseline (src/store/schema/schema.sql: what the migrations leave, as ClickHouse writes it; its own
  * unit check proves it covers every migration): its columns in order, and each projection's GROUP BY keys.
  */
 function baselineTable(table: string): { columns: string[]; projections: Map<string, string[]> } {

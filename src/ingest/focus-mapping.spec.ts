@@ -12,7 +12,7 @@ import {
 } from './focus-mapping';
 import { sqlString } from '../store/statement-text';
 
-/** cost_line_items columns in table order (clickhouse/migrations/0001, 0004 and 0016; imported_at of 0010 keeps its default). */
+/** cost_line_items columns in table order (src/store/schema/migrations/0001, 0004 and 0016; imported_at of 0010 keeps its default). */
 const COST_LINE_ITEM_COLUMNS = [
   'organization_id',
   'usage_date',

@@ -420,8 +420,11 @@ describe('pre-aggregation (aggregate projections) answers exactly as the raw row
     t = await TestApp.start();
     interceptStatements(t.clickhouse, (sql, params) => {
       // Cost statements only: not the answer cache's data-version read of system.parts, nor the freshness statement
-      // (it reads imported_at, which no projection holds: forced, it would fail whenever a merge made it be re-read).
-      if (!mode || !sql.includes('cost_line_items') || sql.includes('system.parts') || sql.includes('dataThrough')) return sql;
+      // (it reads imported_at, which no projection holds: forced, it would fail whenever a merge made it be re-read),
+      // nor the currency planning's read of the days each currency has (a background merge of the organisation's parts
+      // changes its data version, so it may be read again in the middle of a monthly ask, where the daily read fails).
+      const planning = sql.includes('system.parts') || sql.includes('dataThrough') || sql.includes('AS firstDay');
+      if (!mode || !sql.includes('cost_line_items') || planning) return sql;
       statements.push({ sql, params });
       return withSettings(sql, SETTINGS[mode](asked));
     });

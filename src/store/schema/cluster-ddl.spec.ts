@@ -114,7 +114,7 @@ ORDER BY (organization_id, usage_date)`;
     expect(() => translate('CREATE TABLE cost_insights.x (a UInt8) ENGINE = Memory')).toThrow(/no MergeTree engine/);
   });
 
-  it('translates every migration in clickhouse/migrations: nothing left single-node', () => {
+  it('translates every migration in src/store/schema/migrations: nothing left single-node', () => {
     for (const migration of loadMigrations('cost_insights')) {
       for (const statement of migration.statements) {
         for (const sql of translate(statement)) {

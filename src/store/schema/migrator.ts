@@ -9,7 +9,8 @@ import { fillPlaceholders } from './migration-text';
 import { baselineStatements, coverHash, readBaseline } from './schema-baseline';
 import { StoreTable } from './store-tables';
 
-export const MIGRATIONS_DIR = resolve(__dirname, '../../../clickhouse/migrations');
+/** Read from the repository's src/ by the compiled migrator too (tsc copies no SQL into dist/). */
+export const MIGRATIONS_DIR = resolve(__dirname, '../../../src/store/schema/migrations');
 
 export interface Migration {
   version: number;

@@ -3,9 +3,9 @@ import { loadMigrations } from './migrator';
 import { baselineStatements, coverHash, readBaseline } from './schema-baseline';
 import { STORE_TABLES } from './store-tables';
 
-const REGENERATE = 'clickhouse/schema.sql does not stand for today’s migrations: run `npm run schema:baseline` and commit it';
+const REGENERATE = 'src/store/schema/schema.sql does not stand for today’s migrations: run `npm run schema:baseline` and commit it';
 
-describe('the schema baseline (clickhouse/schema.sql)', () => {
+describe('the schema baseline (src/store/schema/schema.sql)', () => {
   const baseline = readBaseline()!;
   const migrations = loadMigrations('db');
 

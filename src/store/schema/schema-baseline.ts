@@ -6,14 +6,15 @@ import { DISTRIBUTED_SUFFIX } from './cluster-ddl';
 import { fillPlaceholders } from './migration-text';
 
 /**
- * The schema an empty store reaches through every migration, one CREATE per table (clickhouse/schema.sql, written by
+ * The schema an empty store reaches through every migration, one CREATE per table (src/store/schema/schema.sql, written by
  * `npm run schema:baseline`, never by hand). A new store is made from it in a few statements instead of replaying
  * every migration: the ALTERs of a table with eight projections cost most of a new store's migration time.
  * It names the migrations it stands for by their checksums: one that no longer matches them is not used (and
  * schema-baseline.spec.ts fails, naming the command). The upgrades e2e suite compares a store made from it with
- * stores migrated statement by statement, in every mode.
+ * stores migrated statement by statement, in every mode. Read from the repository's src/ by the compiled code too (tsc
+ * copies no SQL into dist/).
  */
-export const BASELINE_FILE = resolve(__dirname, '../../../clickhouse/schema.sql');
+export const BASELINE_FILE = resolve(__dirname, '../../../src/store/schema/schema.sql');
 
 /** The generator's database: a name no statement contains otherwise, replaced by `{{database}}` in the file. */
 export const BASELINE_GENERATOR_DATABASE = 'schema_baseline_generator';

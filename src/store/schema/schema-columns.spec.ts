@@ -6,7 +6,7 @@ import { BASELINE_FILE } from './schema-baseline';
 import { STORE_TABLES } from './store-tables';
 
 /**
- * The columns and projections of every table are declared once, by the migrations (clickhouse/schema.sql is the
+ * The columns and projections of every table are declared once, by the migrations (src/store/schema/schema.sql is the
  * schema they leave, checked against them in schema-baseline.spec.ts). What the code writes is held against it here:
  * each column an INSERT of the committed statements names (src/queries: every repository's and the store's writes),
  * the importer's cost columns, and the projections the kernel names.

@@ -4,7 +4,7 @@ import { CLUSTER_WIDE_TABLES } from './cluster-ddl';
 import { STORE_TABLES } from './store-tables';
 
 const ROOT = resolve(__dirname, '../../..');
-const MIGRATIONS = join(ROOT, 'clickhouse/migrations');
+const MIGRATIONS = join(ROOT, 'src/store/schema/migrations');
 
 /** The tables and dictionaries the migrations leave (created, and not dropped by a later statement), and the migrator's record. */
 function tablesTheStoreHas(): string[] {
