@@ -44,10 +44,9 @@ export interface LoadedFile {
  * The import's input table and its two materialized views (import-input.ts), made from the mapping: focusSelectSql
  * over no rows gives the input's columns, reportBlockSql its report, COST_COLUMNS what the staging view keeps.
  */
-export function createImportInput(costImport: CostImport, target: string, parameters: ImportParameters): Promise<ImportInput> {
+export function createImportInput(costImport: CostImport, parameters: ImportParameters): Promise<ImportInput> {
   const schemaOnly: FocusSource = { from: `null('${FOCUS_SOURCE_STRUCTURE}')`, rowNumber: 'toUInt64(0)' };
   return costImport.createInput(
-    target,
     { schemaOnlySelect: focusSelectSql(schemaOnly), reportSelect: reportBlockSql, costColumns: COST_COLUMNS },
     { ...parameters },
   );

@@ -269,7 +269,7 @@ async function load(
   started: number,
   onProgress?: IngestFocusOptions['onProgress'],
 ): Promise<LoadedImport> {
-  const importTable = await prepared.costImport.stagingTable();
+  const importTable = await prepared.costImport.createStaging();
   const loaded: LoadedImport = {
     importTable,
     rows: 0,
@@ -279,7 +279,7 @@ async function load(
     warnings: [],
   };
   const progress = progressOf(prepared, loaded, started, onProgress);
-  const input = await createImportInput(prepared.costImport, importTable, prepared.parameters);
+  const input = await createImportInput(prepared.costImport, prepared.parameters);
   for (const [index, file] of prepared.files.entries()) {
     progress('loading', index, 0);
     const read = await loadFile(clickhouse, input, file, prepared.parameters, (bytes) => progress('loading', index, bytes));
@@ -309,7 +309,7 @@ async function verify(clickhouse: ClickhouseService, prepared: PreparedImport, l
   const partitions = await clickhouse.query<StagedPartition>(stagedPartitionsSql(loaded.importTable));
   const mappedRows = partitions.reduce((n, p) => n + Number(p.row_count), 0);
   if (mappedRows !== loaded.rows) throw new FocusIngestError(`internal check failed: ${loaded.rows} rows parsed but ${mappedRows} mapped`);
-  return { partitions, invoices: await prepared.costImport.stagedInvoices(loaded.importTable) };
+  return { partitions, invoices: await prepared.costImport.stagedInvoices() };
 }
 
 /**

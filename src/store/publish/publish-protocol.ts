@@ -76,8 +76,8 @@ export interface PublishBatch {
 }
 
 /**
- * One import, opened by PublishProtocol.open: its staging tables (on every node of a cluster), the input tables that
- * map files into them, the publish of its partitions, and its clean-up (`close`, always).
+ * One import, opened by PublishProtocol.open: its staging tables (`createStaging`, first), the input tables that map
+ * files into them, the publish of its partitions, and its clean-up (`close`, always).
  */
 export class CostImport {
   constructor(
@@ -88,14 +88,16 @@ export class CostImport {
     readonly rolledBackImports: string[],
   ) {}
 
-  /** Creates the staging tables and answers the one the import's rows are written to. */
-  stagingTable(): Promise<string> {
-    return createStagingTables(this.clickhouse, this.hosts, this.importId);
+  /** Creates the staging tables (on every node of a cluster) and answers the one the import's rows are written to. */
+  async createStaging(): Promise<string> {
+    this.staging = await createStagingTables(this.clickhouse, this.hosts, this.importId);
+    return this.staging;
   }
+  private staging = '';
 
-  /** The input table and views that map each file read into `stagingTable`, and fill its report. */
-  createInput(stagingTable: string, mapping: InputMapping, parameters: Record<string, unknown>): Promise<ImportInput> {
-    return createImportInput(this.clickhouse, this.importId, stagingTable, mapping, parameters);
+  /** The input table and views that map each file read into the staging table, and fill its report. */
+  createInput(mapping: InputMapping, parameters: Record<string, unknown>): Promise<ImportInput> {
+    return createImportInput(this.clickhouse, this.importId, this.staging, mapping, parameters);
   }
 
   /** Drops the input once every file is read: what stays until publishing ends is the staging table alone. */
@@ -104,8 +106,8 @@ export class CostImport {
   }
 
   /** The invoices of the staged rows. */
-  stagedInvoices(stagingTable: string): Promise<ImportedInvoice[]> {
-    return stagedInvoices(this.clickhouse, stagingTable);
+  stagedInvoices(): Promise<ImportedInvoice[]> {
+    return stagedInvoices(this.clickhouse, this.staging);
   }
 
   /** The invoices the import's units hold now, before it replaces them. */
