@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { clickhouseFormat, goldenStatements, goldenText, QUERIES_DIR } from './golden-sql';
 import { recordedCaseNames, recordedStatements, recordedText, STATEMENT_SOURCES } from './golden-repositories';
+import { connectionCall, REPOSITORY_ROOT, srcSourceFiles } from './source-files';
 
 const golden = (name: string) => {
   const path = join(QUERIES_DIR, `${name}.sql`);
@@ -34,23 +35,10 @@ describe('golden SQL', () => {
   });
 
   it('accounts for every source file that sends statements (STATEMENT_SOURCES in scripts/golden-repositories.ts)', () => {
-    const root = resolve(__dirname, '..');
-    const sending = sourceFiles(join(root, 'src'))
-      .filter((path) => SENDS_STATEMENTS.test(readFileSync(path, 'utf8')))
-      .map((path) => relative(root, path))
-      .sort();
+    const sending = srcSourceFiles().filter((path) => SENDS_STATEMENTS.test(readFileSync(join(REPOSITORY_ROOT, path), 'utf8')));
     expect(sending).toEqual(Object.keys(STATEMENT_SOURCES).sort());
   });
 });
 
-/** A call of a ClickhouseService member that sends a statement, on whatever the connection is named (not commander's). */
-const SENDS_STATEMENTS =
-  /(?<!\b(program|parent))\.(query|queryRaw|command|longCommand|insert|insertSelect|insertWithBody)(<[^>()]*(\([^)]*\))?[^>()]*>)?\(/;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
+/** A call of a ClickhouseService member that sends a statement. */
+const SENDS_STATEMENTS = connectionCall(['query', 'queryRaw', 'command', 'longCommand', 'insert', 'insertSelect', 'insertWithBody']);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { srcSourceFiles } from './source-files';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
@@ -7,13 +8,10 @@ import { dirname, join, relative, resolve } from 'node:path';
  * them from looping inside one. A failure names each circle, file by file.
  */
 const ROOT = resolve(__dirname, '..');
-const SRC = join(ROOT, 'src');
 const IMPORT = /^\s*(?:import|export)\s[^'"`]*?from\s+'(\.{1,2}\/[^']+)'/gm;
 
 function sourceFiles(): string[] {
-  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.endsWith('.d.ts'))
-    .map((file) => join(SRC, file));
+  return srcSourceFiles().map((file) => join(ROOT, file));
 }
 
 /** The files of src/ that `file` imports by a relative path. */

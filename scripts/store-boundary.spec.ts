@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { STORE_TABLES } from '../src/store/schema/store-tables';
+import { connectionCall, REPOSITORY_ROOT, srcSourceFiles } from './source-files';
 
 /**
  * The store's boundary (docs/architecture.md): table names and every statement that changes the store live in
@@ -8,7 +9,6 @@ import { STORE_TABLES } from '../src/store/schema/store-tables';
  * drops a table, or sends an insert or a command; features read through the kernel's builders and the store's
  * repositories.
  */
-const ROOT = resolve(__dirname, '..');
 /** Names that are a table's name and also something else, where they are that something else. */
 const NOT_TABLES: Record<string, string> = {
   'src/costs/costs.service.ts: exchange_rates': "the /data summary's field (the spec names it), not the table",
@@ -17,16 +17,8 @@ const NOT_TABLES: Record<string, string> = {
 const TABLES = Object.keys(STORE_TABLES);
 const WRITE_SQL =
   /\b(INSERT\s+INTO|ALTER\s+TABLE|CREATE\s+(?:TABLE|VIEW|MATERIALIZED\s+VIEW|DICTIONARY|DATABASE)|RENAME\s+TABLE|EXCHANGE\s+TABLES|DROP\s+(?:TABLE|VIEW|DICTIONARY|DATABASE)|TRUNCATE\s+TABLE)\b/;
-/** A call of a connection's writing member (not commander's `program.command`). */
-const WRITE_CALL = /(?<!\b(program|parent))\.(insert|insertSelect|insertWithBody|command|longCommand)(<[^>()]*>)?\(/;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
+/** A call of a connection's writing member. */
+const WRITE_CALL = connectionCall(['insert', 'insertSelect', 'insertWithBody', 'command', 'longCommand']);
 
 /** The code without its comments (a comment may name a table or a statement to explain one). */
 function code(text: string): string {
@@ -48,10 +40,9 @@ const PUBLISH_PURE_NAMES = new Set([
   'isImportTableName',
 ]);
 
-const outside = sourceFiles(join(ROOT, 'src'))
-  .map((path) => relative(ROOT, path))
+const outside = srcSourceFiles()
   .filter((path) => !path.startsWith('src/store/'))
-  .map((path) => ({ path, code: code(readFileSync(join(ROOT, path), 'utf8')) }));
+  .map((path) => ({ path, code: code(readFileSync(join(REPOSITORY_ROOT, path), 'utf8')) }));
 
 describe('the store boundary: table names and writes only in src/store', () => {
   it('reads the source files outside the store', () => {

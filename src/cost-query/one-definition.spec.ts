@@ -16,7 +16,7 @@ import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
 import { COMMITMENT_GROUPED_COLUMNS } from './commitments.query';
 import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTION_LIST_COLUMNS, COMMITMENT_PROJECTIONS } from './projections';
-import { readBaseline } from '../store/schema/schema-baseline';
+import { baselineTable } from '../store/schema/schema-baseline';
 
 /**
  * One definition per concept: the lists written out in several places are checked against the one they must
@@ -68,23 +68,6 @@ const ROW_KEYS: Record<keyof CostLineItemRow, true> = {
   resource_id: true,
   commitment_program_eligibility: true,
 };
-
-/**
- * A table of the schema baseline (src/store/schema/schema.sql: what the migrations leave, as ClickHouse writes it; its own
- * unit check proves it covers every migration): its columns in order, and each projection's GROUP BY keys.
- */
-function baselineTable(table: string): { columns: string[]; projections: Map<string, string[]> } {
-  const create = readBaseline()!.statements.find((sql) => sql.startsWith(`CREATE TABLE IF NOT EXISTS {{database}}.${table}\n`));
-  const body = /\(\n([\s\S]*)\n\)\nENGINE/.exec(create!)![1];
-  const columns = [...body.matchAll(/^ {4}`(\w+)` /gm)].map((match) => match[1]);
-  const projections = new Map<string, string[]>();
-  for (const match of body.matchAll(/^ {4}PROJECTION (\w+)\n[\s\S]*?GROUP BY\n([\s\S]*?)\n {4}\)/gm))
-    projections.set(
-      match[1],
-      match[2].split(',').map((key) => key.trim()),
-    );
-  return { columns, projections };
-}
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 const swaggerProperties = (dto: object) =>
@@ -169,7 +152,7 @@ function metricLists(): { list: string; actual: readonly unknown[]; expected: re
     },
     {
       list: "the cost table's measure columns (migrations, in table order)",
-      actual: baselineTable('cost_line_items').columns.filter((column) => (MEASURE_COLUMNS as readonly string[]).includes(column)),
+      actual: baselineTable('cost_line_items')!.columns.filter((column) => (MEASURE_COLUMNS as readonly string[]).includes(column)),
       expected: MEASURE_COLUMNS,
     },
     {
@@ -185,7 +168,7 @@ function metricLists(): { list: string; actual: readonly unknown[]; expected: re
 describe('one definition per concept', () => {
   it("the importer writes every column of the cost table but imported_at and the activated maps (the migrations' columns)", () => {
     const computed = ['imported_at', ...Object.values(MAP_DIMENSIONS).map((map) => map.activatedColumn)];
-    expect(sorted(COST_COLUMNS)).toEqual(sorted(baselineTable('cost_line_items').columns.filter((column) => !computed.includes(column))));
+    expect(sorted(COST_COLUMNS)).toEqual(sorted(baselineTable('cost_line_items')!.columns.filter((column) => !computed.includes(column))));
   });
 
   it('the row every loader writes (CostLineItemRow) has exactly the columns the importer writes', () => {
@@ -217,7 +200,7 @@ describe('one definition per concept', () => {
   });
 
   it("every aggregate projection groups by every list field's column (or its month), so questions on it stay pre-aggregated", () => {
-    const { projections } = baselineTable('cost_line_items');
+    const { projections } = baselineTable('cost_line_items')!;
     // The migrations define exactly the projections the code names (projections.ts).
     const named = [
       ...Object.values(AGGREGATE_PROJECTIONS).flatMap((grain) => Object.values(grain)),
@@ -246,7 +229,7 @@ describe('one definition per concept', () => {
   });
 
   it("the converted sums keep every list field's column, every money column, and their monthly projection every key", () => {
-    const { columns, projections } = baselineTable('converted_cost_sums');
+    const { columns, projections } = baselineTable('converted_cost_sums')!;
     const projectionKeys = projections.get('monthly_converted_sums') ?? [];
     expect(sorted(CONVERTED_SUM_KEYS)).toEqual(sorted(['usage_date', ...LIST_FIELDS.map((field) => field.column)]));
     expect(sorted(columns)).toEqual(

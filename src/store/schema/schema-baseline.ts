@@ -47,6 +47,27 @@ export function readBaseline(file = BASELINE_FILE): Baseline | undefined {
   return { version: Number(header[1]), hash: header[2], statements, mergeTreeSettings: settingNames(statements) };
 }
 
+/**
+ * A table of the baseline (what the migrations leave, as ClickHouse writes it): its columns in order, and each
+ * projection's GROUP BY keys; undefined for a name it does not create.
+ */
+export function baselineTable(
+  table: string,
+  baseline = readBaseline(),
+): { columns: string[]; projections: Map<string, string[]> } | undefined {
+  const create = baseline?.statements.find((sql) => sql.startsWith(`CREATE TABLE IF NOT EXISTS {{database}}.${table}\n`));
+  const body = create && /\(\n([\s\S]*)\n\)\nENGINE/.exec(create)?.[1];
+  if (!body) return undefined;
+  const columns = [...body.matchAll(/^ {4}`(\w+)` /gm)].map((match) => match[1]);
+  const projections = new Map<string, string[]>();
+  for (const match of body.matchAll(/^ {4}PROJECTION (\w+)\n[\s\S]*?GROUP BY\n([\s\S]*?)\n {4}\)/gm))
+    projections.set(
+      match[1],
+      match[2].split(',').map((key) => key.trim()),
+    );
+  return { columns, projections };
+}
+
 /** The names in the tables' `SETTINGS a = …, b = …` lines (formatQuery writes each table's settings on one line). */
 function settingNames(statements: string[]): string[] {
   const lines = statements.filter((sql) => sql.startsWith('CREATE TABLE')).flatMap((sql) => sql.match(/^SETTINGS .*$/gm) ?? []);
