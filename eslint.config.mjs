@@ -175,6 +175,23 @@ const noWallTimeAssertions = {
   },
 };
 
+/**
+ * Grouping rows by a key is groupedBy or addToGroup (src/common/collections/grouped-by.ts): one pass. A map of lists grown by
+ * copying the list on every row (`map.set(key, [...(map.get(key) ?? []), row])`) is quadratic in a group's size.
+ */
+const groupingInOnePass = {
+  files: ['src/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "CallExpression[callee.property.name='set'] > ArrayExpression > SpreadElement > LogicalExpression[operator='??']",
+        message: 'Group with groupedBy or addToGroup (src/common/collections/grouped-by.ts): copying the list on every row is quadratic.',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -212,5 +229,6 @@ export default tseslint.config(
   },
   ...layerRules,
   noWallTimeAssertions,
+  groupingInOnePass,
   prettier,
 );

@@ -18,6 +18,7 @@ import { metrics } from '../observability/prometheus-metrics';
 import { BUDGET_LIMITS, periodContaining, shiftPeriod } from './budget-definition';
 import type { BudgetSums } from './budget-status';
 import type { StoredBudget } from '../store/repositories/budgets.repository';
+import { groupedBy } from '../common/collections/grouped-by';
 
 /** Budgets read in one statement: their conditions are evaluated on every group of the window's rows. */
 const BUDGETS_PER_STATEMENT = 100;
@@ -197,11 +198,7 @@ function addDay(sums: BudgetSums, row: BudgetSumsRow): void {
 
 /** Budgets of one currency and metric, at most BUDGETS_PER_STATEMENT together. */
 function batches(budgets: readonly StoredBudget[]): StoredBudget[][] {
-  const groups = new Map<string, StoredBudget[]>();
-  for (const budget of budgets) {
-    const key = `${budget.definition.currency}/${budget.definition.metric}`;
-    groups.set(key, [...(groups.get(key) ?? []), budget]);
-  }
+  const groups = groupedBy(budgets, (budget) => `${budget.definition.currency}/${budget.definition.metric}`);
   return [...groups.values()].flatMap((group) =>
     Array.from({ length: Math.ceil(group.length / BUDGETS_PER_STATEMENT) }, (_, i) =>
       group.slice(i * BUDGETS_PER_STATEMENT, (i + 1) * BUDGETS_PER_STATEMENT),

@@ -1,3 +1,4 @@
+import { groupedBy } from '../common/collections/grouped-by';
 import { decimalText, scaled } from '../common/money/scaled-decimal';
 import { applySplits, Portion, SplitRule } from './cost-splits';
 import { MAP_DIMENSIONS, NOT_SET } from './filter-fields';
@@ -144,8 +145,7 @@ export function splitAdjustments(
   basis: readonly BasisRow[],
 ): { adjustments: SplitAdjustment[]; flows: SplitFlowRow[] } {
   const basisOf = new Map(basis.map((row) => [`${dayKey(row)}|${row.split_value}`, scaled(row.basis)]));
-  const byDay = new Map<string, PortionRow[]>();
-  for (const row of portions) byDay.set(dayKey(row), [...(byDay.get(dayKey(row)) ?? []), row]);
+  const byDay = groupedBy(portions, dayKey);
   const adjustments: SplitAdjustment[] = [];
   const flowRows = new Map<string, SplitFlowRow>();
   for (const [day, rows] of byDay) {

@@ -11,6 +11,7 @@ import { costRowsTable } from '../store/cost-rows';
 import { FORECAST_LIMITS } from './forecast-limits';
 import { backtest, Estimate, estimateTotal, fitCalibrated, FORECAST_METHOD, FittedModel } from '../cost-query/forecast-model';
 import { ForecastDateGrouping, ForecastRequestDto } from './dto/forecast-request.dto';
+import { groupedBy } from '../common/collections/grouped-by';
 
 export interface ForecastSeries {
   dimension_value?: string;
@@ -198,12 +199,7 @@ function daysBetween(start: string, end: string): number[] {
 }
 
 function byMonth(days: number[]): Array<[string, number[]]> {
-  const months = new Map<string, number[]>();
-  for (const day of days) {
-    const month = `${formatDayNumber(day).slice(0, 7)}-01`;
-    months.set(month, [...(months.get(month) ?? []), day]);
-  }
-  return [...months];
+  return [...groupedBy(days, (day) => `${formatDayNumber(day).slice(0, 7)}-01`)];
 }
 
 /** Largest forecast total first, the rest of the values last. */

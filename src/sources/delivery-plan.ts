@@ -1,5 +1,6 @@
 import type { ImportedDelivery } from '../store/repositories/sources.repository';
 import { Delivery, isComplete } from './delivery-layouts';
+import { groupedBy } from '../common/collections/grouped-by';
 
 export interface SourcePlan {
   /** The newest complete delivery of each scope that is not imported yet and not older than what was. */
@@ -28,10 +29,10 @@ export function planSource(
   const last = new Map(imported.map((i) => [i.scope, i]));
   const done = new Set([...imported.map((i) => i.fingerprint), ...refused]);
   const plan: SourcePlan = { toImport: [], incomplete: [], waiting: [], unreadable: deliveries.filter((d) => d.problem !== undefined) };
-  const byScope = new Map<string, Delivery[]>();
-  for (const delivery of deliveries) {
-    if (delivery.problem === undefined) byScope.set(delivery.scope, [...(byScope.get(delivery.scope) ?? []), delivery]);
-  }
+  const byScope = groupedBy(
+    deliveries.filter((delivery) => delivery.problem === undefined),
+    (delivery) => delivery.scope,
+  );
   for (const [scope, candidates] of byScope) {
     const previous = last.get(scope);
     const newer = candidates

@@ -10,6 +10,7 @@ import { publishPartitions, PublishPlan, PublishRefusal } from './partition-publ
 
 export { PublishRefusal };
 import { endCaughtBackups, fenced, standDownCaughtImports } from './publish-fence';
+import { addToGroup } from '../../common/collections/grouped-by';
 
 /**
  * How rows reach the cost table, as the rest of the code sees it: an import is opened, its rows staged and published
@@ -157,7 +158,7 @@ export class CostImport {
     const published = new Map<string, PartitionHost[]>();
     for (const host of this.hosts) {
       for (const partitionId of await existingPartitions(host, [...holders.keys()])) {
-        if (!holders.get(partitionId)?.includes(host)) published.set(partitionId, [...(published.get(partitionId) ?? []), host]);
+        if (!holders.get(partitionId)?.includes(host)) addToGroup(published, partitionId, host);
       }
     }
     const replication = await cluster.replication();
@@ -188,7 +189,7 @@ export class CostImport {
             `internal check failed: node ${host.id} holds ${row_count} rows of partition ${partition_id}, not ${expected}`,
           );
         }
-        holders.set(partition_id, [...(holders.get(partition_id) ?? []), host]);
+        addToGroup(holders, partition_id, host);
       }
     }
     return holders;

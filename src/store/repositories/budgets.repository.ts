@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { clickhouseTimestamp, isoFromClickhouse } from '../../common/dates/clickhouse-time';
 import type { Filters } from '../../cost-query/filters.types';
 import { ClickhouseService } from '../clickhouse/clickhouse.service';
+import { groupedBy } from '../../common/collections/grouped-by';
 
 // A budget as saved; what its periods, amounts and thresholds mean is src/budgets/budget-definition.ts.
 export const BUDGET_PERIODS = ['monthly', 'quarterly', 'yearly'] as const;
@@ -262,9 +263,7 @@ export class BudgetsRepository {
 
 /** Per budget, its latest version (numbered by how many it has) unless that is a deletion. */
 function latestVersions(rows: readonly VersionRow[]): StoredBudget[] {
-  const byBudget = new Map<string, VersionRow[]>();
-  for (const row of rows) byBudget.set(row.budget_id, [...(byBudget.get(row.budget_id) ?? []), row]);
-  return [...byBudget.values()]
+  return [...groupedBy(rows, (row) => row.budget_id).values()]
     .filter((versions) => Number(versions.at(-1)!.deleted) === 0)
     .map((versions) => {
       const latest = versions.at(-1)!;
