@@ -345,6 +345,28 @@ export function goldenStatements(): Record<string, CompiledSql> {
       window: { start: '2025-11-01', end: '2026-10-31' },
       grain: 'month',
     }),
+    // A budget on a tag reads the tag map by key (grouped by those keys alone); one on a rule-defined category whose
+    // rules read the maps whole keeps them whole.
+    'budget-sums-daily-tag-and-rule-category': buildBudgetSumsQuery(TABLE, {
+      organizationId: ORG.organizationId,
+      budgets: [
+        { scope: ORG, filters: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } } },
+        { scope: RULE_SCOPE, filters: { inclusions: { costCategory: 'BusinessUnit', costCategoryValues: ['Data'] } } },
+      ],
+      metric: 'amortized_cost',
+      window: OCTOBER,
+      grain: 'day',
+    }),
+    'budget-sums-daily-by-tag': buildBudgetSumsQuery(TABLE, {
+      organizationId: ORG.organizationId,
+      budgets: [
+        { scope: ORG, filters: { inclusions: { resourceTag: 'team', resourceTagValues: ['payments'] } } },
+        { scope: ORG, filters: { exclusions: { resourceTag: 'env', resourceTagValues: ['dev'] } } },
+      ],
+      metric: 'amortized_cost',
+      window: OCTOBER,
+      grain: 'day',
+    }),
     'unit-cost-sums-daily-by-tag-scoped-converted': buildUnitCostSumsQuery(TABLE, {
       scope: SCOPED,
       filters: { inclusions: { dateRange: OCTOBER } },

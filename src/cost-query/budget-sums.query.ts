@@ -53,7 +53,7 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
   // A range of whole months written on the month: the condition the monthly projection can evaluate.
   const days = query.grain === 'day' ? `usage_date BETWEEN ${start} AND ${end}` : `toStartOfMonth(usage_date) BETWEEN ${start} AND ${end}`;
   const matches = query.budgets.map((budget, i) => `if(${filtersCondition(budget.scope, budget.filters, params)}, ${i + 1}, 0)`);
-  const read = columnsRead(matches.join('\n'));
+  const read = columnsRead(matches.join('\n')).map((column) => keptOf(column, matches.join('\n'), params));
   const bucket = query.grain === 'day' ? 'usage_date' : 'toStartOfMonth(usage_date)';
   const oneOff =
     query.grain === 'day' ? `charge_category IN ${params.named('one_off_categories', 'Array(String)', ONE_OFF_CHARGE_CATEGORIES)}` : '0';
@@ -68,7 +68,7 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
       `    SELECT ${[`${bucket} AS bucket`, `${oneOff} AS one_off`, ...keys, `sum(${query.metric}) AS line_sum`].join(', ')}`,
       `    FROM ${table}`,
       `    WHERE ${and(`organization_id = ${organization}\n  AND ${days}`)}`,
-      `    GROUP BY ${['bucket', 'one_off', ...keys].join(', ')}`,
+      `    GROUP BY ${['bucket', 'one_off', ...keys.map(groupedName)].join(', ')}`,
       '  )',
       `  ARRAY JOIN arrayFilter(position -> position != 0, [${matches.join(', ')}]) AS budget`,
       `  GROUP BY ${['budget', 'date', 'one_off', ...branch.groupKeys].join(', ')}`,
@@ -85,14 +85,32 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
   return { sql: withProjectionPreference(sql), params: params.toObject() };
 }
 
-/** Columns a budget's condition may read: the list fields', the maps' (full and activated), the day (a version's month). */
-const CONDITION_COLUMNS = [
-  'usage_date',
-  ...LIST_FIELDS.map((field) => field.column),
-  ...Object.values(MAP_DIMENSIONS).flatMap((map) => [map.column, map.activatedColumn]),
-];
+/** The map columns a condition can read (full and activated), by key or whole. */
+const MAP_COLUMNS: readonly string[] = Object.values(MAP_DIMENSIONS).flatMap((map) => [map.column, map.activatedColumn]);
+
+/** Columns a budget's condition may read: the list fields', the maps', the day (a version's month). */
+const CONDITION_COLUMNS = ['usage_date', ...LIST_FIELDS.map((field) => field.column), ...MAP_COLUMNS];
 
 /** The columns `sql` reads of CONDITION_COLUMNS (whole words: `resource_tags` is not read by `activated_resource_tags`). */
 function columnsRead(sql: string): string[] {
   return [...new Set(CONDITION_COLUMNS)].filter((column) => new RegExp(`\\b${column}\\b`).test(sql));
+}
+
+/**
+ * What the rows are grouped by for a column the conditions read: a map read only by keys (`resource_tags[{p3:String}]`)
+ * restricted to those keys. Grouped whole, a tag map holds each resource's own tags (its id among them), so the groups
+ * are as many as the resources' days: past the memory budget at 100M line items.
+ */
+function keptOf(column: string, conditions: string, params: SqlParameters): string {
+  if (!MAP_COLUMNS.includes(column)) return column;
+  const uses = conditions.match(new RegExp(`\\b${column}\\b`, 'g'))?.length ?? 0;
+  const byKey = [...conditions.matchAll(new RegExp(`\\b${column}\\[\\{(\\w+):String\\}\\]`, 'g'))].map(([, name]) => name);
+  if (byKey.length !== uses) return column;
+  const keys = [...new Set(byKey.map((name) => String(params.toObject()[name])))];
+  return `mapFilter((key, value) -> has(${params.add('Array(String)', keys)}, key), ${column}) AS ${column}`;
+}
+
+/** The name a grouped column is known by (`… AS name`: the name). */
+function groupedName(column: string): string {
+  return /\bAS (\w+)$/.exec(column)?.[1] ?? column;
 }

@@ -7,6 +7,7 @@
 --   p1 = ["payments"]
 --   p2 = ["Oracle"]
 --   p3 = ["Amazon EC2"]
+--   p4 = ["team"]
 --   one_off_categories = ["Tax","Credit","Adjustment"]
 --   currency = "USD"
 --   converted_codes = ["EUR"]
@@ -33,7 +34,7 @@ FROM
             charge_category IN ({one_off_categories:Array(String)}) AS one_off,
             cloud,
             service,
-            resource_tags,
+            mapFilter((key, value) -> has({p4:Array(String)}, key), resource_tags) AS resource_tags,
             sum(amortized_cost) AS line_sum
         FROM cost_insights.cost_line_items
         WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date})) AND (billing_currency = {currency:String})
@@ -64,7 +65,7 @@ FROM
             usage_date,
             cloud,
             service,
-            resource_tags,
+            mapFilter((key, value) -> has({p4:Array(String)}, key), resource_tags) AS resource_tags,
             sum(amortized_cost) AS line_sum
         FROM cost_insights.cost_line_items
         WHERE (organization_id = {organization_id:UUID}) AND ((usage_date >= {window_start:Date}) AND (usage_date <= {window_end:Date})) AND (billing_currency != {currency:String})

@@ -26,15 +26,20 @@ const MONTH_START = `${TODAY.slice(0, 7)}-01`;
 const DAYS_IN_MONTH = dayNumber(addDays(`${formatDayNumber(dayNumber(MONTH_START) + 32).slice(0, 7)}-01`, -1)) - dayNumber(MONTH_START) + 1;
 const DAY_OF_MONTH = dayNumber(TODAY) - dayNumber(MONTH_START) + 1;
 const DAILY = 10;
-/** Steady usage on every one of the last 60 days, a tax charge today, and a row of another team. */
+/**
+ * Steady usage on every one of the last 60 days (two resources, each with a tag of its own, as real ones have: the
+ * sums group by the keys budgets read, not by every resource's tags), a tax charge today, and a row of another team.
+ */
 const ROWS: RowInput[] = [
-  ...Array.from({ length: 60 }, (_, i) => ({
-    usage_date: addDays(TODAY, -i),
-    service: 'Amazon EC2',
-    amortized_cost: String(DAILY),
-    charge_category: 'Usage',
-    resource_tags: { team: 'payments' },
-  })),
+  ...Array.from({ length: 60 }, (_, i) =>
+    ['i-0a1', 'i-0b2'].map((resource) => ({
+      usage_date: addDays(TODAY, -i),
+      service: 'Amazon EC2',
+      amortized_cost: String(DAILY / 2),
+      charge_category: 'Usage',
+      resource_tags: { team: 'payments', instance: resource },
+    })),
+  ).flat(),
   { usage_date: TODAY, service: 'Tax', amortized_cost: '5', charge_category: 'Tax', resource_tags: { team: 'payments' } },
   { usage_date: TODAY, service: 'Amazon S3', amortized_cost: '1000', charge_category: 'Usage', resource_tags: { team: 'search' } },
 ];
