@@ -4,6 +4,7 @@
  *   npm run bench -- [--rows 10000000] [--runs 40] [--warmup 3] [--pg-runs 5] [--pg-db test] [--skip-postgres]
  *                    [--duration 10] [--connections 16] [--dir .test-tmp/bench-api] [--activated]
  *                    [--estate own-dimensions|shared-dimensions] [--categories] [--budgets] [--unit-costs] [--commitments]
+ *                    [--reuse-store]   measure the estate a run with the same --dir and --rows left (estate.json)
  *   npm run bench -- --cluster [--rows …] [--runs …] [--warmup …]     the cluster against one server (cluster.ts)
  *   npm run bench -- --growth [--sizes 1000000,10000000,100000000] [any flag above]   one run per size, then the
  *                    curve (growth.ts: bench/results/<stamp>-growth.md, docs/images/growth.svg)
@@ -36,7 +37,7 @@
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApp } from '../../src/app.factory';
@@ -130,6 +131,64 @@ async function runGrowth(): Promise<void> {
 @Module({ imports: [AppModule], controllers: [BenchProbeController] })
 class BenchAppModule {}
 
+/** The estate written (and merged, as an import leaves each partition: one part). */
+async function writeEstate(
+  clickhouse: ClickhouseService,
+  rows: number,
+  shape: EstateShape,
+  skipConversion: boolean,
+): Promise<{ generateSeconds: number; optimizeSeconds: number }> {
+  log(`generating ${rows.toLocaleString('en-US')} rows (${shape}) in ClickHouse…`);
+  let began = Date.now();
+  await generateEstate(clickhouse, rows, log, shape);
+  // Before the merges below, so the twin's partitions are merged alike.
+  if (!skipConversion) await generateConvertedTwin(clickhouse);
+  const generateSeconds = (Date.now() - began) / 1000;
+  began = Date.now();
+  // One partition at a time: each statement stays well inside the client's request timeout at any --rows.
+  const partitions = await clickhouse.query<{ partition_id: string }>(
+    `SELECT DISTINCT partition_id FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active`,
+    { db: clickhouse.database },
+  );
+  for (const { partition_id } of partitions) {
+    if (!/^[0-9a-z_-]+$/i.test(partition_id)) throw new Error(`unexpected partition id ${partition_id}`); // engine-made: a hash
+    await clickhouse.client.command({
+      query: `OPTIMIZE TABLE ${clickhouse.table('cost_line_items')} PARTITION ID '${partition_id}' FINAL`,
+      clickhouse_settings: { max_execution_time: 0 },
+    });
+  }
+  const optimizeSeconds = (Date.now() - began) / 1000;
+  log(`  OPTIMIZE FINAL in ${optimizeSeconds.toFixed(1)} s (an import writes each partition once, as one part)`);
+  return { generateSeconds, optimizeSeconds };
+}
+
+interface WrittenEstate {
+  rows: number;
+  shape: EstateShape;
+  skipConversion: boolean;
+  generateSeconds: number;
+  optimizeSeconds: number;
+}
+
+/** The estate an earlier run wrote in this directory, if it is the one asked for. */
+function reusableEstate(file: string, rows: number, shape: EstateShape, skipConversion: boolean): WrittenEstate | undefined {
+  if (!existsSync(file)) throw new Error(`--reuse-store: no estate in ${file}; run once without it`);
+  const written = JSON.parse(readFileSync(file, 'utf8')) as WrittenEstate;
+  if (written.rows !== rows || written.shape !== shape || written.skipConversion !== skipConversion)
+    throw new Error(`--reuse-store: ${file} holds ${JSON.stringify(written)}, not the estate asked for`);
+  return written;
+}
+
+/** The reused estate without what an earlier run's phases defined in it (budgets, rule-defined categories, alerts). */
+async function clearedForReuse(clickhouse: ClickhouseService, written: WrittenEstate): Promise<WrittenEstate> {
+  log(
+    `reusing the estate of ${written.rows.toLocaleString('en-US')} rows (written in ${written.generateSeconds} s, merged in ${written.optimizeSeconds} s)`,
+  );
+  for (const table of ['budget_versions', 'budget_alerts', 'budget_webhook_attempts', 'cost_category_versions'] as const)
+    await clickhouse.client.command({ query: `TRUNCATE TABLE ${clickhouse.table(table)}` });
+  return written;
+}
+
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
@@ -161,8 +220,18 @@ async function main(): Promise<void> {
   const measureCommitmentsFlag = flag('commitments');
   const shape = arg('estate', 'own-dimensions') as EstateShape;
   if (!ESTATE_SHAPES.includes(shape)) throw new Error(`--estate: one of ${ESTATE_SHAPES.join(', ')}`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  // A 100M estate takes half an hour to write and merge: --reuse-store measures the one a run left in --dir.
+  const estateFile = join(dir, 'estate.json');
+  const reused = flag('reuse-store') ? reusableEstate(estateFile, rows, shape, skipConversion) : undefined;
+  if (reused) {
+    // The earlier run's own writes go: budgets and categories are defined anew below, stored sums read afresh. So
+    // does its query log: the server recreates system.query_log at its first flush, and an old one's files stop it.
+    rmSync(join(dir, 'redis'), { recursive: true, force: true });
+    rmSync(join(dir, 'clickhouse', 'data', 'data', 'system'), { recursive: true, force: true });
+  } else {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
 
   const server = await startClickhouseWithQueryLog(join(dir, 'clickhouse'));
   // Budgets keep their sums in Redis (stored for the same data and day): that case gets a Redis of its own.
@@ -206,27 +275,10 @@ async function main(): Promise<void> {
   const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
   const resetRss = () => (rssPeak = process.memoryUsage().rss);
 
-  log(`generating ${rows.toLocaleString('en-US')} rows (${shape}) in ClickHouse…`);
-  let began = Date.now();
-  await generateEstate(clickhouse, rows, log, shape);
-  // Before the merges below, so the twin's partitions are merged alike.
-  if (!skipConversion) await generateConvertedTwin(clickhouse);
-  const generateSeconds = (Date.now() - began) / 1000;
-  began = Date.now();
-  // One partition at a time: each statement stays well inside the client's request timeout at any --rows.
-  const partitions = await clickhouse.query<{ partition_id: string }>(
-    `SELECT DISTINCT partition_id FROM system.parts WHERE database = {db:String} AND table = 'cost_line_items' AND active`,
-    { db: clickhouse.database },
-  );
-  for (const { partition_id } of partitions) {
-    if (!/^[0-9a-z_-]+$/i.test(partition_id)) throw new Error(`unexpected partition id ${partition_id}`); // engine-made: a hash
-    await clickhouse.client.command({
-      query: `OPTIMIZE TABLE ${clickhouse.table('cost_line_items')} PARTITION ID '${partition_id}' FINAL`,
-      clickhouse_settings: { max_execution_time: 0 },
-    });
-  }
-  const optimizeSeconds = (Date.now() - began) / 1000;
-  log(`  OPTIMIZE FINAL in ${optimizeSeconds.toFixed(1)} s (an import writes each partition once, as one part)`);
+  const { generateSeconds, optimizeSeconds } = reused
+    ? await clearedForReuse(clickhouse, reused)
+    : await writeEstate(clickhouse, rows, shape, skipConversion);
+  if (!reused) writeFileSync(estateFile, JSON.stringify({ rows, shape, skipConversion, generateSeconds, optimizeSeconds }));
   const [facts] = await clickhouse.query<Record<string, string>>(
     `SELECT version() AS version, toString(count()) AS total_rows,
             toString(countIf(organization_id = {org:UUID})) AS measured_rows,
@@ -243,7 +295,7 @@ async function main(): Promise<void> {
   let pgLoadSeconds = 0;
   if (!skipPostgres) {
     log('loading PostgreSQL…');
-    began = Date.now();
+    const began = Date.now();
     pgVersion = await loadPostgres(clickhouse, pgDatabase, join(dir, 'estate.csv'), log);
     pgLoadSeconds = (Date.now() - began) / 1000;
     rmSync(join(dir, 'estate.csv'), { force: true });
