@@ -182,7 +182,7 @@ export function readmeFigures(results: BenchResult[]): string[] {
         ratio,
       ),
     ),
-    row('forecast · anomaly scan · a category of 100 rules and 3 splits · budget status (ms)', insight),
+    row('forecast · anomaly scan · a category of 100 rules (before its splits) · budget status (ms)', insight),
   ];
 }
 
