@@ -120,6 +120,37 @@ const RULE_SCOPE: OrganizationScope = {
   }),
 };
 
+/** A category whose rules come in runs on one field (team tags, then services): each run one lookup. */
+const LOOKUP_SCOPE: OrganizationScope = {
+  ...ORG,
+  ruleCategories: compileCategories(
+    [
+      {
+        key: 'BusinessUnit',
+        segments: [
+          {
+            from: '2026-01',
+            category: {
+              key: 'BusinessUnit',
+              defaultValue: 'Unallocated',
+              rules: [
+                ...['payments', 'checkout', 'search'].map((team, i) => ({
+                  value: `BU-${i % 2}`,
+                  when: { inclusions: { resourceTag: 'team', resourceTagValues: [team] } },
+                })),
+                ...['Amazon RDS', 'Amazon EC2'].map((service) => ({ value: 'Platform', when: { inclusions: { services: [service] } } })),
+                { inheritTag: 'env' },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+    ['BusinessUnit'],
+    { imported: 'cost_categories', tags: 'resource_tags', billingMonth: 'billing_period' },
+  ),
+};
+
 /** A category with shared-cost splits (split-adjustments.ts): Shared by its targets' cost, Support rows evenly. */
 const SPLIT_CATEGORIES: VersionedCategory[] = [
   {
@@ -272,6 +303,15 @@ export function goldenStatements(): Record<string, CompiledSql> {
         scope: RULE_SCOPE,
         dimensions: [{ kind: 'costCategory', key: 'BusinessUnit' }],
         filters: { inclusions: { dateRange: OCTOBER }, exclusions: { costCategory: 'BusinessUnit', costCategoryValues: ['Data'] } },
+      }),
+      50001,
+    ),
+    'data-by-rule-defined-category-in-runs': buildCostDataQuery(
+      TABLE,
+      data({
+        scope: LOOKUP_SCOPE,
+        dimensions: [{ kind: 'costCategory', key: 'BusinessUnit' }],
+        filters: { inclusions: { dateRange: OCTOBER } },
       }),
       50001,
     ),

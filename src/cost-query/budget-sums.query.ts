@@ -1,7 +1,7 @@
 import { isWholeMonths } from '../common/dates/calendar-date';
 import { CurrencyConversion, MoneySql } from './currency-conversion';
 import { filtersCondition } from './filter-compiler';
-import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
+import { columnsRead, MAP_COLUMNS } from './columns-read';
 import type { DateRange, Filters, OrganizationScope } from './filters.types';
 import { ONE_OFF_CHARGE_CATEGORIES } from './forecast-series.query';
 import { withProjectionPreference } from './projection-preference';
@@ -83,17 +83,6 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
     'ORDER BY budget, date, one_off',
   ].join('\n');
   return { sql: withProjectionPreference(sql), params: params.toObject() };
-}
-
-/** The map columns a condition can read (full and activated), by key or whole. */
-const MAP_COLUMNS: readonly string[] = Object.values(MAP_DIMENSIONS).flatMap((map) => [map.column, map.activatedColumn]);
-
-/** Columns a budget's condition may read: the list fields', the maps', the day (a version's month). */
-const CONDITION_COLUMNS = ['usage_date', ...LIST_FIELDS.map((field) => field.column), ...MAP_COLUMNS];
-
-/** The columns `sql` reads of CONDITION_COLUMNS (whole words: `resource_tags` is not read by `activated_resource_tags`). */
-function columnsRead(sql: string): string[] {
-  return [...new Set(CONDITION_COLUMNS)].filter((column) => new RegExp(`\\b${column}\\b`).test(sql));
 }
 
 /**

@@ -17,6 +17,41 @@ const category = (key: string, rules: RuleDefinedCategory['rules'], defaultValue
 });
 
 describe('rule-defined cost categories', () => {
+  it('reads a run of value rules on one field as one lookup, the first rule winning a value two list', () => {
+    const params = new SqlParameters();
+    const sql = categoryValueSql(
+      category('BusinessUnit', [
+        { value: 'BU-1', when: { inclusions: { resourceTag: 'team', resourceTagValues: ['search', 'ads'] } } },
+        { value: 'BU-2', when: { inclusions: { resourceTag: 'team', resourceTagValues: ['ads', '(not set)'] } } },
+        { value: 'Data', when: { inclusions: { services: ['Amazon RDS'] } } },
+        { value: 'Data', when: { inclusions: { services: ['Amazon Redshift'] } } },
+        // Another key, another case rule, an exclusion or a second field: a rule of its own.
+        { value: 'Env', when: { inclusions: { resourceTag: 'env', resourceTagValues: ['prod'] } } },
+        { value: 'Ads', caseInsensitive: true, when: { inclusions: { resourceTag: 'env', resourceTagValues: ['Ads'] } } },
+        { value: 'Not S3', when: { exclusions: { services: ['Amazon S3'] } } },
+        { value: 'Two', when: { inclusions: { services: ['Amazon S3'], regions: ['eu-west-1'] } } },
+      ]),
+      params,
+      { tag: 'tags', costCategory: 'categories' },
+    );
+    expect(sql).toBe(
+      "multiIf(has({p1:Array(String)}, tags[{p0:String}]), transform(tags[{p0:String}], {p1:Array(String)}, {p2:Array(String)}, ''), " +
+        "has({p3:Array(String)}, service), transform(service, {p3:Array(String)}, {p4:Array(String)}, ''), " +
+        'tags[{p5:String}] IN {p6:Array(String)}, {p7:String}, ' +
+        'lower(tags[{p8:String}]) IN {p9:Array(String)}, {p10:String}, ' +
+        'NOT (service IN {p11:Array(String)}), {p12:String}, ' +
+        'service IN {p13:Array(String)} AND region IN {p14:Array(String)}, {p15:String}, {p16:String})',
+    );
+    expect(params.toObject()).toMatchObject({
+      p0: 'team',
+      p1: ['search', 'ads', '(not set)', ''],
+      p2: ['BU-1', 'BU-1', 'BU-2', 'BU-2'],
+      p3: ['Amazon RDS', 'Amazon Redshift'],
+      p4: ['Data', 'Data'],
+      p9: ['ads'],
+    });
+  });
+
   it('compiles rules in order, first match wins, the default last; values only as parameters', () => {
     const params = new SqlParameters();
     const sql = categoryValueSql(

@@ -1,6 +1,6 @@
 import type { CategorySplit } from './cost-splits';
 import { MAP_DIMENSIONS } from './filter-fields';
-import { rowCondition } from './filter-compiler';
+import { FieldLookup, lookupExpression, onlyLookup, rowCondition } from './filter-compiler';
 import type { CompiledCategories, Filters, SplitSegment } from './filters.types';
 import { SqlParameters } from './sql-parameters';
 
@@ -64,14 +64,24 @@ export function categoriesRead(category: RuleDefinedCategory): string[] {
   return [...keys];
 }
 
-/** One category's value for a row: `multiIf` over its rules in order, the default last. */
+/**
+ * One category's value for a row: `multiIf` over its rules in order, the default last. Consecutive rules that each
+ * give a value when one same field has one of some values (40 rules on the `team` tag, 50 on services) are one
+ * branch: a lookup of that field in their values, the first rule's value where two list the same value, so a row
+ * evaluates a few lookups, not every rule's condition.
+ */
 export function categoryValueSql(
   category: RuleDefinedCategory,
   params: SqlParameters,
   maps: { tag: string; costCategory: string },
 ): string {
   const branches: string[] = [];
-  for (const rule of category.rules) {
+  for (const run of ruleRuns(category.rules, maps)) {
+    if (run.lookups !== undefined) {
+      branches.push(...lookupBranch(run.rules, run.lookups, params, maps));
+      continue;
+    }
+    const [rule] = run.rules;
     const when = rule.when && rowCondition(rule.when, params, { columns: maps, caseInsensitiveTags: rule.caseInsensitive });
     const inherited =
       rule.inheritTag !== undefined
@@ -87,6 +97,47 @@ export function categoryValueSql(
   }
   const fallback = params.add('String', category.defaultValue);
   return branches.length > 0 ? `multiIf(${[...branches, fallback].join(', ')})` : fallback;
+}
+
+/** Rules in order: runs of two or more value rules looking up the same field (with their lookups), single rules else. */
+function ruleRuns(
+  rules: readonly CategoryRule[],
+  maps: { tag: string; costCategory: string },
+): Array<{ rules: CategoryRule[]; lookups?: FieldLookup[] }> {
+  const runs: Array<{ rules: CategoryRule[]; lookups: Array<FieldLookup | undefined> }> = [];
+  for (const rule of rules) {
+    const lookup = valueLookup(rule, maps);
+    const last = runs.at(-1);
+    const sameField = (other?: FieldLookup) =>
+      other !== undefined && lookup !== undefined && JSON.stringify(other.field) === JSON.stringify(lookup.field);
+    if (last && sameField(last.lookups[0])) {
+      last.rules.push(rule);
+      last.lookups.push(lookup);
+    } else runs.push({ rules: [rule], lookups: [lookup] });
+  }
+  return runs.map((run) => (run.rules.length > 1 ? { rules: run.rules, lookups: run.lookups as FieldLookup[] } : { rules: run.rules }));
+}
+
+/** The lookup a rule's condition is, when the rule gives a value (not an inherited one) on one field's values alone. */
+function valueLookup(rule: CategoryRule, maps: { tag: string; costCategory: string }): FieldLookup | undefined {
+  if (rule.value === undefined || rule.inheritTag !== undefined || rule.inheritCategory !== undefined || !rule.when) return undefined;
+  return onlyLookup(rule.when, { columns: maps, caseInsensitiveTags: rule.caseInsensitive });
+}
+
+/** One run's branch: where the field holds one of the run's values, the value of the first rule listing it. */
+function lookupBranch(
+  rules: readonly CategoryRule[],
+  lookups: readonly FieldLookup[],
+  params: SqlParameters,
+  maps: { tag: string; costCategory: string },
+): [string, string] {
+  const valueOf = new Map<string, string>();
+  lookups.forEach((lookup, i) => {
+    for (const value of lookup.values) if (!valueOf.has(value)) valueOf.set(value, rules[i].value!);
+  });
+  const field = lookupExpression(lookups[0], params, { organizationId: '' }, { columns: maps });
+  const from = params.add('Array(String)', [...valueOf.keys()]);
+  return [`has(${from}, ${field})`, `transform(${field}, ${from}, ${params.add('Array(String)', [...valueOf.values()])}, '')`];
 }
 
 /** One saved version of a category, in creation order: in effect from its billing month on; no `category`: deleted. */

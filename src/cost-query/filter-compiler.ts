@@ -153,34 +153,71 @@ function fieldConditions(
   kept: (target: FilterTarget) => boolean = () => true,
   maps?: RowMaps,
 ): string[] {
-  const conditions: string[] = [];
-  for (const [name, field] of FILTER_FIELD_ENTRIES) {
+  return activeFields(fields, maps, kept).map((field) =>
+    'values' in field
+      ? `${lookupExpression(field, params, scope, maps)} IN ${params.add('Array(String)', field.values)}`
+      : `mapContains(${mapSql(field.map, params, scope, maps)}, ${params.add('String', field.key)})`,
+  );
+}
+
+/**
+ * A condition on one field that is true when the row's value there is one of `values`: a list field's column, or a
+ * map's value under a key (lower-cased with the values for a case-insensitive rule's tags). `(not set)` is spelled
+ * '' too.
+ */
+export interface FieldLookup {
+  field: { column: string } | { map: MapDimensionKind; key: string; lowered: boolean };
+  values: string[];
+}
+
+/** A map key the row must hold, whatever its value. */
+interface KeyPresence {
+  map: MapDimensionKind;
+  key: string;
+}
+
+/** The fields of a FilterFields that restrict rows, in the field table's order, as lookups or key presences. */
+function activeFields(
+  fields: FilterFields,
+  maps: RowMaps | undefined,
+  kept: (target: FilterTarget) => boolean = () => true,
+): Array<FieldLookup | KeyPresence> {
+  return FILTER_FIELD_ENTRIES.flatMap(([name, field]): Array<FieldLookup | KeyPresence> => {
     if (field.kind === 'list') {
       const values = fields[name] as string[] | undefined;
-      if (!kept(name as ListFilterField) || !values?.length) continue;
-      conditions.push(`${field.column} IN ${params.add('Array(String)', withNotSet(values))}`);
-    } else if (field.kind === 'mapKey') {
-      const { valuesField } = MAP_DIMENSIONS[field.map];
-      const column = maps ? maps.columns[field.map] : mapColumn(field.map, scope, params);
-      const key = fields[name] as string | null | undefined;
-      // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
-      if (!kept(field.map) || key === undefined || key === null) continue;
-      const keyParam = params.add('String', key);
-      const values = fields[valuesField];
-      const lowered = maps?.caseInsensitiveTags === true && field.map === 'tag';
-      conditions.push(
-        !values?.length
-          ? `mapContains(${column}, ${keyParam})`
-          : lowered
-            ? `lower(${column}[${keyParam}]) IN ${params.add(
-                'Array(String)',
-                withNotSet(values).map((value) => value.toLowerCase()),
-              )}`
-            : `${column}[${keyParam}] IN ${params.add('Array(String)', withNotSet(values))}`,
-      );
+      return kept(name as ListFilterField) && values?.length ? [{ field: { column: field.column }, values: withNotSet(values) }] : [];
     }
-  }
-  return conditions;
+    if (field.kind !== 'mapKey') return [];
+    const key = fields[name] as string | null | undefined;
+    // null is unset too: JSON clients, and shared-filter reads, spell an unset key as null.
+    if (!kept(field.map) || key === undefined || key === null) return [];
+    const values = fields[MAP_DIMENSIONS[field.map].valuesField];
+    if (!values?.length) return [{ map: field.map, key }];
+    const lowered = maps?.caseInsensitiveTags === true && field.map === 'tag';
+    const spelled = withNotSet(values);
+    return [{ field: { map: field.map, key, lowered }, values: lowered ? spelled.map((value) => value.toLowerCase()) : spelled }];
+  });
+}
+
+/** The value a lookup compares: the column, or the map's value under its key (lower-cased when it says so). */
+export function lookupExpression(lookup: FieldLookup, params: SqlParameters, scope: OrganizationScope, maps?: RowMaps): string {
+  if ('column' in lookup.field) return lookup.field.column;
+  const value = `${mapSql(lookup.field.map, params, scope, maps)}[${params.add('String', lookup.field.key)}]`;
+  return lookup.field.lowered ? `lower(${value})` : value;
+}
+
+function mapSql(map: MapDimensionKind, params: SqlParameters, scope: OrganizationScope, maps?: RowMaps): string {
+  return maps ? maps.columns[map] : mapColumn(map, scope, params);
+}
+
+/**
+ * Filters (without dates) that restrict rows by one lookup alone, no exclusions: a rule's `when` that a run of rules
+ * on the same field can share (cost-category-rules.ts); undefined for any other.
+ */
+export function onlyLookup(filters: Filters, maps: RowMaps): FieldLookup | undefined {
+  const [only, ...more] = activeFields(filters.inclusions ?? {}, maps);
+  if (more.length > 0 || activeFields(filters.exclusions ?? {}, maps).length > 0) return undefined;
+  return only !== undefined && 'values' in only ? only : undefined;
 }
 
 /** A missing value is stored as '' (and a Map lookup of an absent key yields ''), so `(not set)` selects ''. */

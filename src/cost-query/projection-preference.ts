@@ -1,10 +1,11 @@
+import { columnsRead } from './columns-read';
 import { MAP_DIMENSIONS } from './filter-fields';
 import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTIONS } from './projections';
 
 const MAPS = Object.values(MAP_DIMENSIONS);
 
 function reads(sql: string, columns: string[]): boolean {
-  return columns.some((column) => new RegExp(`\\b${column}\\b`).test(sql));
+  return columnsRead(sql, columns).length > 0;
 }
 
 /**

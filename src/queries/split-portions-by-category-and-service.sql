@@ -3,11 +3,11 @@
 --   organization_id = "3f2b8c1e-7d4a-4e9b-9c2d-5a1f0e6b7c8d"
 --   p0 = "2026-10-01"
 --   p1 = "2026-10-01"
+--   not_set = "(not set)"
 --   cat0 = "team"
 --   cat1 = "Shared"
 --   cat2 = "2026-10"
 --   cat3 = "Owner"
---   not_set = "(not set)"
 --   p2 = ["AWS Support"]
 --   p3 = "Owner"
 --   p4 = ["Shared"]
