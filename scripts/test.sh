@@ -84,15 +84,17 @@ phase "unit" npx jest --selectProjects unit
 # Each e2e run's times per suite go to .test-tmp/last-run/ (jest --json): the committed times that order a fresh
 # clone's suites are refreshed from them (test/support/suite-durations.ts; docs/testing.md).
 mkdir -p .test-tmp/last-run
+# Two workers per e2e phase unless E2E_WORKERS says otherwise (docs/testing.md: what a third one measured).
+e2e_workers=${E2E_WORKERS:-2}
 suite_times() { echo "--json" "--outputFile=.test-tmp/last-run/e2e-$1.json"; }
 modes=(embedded)
-phase "e2e (embedded chDB)" env E2E_MODE=embedded npx jest --selectProjects e2e --maxWorkers=2 $(suite_times embedded)
+phase "e2e (embedded chDB)" env E2E_MODE=embedded npx jest --selectProjects e2e --maxWorkers="$e2e_workers" $(suite_times embedded)
 if has_tools "the e2e suite in server mode (E2E_MODE=server)" python3 redis-server; then
-  phase "e2e (ClickHouse server + Redis)" env E2E_MODE=server npx jest --selectProjects e2e --maxWorkers=2 $(suite_times server)
+  phase "e2e (ClickHouse server + Redis)" env E2E_MODE=server npx jest --selectProjects e2e --maxWorkers="$e2e_workers" $(suite_times server)
   modes+=(server)
 fi
 if has_tools "the e2e suite in cluster mode (E2E_MODE=cluster)" python3 redis-server; then
-  phase "e2e (ClickHouse cluster: 2 shards x 2 replicas + Redis)" env E2E_MODE=cluster npx jest --selectProjects e2e --maxWorkers=2 $(suite_times cluster)
+  phase "e2e (ClickHouse cluster: 2 shards x 2 replicas + Redis)" env E2E_MODE=cluster npx jest --selectProjects e2e --maxWorkers="$e2e_workers" $(suite_times cluster)
   modes+=(cluster)
 fi
 for mode in "${modes[@]}"; do
