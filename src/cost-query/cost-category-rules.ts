@@ -1,6 +1,6 @@
 import type { CategorySplit } from './cost-splits';
 import { MAP_DIMENSIONS } from './filter-fields';
-import { FieldLookup, lookupExpression, onlyLookup, rowCondition } from './filter-compiler';
+import { FieldLookup, lookupExpression, onlyLookup, rowCondition, RowMaps } from './filter-compiler';
 import type { CompiledCategories, Filters, SplitSegment } from './filters.types';
 import { SqlParameters } from './sql-parameters';
 
@@ -77,7 +77,7 @@ export function categoryValueSql(
 ): string {
   const branches: string[] = [];
   for (const run of ruleRuns(category.rules, maps)) {
-    if (run.lookups !== undefined) {
+    if (run.rules.length > 1) {
       branches.push(...lookupBranch(run.rules, run.lookups, params, maps));
       continue;
     }
@@ -99,27 +99,22 @@ export function categoryValueSql(
   return branches.length > 0 ? `multiIf(${[...branches, fallback].join(', ')})` : fallback;
 }
 
-/** Rules in order: runs of two or more value rules looking up the same field (with their lookups), single rules else. */
-function ruleRuns(
-  rules: readonly CategoryRule[],
-  maps: { tag: string; costCategory: string },
-): Array<{ rules: CategoryRule[]; lookups?: FieldLookup[] }> {
-  const runs: Array<{ rules: CategoryRule[]; lookups: Array<FieldLookup | undefined> }> = [];
+/** Rules in order, in runs: value rules looking up one same field together (with their lookups), any other alone. */
+function ruleRuns(rules: readonly CategoryRule[], maps: RowMaps['columns']): Array<{ rules: CategoryRule[]; lookups: FieldLookup[] }> {
+  const runs: Array<{ rules: CategoryRule[]; lookups: FieldLookup[] }> = [];
   for (const rule of rules) {
     const lookup = valueLookup(rule, maps);
     const last = runs.at(-1);
-    const sameField = (other?: FieldLookup) =>
-      other !== undefined && lookup !== undefined && JSON.stringify(other.field) === JSON.stringify(lookup.field);
-    if (last && sameField(last.lookups[0])) {
+    if (lookup && last?.lookups.length && JSON.stringify(last.lookups[0].field) === JSON.stringify(lookup.field)) {
       last.rules.push(rule);
       last.lookups.push(lookup);
-    } else runs.push({ rules: [rule], lookups: [lookup] });
+    } else runs.push({ rules: [rule], lookups: lookup ? [lookup] : [] });
   }
-  return runs.map((run) => (run.rules.length > 1 ? { rules: run.rules, lookups: run.lookups as FieldLookup[] } : { rules: run.rules }));
+  return runs;
 }
 
 /** The lookup a rule's condition is, when the rule gives a value (not an inherited one) on one field's values alone. */
-function valueLookup(rule: CategoryRule, maps: { tag: string; costCategory: string }): FieldLookup | undefined {
+function valueLookup(rule: CategoryRule, maps: RowMaps['columns']): FieldLookup | undefined {
   if (rule.value === undefined || rule.inheritTag !== undefined || rule.inheritCategory !== undefined || !rule.when) return undefined;
   return onlyLookup(rule.when, { columns: maps, caseInsensitiveTags: rule.caseInsensitive });
 }
@@ -129,7 +124,7 @@ function lookupBranch(
   rules: readonly CategoryRule[],
   lookups: readonly FieldLookup[],
   params: SqlParameters,
-  maps: { tag: string; costCategory: string },
+  maps: RowMaps['columns'],
 ): [string, string] {
   const valueOf = new Map<string, string>();
   lookups.forEach((lookup, i) => {
