@@ -171,7 +171,7 @@ interface WrittenEstate {
 }
 
 /** The estate an earlier run wrote in this directory, if it is the one asked for. */
-function reusableEstate(file: string, rows: number, shape: EstateShape, skipConversion: boolean): WrittenEstate | undefined {
+function reusableEstate(file: string, rows: number, shape: EstateShape, skipConversion: boolean): WrittenEstate {
   if (!existsSync(file)) throw new Error(`--reuse-store: no estate in ${file}; run once without it`);
   const written = JSON.parse(readFileSync(file, 'utf8')) as WrittenEstate;
   if (written.rows !== rows || written.shape !== shape || written.skipConversion !== skipConversion)

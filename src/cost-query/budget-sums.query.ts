@@ -53,7 +53,9 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
   // A range of whole months written on the month: the condition the monthly projection can evaluate.
   const days = query.grain === 'day' ? `usage_date BETWEEN ${start} AND ${end}` : `toStartOfMonth(usage_date) BETWEEN ${start} AND ${end}`;
   const matches = query.budgets.map((budget, i) => `if(${filtersCondition(budget.scope, budget.filters, params)}, ${i + 1}, 0)`);
-  const read = columnsRead(matches.join('\n')).map((column) => keptOf(column, matches.join('\n'), params));
+  const conditions = matches.join('\n');
+  const read = columnsRead(conditions);
+  const selected = new Map(read.map((column) => [column, keptOf(column, conditions, params)]));
   const bucket = query.grain === 'day' ? 'usage_date' : 'toStartOfMonth(usage_date)';
   const oneOff =
     query.grain === 'day' ? `charge_category IN ${params.named('one_off_categories', 'Array(String)', ONE_OFF_CHARGE_CATEGORIES)}` : '0';
@@ -65,10 +67,10 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
     return [
       `  SELECT budget, bucket AS date, one_off, ${part} AS part`,
       '  FROM (',
-      `    SELECT ${[`${bucket} AS bucket`, `${oneOff} AS one_off`, ...keys, `sum(${query.metric}) AS line_sum`].join(', ')}`,
+      `    SELECT ${[`${bucket} AS bucket`, `${oneOff} AS one_off`, ...keys.map((key) => selected.get(key) ?? key), `sum(${query.metric}) AS line_sum`].join(', ')}`,
       `    FROM ${table}`,
       `    WHERE ${and(`organization_id = ${organization}\n  AND ${days}`)}`,
-      `    GROUP BY ${['bucket', 'one_off', ...keys.map(groupedName)].join(', ')}`,
+      `    GROUP BY ${['bucket', 'one_off', ...keys].join(', ')}`,
       '  )',
       `  ARRAY JOIN arrayFilter(position -> position != 0, [${matches.join(', ')}]) AS budget`,
       `  GROUP BY ${['budget', 'date', 'one_off', ...branch.groupKeys].join(', ')}`,
@@ -86,7 +88,7 @@ export function buildBudgetSumsQuery(table: string, query: BudgetSumsQuery): Com
 }
 
 /**
- * What the rows are grouped by for a column the conditions read: a map read only by keys (`resource_tags[{p3:String}]`)
+ * What the rows are grouped by for a column the conditions read (selected under its own name): a map read only by keys (`resource_tags[{p3:String}]`)
  * restricted to those keys. Grouped whole, a tag map holds each resource's own tags (its id among them), so the groups
  * are as many as the resources' days: past the memory budget at 100M line items.
  */
@@ -95,11 +97,7 @@ function keptOf(column: string, conditions: string, params: SqlParameters): stri
   const uses = conditions.match(new RegExp(`\\b${column}\\b`, 'g'))?.length ?? 0;
   const byKey = [...conditions.matchAll(new RegExp(`\\b${column}\\[\\{(\\w+):String\\}\\]`, 'g'))].map(([, name]) => name);
   if (byKey.length !== uses) return column;
-  const keys = [...new Set(byKey.map((name) => String(params.toObject()[name])))];
+  const values = params.toObject();
+  const keys = [...new Set(byKey.map((name) => String(values[name])))];
   return `mapFilter((key, value) -> has(${params.add('Array(String)', keys)}, key), ${column}) AS ${column}`;
-}
-
-/** The name a grouped column is known by (`… AS name`: the name). */
-function groupedName(column: string): string {
-  return /\bAS (\w+)$/.exec(column)?.[1] ?? column;
 }
