@@ -27,6 +27,8 @@ import * as importStaging from '../src/store/publish/import-staging';
 import { backupTableName, importTableName } from '../src/store/publish/import-tables';
 import * as partitionHosts from '../src/store/publish/partition-hosts';
 import * as partitionPublish from '../src/store/publish/partition-publish';
+import * as partitionRewrite from '../src/store/publish/partition-rewrite';
+import * as projectionCompletion from '../src/store/publish/projection-completion';
 import * as publishFence from '../src/store/publish/publish-fence';
 import { ApiKeysRepository } from '../src/store/repositories/api-keys.repository';
 import { ClickhouseSignInRecords } from '../src/store/repositories/sign-in-records';
@@ -355,6 +357,32 @@ const WRITE_SIDE: RecordedRepository[] = [
     // A backup fences publishing off (no import is swapping), then ends.
     hold: (fence, c) => fence.hold(c, 'full-20261125', () => undefined).then((held) => held.release('created')),
   }),
+  repository('partition-rewrite', () => partitionRewrite, {
+    // One partition copied while nothing else wrote it (the activated maps computed afresh), then swapped in.
+    rewritePartitions: {
+      answers: [
+        ['organization_id', 'usage_date', 'resource_tags'].map((name) => ({ name })),
+        [{ partition: PARTITIONS[0], digest: '1:8:1200:0', row_count: '1200' }],
+        [{ partition: PARTITIONS[0], digest: '1:8:1200:0', row_count: '1200' }],
+      ],
+      run: (m, c) => m.rewritePartitions(c, [PARTITIONS[0]], { recomputed: activatedMaps.ACTIVATED_COLUMNS }),
+    },
+  }),
+  repository('projection-completion', () => projectionCompletion, {
+    partitionsLackingProjections: (m, c) => m.partitionsLackingProjections(c, ORG),
+    // One partition of the organisation lacks a projection: rebuilt under the fence (no import swapping).
+    completeProjections: {
+      answers: [
+        [{ partition_id: PARTITIONS[0] }],
+        [],
+        ['organization_id', 'usage_date'].map((name) => ({ name })),
+        [{ partition_id: PARTITIONS[0] }],
+        [{ partition: PARTITIONS[0], digest: '1:8:1200:0', row_count: '1200' }],
+        [{ partition: PARTITIONS[0], digest: '1:8:1200:0', row_count: '1200' }],
+      ],
+      run: (m, c) => m.completeProjections(c, () => undefined, ORG),
+    },
+  }),
   repository(
     'partition-publish',
     () => partitionPublish,
@@ -402,7 +430,11 @@ const WRITE_SIDE: RecordedRepository[] = [
     'import-staging',
     () => importStaging,
     {
-      createStagingTables: (m, c) => m.createStagingTables(c, [{ id: '', clickhouse: c }], GOLDEN_IMPORT_ID),
+      // Shaped like the cost table, its projections dropped (built once published: projection-completion).
+      createStagingTables: {
+        answers: [[{ name: 'daily_dimension_sums' }, { name: 'daily_tag_sums' }]],
+        run: (m, c) => m.createStagingTables(c, [{ id: '', clickhouse: c }], GOLDEN_IMPORT_ID),
+      },
       stagedOnHost: (m, c) => m.stagedOnHost({ id: '', clickhouse: c }, GOLDEN_IMPORT_ID),
       // A committed import's staging table and a day-old table of an import the journal does not know: both dropped.
       dropAbandonedImportTables: {
@@ -465,10 +497,10 @@ const WRITE_SIDE: RecordedRepository[] = [
       // One partition copied whole while nothing else wrote it, then swapped in.
       rewriteOrganizationPartitions: {
         answers: [
-          ['organization_id', 'usage_date', 'resource_tags'].map((name) => ({ name })),
           [{ partition_id: PARTITIONS[0] }],
-          [{ digest: '1:8:1200:0' }],
-          [{ digest: '1:8:1200:0' }],
+          ['organization_id', 'usage_date', 'resource_tags'].map((name) => ({ name })),
+          [{ partition: PARTITIONS[0], digest: '1:8:1200:0', row_count: '1200' }],
+          [{ partition: PARTITIONS[0], digest: '1:8:1200:0', row_count: '1200' }],
         ],
         run: (m, c) => m.rewriteOrganizationPartitions(c, ORG),
       },
@@ -871,6 +903,8 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/store/repositories/business-metrics.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/publish-fence.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/partition-publish.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/partition-rewrite.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/publish/projection-completion.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/partition-hosts.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/import-journal.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/publish/import-invoices.ts': 'recorded: RECORDED_REPOSITORIES',

@@ -99,15 +99,16 @@ export function progressLine(p: IngestProgress): string {
   const bytes = `${formatBytes(p.bytesRead)}/${formatBytes(p.bytesTotal)}`;
   const rate = `${formatBytes(p.bytesRead / seconds)}/s`;
   const rows = `${p.rows.toLocaleString('en-US')} rows (${Math.round(p.rows / seconds).toLocaleString('en-US')} rows/s)`;
-  const phase = p.phase === 'publishing' ? 'publishing' : p.phase === 'loading' ? 'loading' : 'loaded';
-  return `${phase} ${file}  ${bytes}  ${rate}  ${rows}  ${seconds.toFixed(1)} s`;
+  if (p.phase === 'completing') return `published (answered from now on), building its summaries…  ${rows}  ${seconds.toFixed(1)} s`;
+  return `${p.phase} ${file}  ${bytes}  ${rate}  ${rows}  ${seconds.toFixed(1)} s`;
 }
 
 export function formatSummary(s: IngestFocusSummary, activatedTagKeys: string[] = []): string {
   const oneCurrency = s.currencies.length <= 1;
   return [
     `Imported ${s.rows.toLocaleString('en-US')} rows from ${s.files} file(s) (${formatBytes(s.bytes)}) for organisation ${s.organizationId} ` +
-      `in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s).`,
+      `in ${(s.elapsedMs / 1000).toFixed(1)} s, answered after ${(s.publishedAfterMs / 1000).toFixed(1)} s ` +
+      `(${s.publishedRowsPerSecond.toLocaleString('en-US')} rows/s; its summaries were built after).`,
     `Billing periods: ${s.billingPeriods.join(', ') || '(none)'}    Currency: ${s.currencies.join(', ') || '(not given)'}`,
     // Sums over several currencies would add them: then only per invoice, each in its own.
     ...(oneCurrency

@@ -35,7 +35,11 @@ SELECT DISTINCT
     partition_id,
     arrayJoin({wanted:Array(String)}) AS projection
 FROM system.parts
-WHERE (database = {database:String}) AND (`table` = {table:String}) AND active AND (NOT has(projections, projection))
+WHERE (database = {database:String}) AND (`table` = {table:String}) AND active AND (NOT has(projections, projection)) AND (projection IN (
+    SELECT name
+    FROM system.projections
+    WHERE (database = {database:String}) AND (`table` = {table:String})
+))
 ORDER BY
     partition_id ASC,
     projection ASC;

@@ -7,6 +7,8 @@ import { CheckSchedule } from './check-schedule';
 import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from '../store/repositories/sources.repository';
+import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { PublishProtocol } from '../store/publish/publish-protocol';
 
 /** The worker's lease: a crashed holder's is taken over by another instance within this long. */
 export const WORKER_LEASE_TTL_MS = 30_000;
@@ -18,7 +20,7 @@ const TICK_MS = 5_000;
  * Runs in each API process with INGEST_WORKER=true (and in `npm run worker`), but only the holder of one Redis lease
  * checks: exactly one active across all instances, another taking over within WORKER_LEASE_TTL_MS of its holder's
  * crash. Resumable: what was imported is recorded per delivery, so a restarted worker goes on where the last one
- * stopped.
+ * stopped. Each round ends by building the projections of published partitions that lack them (projection-completion.ts).
  */
 @Injectable()
 export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -33,6 +35,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
   constructor(
     private readonly sources: SourcesRepository,
     private readonly checker: SourceCheckService,
+    private readonly clickhouse: ClickhouseService,
     @Inject(REDIS) redis: Redis | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -91,6 +94,20 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
           result.checks.some((check) => check.outcome === 'unreachable'),
           roundMs,
         );
+    }
+    await this.completeProjections();
+  }
+
+  /** Builds the projections an import left unbuilt (its process died after publishing, or building them failed). */
+  private async completeProjections(): Promise<void> {
+    if (!this.timer) return;
+    try {
+      const rewritten = await new PublishProtocol(this.clickhouse).completeProjections((message) => this.logger.log(message));
+      if (rewritten > 0) this.logger.log(`built the projections of ${rewritten} published partition(s) that lacked them`);
+    } catch (error) {
+      this.logger.warn(
+        `building the projections of published partitions failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -2,8 +2,7 @@ import { sleep } from '../common/async/sleep';
 import { MAP_DIMENSIONS, MapDimensionKind } from '../cost-query/filter-fields';
 import { ACTIVATED_PROJECTIONS } from '../cost-query/projections';
 import { ClickhouseService } from './clickhouse/clickhouse.service';
-import { COST_ROW_BLOCK_SETTINGS, settingsClause } from './statement-text';
-import { newImportId } from './publish/import-tables';
+import { rewritePartitions } from './publish/partition-rewrite';
 import { PartitionHost, partitionHosts } from './publish/partition-hosts';
 import { GeneratedTableName, StoreTable } from './schema/store-tables';
 
@@ -56,50 +55,13 @@ export async function rewriteActivatedMaps(host: ClickhouseService, table: Gener
   await awaitMutations(host, table);
 }
 
-/** Copies of a partition that changed while it was being copied, before the rewrite gives up. */
-const PARTITION_COPY_ATTEMPTS = 3;
-
 /**
- * Rewrites one organisation's partitions of the cost table on one host with the keys in force: each partition copied
- * into a table of its own (an import's name: backups skip it, a crash's leftover is dropped as an abandoned import's),
- * where the DEFAULT expressions compute the activated maps and the insert builds every projection (in bounded blocks,
- * one thread: COST_ROW_BLOCK_SETTINGS), then swapped in with REPLACE PARTITION, atomic. Work in proportion to the
- * organisation's rows: a mutation would visit every part of the table (chDB 26.7: 100 s for one organisation's rows
- * among 700 partitions). Run under the publish fence, so no import swaps meanwhile; a partition that changes while it
- * is copied (an insert) is copied again.
+ * Rewrites one organisation's partitions of the cost table on one host with the keys in force: each copied and
+ * swapped back (partition-rewrite.ts), the activated columns computed afresh by their DEFAULT expressions. Run under
+ * the publish fence.
  */
 export async function rewriteOrganizationPartitions(host: ClickhouseService, organizationId: string): Promise<void> {
-  const table: StoreTable = 'cost_line_items';
-  const columns = (
-    await host.query<{ name: string }>(
-      `SELECT name FROM system.columns
-       WHERE database = {database:String} AND table = {table:String} AND name NOT IN {activated:Array(String)} ORDER BY position`,
-      { database: host.database, table, activated: ACTIVATED_COLUMNS },
-    )
-  ).map((column) => column.name);
-  const settings = settingsClause(await host.knownSettings({ max_execution_time: 0, ...COST_ROW_BLOCK_SETTINGS, max_insert_threads: 1 }));
-  for (const partition of await organizationPartitions(host, table, organizationId)) {
-    for (let attempt = 1; ; attempt++) {
-      const before = await partitionDigest(host, table, partition);
-      const copy = newImportId();
-      await host.command(`CREATE TABLE ${host.table(copy)} AS ${host.table(table)}`);
-      try {
-        await host.longCommand(
-          `INSERT INTO ${host.table(copy)} (${columns.join(', ')})
-           SELECT ${columns.join(', ')} FROM ${host.table(table)} WHERE _partition_id = {partition:String}
-           ${settings}`,
-          { partition },
-        );
-        if ((await partitionDigest(host, table, partition)) === before) {
-          await host.command(`ALTER TABLE ${host.table(table)} REPLACE PARTITION ID '${partition}' FROM ${host.table(copy)}`);
-          break;
-        }
-        if (attempt === PARTITION_COPY_ATTEMPTS) throw new Error(`partition ${partition} kept changing while it was rewritten`);
-      } finally {
-        await host.command(`DROP TABLE IF EXISTS ${host.table(copy)}`);
-      }
-    }
-  }
+  await rewritePartitions(host, await organizationPartitions(host, 'cost_line_items', organizationId), { recomputed: ACTIVATED_COLUMNS });
 }
 
 /** The organisation's partitions of `table` on the host. */
@@ -111,30 +73,18 @@ async function organizationPartitions(host: ClickhouseService, table: string, or
      ORDER BY partition_id`,
     { database: host.database, table, organization_id: organizationId.toLowerCase() },
   );
-  const partitions = rows.map((row) => row.partition_id);
-  const unexpected = partitions.find((partition) => !/^[\w-]+$/.test(partition));
-  if (unexpected !== undefined) throw new Error(`unexpected partition id ${unexpected}`);
-  return partitions;
-}
-
-/** What a partition holds, as its parts' block range, rows and mutation version: equal unless rows came or went (a merge keeps it). */
-async function partitionDigest(host: ClickhouseService, table: string, partition: string): Promise<string> {
-  const [row] = await host.query<{ digest: string }>(
-    `SELECT concat(toString(min(min_block_number)), ':', toString(max(max_block_number)), ':', toString(sum(rows)), ':',
-                   toString(max(data_version))) AS digest
-     FROM system.parts WHERE database = {database:String} AND table = {table:String} AND partition_id = {partition:String} AND active`,
-    { database: host.database, table, partition },
-  );
-  return row?.digest ?? '';
+  return rows.map((row) => row.partition_id);
 }
 
 /** The (partition, projection) pairs of the table with a part lacking the projection. */
 async function partsWithoutProjections(host: ClickhouseService, table: string): Promise<{ partition_id: string; projection: string }[]> {
-  // One read of system.parts, whose rows list their projections: a merge finishing meanwhile cannot skew it.
+  // One read of system.parts, whose rows list their projections: a merge finishing meanwhile cannot skew it. Only
+  // those the table has: an import's staging table has none (import-staging.ts).
   return host.query(
     `SELECT DISTINCT partition_id, arrayJoin({wanted:Array(String)}) AS projection
      FROM system.parts
      WHERE database = {database:String} AND table = {table:String} AND active AND NOT has(projections, projection)
+       AND projection IN (SELECT name FROM system.projections WHERE database = {database:String} AND table = {table:String})
      ORDER BY partition_id, projection`,
     { database: host.database, table, wanted: ACTIVATED_PROJECTIONS },
   );

@@ -190,6 +190,7 @@ function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
     'PORT',
     'INGEST_FAULT_AFTER_SWAPS',
     'INGEST_FAULT_AFTER_RESTORES',
+    'INGEST_FAULT_AFTER_PUBLISHES',
   ]);
 }
 
@@ -279,6 +280,19 @@ async function importTables(): Promise<string[]> {
 /** What an import killed while publishing leaves: its staging table and backup (and, on a cluster, the Distributed staging table). */
 const interruptedImportTables = (importId: string) =>
   MODE === 'cluster' ? [importId, `${importId}_backup`, `${importId}_distributed`] : [importId, `${importId}_backup`];
+
+const LACKING_PROJECTIONS_SQL = `SELECT toUInt32(count()) AS parts FROM system.parts
+  WHERE database = {database:String} AND table = 'cost_line_items' AND active AND rows > 0 AND startsWith(partition, {prefix:String})
+    AND length(projections) < (SELECT count() FROM system.projections WHERE database = {database:String} AND table = 'cost_line_items')`;
+
+/** The organisation's active parts that lack one of the cost table's projections (on a cluster: on every node). */
+async function partsLackingProjections(organizationId: string): Promise<number> {
+  const params = { database: DATABASE, prefix: `('${organizationId}'` };
+  if (!app?.clickhouse.cluster) return Number((await storeQuery<{ parts: number }>(LACKING_PROJECTIONS_SQL, params))[0].parts);
+  let parts = 0;
+  for (const node of await app.nodes()) parts += Number((await node.query<{ parts: number }>(LACKING_PROJECTIONS_SQL, params))[0].parts);
+  return parts;
+}
 
 /**
  * Server mode: ten minutes pass for the journal. A live lease protects an import that may still be
@@ -531,6 +545,23 @@ describe(`FOCUS import killed while publishing (${MODE})`, () => {
     ]);
     const billed = (rows: Charge[], period: string) => expectedTotals([[INTEGRATION, rows]])[`${INTEGRATION}|${period}`]?.billed ?? '0';
     expect(changes).toEqual(['2024-07', '2024-08', '2024-09'].map((period) => [period, billed(OLD, period), billed(NEW, period)]));
+  }, 300_000);
+
+  it('an import killed after publishing, before its projections were built: answered from its rows, completed by the worker', async () => {
+    const org = await newOrganization();
+    expectKilled(await cli(importArgs(files.new, org.organizationId), { INGEST_FAULT_AFTER_PUBLISHES: '1' }));
+    const published = expectedTotals([[INTEGRATION, NEW]]);
+    expect(await storeTotals(org.organizationId)).toEqual(published);
+    expect((await journal(org.organizationId)).map((entry) => entry.state_text)).toEqual(['committed']);
+    expect(await partsLackingProjections(org.organizationId)).toBeGreaterThan(0);
+    const fromRows = await withApi((http) => apiSnapshot(http, org.key));
+    expect(Object.keys(billedByPeriod(fromRows)).sort()).toEqual(Object.keys(published).sort());
+
+    const worker = await runWorker({ INGEST_POLL_SECONDS: '1' }, {}, 'built the projections of');
+    expect(worker.signal === 'SIGTERM' || worker.code === 0).toBe(true);
+    expect(await partsLackingProjections(org.organizationId)).toBe(0);
+    expect(await storeTotals(org.organizationId)).toEqual(published);
+    expect(await withApi((http) => apiSnapshot(http, org.key))).toEqual(fromRows);
   }, 300_000);
 
   const clusterOnly = MODE === 'cluster' ? it : it.skip;

@@ -10,6 +10,8 @@ import { publishPartitions, PublishPlan, PublishRefusal } from './partition-publ
 
 export { PublishRefusal };
 import { endCaughtBackups, fenced, standDownCaughtImports } from './publish-fence';
+import { completeProjections } from './projection-completion';
+import { crashIfInjected } from './fault-injection';
 import { addToGroup } from '../../common/collections/grouped-by';
 
 /**
@@ -44,6 +46,14 @@ export class PublishProtocol {
    */
   fence<T>(name: string, log: (message: string) => void, work: () => Promise<T>): Promise<T> {
     return fenced(this.clickhouse, name, log, work);
+  }
+
+  /**
+   * Builds the projections of published partitions that lack them (an import publishes without them), of one
+   * organisation or of all, under the fence (projection-completion.ts). Answers how many partitions it rewrote.
+   */
+  completeProjections(log: (message: string) => void, organizationId?: string): Promise<number> {
+    return completeProjections(this.clickhouse, log, organizationId);
   }
 
   /** Rolls back every import a crash left half-published (at start, before an import, or by the operator). */
@@ -134,6 +144,7 @@ export class CostImport {
       keysInForce: batch.keysInForce,
     });
     this.published = true;
+    crashIfInjected('publish');
   }
   private published = false;
 
