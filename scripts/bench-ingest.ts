@@ -3,6 +3,7 @@
  * on the same engine, measured in one run, for CSV and Parquet.
  *
  *   npx ts-node -T scripts/bench-ingest.ts [--rows 3000000] [--dir .test-tmp/bench-ingest] [--only embedded|server]
+ *                                          [--formats CSV,Parquet] [--skip-bound]
  *                                          [--first-import | --activated [--rounds 3] | --profile]
  *
  * 1. Generates a FOCUS 1.0 export of N line items inside ClickHouse: 12 months in month order, 3 billing accounts,
@@ -149,10 +150,13 @@ async function main(): Promise<void> {
     try {
       const clickhouse = connect();
       await migrate(clickhouse);
-      for (const [format, path] of [
-        ['CSV', csv],
-        ['Parquet', parquet],
-      ] as const) {
+      const formats = (arg('formats') ?? 'CSV,Parquet').split(',');
+      for (const [format, path] of (
+        [
+          ['CSV', csv],
+          ['Parquet', parquet],
+        ] as const
+      ).filter(([name]) => formats.includes(name))) {
         await mergesSettled(clickhouse);
         const own = await ownInsert(clickhouse, format, path, rows);
         await mergesSettled(clickhouse);
@@ -187,6 +191,7 @@ async function main(): Promise<void> {
         );
       }
       await clickhouse.onModuleDestroy();
+      if (process.argv.includes('--skip-bound')) continue;
 
       // The memory bound: 1 GiB per statement.
       const bounded = connect({ CLICKHOUSE_MAX_MEMORY_BYTES: String(GIB) });
