@@ -8,6 +8,7 @@ import { RedisLease } from '../infrastructure/redis/redis-lease';
 import { SourceCheckService } from './source-check.service';
 import { SourcesRepository } from '../store/repositories/sources.repository';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
+import { messageOf } from '../common/errors/message-of';
 import { PublishProtocol } from '../store/publish/publish-protocol';
 
 /** The worker's lease: a crashed holder's is taken over by another instance within this long. */
@@ -86,7 +87,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
       if (!this.schedule.isDue(source.source_id, roundMs)) continue;
       const retryAfterMs = this.schedule.retryAfterFailureMs(source.source_id);
       const result = await this.checker.check(source, { retryAfterMs }).catch((error: unknown) => {
-        this.logger.warn(`source ${source.source_id}: check failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(`source ${source.source_id}: check failed: ${messageOf(error)}`);
       });
       if (result && !result.busy)
         this.schedule.checked(
@@ -105,9 +106,7 @@ export class IngestWorkerService implements OnApplicationBootstrap, OnModuleDest
       const rewritten = await new PublishProtocol(this.clickhouse).completeProjections((message) => this.logger.log(message));
       if (rewritten > 0) this.logger.log(`built the projections of ${rewritten} published partition(s) that lacked them`);
     } catch (error) {
-      this.logger.warn(
-        `building the projections of published partitions failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.logger.warn(`building the projections of published partitions failed: ${messageOf(error)}`);
     }
   }
 }
