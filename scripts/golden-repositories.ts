@@ -36,6 +36,7 @@ import { AnomaliesRepository } from '../src/store/repositories/anomalies.reposit
 import { BudgetsRepository, StoredAlert, StoredAttempt } from '../src/store/repositories/budgets.repository';
 import { CostCategoriesRepository } from '../src/store/repositories/cost-categories.repository';
 import { ConvertedSumsRepository } from '../src/store/repositories/converted-sums.repository';
+import { CategorySumsRepository } from '../src/store/repositories/category-sums.repository';
 import { CurrencyRepository } from '../src/store/repositories/currency.repository';
 import { AuditEventsRepository } from '../src/store/repositories/audit-events.repository';
 import { applyAuditRetention } from '../src/store/schema/audit-retention';
@@ -759,6 +760,18 @@ export const RECORDED_REPOSITORIES: RecordedRepository[] = [
         12,
       ),
   }),
+  repository('category-sums', (c) => new CategorySumsRepository(c), {
+    sums: { sendsNothing: 'names the table a build is read from' },
+    find: (r) => r.find(ORG, 'digest', 3600),
+    write: (r) =>
+      r.write(
+        ORG,
+        '4b7e2d1c-9a8f-4e6d-b5c4-3a2b1c0d9e8f',
+        { keys: ['BusinessUnit'], sql: "mapUpdate(cost_categories, map('BusinessUnit', 'Unallocated'))", params: {} },
+        ['2026-10-01'],
+      ),
+    register: (r) => r.register(ORG, 'digest', '4b7e2d1c-9a8f-4e6d-b5c4-3a2b1c0d9e8f', 12),
+  }),
   repository('currency', (c) => new CurrencyRepository(c), {
     settings: (r) => r.settings(ORG),
     saveSettings: (r) => r.saveSettings(ORG, { reportingCurrency: 'USD', conversionPolicy: 'usage_date' }),
@@ -891,6 +904,7 @@ export const STATEMENT_SOURCES: Record<string, StatementSource> = {
   'src/store/repositories/sign-in-records.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/budgets.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/cost-categories.repository.ts': 'recorded: RECORDED_REPOSITORIES',
+  'src/store/repositories/category-sums.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/converted-sums.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/currency.repository.ts': 'recorded: RECORDED_REPOSITORIES',
   'src/store/repositories/audit-events.repository.ts': 'recorded: RECORDED_REPOSITORIES',

@@ -16,6 +16,7 @@ import { buildAnomalySeriesScopeQuery } from '../src/cost-query/anomaly-series-s
 import { buildScopeDataVersionQuery } from '../src/cost-query/scope-data-version.query';
 import { planConversion } from '../src/cost-query/currency-conversion';
 import { buildConvertedSumsSelect } from '../src/cost-query/converted-sums.query';
+import { buildCategorySumsSelect, CATEGORY_SUM_MAP } from '../src/cost-query/category-sums.query';
 import { buildDataFreshnessQuery } from '../src/cost-query/data-freshness.query';
 import { buildFilterOptionsQuery, buildMapKeyValuesQuery } from '../src/cost-query/filter-options.query';
 import { OrganizationScope } from '../src/cost-query/filters.types';
@@ -197,6 +198,13 @@ const SPLIT_ADJUSTMENTS = [-1n, 1n].map((sign, i) => ({
   splitOut: i === 0 ? 100_000_000_000n : 0n,
 }));
 
+/** A question reading a build of category sums (src/cost-categories/category-sums.service.ts): the build's map. */
+const CATEGORY_SUMS_SCOPE = (scope: OrganizationScope): OrganizationScope => ({
+  ...scope,
+  ruleCategories: { ...scope.ruleCategories!, sql: CATEGORY_SUM_MAP, params: {} },
+  categorySums: { table: 'cost_insights.category_value_sums', buildId: '4b7e2d1c-9a8f-4e6d-b5c4-3a2b1c0d9e8f' },
+});
+
 /** A build of converted sums (src/currency/converted-sums.service.ts). */
 const BUILD_ID = '9d1c4f2a-5b6e-4a7d-8c9b-0e1f2a3b4c5d';
 
@@ -316,6 +324,34 @@ export function goldenStatements(): Record<string, CompiledSql> {
       50001,
     ),
     'split-portions-by-category-and-service': buildSplitPortionsQuery(TABLE, data(SPLIT_QUESTION), SPLIT_PLAN),
+    'data-by-rule-defined-category-from-category-sums': buildCostDataQuery(
+      'cost_insights.category_value_sums',
+      data({
+        scope: CATEGORY_SUMS_SCOPE(LOOKUP_SCOPE),
+        dateGrouping: 'daily',
+        dimensions: [{ kind: 'costCategory', key: 'BusinessUnit' }],
+        filters: { inclusions: { dateRange: OCTOBER } },
+      }),
+      50001,
+    ),
+    'data-monthly-by-service-and-rule-defined-category-from-category-sums': buildCostDataQuery(
+      'cost_insights.category_value_sums',
+      data({
+        scope: CATEGORY_SUMS_SCOPE(LOOKUP_SCOPE),
+        dimensions: [
+          { kind: 'column', name: 'service' },
+          { kind: 'costCategory', key: 'BusinessUnit' },
+        ],
+        filters: { inclusions: { dateRange: OCTOBER } },
+      }),
+      50001,
+    ),
+    'split-portions-from-category-sums': buildSplitPortionsQuery(
+      'cost_insights.category_value_sums',
+      data({ ...SPLIT_QUESTION, scope: CATEGORY_SUMS_SCOPE(SPLIT_SCOPE) }),
+      SPLIT_PLAN,
+    ),
+    'category-sums-build': buildCategorySumsSelect(TABLE, ORG.organizationId, BUILD_ID, LOOKUP_SCOPE.ruleCategories!, '2026-10-01'),
     'split-basis': buildSplitBasisQuery(TABLE, data(SPLIT_QUESTION), SPLIT_PLAN)!,
     'data-with-split-adjustments-converted': buildCostDataQuery(
       TABLE,

@@ -103,6 +103,8 @@ export interface AppConfig {
   ratesImportMaxBytes: number;
   /** Converted /data answers read builds of converted sums (src/currency/converted-sums.service.ts). */
   convertedSums: boolean;
+  /** /data answers by rule-defined categories read builds of category sums (src/cost-categories/category-sums.service.ts). */
+  categorySums: boolean;
   /** The data-source worker (src/sources): whether this process runs it, how often, and its completeness rules. */
   ingestSources: {
     worker: boolean;
@@ -255,6 +257,7 @@ export function loadConfig(env: Environment): AppConfig {
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     ratesImportMaxBytes: settings.RATES_IMPORT_MAX_BYTES,
     convertedSums: settings.CONVERTED_SUMS,
+    categorySums: settings.CATEGORY_SUMS,
     ingestSources: {
       worker: settings.INGEST_WORKER,
       pollSeconds: settings.INGEST_POLL_SECONDS,

@@ -541,6 +541,10 @@ export const SETTINGS = {
     default: true,
     doc: "Answer converted /data questions (no tag or cost-category filter or grouping) from converted sums: each organisation's costs converted once per state of its costs, rates and settings and answer currency, built in the background after the first such question (one thread), used for 12 hours; `false` converts every answer from the cost rows",
   }),
+  CATEGORY_SUMS: boolean({
+    default: true,
+    doc: "Answer /data questions grouped or filtered by rule-defined cost categories (and no tag or imported category) from category sums: each organisation's costs with its categories' values computed once per state of its costs and saved versions, built in the background after the first such question (one thread), used for 12 hours; `false` evaluates the rules on every answer",
+  }),
   INGEST_WORKER: boolean({
     default: true,
     doc: 'Run the data-source worker in this API process (one instance polls at a time: a Redis lease); `false` leaves it to `npm run worker` or another instance',

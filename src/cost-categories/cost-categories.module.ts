@@ -4,6 +4,8 @@ import { CostCategoriesRepository } from '../store/repositories/cost-categories.
 import { CostCategoriesService } from './cost-categories.service';
 import { RuleCategoriesService } from './rule-categories.service';
 import { SplitsService } from './splits.service';
+import { CategorySumsService } from './category-sums.service';
+import { CategorySumsRepository } from '../store/repositories/category-sums.repository';
 
 /**
  * Cost categories defined by rules (allocation): their versions, their admin API, and the categories each question
@@ -13,7 +15,14 @@ import { SplitsService } from './splits.service';
 @Global()
 @Module({
   controllers: [CostCategoriesAdminController],
-  providers: [CostCategoriesRepository, CostCategoriesService, RuleCategoriesService, SplitsService],
-  exports: [RuleCategoriesService, SplitsService],
+  providers: [
+    CostCategoriesRepository,
+    CostCategoriesService,
+    RuleCategoriesService,
+    SplitsService,
+    CategorySumsRepository,
+    CategorySumsService,
+  ],
+  exports: [RuleCategoriesService, SplitsService, CategorySumsService],
 })
 export class CostCategoriesModule {}

@@ -16,6 +16,7 @@ import {
 import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../cost-query/split-portions.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { costRowsTable } from '../store/cost-rows';
+import { tableOf } from '../cost-query/category-sums.query';
 
 /** What a question's shared-cost splits move: the adjustment rows its answer adds, and the flows between values. */
 export interface MovedCost {
@@ -33,9 +34,9 @@ export class SplitsService {
   constructor(private readonly clickhouse: ClickhouseService) {}
 
   async movedCost(query: CostDataQuery): Promise<MovedCost | undefined> {
-    const plan = splitPlanOf(query.scope.ruleCategories?.splits, query.filters, query.dimensions);
+    const plan = splitPlanOf(query.scope.ruleCategories?.splits, query.filters, query.dimensions, query.scope.dataScope);
     if (!plan) return undefined;
-    const table = costRowsTable(this.clickhouse);
+    const table = tableOf(query.scope, costRowsTable(this.clickhouse));
     const portions = buildSplitPortionsQuery(table, query, plan);
     const basis = buildSplitBasisQuery(table, query, plan);
     const [portionRows, basisRows] = await Promise.all([

@@ -1,4 +1,5 @@
 import { mapColumn } from './activated-maps';
+import { CATEGORY_BUILD_PARAMETER } from './category-sums.query';
 import { FILTER_FIELD_ENTRIES, ListFilterField, MAP_DIMENSIONS, MapDimensionKind, NOT_SET } from './filter-fields';
 import { DateRange, FilterFields, Filters, OrganizationScope } from './filters.types';
 import { SqlParameters } from './sql-parameters';
@@ -30,6 +31,7 @@ export function compileWhere(scope: OrganizationScope, filters: Filters, params:
   const kept = (target: FilterTarget) => !omits(options, target);
   const conditions = [
     `organization_id = ${params.named('organization_id', 'UUID', scope.organizationId)}`,
+    ...(scope.categorySums ? [`build_id = ${params.named(CATEGORY_BUILD_PARAMETER, 'UUID', scope.categorySums.buildId)}`] : []),
     ...dataScopeConditions(scope, params),
     ...dateWindowConditions(inclusions, params, options),
     ...fieldConditions(inclusions, params, scope, kept),

@@ -27,6 +27,17 @@ export interface OrganizationScope {
    * (cost-category-rules.ts): read instead of the imported map. Set from the organisation's saved definitions only.
    */
   ruleCategories?: CompiledCategories;
+  /**
+   * A registered build of category sums (migration 0038) read instead of the cost rows, its map holding the
+   * rule-defined categories' values (then `ruleCategories.sql` names it). Set by the service from the store only.
+   */
+  categorySums?: CategorySums;
+}
+
+/** Where a statement reads a registered build of category sums: its table and its id. */
+export interface CategorySums {
+  table: string;
+  buildId: string;
 }
 
 /**

@@ -14,8 +14,9 @@ import { COMPARE_METRICS, metricPartSumsSql, metricSumsOfPartsSql } from './cost
 import { MEASURE_COLUMNS, MeasureColumn, METRIC_CSV_HEADERS, METRIC_NAMES, METRIC_SUMMARY_NAMES, METRICS } from './metrics';
 import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
 import { CONVERTED_SUM_KEYS } from './converted-sums.query';
+import { CATEGORY_SUM_COLUMNS, CATEGORY_SUM_KEYS, CATEGORY_SUM_MAP } from './category-sums.query';
 import { COMMITMENT_GROUPED_COLUMNS } from './commitments.query';
-import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTION_LIST_COLUMNS, COMMITMENT_PROJECTIONS } from './projections';
+import { AGGREGATE_PROJECTIONS, CATEGORY_SUM_PROJECTIONS, COMMITMENT_PROJECTION_LIST_COLUMNS, COMMITMENT_PROJECTIONS } from './projections';
 import { baselineTable } from '../store/schema/schema-baseline';
 
 /**
@@ -237,6 +238,22 @@ describe('one definition per concept', () => {
     );
     const monthly = CONVERTED_SUM_KEYS.map((key) => (key === 'usage_date' ? 'toStartOfMonth(usage_date)' : key));
     expect(sorted(projectionKeys)).toEqual(sorted(['organization_id', 'build_id', ...monthly]));
+  });
+
+  it("the category sums keep every list field's column, the categories and every money column; their projections the keys they name", () => {
+    const { columns, projections } = baselineTable('category_value_sums')!;
+    expect(sorted(columns)).toEqual(
+      sorted(['organization_id', 'build_id', 'built_on', ...CATEGORY_SUM_KEYS, CATEGORY_SUM_MAP, ...MEASURE_COLUMNS]),
+    );
+    expect(sorted(CATEGORY_SUM_COLUMNS)).toEqual(sorted(columns.filter((column) => column !== 'built_on')));
+    const build = ['organization_id', 'build_id'];
+    const month = 'toStartOfMonth(usage_date)';
+    const monthly = CATEGORY_SUM_KEYS.map((key) => (key === 'usage_date' ? month : key));
+    expect(Object.fromEntries([...projections].map(([name, keys]) => [name, sorted(keys)]))).toEqual({
+      [CATEGORY_SUM_PROJECTIONS.monthlyWithColumns]: sorted([...build, ...monthly, CATEGORY_SUM_MAP]),
+      [CATEGORY_SUM_PROJECTIONS.daily]: sorted([...build, 'usage_date', 'billing_period', 'billing_currency', CATEGORY_SUM_MAP]),
+      [CATEGORY_SUM_PROJECTIONS.monthly]: sorted([...build, month, 'billing_period', 'billing_currency', CATEGORY_SUM_MAP]),
+    });
   });
 
   it("the metrics table is the spec's (SPEC_METRICS, written out independently of metrics.ts)", () => {

@@ -1,6 +1,7 @@
+import { CATEGORY_BUILD_PARAMETER } from './category-sums.query';
 import { columnsRead } from './columns-read';
-import { MAP_DIMENSIONS } from './filter-fields';
-import { AGGREGATE_PROJECTIONS, COMMITMENT_PROJECTIONS } from './projections';
+import { LIST_FIELDS, MAP_DIMENSIONS } from './filter-fields';
+import { AGGREGATE_PROJECTIONS, CATEGORY_SUM_PROJECTIONS, COMMITMENT_PROJECTIONS } from './projections';
 
 const MAPS = Object.values(MAP_DIMENSIONS);
 
@@ -26,7 +27,23 @@ function readsDays(sql: string): boolean {
  * none keeps) reads the line items either way.
  */
 export function withProjectionPreference(sql: string): string {
+  if (sql.includes(`{${CATEGORY_BUILD_PARAMETER}:`)) return withCategorySumsProjection(sql);
   return withNamedProjection(sql, preferredProjectionOf(sql));
+}
+
+/** The list columns the narrow build projections do not keep (they keep the dates, currencies and categories). */
+const CATEGORY_SUM_DROPPED_COLUMNS = LIST_FIELDS.map((field) => field.column).filter(
+  (column) => column !== 'billing_period' && column !== 'billing_currency',
+);
+
+/**
+ * A statement reading a build of category sums, with the build's projection of its grain that keeps what it reads:
+ * dates, currencies and categories only, or with every column by month; by day with every column, the build's rows.
+ */
+function withCategorySumsProjection(sql: string): string {
+  const grain = readsDays(sql) ? 'daily' : 'monthly';
+  if (!reads(sql, CATEGORY_SUM_DROPPED_COLUMNS)) return withNamedProjection(sql, CATEGORY_SUM_PROJECTIONS[grain]);
+  return grain === 'monthly' ? withNamedProjection(sql, CATEGORY_SUM_PROJECTIONS.monthlyWithColumns) : sql;
 }
 
 /** A commitments statement (commitments.query.ts) with the commitments' projection of the grain it reads. */

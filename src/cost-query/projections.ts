@@ -20,3 +20,13 @@ export const COMMITMENT_PROJECTIONS = { daily: 'daily_commitment_sums', monthly:
 
 /** The list fields' columns the commitments' projections keep (the migration's keys; one-definition.spec.ts checks them). */
 export const COMMITMENT_PROJECTION_LIST_COLUMNS = ['billing_period', 'billing_currency', 'cloud', 'service', 'account_id'];
+
+/**
+ * The projections of a build of category sums (migration 0038, category-sums.query.ts): by day and by month with only
+ * the dates, the currencies and the categories, and by month with every column.
+ */
+export const CATEGORY_SUM_PROJECTIONS = {
+  daily: 'daily_category_sums',
+  monthly: 'monthly_category_sums',
+  monthlyWithColumns: 'monthly_category_dimension_sums',
+} as const;

@@ -56,7 +56,7 @@ describe('which category a question splits', () => {
     ['Owner', SEGMENTS],
   ]);
 
-  it('the first grouping dimension with splits, else the category the filters name; none without splits', () => {
+  it('the first grouping dimension with splits, else the category the filters name, else the data scope’s; none without splits', () => {
     const byOwner = splitPlanOf(splits, {}, [
       { kind: 'column' },
       { kind: 'costCategory', key: 'Owner' },
@@ -69,6 +69,8 @@ describe('which category a question splits', () => {
       splitPlanOf(splits, { inclusions: { costCategory: 'Cost Center' } }, [{ kind: 'costCategory', key: 'Business Unit' }]),
     ).toBeUndefined();
     expect(splitPlanOf(undefined, {}, [{ kind: 'costCategory', key: 'Team' }])).toBeUndefined();
+    const scoped = splitPlanOf(splits, {}, [{ kind: 'column' }], { inclusions: { costCategory: 'Owner', costCategoryValues: ['data'] } });
+    expect([scoped?.category, scoped?.dimensionIndex]).toEqual(['Owner', undefined]);
   });
 
   it('takes the condition on the category out of the filters, and keeps it alone for the moved rows', () => {

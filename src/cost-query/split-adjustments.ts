@@ -30,16 +30,18 @@ export interface SplitPlan {
 
 /**
  * The category whose splits a question applies: its first grouping dimension that is a category with splits, else the
- * category its filters name, if it has splits. One per question: any other is read without its splits.
+ * category its filters name, else the one the key's data scope names, if it has splits (a key scoped to a value sees
+ * that value's share of moved cost). One per question: any other is read without its splits.
  */
 export function splitPlanOf(
   splits: ReadonlyMap<string, readonly SplitSegment[]> | undefined,
   filters: Filters,
   dimensions: readonly { kind: string; key?: string }[],
+  dataScope?: Filters,
 ): SplitPlan | undefined {
   if (!splits) return undefined;
   const grouped = dimensions.findIndex((ref) => ref.kind === 'costCategory' && ref.key !== undefined && splits.has(ref.key));
-  const filtered = [filters.inclusions, filters.exclusions]
+  const filtered = [filters.inclusions, filters.exclusions, dataScope?.inclusions, dataScope?.exclusions]
     .map((side) => side?.costCategory)
     .find((key): key is string => typeof key === 'string' && splits.has(key));
   const category = grouped >= 0 ? dimensions[grouped].key! : filtered;

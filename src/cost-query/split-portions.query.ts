@@ -2,6 +2,7 @@ import { mapColumn } from './activated-maps';
 import { CostDataQuery, dimensionValueSql, whereOptions } from './cost-data.query';
 import { compileWhere, rowCondition } from './filter-compiler';
 import { MEASURE_COLUMNS } from './metrics';
+import type { OrganizationScope } from './filters.types';
 import { CompiledSql, SqlParameters } from './sql-parameters';
 import { MAX_SPLIT_PORTIONS, proportionalTargets, SplitPlan, sourceValues, withoutCategory } from './split-adjustments';
 
@@ -9,12 +10,17 @@ import { MAX_SPLIT_PORTIONS, proportionalTargets, SplitPlan, sourceValues, witho
  * The rows a question's splits move, summed per usage day, currency, billing month, category value, the answer's
  * other grouping keys and the filter sources they match (split-adjustments.ts PortionRow): the question's rows but for
  * its condition on the category (cost moved into a value it keeps comes from values it does not), in the key's data
- * scope, of a source value or matching a source's filters. One row more than MAX_SPLIT_PORTIONS tells a question too
+ * scope but for its own condition on the category, of a source value or matching a source's filters. One row more than MAX_SPLIT_PORTIONS tells a question too
  * large to split.
  */
 export function buildSplitPortionsQuery(table: string, query: CostDataQuery, plan: SplitPlan): CompiledSql {
   const params = new SqlParameters();
-  const where = compileWhere(query.scope, withoutCategory(query.filters, plan.category), params, whereOptions(query));
+  const where = compileWhere(
+    scopeWithoutCategory(query.scope, plan.category),
+    withoutCategory(query.filters, plan.category),
+    params,
+    whereOptions(query),
+  );
   const group = query.dimensions
     .map((ref, i) => (i === plan.dimensionIndex ? undefined : dimensionValueSql(ref, params, query.scope)))
     .filter((sql): sql is string => sql !== undefined);
@@ -38,6 +44,15 @@ export function buildSplitPortionsQuery(table: string, query: CostDataQuery, pla
 }
 
 /**
+ * The key's scope without its condition on the category: a key scoped to a value sees that value's share of the cost
+ * moved from sources outside its scope (the adjustments are kept by the scope's value: split-adjustments.ts), and its
+ * targets' weights are their whole cost. Its other conditions stay.
+ */
+function scopeWithoutCategory(scope: OrganizationScope, category: string): OrganizationScope {
+  return scope.dataScope ? { ...scope, dataScope: withoutCategory(scope.dataScope, category) } : scope;
+}
+
+/**
  * The proportional targets' own amortized cost per usage day, currency and billing month, before any split: over the
  * question's window in the key's data scope, whatever else the question filters (a target's weight is its cost, not
  * the share of it a question happens to look at). Undefined when no split of the plan is proportional.
@@ -48,7 +63,7 @@ export function buildSplitBasisQuery(table: string, query: CostDataQuery, plan: 
   const params = new SqlParameters();
   const { dateRange, billingPeriods } = query.filters.inclusions ?? {};
   const window = { inclusions: { ...(dateRange ? { dateRange } : {}), ...(billingPeriods ? { billingPeriods } : {}) } };
-  const where = compileWhere(query.scope, window, params, whereOptions(query));
+  const where = compileWhere(scopeWithoutCategory(query.scope, plan.category), window, params, whereOptions(query));
   const sql = [
     'SELECT toString(usage_date) AS split_day, billing_period AS split_period, billing_currency AS split_currency,',
     `  ${mapColumn('costCategory', query.scope, params)}[${params.add('String', plan.category)}] AS split_value,`,

@@ -23,6 +23,8 @@ import { CostDataRequestDto } from './dto/cost-data-request.dto';
 import { CostDataDto, CostDataSummaryDto } from './dto/cost-data-response.dto';
 import { AppliedRatesDto } from '../dto/currency.dto';
 import { SplitsService } from '../cost-categories/splits.service';
+import { CategorySumsService } from '../cost-categories/category-sums.service';
+import { tableOf } from '../cost-query/category-sums.query';
 
 /** CostDataDto with its items as the JSON ClickHouse wrote (spliced into the answer by serializeJson). */
 export type CostDataResult = Omit<CostDataDto, 'items'> & { items: JsonText };
@@ -46,6 +48,7 @@ export class CostsService {
     private readonly convertedSums: ConvertedSumsService,
     private readonly activatedKeys: ActivatedKeysService,
     private readonly splits: SplitsService,
+    private readonly categorySums: CategorySumsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -57,7 +60,12 @@ export class CostsService {
     format: AnswerFormat = 'json',
   ): Promise<CostDataResult | CsvText> {
     return this.answer(scope, request, async (query, money) => {
-      const { sql, params } = buildCostDataQuery(costRowsTable(this.clickhouse), query, this.config.maxResultRows + 1, format);
+      const { sql, params } = buildCostDataQuery(
+        tableOf(query.scope, costRowsTable(this.clickhouse)),
+        query,
+        this.config.maxResultRows + 1,
+        format,
+      );
       const result = readCostDataResult(await this.clickhouse.queryRaw(sql, params, scope), format);
       this.refuseTooManyItems(result.itemCount);
       // CSV: the items' rows under a header (the summary is the sum of the rows, so a spreadsheet has it already).
@@ -77,7 +85,7 @@ export class CostsService {
    */
   async getCostDataPage(scope: OrganizationScope, request: CostDataRequestDto, page: CostDataPage): Promise<CostDataPageResult> {
     return this.answer(scope, request, async (query, money) => {
-      const { sql, params } = buildCostDataPageQuery(costRowsTable(this.clickhouse), query, page);
+      const { sql, params } = buildCostDataPageQuery(tableOf(query.scope, costRowsTable(this.clickhouse)), query, page);
       const rows = await this.clickhouse.query<CostDataPageRow>(sql, params, scope);
       const itemCount = Number(rows[0]?.item_count ?? 0);
       this.refuseTooManyItems(itemCount);
@@ -108,8 +116,9 @@ export class CostsService {
     const names = request.groupBy.dimensions ?? (request.groupBy.dimension ? [request.groupBy.dimension] : []);
     const today = todayUtc();
     const dimensions = names.map((name) => parseDimension(name) as DimensionRef); // validated by the DTO
+    const named = { scope: await this.activatedKeys.scopeFor(scope, filters, dimensions), filters, dimensions };
     const question: Omit<CostDataQuery, 'conversion'> = {
-      scope: await this.activatedKeys.scopeFor(scope, filters, dimensions),
+      scope: await this.categorySums.scopeFor(named),
       filters,
       dateGrouping: request.groupBy.dateGrouping,
       dimensions,

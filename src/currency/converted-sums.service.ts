@@ -1,5 +1,5 @@
-import { LeastRecentlyUsed } from '../common/cache/least-recently-used';
 import { randomUUID } from 'node:crypto';
+import { BackgroundBuilds, FoundBuild } from '../common/cache/background-builds';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -7,6 +7,7 @@ import { ConvertedSums, CurrencyConversion, planConversion } from '../cost-query
 import { monthsOf } from '../cost-query/converted-sums.query';
 import { CostDataVersion } from '../store/data-version/cost-data-version.service';
 import { REDIS } from '../infrastructure/redis/redis.module';
+import { redisBuildClaims } from '../infrastructure/redis/redis-lease';
 import { metrics } from '../observability/prometheus-metrics';
 import { BuildKey, ConvertedSumsRepository, RegisteredBuild } from '../store/repositories/converted-sums.repository';
 import { CurrencyRepository } from '../store/repositories/currency.repository';
@@ -20,14 +21,6 @@ const BUILD_CLAIM_MS = 10 * 60_000;
 /** Answer conversions whose build state is remembered at once (the least recently used is forgotten first). */
 const REMEMBERED_CONVERSIONS = 1_000;
 
-/** What this process knows of one conversion's build, at one data version. */
-interface BuildState {
-  version: string;
-  checkedAt: number;
-  found?: { build: ConvertedSums; usableUntil: number };
-  pending?: Promise<void>;
-}
-
 /**
  * Converted sums: a converting /data question reads an organisation's costs already converted into the answer's
  * currency (migration 0021), as few rows as the unconverted question reads, instead of converting every (currency,
@@ -39,17 +32,25 @@ interface BuildState {
 @Injectable()
 export class ConvertedSumsService implements OnModuleDestroy {
   private readonly logger = new Logger('ConvertedSums');
-  private readonly states = new LeastRecentlyUsed<BuildState>(REMEMBERED_CONVERSIONS);
-  private readonly building = new Set<string>();
-  private readonly running = new Set<Promise<void>>();
+  private readonly builds: BackgroundBuilds<ConvertedSums>;
 
   constructor(
     private readonly sums: ConvertedSumsRepository,
     private readonly currencies: CurrencyRepository,
     private readonly versions: CostDataVersion,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis | null,
-  ) {}
+    @Inject(REDIS) redis: Redis | null,
+  ) {
+    this.builds = new BackgroundBuilds({
+      remembered: REMEMBERED_CONVERSIONS,
+      lookAgainMs: LOOK_AGAIN_MS,
+      claims: redisBuildClaims(redis, BUILD_CLAIM_MS),
+      onFailure: (error) => {
+        metrics.convertedSumBuilds.inc({ outcome: 'failed' });
+        this.logger.warn(`converted sums of an organisation not built: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    });
+  }
 
   /**
    * The build an answer with this conversion can read now, or undefined (the answer then converts the cost rows;
@@ -58,66 +59,28 @@ export class ConvertedSumsService implements OnModuleDestroy {
    */
   async ready(organizationId: string, conversion: CurrencyConversion): Promise<ConvertedSums | undefined> {
     if (!this.config.convertedSums || conversion.missing.size > 0) return undefined;
-    const state = await this.state(organizationId, conversion);
-    if (state.found && Date.now() < state.found.usableUntil) {
-      metrics.convertedAnswers.inc({ read: 'converted_sums' });
-      return state.found.build;
-    }
-    if (!state.pending && Date.now() - state.checkedAt >= LOOK_AGAIN_MS) {
-      state.pending = this.findOrBuild(organizationId, conversion, state)
-        .catch((error: unknown) => {
-          metrics.convertedSumBuilds.inc({ outcome: 'failed' });
-          this.logger.warn(`converted sums of an organisation not built: ${error instanceof Error ? error.message : String(error)}`);
-        })
-        .finally(() => {
-          state.pending = undefined;
-          state.checkedAt = Date.now();
-          this.running.delete(pending);
-        });
-      const pending = state.pending;
-      this.running.add(pending);
-    }
-    metrics.convertedAnswers.inc({ read: 'cost_rows' });
-    return undefined;
+    const key = `${organizationId.toLowerCase()}|${conversion.target}|${conversion.policy}`;
+    const version = await this.versions.current(organizationId);
+    const build = this.builds.ready(key, version, () => this.findOrBuild(organizationId, conversion));
+    metrics.convertedAnswers.inc({ read: build ? 'converted_sums' : 'cost_rows' });
+    return build;
   }
 
   /** A build under way finishes (or fails) before the connections it uses close. */
   async onModuleDestroy(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+    await this.builds.settled();
   }
 
-  /** This process's state of the conversion's build at the organisation's current data version. */
-  private async state(organizationId: string, conversion: CurrencyConversion): Promise<BuildState> {
-    const key = `${organizationId.toLowerCase()}|${conversion.target}|${conversion.policy}`;
-    const version = await this.versions.current(organizationId);
-    const known = this.states.get(key);
-    const state = known?.version === version ? known : { version, checkedAt: Number.NEGATIVE_INFINITY };
-    this.states.set(key, state);
-    return state;
-  }
-
-  private async findOrBuild(organizationId: string, conversion: CurrencyConversion, state: BuildState): Promise<void> {
+  private async findOrBuild(organizationId: string, conversion: CurrencyConversion): Promise<FoundBuild<ConvertedSums> | undefined> {
     const key: BuildKey = {
       organizationId,
       inputs: await this.versions.readAnswerInputsNow(organizationId),
       target: conversion.target,
       policy: conversion.policy,
     };
-    const build = (await this.sums.find(key, BUILD_USABLE_SECONDS)) ?? (await this.buildOnce(key));
-    if (build) state.found = { build: this.sums.sums(build), usableUntil: Date.now() + (BUILD_USABLE_SECONDS - build.ageSeconds) * 1000 };
-  }
-
-  /** Builds `key` unless this process or another instance is already building it. */
-  private async buildOnce(key: BuildKey): Promise<RegisteredBuild | undefined> {
     const claim = `cost-insights:converted-sums:${key.organizationId.toLowerCase()}:${key.target}:${key.policy}:${key.inputs}`;
-    if (this.building.has(claim) || !(await this.claim(claim))) return undefined;
-    this.building.add(claim);
-    try {
-      return await this.build(key);
-    } finally {
-      this.building.delete(claim);
-      await this.redis?.del(claim).catch(() => undefined);
-    }
+    const build = (await this.sums.find(key, BUILD_USABLE_SECONDS)) ?? (await this.builds.once(claim, () => this.build(key)));
+    return build && { build: this.sums.sums(build), usableUntil: Date.now() + (BUILD_USABLE_SECONDS - build.ageSeconds) * 1000 };
   }
 
   /**
@@ -143,15 +106,5 @@ export class ConvertedSumsService implements OnModuleDestroy {
     await this.sums.register(key, build, rows);
     metrics.convertedSumBuilds.inc({ outcome: 'built' });
     return { ...build, ageSeconds: 0 };
-  }
-
-  /** One instance builds a key at a time (Redis); without Redis, or with it unreachable, this one does. */
-  private async claim(claim: string): Promise<boolean> {
-    if (!this.redis) return true;
-    try {
-      return (await this.redis.set(claim, '1', 'PX', BUILD_CLAIM_MS, 'NX')) === 'OK';
-    } catch {
-      return true;
-    }
   }
 }

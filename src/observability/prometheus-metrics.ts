@@ -110,6 +110,18 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [metricsRegistry],
   }),
+  categoryAnswers: new Counter({
+    name: 'cost_insights_category_answers_total',
+    help: '/data answers by rule-defined cost categories by what they read: category_sums (a build) or rules (evaluated while answering)',
+    labelNames: ['read'] as const,
+    registers: [metricsRegistry],
+  }),
+  categorySumBuilds: new Counter({
+    name: 'cost_insights_category_sum_builds_total',
+    help: 'Builds of category sums by outcome (built, superseded: the inputs changed meanwhile, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [metricsRegistry],
+  }),
   sourceWorkerActive: new Gauge({
     name: 'cost_insights_source_worker_active',
     help: "1 while this process holds the data-source worker's lease (exactly one process across the instances)",

@@ -310,3 +310,137 @@ describe('shared-cost splits in answers', () => {
     expect(plain.body.data.items.every((item: object) => !('split_in' in item))).toBe(true);
   });
 });
+
+/**
+ * Category sums (migration 0038): once an organisation's build of its categories' values is registered, questions
+ * by a rule-defined category read it instead of evaluating the rules — with the same bytes, splits included; a
+ * later import or saved version is never answered from the older build. Which path answered is read from the
+ * service's metrics; the answer cache is off, so every question is computed.
+ */
+describe('shared-cost splits read from category sums', () => {
+  jest.setTimeout(180_000);
+  let t: TestApp;
+  /** The same store, answering every question by the rules. */
+  let byRules: TestApp;
+  let org: TestOrganization;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ settings: { RESULT_CACHE_MAX_MB: '0' } });
+    byRules = await TestApp.start({ settings: { RESULT_CACHE_MAX_MB: '0', CATEGORY_SUMS: 'false' } });
+    org = await t.newOrganization();
+    dir = mkdtempSync(join(tmpdir(), 'category-sums-'));
+    await importLines(LINES);
+    expect((await t.http.put('/v1/admin/cost-categories/Team').set(org.auth).send(TEAM)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await byRules?.close();
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function importLines(lines: FocusLine[]) {
+    const file = join(dir, `estate-${lines.length}.csv`);
+    writeFileSync(file, focusLinesCsv(lines));
+    await ingestFocus(t.clickhouse, { paths: [file], organizationId: org.organizationId, integrationId: 'aws' });
+  }
+  async function readCounters() {
+    const text = (await t.http.get('/metrics')).text;
+    const value = (read: string) =>
+      Number(new RegExp(`^cost_insights_category_answers_total\\{read="${read}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { fromBuild: value('category_sums'), fromRules: value('rules') };
+  }
+  /** The answer's data and which path computed it. */
+  async function ask(body: object, who = org): Promise<{ data: unknown; read: 'category_sums' | 'rules' }> {
+    const before = await readCounters();
+    const response = await t.http.post('/v1/cost-insights/data').set(who.auth).send(body);
+    expect(response.status).toBe(200);
+    const after = await readCounters();
+    expect(after.fromBuild + after.fromRules).toBe(before.fromBuild + before.fromRules + 1);
+    return { data: response.body.data, read: after.fromBuild > before.fromBuild ? 'category_sums' : 'rules' };
+  }
+  /** The answer's data computed by the rules. */
+  async function askRules(body: object, who = org): Promise<unknown> {
+    const response = await byRules.http.post('/v1/cost-insights/data').set(who.auth).send(body);
+    expect(response.status).toBe(200);
+    return response.body.data;
+  }
+  /** Asks `body` until a build answers it (a build is written in the background after a first question). */
+  async function fromBuild(body: object, who = org): Promise<unknown> {
+    for (let attempt = 0; attempt < 120; attempt++) {
+      const answer = await ask(body, who);
+      if (answer.read === 'category_sums') return answer.data;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error('no answer came from category sums');
+  }
+
+  const MONTHLY = { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'monthly', dimension: 'costCategory:Team' } };
+  const QUESTIONS = [
+    MONTHLY,
+    { filters: { inclusions: { dateRange: OCTOBER } }, groupBy: { dateGrouping: 'daily', dimension: 'costCategory:Team' } },
+    {
+      filters: { inclusions: { dateRange: OCTOBER, costCategory: 'Team', costCategoryValues: ['data', 'Shared'] } },
+      groupBy: { dateGrouping: 'daily', dimensions: ['service', 'costCategory:Team'] },
+    },
+    {
+      filters: { inclusions: { dateRange: OCTOBER, services: ['Amazon EC2', 'AWS Support'] } },
+      groupBy: { dateGrouping: 'monthly', dimensions: ['account', 'costCategory:Team'] },
+    },
+  ];
+
+  it('answers every question from the build with the bytes the rules give, splits included', async () => {
+    await fromBuild(MONTHLY);
+    for (const body of QUESTIONS) expect(await ask(body)).toEqual({ data: await askRules(body), read: 'category_sums' });
+    // As worked out in the first suite: data 30 + 5.25 + 0.7500000001 + 5 + 0.0000000001.
+    const monthly = (await ask(MONTHLY)).data as { items: Array<{ dimension_value: string; amortized_cost: number; split_in: number }> };
+    expect(monthly.items.find((item) => item.dimension_value === 'data')).toMatchObject({
+      amortized_cost: 41.0000000002,
+      split_in: 11.0000000002,
+    });
+  });
+
+  it('a key scoped to a value reads the build too, and sees its share of moved cost', async () => {
+    const scoped = await t.keyFor(org.organizationId, undefined, {
+      inclusions: { costCategory: 'Team', costCategoryValues: ['payments'] },
+    });
+    const answer = await fromBuild(MONTHLY, scoped);
+    expect(answer).toEqual(await askRules(MONTHLY, scoped));
+    // payments' 10 of its own, 1.75 + 0.25 of Shared's, 3 of CloudWatch's and a unit of the 6th's: as worked out above.
+    expect((answer as { items: Array<{ dimension_value: string; amortized_cost: number }> }).items).toEqual([
+      expect.objectContaining({ dimension_value: 'payments', amortized_cost: 15.0000000001 }),
+    ]);
+    // Its other questions apply the splits too (its scope filters by the category): by service, the same total.
+    const byService = await fromBuild({ ...MONTHLY, groupBy: { dateGrouping: 'monthly', dimension: 'service' } }, scoped);
+    expect((byService as { summary: { total_amortized_cost: number } }).summary.total_amortized_cost).toBe(15.0000000001);
+  });
+
+  it('never answers a later import or a saved version from the older build', async () => {
+    await fromBuild(MONTHLY);
+    await importLines([
+      ...LINES,
+      { day: '2026-10-07', account: '111111111111', service: 'Amazon EC2', tags: { team: 'search' }, cost: '4.5' },
+    ]);
+    const afterImport = await ask(MONTHLY);
+    expect(afterImport.read).toBe('rules');
+    const search = (answer: unknown) =>
+      (answer as { items: Array<{ dimension_value: string; amortized_cost: number }> }).items.find(
+        (item) => item.dimension_value === 'search',
+      );
+    // search: its 2.0000000001 before, and the new 4.5 of its own (its team's rows are no split's source).
+    expect(search(afterImport.data)?.amortized_cost).toBe(6.5000000001);
+    expect(search(await fromBuild(MONTHLY))?.amortized_cost).toBe(6.5000000001);
+
+    const renamed = { ...TEAM, rules: [{ when: { inclusions: { services: ['Amazon EC2'] } }, value: 'compute' }, ...TEAM.rules] };
+    const { splits: _splits, ...withoutSplits } = renamed;
+    expect((await t.http.put('/v1/admin/cost-categories/Team').set(org.auth).send(withoutSplits)).status).toBe(200);
+    const afterSave = await ask(MONTHLY);
+    expect(afterSave.read).toBe('rules');
+    // EC2's 30 + 10 + 4.5 are compute's now; nothing is split.
+    expect((afterSave.data as { items: Array<{ dimension_value: string; amortized_cost: number }> }).items).toContainEqual(
+      expect.objectContaining({ dimension_value: 'compute', amortized_cost: 44.5 }),
+    );
+    expect(await fromBuild(MONTHLY)).toEqual(afterSave.data);
+    expect(afterSave.data).toEqual(await askRules(MONTHLY));
+  });
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { BuildClaims } from '../../common/cache/background-builds';
 
 /** Extends the lease only while this holder still has it (another may have taken it after it expired). */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -33,4 +34,25 @@ export class RedisLease {
   async release(): Promise<void> {
     if (this.redis) await this.redis.eval(RELEASE, 1, this.key, this.token);
   }
+}
+
+/**
+ * Claims on background builds (common/cache/background-builds.ts) across instances: a claim is held until released
+ * or `ttlMs` passed. Without Redis, or with it unreachable, every claim is granted (this process builds; a second
+ * instance building the same key at worst writes a build nobody reads).
+ */
+export function redisBuildClaims(redis: Redis | null, ttlMs: number): BuildClaims {
+  return {
+    claim: async (claim) => {
+      if (!redis) return true;
+      try {
+        return (await redis.set(claim, '1', 'PX', ttlMs, 'NX')) === 'OK';
+      } catch {
+        return true;
+      }
+    },
+    release: async (claim) => {
+      await redis?.del(claim).catch(() => undefined);
+    },
+  };
 }

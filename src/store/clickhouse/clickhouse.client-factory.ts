@@ -62,12 +62,16 @@ function budgetSettings({ clickhouse }: AppConfig) {
 
 /**
  * On a cluster: a write through a Distributed table is done (on every replica it goes to) when the statement
- * returns, or fails as a whole, never queued for later, so what was written is read back at once on any node;
+ * returns, or fails as a whole, never queued for later, so what was written is read back at once on any node; an
+ * INSERT … SELECT between two Distributed tables places its rows by the target's sharding key on every replica, as
+ * any write (ClickHouse's default, parallel_distributed_insert_select = 2, would have each shard write what it read
+ * into its own node's table: another shard's rows, on one replica);
  * and a subquery over a Distributed table inside IN/JOIN (the /filters tag values' top keys) runs once, over
  * every shard, its result sent to each shard (GLOBAL), never per shard over that shard's rows alone.
  */
 const CLUSTER_SETTINGS = {
   distributed_foreground_insert: 1 as const,
+  parallel_distributed_insert_select: '0',
   distributed_product_mode: 'global' as const,
 };
 

@@ -1,6 +1,6 @@
 -- The schema of an empty store after every migration: written by `npm run schema:baseline`, never by hand.
 -- A new store is created from it (src/store/schema/schema-baseline.ts); older stores migrate step by step.
--- covers migrations 1..37, checksums hash 3cebf8c43c3659db5ddc0189e0c9f44a7bc3312dc19549431e96424896c8a929
+-- covers migrations 1..38, checksums hash d8f9a24c608fd1526dcb92abc6dd0fc3903834bacb5c8fa9836cb0ec4ca2c1a3
 
 CREATE DICTIONARY IF NOT EXISTS {{database}}.activated_map_keys
 (
@@ -963,5 +963,160 @@ CREATE TABLE IF NOT EXISTS {{database}}.contract_commitment_loads
 )
 ENGINE = MergeTree
 ORDER BY (organization_id, loaded_at)
+SETTINGS index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.category_value_sums
+(
+    `organization_id` UUID,
+    `build_id` UUID,
+    `built_on` Date DEFAULT today(),
+    `usage_date` Date,
+    `billing_period` LowCardinality(String),
+    `billing_currency` LowCardinality(String),
+    `cost_layer` LowCardinality(String),
+    `cloud` LowCardinality(String),
+    `service` LowCardinality(String),
+    `resource_family` LowCardinality(String),
+    `region` LowCardinality(String),
+    `instance_type` LowCardinality(String),
+    `usage_type` LowCardinality(String),
+    `cost_type` LowCardinality(String),
+    `account_id` String,
+    `integration_id` LowCardinality(String),
+    `allocated_method_id` LowCardinality(String),
+    `cost_categories` Map(LowCardinality(String), String),
+    `amortized_cost` Decimal(38, 10),
+    `billed_cost` Decimal(38, 10),
+    `cash_cost` Decimal(38, 10),
+    `on_demand_cost` Decimal(38, 10),
+    `enterprise_discount_savings` Decimal(38, 10),
+    `product_discount_savings` Decimal(38, 10),
+    `partner_discount_savings` Decimal(38, 10),
+    `commitment_savings` Decimal(38, 10),
+    `spot_savings` Decimal(38, 10),
+    `other_savings` Decimal(38, 10),
+    PROJECTION monthly_category_dimension_sums
+    (
+        SELECT
+            organization_id,
+            build_id,
+            toStartOfMonth(usage_date),
+            billing_period,
+            billing_currency,
+            cost_layer,
+            cloud,
+            service,
+            resource_family,
+            region,
+            instance_type,
+            usage_type,
+            cost_type,
+            account_id,
+            integration_id,
+            allocated_method_id,
+            cost_categories,
+            sum(amortized_cost),
+            sum(billed_cost),
+            sum(cash_cost),
+            sum(on_demand_cost),
+            sum(enterprise_discount_savings),
+            sum(product_discount_savings),
+            sum(partner_discount_savings),
+            sum(commitment_savings),
+            sum(spot_savings),
+            sum(other_savings)
+        GROUP BY
+            organization_id,
+            build_id,
+            toStartOfMonth(usage_date),
+            billing_period,
+            billing_currency,
+            cost_layer,
+            cloud,
+            service,
+            resource_family,
+            region,
+            instance_type,
+            usage_type,
+            cost_type,
+            account_id,
+            integration_id,
+            allocated_method_id,
+            cost_categories
+    ),
+    PROJECTION daily_category_sums
+    (
+        SELECT
+            organization_id,
+            build_id,
+            usage_date,
+            billing_period,
+            billing_currency,
+            cost_categories,
+            sum(amortized_cost),
+            sum(billed_cost),
+            sum(cash_cost),
+            sum(on_demand_cost),
+            sum(enterprise_discount_savings),
+            sum(product_discount_savings),
+            sum(partner_discount_savings),
+            sum(commitment_savings),
+            sum(spot_savings),
+            sum(other_savings)
+        GROUP BY
+            organization_id,
+            build_id,
+            usage_date,
+            billing_period,
+            billing_currency,
+            cost_categories
+    ),
+    PROJECTION monthly_category_sums
+    (
+        SELECT
+            organization_id,
+            build_id,
+            toStartOfMonth(usage_date),
+            billing_period,
+            billing_currency,
+            cost_categories,
+            sum(amortized_cost),
+            sum(billed_cost),
+            sum(cash_cost),
+            sum(on_demand_cost),
+            sum(enterprise_discount_savings),
+            sum(product_discount_savings),
+            sum(partner_discount_savings),
+            sum(commitment_savings),
+            sum(spot_savings),
+            sum(other_savings)
+        GROUP BY
+            organization_id,
+            build_id,
+            toStartOfMonth(usage_date),
+            billing_period,
+            billing_currency,
+            cost_categories
+    )
+)
+ENGINE = MergeTree
+PARTITION BY built_on
+ORDER BY (organization_id, build_id, usage_date, cloud, service, account_id, region)
+TTL built_on + toIntervalDay(3)
+SETTINGS ttl_only_drop_parts = 1, index_granularity = 8192
+;
+
+CREATE TABLE IF NOT EXISTS {{database}}.category_sum_builds
+(
+    `organization_id` UUID,
+    `inputs` String,
+    `build_id` UUID,
+    `row_count` UInt64,
+    `built_at` DateTime64(6, 'UTC')
+)
+ENGINE = MergeTree
+ORDER BY (organization_id, inputs)
+TTL toDateTime(built_at) + toIntervalDay(3)
 SETTINGS index_granularity = 8192
 ;

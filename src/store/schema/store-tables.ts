@@ -23,6 +23,8 @@ export const STORE_TABLES = {
   ingest_source_checks: 'first-shard',
   converted_cost_sums: 'by-organization',
   converted_sum_builds: 'first-shard',
+  category_value_sums: 'by-organization',
+  category_sum_builds: 'first-shard',
   anomalies: 'first-shard',
   anomaly_feedback: 'first-shard',
   audit_events: 'first-shard',
