@@ -252,16 +252,22 @@ export const INSTANCE_TYPE_SQL = `multiIf(
       p_cloud = 'AWS' AND ${v('ChargeDescription')} IS NOT NULL, extract(toLowCardinality(${v('ChargeDescription')}), '${INSTANCE_TYPE_PATTERN}'),
       '')`;
 
+/**
+ * The JSON columns the mapping reads as maps: jsonObjectToMapSql takes only these, so their check (jsonObjectCheck)
+ * can look at the map the mapping computes anyway.
+ */
+const MAPPED_JSON_COLUMNS = ['Tags', 'AllocatedTags', 'x_CostCategories'] as const satisfies readonly FocusStagingColumn[];
+type MappedJsonColumn = (typeof MAPPED_JSON_COLUMNS)[number];
+const isMappedJsonColumn = (column: FocusStagingColumn): column is MappedJsonColumn =>
+  (MAPPED_JSON_COLUMNS as readonly FocusStagingColumn[]).includes(column);
+
 /** JSON object text → Map(String, String): keys trimmed, empty keys dropped, values as text (`true`, `5`). */
-export function jsonObjectToMapSql(column: FocusStagingColumn): string {
+export function jsonObjectToMapSql(column: MappedJsonColumn): string {
   return `mapFilter((k, x) -> k != '', mapApply((k, x) -> (trimBoth(k), x), ${jsonMapSql(column)}))`;
 }
 
 /** The column's JSON read as a map, once per row for the mapping and its check alike (one expression, computed once). */
 const jsonMapSql = (column: FocusStagingColumn) => `JSONExtract(ifNull(${v(column)}, '{}'), 'Map(String, String)')`;
-
-/** The JSON columns the mapping reads as maps (jsonObjectToMapSql): their check looks at the map first. */
-const MAPPED_JSON_COLUMNS: readonly FocusStagingColumn[] = ['Tags', 'AllocatedTags', 'x_CostCategories'];
 
 /**
  * The SELECT that maps one export file (focusSelectSql's source) to the cost_line_items columns (COST_COLUMNS, in
@@ -437,7 +443,7 @@ const timestampCheck = (column: FocusStagingColumn): FocusValueCheck => ({
 const jsonObjectCheck = (column: FocusStagingColumn): FocusValueCheck => ({
   column,
   problem: 'is not a JSON object',
-  failsSql: MAPPED_JSON_COLUMNS.includes(column)
+  failsSql: isMappedJsonColumn(column)
     ? `${v(column)} IS NOT NULL AND empty(${jsonMapSql(column)}) AND JSONType(${v(column)}) != 'Object'`
     : `${v(column)} IS NOT NULL AND JSONType(${v(column)}) != 'Object'`,
 });
