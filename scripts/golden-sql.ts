@@ -205,6 +205,18 @@ const CATEGORY_SUMS_SCOPE = (scope: OrganizationScope): OrganizationScope => ({
   categorySums: { table: 'cost_insights.category_value_sums', buildId: '4b7e2d1c-9a8f-4e6d-b5c4-3a2b1c0d9e8f' },
 });
 
+/** A question grouped by the split category alone, on a build. */
+const SPLIT_BY_OWNER_ALONE = {
+  scope: CATEGORY_SUMS_SCOPE(SPLIT_SCOPE),
+  dimensions: [{ kind: 'costCategory', key: 'Owner' } as const],
+  filters: { inclusions: { dateRange: OCTOBER } },
+};
+const SPLIT_PLAN_BY_OWNER_ALONE = splitPlanOf(
+  SPLIT_SCOPE.ruleCategories?.splits,
+  SPLIT_BY_OWNER_ALONE.filters,
+  SPLIT_BY_OWNER_ALONE.dimensions,
+)!;
+
 /** A build of converted sums (src/currency/converted-sums.service.ts). */
 const BUILD_ID = '9d1c4f2a-5b6e-4a7d-8c9b-0e1f2a3b4c5d';
 
@@ -350,6 +362,13 @@ export function goldenStatements(): Record<string, CompiledSql> {
       'cost_insights.category_value_sums',
       data({ ...SPLIT_QUESTION, scope: CATEGORY_SUMS_SCOPE(SPLIT_SCOPE) }),
       SPLIT_PLAN,
+    ),
+    // Grouped by the category alone: the source values and the rows the filter chooses, read apart (splitPortionReads).
+    ...Object.fromEntries(
+      (['values', 'filters'] as const).map((read) => [
+        `split-portions-from-category-sums-${read === 'values' ? 'source-values' : 'chosen-by-filters'}`,
+        buildSplitPortionsQuery('cost_insights.category_value_sums', data(SPLIT_BY_OWNER_ALONE), SPLIT_PLAN_BY_OWNER_ALONE, read),
+      ]),
     ),
     'category-sums-build': buildCategorySumsSelect(TABLE, ORG.organizationId, BUILD_ID, LOOKUP_SCOPE.ruleCategories!, '2026-10-01'),
     'split-basis': buildSplitBasisQuery(TABLE, data(SPLIT_QUESTION), SPLIT_PLAN)!,

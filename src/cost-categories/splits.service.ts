@@ -8,12 +8,14 @@ import {
   mergeAdjustments,
   onlyCategory,
   PortionRow,
+  portionsOfTwoReads,
   QuestionSplits,
+  SplitPlan,
   SplitFlowRow,
   splitAdjustments,
   splitPlanOf,
 } from '../cost-query/split-adjustments';
-import { buildSplitBasisQuery, buildSplitPortionsQuery } from '../cost-query/split-portions.query';
+import { buildSplitBasisQuery, buildSplitPortionsQuery, splitPortionReads } from '../cost-query/split-portions.query';
 import { ClickhouseService } from '../store/clickhouse/clickhouse.service';
 import { costRowsTable } from '../store/cost-rows';
 import { tableOf } from '../cost-query/category-sums.query';
@@ -37,10 +39,9 @@ export class SplitsService {
     const plan = splitPlanOf(query.scope.ruleCategories?.splits, query.filters, query.dimensions, query.scope.dataScope);
     if (!plan) return undefined;
     const table = tableOf(query.scope, costRowsTable(this.clickhouse));
-    const portions = buildSplitPortionsQuery(table, query, plan);
     const basis = buildSplitBasisQuery(table, query, plan);
     const [portionRows, basisRows] = await Promise.all([
-      this.clickhouse.query<PortionRow>(portions.sql, portions.params, query.scope),
+      this.portionRows(table, query, plan),
       basis ? this.clickhouse.query<BasisRow>(basis.sql, basis.params, query.scope) : [],
     ]);
     if (portionRows.length > MAX_SPLIT_PORTIONS)
@@ -58,5 +59,16 @@ export class SplitsService {
     );
     const valueFilters = [onlyCategory(query.filters, plan.category), onlyCategory(query.scope.dataScope, plan.category)];
     return { splits: { plan, adjustments: merged, valueFilters: valueFilters.filter((filters) => filters !== undefined) }, flows };
+  }
+
+  /** The source rows' sums, by one statement or two (splitPortionReads). */
+  private async portionRows(table: string, query: CostDataQuery, plan: SplitPlan): Promise<PortionRow[]> {
+    const reads = await Promise.all(
+      splitPortionReads(query, plan).map((read) => {
+        const { sql, params } = buildSplitPortionsQuery(table, query, plan, read);
+        return this.clickhouse.query<PortionRow>(sql, params, query.scope);
+      }),
+    );
+    return reads.length === 1 ? reads[0] : portionsOfTwoReads(reads[0], reads[1]);
   }
 }

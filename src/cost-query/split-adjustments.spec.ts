@@ -5,6 +5,7 @@ import {
   mergeAdjustments,
   onlyCategory,
   PortionRow,
+  portionsOfTwoReads,
   splitAdjustments,
   SplitPlan,
   splitPlanOf,
@@ -120,6 +121,32 @@ describe('splitAdjustments', () => {
   it('keeps a source without weights that day, and applies no split in months before its version', () => {
     const rows = [portion('2026-10-06', 'Shared', ['Amazon EC2'], '5'), portion('2026-09-30', 'Shared', ['Amazon EC2'], '5')];
     expect(splitAdjustments(PLAN, rows, [basis('2026-09-30', 'data', '1')])).toEqual({ adjustments: [], flows: [] });
+  });
+});
+
+describe('portions read apart (the source values, the rows the filters choose)', () => {
+  const ungrouped: SplitPlan = { ...PLAN, dimensionIndex: 0 };
+  const day = '2026-10-05';
+
+  it('are the portions of one read: each value less its chosen rows, the chosen rows with their flags', () => {
+    // One read: Shared rows not chosen (7, billed 3), Shared rows CloudWatch chose (3, billed 1), search's chosen rows (2).
+    const oneRead = [
+      portion(day, 'Shared', [], '7', [0], '3'),
+      portion(day, 'Shared', [], '3', [1], '1'),
+      portion(day, 'search', [], '2', [1]),
+    ];
+    const values = [portion(day, 'Shared', [], '10', [], '4'), portion('2026-10-06', 'Shared', [], '5', [])];
+    const chosen = [portion(day, 'Shared', [], '3', [1], '1'), portion(day, 'search', [], '2', [1])];
+    const apart = portionsOfTwoReads(values, chosen);
+    expect(apart).toEqual([{ ...oneRead[0], split_flags: [] }, portion('2026-10-06', 'Shared', [], '5', []), ...chosen]);
+    const weights = [basis(day, 'data', '3'), basis(day, 'payments', '1')];
+    expect(splitAdjustments(ungrouped, apart.slice(0, 1).concat(chosen), weights)).toEqual(splitAdjustments(ungrouped, oneRead, weights));
+  });
+
+  it('leave out a value whose every row the filters chose', () => {
+    const values = [portion(day, 'Shared', [], '3', [], '1')];
+    const chosen = [portion(day, 'Shared', [], '3', [1], '1')];
+    expect(portionsOfTwoReads(values, chosen)).toEqual(chosen);
   });
 });
 

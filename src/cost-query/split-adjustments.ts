@@ -101,6 +101,22 @@ export interface PortionRow {
   split_sums: readonly string[];
 }
 
+/**
+ * The portions of two reads (split-portions.query.ts splitPortionReads) as one read of both would give them: the rows
+ * the filter sources choose as they are, and each source value's rows less those of them the filters chose (those
+ * are among the chosen, with their flags). A rest whose every sum is zero moves nothing and is left out.
+ */
+export function portionsOfTwoReads(valueRows: readonly PortionRow[], chosenRows: readonly PortionRow[]): PortionRow[] {
+  const valueKey = (row: PortionRow) => `${dayKey(row)}|${row.split_value}`;
+  const chosenOf = groupedBy(chosenRows, valueKey);
+  const rests = valueRows.flatMap((row) => {
+    const sums = row.split_sums.map(scaled);
+    for (const chosen of chosenOf.get(valueKey(row)) ?? []) chosen.split_sums.forEach((sum, i) => (sums[i] -= scaled(sum)));
+    return sums.every((sum) => sum === 0n) ? [] : [{ ...row, split_flags: [], split_sums: sums.map(decimalText) }];
+  });
+  return [...rests, ...chosenRows];
+}
+
 /** A proportional target's own amortized cost in one day, currency and billing month, before splits. */
 export interface BasisRow {
   split_day: string;

@@ -10,10 +10,10 @@ import { MAX_SPLIT_PORTIONS, proportionalTargets, SplitPlan, sourceValues, witho
  * The rows a question's splits move, summed per usage day, currency, billing month, category value, the answer's
  * other grouping keys and the filter sources they match (split-adjustments.ts PortionRow): the question's rows but for
  * its condition on the category (cost moved into a value it keeps comes from values it does not), in the key's data
- * scope but for its own condition on the category, of a source value or matching a source's filters. One row more than MAX_SPLIT_PORTIONS tells a question too
- * large to split.
+ * scope but for its own condition on the category, of a source value or matching a source's filters (`read`: both, or
+ * only one of the two, for splitPortionReads). One row more than MAX_SPLIT_PORTIONS tells a question too large to split.
  */
-export function buildSplitPortionsQuery(table: string, query: CostDataQuery, plan: SplitPlan): CompiledSql {
+export function buildSplitPortionsQuery(table: string, query: CostDataQuery, plan: SplitPlan, read: PortionSources = 'both'): CompiledSql {
   const params = new SqlParameters();
   const where = compileWhere(
     scopeWithoutCategory(query.scope, plan.category),
@@ -25,9 +25,13 @@ export function buildSplitPortionsQuery(table: string, query: CostDataQuery, pla
     .map((ref, i) => (i === plan.dimensionIndex ? undefined : dimensionValueSql(ref, params, query.scope)))
     .filter((sql): sql is string => sql !== undefined);
   const maps = { tag: mapColumn('tag', query.scope, params), costCategory: mapColumn('costCategory', query.scope, params) };
-  const flags = plan.filterSources.map((filters) => `toUInt8(${rowCondition(filters, params, { columns: maps }) ?? '1'})`);
+  const filterSources = read === 'values' ? [] : plan.filterSources;
+  const flags = filterSources.map((filters) => `toUInt8(${rowCondition(filters, params, { columns: maps }) ?? '1'})`);
   const value = `${maps.costCategory}[${params.add('String', plan.category)}]`;
-  const sources = [`split_value IN ${params.add('Array(String)', sourceValues(plan))}`, ...flags.map((flag) => `${flag} = 1`)];
+  const sources = [
+    ...(read === 'filters' ? [] : [`split_value IN ${params.add('Array(String)', sourceValues(plan))}`]),
+    ...flags.map((flag) => `${flag} = 1`),
+  ];
   const sql = [
     'SELECT toString(usage_date) AS split_day, billing_period AS split_period, billing_currency AS split_currency,',
     `  ${value} AS split_value,`,
@@ -41,6 +45,21 @@ export function buildSplitPortionsQuery(table: string, query: CostDataQuery, pla
     `LIMIT ${params.add('UInt64', MAX_SPLIT_PORTIONS + 1)}`,
   ].join('\n');
   return { sql, params: params.toObject() };
+}
+
+/** The portions a statement reads: of the source values, of the rows the filter sources choose, or of both. */
+export type PortionSources = 'both' | 'values' | 'filters';
+
+/**
+ * The statements a question's portions are read by. One where the answer has other grouping keys, or the sources are
+ * all values or all filters. Otherwise two, merged by portionsOfTwoReads: the source values' rows, which a build's daily
+ * category projection answers, and the rows the filter sources choose, which only the rows can (they read a list
+ * column) — read together, every row of the window would be read whole for the category's value.
+ */
+export function splitPortionReads(query: CostDataQuery, plan: SplitPlan): PortionSources[] {
+  const otherKeys = query.dimensions.some((_, i) => i !== plan.dimensionIndex);
+  const apart = !otherKeys && plan.filterSources.length > 0 && sourceValues(plan).length > 0;
+  return apart ? ['values', 'filters'] : ['both'];
 }
 
 /**
