@@ -114,6 +114,7 @@ function weightsOf(rule: SplitRule, targets: readonly string[], basis: (value: s
  * exactly: each floor(amount × weight / total), the leftover units to the largest remainders.
  */
 export function divide(amount: bigint, weights: readonly bigint[]): bigint[] {
+  if (amount === 0n) return weights.map(() => 0n); // most savings metrics of most rows: nothing to divide
   const total = weights.reduce((sum, weight) => sum + weight, 0n);
   const parts = weights.map((weight) => floorDiv(amount * weight, total));
   let left = amount - parts.reduce((sum, part) => sum + part, 0n);

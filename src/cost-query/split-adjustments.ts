@@ -177,8 +177,10 @@ export function splitAdjustments(
       if (!changes.has(key)) changes.set(key, { value, group, amounts: MEASURE_COLUMNS.map(() => 0n), splitIn: 0n, splitOut: 0n });
       return changes.get(key)!;
     };
-    const add = (portion: Portion, sign: bigint) =>
-      portion.amounts.forEach((amount, i) => (change(portion.value, portion.group).amounts[i] += sign * amount));
+    const add = (portion: Portion, sign: bigint) => {
+      const into = change(portion.value, portion.group).amounts;
+      portion.amounts.forEach((amount, i) => (into[i] += sign * amount));
+    };
     after.forEach((portion) => add(portion, 1n));
     before.forEach((portion) => add(portion, -1n));
     const { split_day: usageDate, split_period: billingPeriod, split_currency: billingCurrency } = rows[0];
