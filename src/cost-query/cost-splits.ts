@@ -76,7 +76,7 @@ export function applySplits(
         next.push(portion);
         continue;
       }
-      const parts = portion.amounts.map((amount) => divide(amount, weights));
+      const parts = portion.amounts.map(divider(weights));
       targets.forEach((target, t) => {
         const amounts = parts.map((shares) => shares[t]);
         if (amounts.every((amount) => amount === 0n) && weights[t] <= 0n) return;
@@ -114,16 +114,24 @@ function weightsOf(rule: SplitRule, targets: readonly string[], basis: (value: s
  * exactly: each floor(amount × weight / total), the leftover units to the largest remainders.
  */
 export function divide(amount: bigint, weights: readonly bigint[]): bigint[] {
-  if (amount === 0n) return weights.map(() => 0n); // most savings metrics of most rows: nothing to divide
+  return divider(weights)(amount);
+}
+
+/** `divide` by the same weights for many amounts (a portion's metrics): their total and positive ones found once. */
+export function divider(weights: readonly bigint[]): (amount: bigint) => bigint[] {
   const total = weights.reduce((sum, weight) => sum + weight, 0n);
-  const parts = weights.map((weight) => floorDiv(amount * weight, total));
-  let left = amount - parts.reduce((sum, part) => sum + part, 0n);
-  const byRemainder = weights
-    .map((weight, index) => ({ index, remainder: amount * weight - parts[index] * total }))
-    .filter(({ index }) => weights[index] > 0n)
-    .sort((a, b) => (a.remainder > b.remainder ? -1 : a.remainder < b.remainder ? 1 : a.index - b.index));
-  for (let i = 0; left > 0n; i = (i + 1) % byRemainder.length, left -= 1n) parts[byRemainder[i].index] += 1n;
-  return parts;
+  const positive = weights.flatMap((weight, index) => (weight > 0n ? [index] : []));
+  return (amount) => {
+    if (amount === 0n) return weights.map(() => 0n); // most savings metrics of most rows: nothing to divide
+    const parts = weights.map((weight) => floorDiv(amount * weight, total));
+    let left = amount - parts.reduce((sum, part) => sum + part, 0n);
+    if (left === 0n) return parts;
+    const byRemainder = positive
+      .map((index) => ({ index, remainder: amount * weights[index] - parts[index] * total }))
+      .sort((a, b) => (a.remainder > b.remainder ? -1 : a.remainder < b.remainder ? 1 : a.index - b.index));
+    for (let i = 0; left > 0n; i = (i + 1) % byRemainder.length, left -= 1n) parts[byRemainder[i].index] += 1n;
+    return parts;
+  };
 }
 
 function floorDiv(numerator: bigint, denominator: bigint): bigint {

@@ -169,24 +169,24 @@ export function splitAdjustments(
   for (const [day, rows] of byDay) {
     const rules = rulesFor(plan, rows[0].split_period);
     if (rules.length === 0) continue;
-    const before = rows.map(toPortion);
-    const { portions: after, flows } = applySplits(before, rules, (value) => basisOf.get(`${day}|${value}`) ?? 0n);
+    const { flows } = applySplits(rows.map(toPortion), rules, (value) => basisOf.get(`${day}|${value}`) ?? 0n);
     const changes = new Map<string, { value: string; group: string; amounts: bigint[]; splitIn: bigint; splitOut: bigint }>();
     const change = (value: string, group: string) => {
       const key = JSON.stringify([value, group]);
       if (!changes.has(key)) changes.set(key, { value, group, amounts: MEASURE_COLUMNS.map(() => 0n), splitIn: 0n, splitOut: 0n });
       return changes.get(key)!;
     };
-    const add = (portion: Portion, sign: bigint) => {
-      const into = change(portion.value, portion.group).amounts;
-      portion.amounts.forEach((amount, i) => (into[i] += sign * amount));
-    };
-    after.forEach((portion) => add(portion, 1n));
-    before.forEach((portion) => add(portion, -1n));
     const { split_day: usageDate, split_period: billingPeriod, split_currency: billingCurrency } = rows[0];
+    // The flows are the change: a split's parts add up to the portion it splits, so each flow's amounts leave its
+    // source and reach its target, and nothing else moves.
     for (const flow of flows) {
-      change(flow.from, flow.group).splitOut += flow.amounts[AMORTIZED];
-      change(flow.to, flow.group).splitIn += flow.amounts[AMORTIZED];
+      const [out, into] = [change(flow.from, flow.group), change(flow.to, flow.group)];
+      flow.amounts.forEach((amount, i) => {
+        out.amounts[i] -= amount;
+        into.amounts[i] += amount;
+      });
+      out.splitOut += flow.amounts[AMORTIZED];
+      into.splitIn += flow.amounts[AMORTIZED];
       const key = JSON.stringify([day, flow.from, flow.to]);
       const row = flowRows.get(key) ?? { usageDate, billingPeriod, billingCurrency, from: flow.from, to: flow.to, amount: 0n };
       row.amount += flow.amounts[AMORTIZED];
