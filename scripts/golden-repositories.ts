@@ -619,9 +619,14 @@ const WRITE_SIDE: RecordedRepository[] = [
       reloadDictionaries: { answers: [[{ name: 'activated_map_keys' }]], run: (m, c) => m.reloadDictionaries(c) },
     },
     {
-      // Every node up to date: each checked in turn (its bookkeeping, its Distributed tables' columns), its dictionaries reloaded.
+      // Every node up to date: all checked side by side (their bookkeeping, then their Distributed tables' columns), their
+      // dictionaries reloaded.
       migrate: {
-        answers: [[{ engine: 'MergeTree' }], ...RECORDED_CLUSTER_NODE_IDS.flatMap(() => [APPLIED_MIGRATIONS(), []])],
+        answers: [
+          [{ engine: 'MergeTree' }],
+          ...RECORDED_CLUSTER_NODE_IDS.map(() => APPLIED_MIGRATIONS()),
+          ...RECORDED_CLUSTER_NODE_IDS.map(() => []),
+        ],
         run: (m, c) => m.migrate(c),
       },
     },

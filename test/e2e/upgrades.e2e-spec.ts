@@ -447,7 +447,7 @@ describe(`upgrades from older releases' stores (${MODE})`, () => {
         // The statements as the migrator writes them for this mode ({{serving:…}} is a Distributed table on a cluster).
         for (const migration of loadMigrations(database, undefined, store.cluster !== undefined).filter((m) => m.statements.length >= k)) {
           await migrate(store, { upToVersion: migration.version - 1 });
-          // On a cluster a crash stops one node's migration (they are migrated one after the other): the first's.
+          // On a cluster a crash cuts one node's migration: the first's (cut here statement by statement).
           for (const statement of migration.statements.slice(0, k)) await first.command(statement);
           await migrate(store, { upToVersion: migration.version });
         }

@@ -2,7 +2,8 @@
  * TEST-ONLY fault injection, for test/e2e/upgrades.e2e-spec.ts; never set it in production. In the style of
  * src/store/publish/fault-injection.ts: it kills this process with SIGKILL (no `finally`, no cleanup: a real crash)
  *   MIGRATE_FAULT_AFTER_STATEMENT=V:N   right after the N-th statement of migration V (its first run in this
- *                                        process: on a `distributed` cluster, on the first node migrated).
+ *                                        process: on a `distributed` cluster, on its first node; the others,
+ *                                        migrated beside it, stop wherever they are).
  */
 export const MIGRATE_FAULT_VARIABLE = 'MIGRATE_FAULT_AFTER_STATEMENT';
 
