@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { allSettled } from '../common/async/all-settled';
 import { messageOf } from '../common/errors/message-of';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { ActivatedKeys } from '../cost-query/activated-maps';
@@ -131,7 +132,8 @@ export class TagKeyActivationService {
         const hosts = await reloadActivatedKeys(this.clickhouse);
         const written = await this.repository.writtenKeys(organizationId);
         for (let pass = 1; ; pass++) {
-          for (const host of hosts) await rewriteOrganizationPartitions(host.clickhouse, organizationId);
+          // Each host rewrites its own copy of the partitions: side by side.
+          await allSettled(hosts.map((host) => rewriteOrganizationPartitions(host.clickhouse, organizationId)));
           const mismatches = await activatedMapMismatches(this.clickhouse, organizationId, written);
           if (mismatches === 0) break;
           if (pass === BACKFILL_PASSES) throw new Error(`${mismatches} row(s) still differ after ${pass} back-fill passes`);

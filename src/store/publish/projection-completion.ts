@@ -1,3 +1,4 @@
+import { allSettled } from '../../common/async/all-settled';
 import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { StoreTable } from '../schema/store-tables';
 import { PartitionHost, reachableHosts } from './partition-hosts';
@@ -38,17 +39,19 @@ export async function completeProjections(
   const lacking = await hostsLacking(await reachableHosts(clickhouse), organizationId);
   if (lacking.length === 0) return 0;
   return fenced(clickhouse, `projections ${organizationId ?? 'all'}`, log, async () => {
-    let rewritten = 0;
-    for (const { host, partitions } of lacking) {
-      const stillLacking = async (partitions: string[]) => {
-        const lackingNow = await partitionsLackingProjections(host.clickhouse, organizationId);
-        return partitions.filter((partition) => lackingNow.includes(partition));
-      };
-      // Every column copied as it is: only the projections are new.
-      await rewritePartitions(host.clickhouse, partitions, { stillWanted: stillLacking });
-      rewritten += partitions.length;
-    }
-    return rewritten;
+    // Each host rewrites its own copy of its partitions: side by side.
+    const rewritten = await allSettled(
+      lacking.map(async ({ host, partitions }) => {
+        const stillLacking = async (partitions: string[]) => {
+          const lackingNow = await partitionsLackingProjections(host.clickhouse, organizationId);
+          return partitions.filter((partition) => lackingNow.includes(partition));
+        };
+        // Every column copied as it is: only the projections are new.
+        await rewritePartitions(host.clickhouse, partitions, { stillWanted: stillLacking });
+        return partitions.length;
+      }),
+    );
+    return rewritten.reduce((total, count) => total + count, 0);
   });
 }
 

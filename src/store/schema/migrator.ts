@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { allSettled } from '../../common/async/all-settled';
 import { ClickhouseService } from '../clickhouse/clickhouse.service';
 import { CLUSTER_WIDE_TABLES, ClusterReplication, DISTRIBUTED_SUFFIX, distributedTableSql, toClusterStatements } from './cluster-ddl';
 import { NodesUnreachableError } from '../clickhouse/cluster-nodes';
@@ -81,7 +82,7 @@ export async function migrate(clickhouse: ClickhouseService, options: MigrateOpt
   const { reachable, unreachable } = await cluster.nodes();
   // Each node is a server of its own with its own record: migrated side by side, a cluster takes its slowest node's
   // time, not the sum of all (a 2 × 2 test cluster: 4 nodes one after the other made a fresh store take 3 s).
-  const appliedByNode = await everyOne(
+  const appliedByNode = await allSettled(
     reachable.map(async (node, index) => {
       const applied = await migrateServer(node.connection, (statement) => [statement], options, true, index === 0);
       await ensureDistributedTables(node.connection, cluster.name);
@@ -223,14 +224,6 @@ async function ensureDistributedTables(node: ClickhouseService, cluster: string)
       await node.command(distributedTableSql({ cluster, database: node.database }, table));
     }
   }
-}
-
-/** The values of all the promises, once every one has settled; the first failure, if any, once they all have. */
-async function everyOne<T>(promises: Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(promises);
-  const failed = settled.find((outcome) => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
 
 /** Refuses to migrate a cluster whose existing cost table is kept the other way (e.g. replicated, told `distributed`). */
