@@ -6,9 +6,9 @@ import { ok, SuccessEnvelope } from '../common/http/envelope';
 import type { Principal } from '../common/http/principal';
 import { CurrentPrincipal } from '../common/http/request-context';
 import { organizationScopeOf } from '../cost-query/data-scope';
-import { CommitmentsService } from './commitments.service';
+import { CommitmentsResult, CommitmentsService } from './commitments.service';
 import { ContractsService } from './contracts.service';
-import { CommitmentsDto, CommitmentsRequestDto, CommitmentsResponseDto } from './dto/commitments.dto';
+import { CommitmentsRequestDto, CommitmentsResponseDto } from './dto/commitments.dto';
 import { ContractsDto, ContractsRequestDto, ContractsResponseDto } from './dto/contracts.dto';
 import { CONTRACT_LIMITS } from './commitment-limits';
 
@@ -36,7 +36,10 @@ export class CommitmentsController {
   })
   @ApiOkResponse({ type: CommitmentsResponseDto, headers: MONEY_ANSWER_HEADERS })
   @ApiBadRequestResponse({ description: 'Unknown fields, a filter or dateGrouping that is not one, a window too long.' })
-  async measure(@CurrentPrincipal() principal: Principal, @Body() body: CommitmentsRequestDto): Promise<SuccessEnvelope<CommitmentsDto>> {
+  async measure(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CommitmentsRequestDto,
+  ): Promise<SuccessEnvelope<CommitmentsResult>> {
     return ok(await this.commitments.measure(organizationScopeOf(principal), body));
   }
 

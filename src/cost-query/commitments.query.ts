@@ -1,5 +1,5 @@
 import { bucketStartSql, DateGrouping } from './date-bucketing';
-import { CurrencyConversion, MoneySql } from './currency-conversion';
+import { ANSWER_SCALE, CurrencyConversion, MoneySql } from './currency-conversion';
 import { compileWhere } from './filter-compiler';
 import type { DateRange, Filters, OrganizationScope } from './filters.types';
 import { withCommitmentProjectionPreference } from './projection-preference';
@@ -29,37 +29,41 @@ export interface CommitmentsQuery {
 /** The most services a request may name as eligible (`eligibleServices`). */
 export const MAX_ELIGIBLE_SERVICES = 1_000;
 
-/** The sums of one group, decimal text in the answer's currency. */
-export interface CommitmentSumsRow {
-  /**
-   * The grouping set: `total`, `commitment`, with a date grouping `total_bucket` and `commitment_bucket`; and
-   * `service` and `program_type`, whose `applied` tells whether a commitment discount applied there (eligibility).
-   */
-  kind: 'total' | 'commitment' | 'total_bucket' | 'commitment_bucket' | 'service' | 'program_type';
-  /** The bucket's first day (with a date grouping). */
+/** Places of the rates (utilisation, coverage, effective savings rate, a quantity's utilisation). */
+export const RATE_PLACES = 6;
+
+/** A group's figures, in the answer's order (CommitmentFiguresDto): money as exact decimals, rates as fractions. */
+export const COMMITMENT_FIGURES = [
+  'used_cost',
+  'unused_cost',
+  'utilization',
+  'coverage',
+  'on_demand_equivalent',
+  'savings',
+  'effective_savings_rate',
+] as const;
+
+export type CommitmentFigures = Record<(typeof COMMITMENT_FIGURES)[number], number | null>;
+
+/**
+ * A line of the answer's head: the total (and per bucket), and the `service` and `program_type` rows, whose `applied`
+ * tells whether a commitment discount applied there (eligibility); with the group's figures (coverage: totals only).
+ */
+export interface CommitmentHeadLine extends CommitmentFigures {
+  kind: 'total' | 'total_bucket' | 'service' | 'program_type';
+  /** The bucket's first day (`total_bucket`). */
   bucket_date: string;
-  commitment_discount_id: string;
-  name: string;
-  /** The commitment discount type (of a commitment, or the `program_type` row's). */
-  type: string;
-  category: string;
-  provider: string;
-  billing_account_id: string;
-  /** The `service` row's service. */
   service: string;
+  /** The `program_type` row's commitment discount type. */
+  type: string;
   /** 1 where a commitment discount covered usage in the group (status Used, charge category Usage), else 0. */
   applied: number;
-  used_cost: string;
-  unused_cost: string;
-  /** List cost of the used commitment's usage: what it would have cost on demand. */
-  on_demand_equivalent: string;
-  /** List cost of eligible usage a commitment covered, and of all eligible usage. */
-  covered_list: string;
-  eligible_list: string;
-  /** CommitmentDiscountQuantity of the rows of status Used and Unused, and the unit they are in (a commitment's). */
-  used_quantity: string;
-  unused_quantity: string;
-  unit: string;
+}
+
+/** The statement's result read: its head lines, and the commitments as the inside of a JSON array (the API's bytes). */
+export interface CommitmentsResult {
+  heads: CommitmentHeadLine[];
+  commitments: Buffer[];
 }
 
 const COMMITMENT_KEYS = ['commitment_discount_id', 'name', 'type', 'category', 'provider', 'billing_account_id'];
@@ -90,33 +94,129 @@ export const COMMITMENT_GROUPED_COLUMNS = [
  * commitment or all of it). Eligibility is found over the same groups (window functions): the services on which a
  * commitment applied (unless named), and for rows with FOCUS 1.4 program eligibility the commitment discount types
  * that applied; the `service` and `program_type` sets tell the answer which.
+ *
+ * ClickHouse computes every figure exactly and writes the answer's lines (TabSeparatedRaw, one per row):
+ *
+ *     {"kind":"total",…,"used_cost":…}      the head: totals, per bucket, services and program types (parsed)
+ *     ,{"commitment_discount_id":…}          each commitment as the answer's JSON, its series in it, largest first
+ *
+ * so the API copies the commitments' bytes into its answer without parsing or re-serializing thousands of them.
  */
 export function buildCommitmentsQuery(table: string, query: CommitmentsQuery): CompiledSql {
   const params = new SqlParameters();
   const money = new MoneySql(query.conversion, params);
   const where = compileWhere(query.scope, query.filters, params, windowOptions(query.window));
-  const groups = commitmentGroupsSql(table, query, money, where, params);
+  const sums = groupSumsSql(commitmentGroupsSql(table, query, money, where, params), money, Boolean(query.dateGrouping));
+  const sql = answerLinesSql(figuresSql(sums), Boolean(query.dateGrouping));
+  return { sql: withCommitmentProjectionPreference(sql), params: params.toObject() };
+}
+
+/** The grouping sets' sums (Decimal, the answer's currency): per commitment, in total, per bucket, service and type. */
+function groupSumsSql(groups: string, money: MoneySql, withBuckets: boolean): string {
   const sums: [string, string, string][] = [
-    ['used_cost', 'amortized', "status = 'used'"],
-    ['unused_cost', 'amortized', "status = 'unused'"],
-    ['on_demand_equivalent', 'on_demand', "status = 'used'"],
-    ['covered_list', 'on_demand', "eligible AND commitment_discount_id != ''"],
-    ['eligible_list', 'on_demand', 'eligible'],
+    ['sum_used', 'amortized', "status = 'used'"],
+    ['sum_unused', 'amortized', "status = 'unused'"],
+    ['sum_on_demand', 'on_demand', "status = 'used'"],
+    ['sum_covered', 'on_demand', "eligible AND commitment_discount_id != ''"],
+    ['sum_eligible', 'on_demand', 'eligible'],
   ];
-  const { sets, kind } = groupingSets(Boolean(query.dateGrouping));
-  const ordered = query.dateGrouping ? ['kind', 'bucket', ...COMMITMENT_KEYS] : ['kind', ...COMMITMENT_KEYS];
-  const sql = [
-    `SELECT ${kind} AS kind, ${query.dateGrouping ? 'toString(bucket)' : "''"} AS bucket_date, ${COMMITMENT_KEYS.join(', ')}, service,`,
-    '  toUInt8(max(applied)) AS applied,',
-    `  ${sums.map(([name, column, condition]) => `toString(${money.total(`sumIf(${column}, ${condition})`)}) AS ${name}`).join(',\n  ')},`,
+  const { sets, kind } = groupingSets(withBuckets);
+  return [
+    `SELECT ${kind} AS kind, ${withBuckets ? 'bucket' : 'toDate(0)'} AS bucket_start, ${COMMITMENT_KEYS.join(', ')}, service,`,
+    '  toUInt8(max(applied)) AS group_applied,',
+    `  ${sums.map(([name, column, condition]) => `${money.total(`sumIf(${column}, ${condition})`)} AS ${name}`).join(',\n  ')},`,
     // Quantities are no money: summed as they are, in the commitment's unit.
-    `  toString(sumIf(quantity, status = 'used')) AS used_quantity, toString(sumIf(quantity, status = 'unused')) AS unused_quantity,`,
-    "  anyIf(unit, unit != '') AS unit",
+    "  sumIf(quantity, status = 'used') AS sum_used_quantity, sumIf(quantity, status = 'unused') AS sum_unused_quantity,",
+    "  anyIf(unit, unit != '') AS group_unit",
     `FROM (\n${groups}\n)`,
     `GROUP BY GROUPING SETS (${sets.map((set) => `(${set.join(', ')})`).join(', ')})`,
-    `ORDER BY ${[...ordered, 'service'].join(', ')}`,
   ].join('\n');
-  return { sql: withCommitmentProjectionPreference(sql), params: params.toObject() };
+}
+
+/**
+ * Each group's figures as JSON members (COMMITMENT_FIGURES: coverage in the totals only, else null), a usage-category
+ * commitment's quantities, and its cost (the commitments' order).
+ */
+function figuresSql(sums: string): string {
+  const totals = "kind IN ('total', 'total_bucket')";
+  const savings = 'sum_on_demand - sum_used - sum_unused';
+  const figures: Record<(typeof COMMITMENT_FIGURES)[number], string> = {
+    used_cost: 'toString(sum_used)',
+    unused_cost: 'toString(sum_unused)',
+    utilization: `toString(${rateSql('sum_used', 'sum_used + sum_unused')})`,
+    coverage: `if(${totals}, toString(${rateSql('sum_covered', 'sum_eligible')}), 'null')`,
+    on_demand_equivalent: 'toString(sum_on_demand)',
+    savings: `toString(${savings})`,
+    effective_savings_rate: `toString(${rateSql(savings, 'sum_on_demand')})`,
+  };
+  const quantities = jsonObjectSql([
+    ['unit', 'toJSONString(group_unit)'],
+    ['used', 'toString(sum_used_quantity)'],
+    ['unused', 'toString(sum_unused_quantity)'],
+    ['utilization', `toString(${rateSql('sum_used_quantity', 'sum_used_quantity + sum_unused_quantity')})`],
+  ]);
+  return [
+    `SELECT kind, bucket_start, ${COMMITMENT_KEYS.join(', ')}, service, group_applied, sum_used + sum_unused AS cost,`,
+    `  ${jsonMembersSql(COMMITMENT_FIGURES.map((name) => [name, figures[name]]))} AS figures,`,
+    `  if(lower(category) = 'usage' AND group_unit != '', concat(',"quantities":', ${quantities}), '') AS quantities`,
+    `FROM (\n${sums}\n)`,
+  ].join('\n');
+}
+
+/**
+ * The answer's lines: a commitment becomes one JSON object after a comma (with a date grouping its buckets' rows
+ * gathered into its series, by date), the largest cost first (then by its keys); every other row a head line, before
+ * them.
+ */
+function answerLinesSql(figures: string, withBuckets: boolean): string {
+  // Without buckets a commitment is one row; with them its rows are grouped, its own figures picked from them.
+  const own = (column: string) => (withBuckets ? `anyIf(${column}, kind = 'commitment')` : column);
+  const one = (column: string) => (withBuckets ? `any(${column})` : column);
+  const bucketLine = `concat('{"date":"', toString(bucket_start), '",', figures, '}')`;
+  const series = withBuckets
+    ? `, concat(',"series":[', arrayStringConcat(arrayMap(b -> b.2, arraySort(groupArrayIf((bucket_start, ${bucketLine}), kind = 'commitment_bucket'))), ','), ']')`
+    : '';
+  const commitment = `concat(',{', ${jsonMembersSql(COMMITMENT_KEYS.map((key) => [key, `toJSONString(${key})`]))}, ',', ${own('figures')}, ${own('quantities')}${series}, '}')`;
+  const head = jsonObjectSql([
+    ['kind', 'toJSONString(head_kind)'],
+    ['bucket_date', 'toJSONString(toString(head_bucket))'],
+    ['service', 'toJSONString(service)'],
+    ['type', 'toJSONString(type)'],
+    ['applied', `toString(${one('group_applied')})`],
+    ['', one('figures')],
+  ]);
+  return [
+    `SELECT if(of_commitment, ${commitment}, ${head}) AS line`,
+    'FROM (',
+    "  SELECT *, kind IN ('commitment', 'commitment_bucket') AS of_commitment,",
+    "         if(of_commitment, '', kind) AS head_kind, if(of_commitment, toDate(0), bucket_start) AS head_bucket",
+    `  FROM (\n${figures}\n  )`,
+    "  WHERE NOT (of_commitment AND commitment_discount_id = '')",
+    ')',
+    ...(withBuckets ? [`GROUP BY of_commitment, head_kind, head_bucket, ${COMMITMENT_KEYS.join(', ')}, service`] : []),
+    `ORDER BY of_commitment, head_kind, head_bucket, if(of_commitment, '', type), service, ${own('cost')} DESC, ${COMMITMENT_KEYS.join(', ')}`,
+  ].join('\n');
+}
+
+/**
+ * `part / whole` rounded half away from zero to RATE_PLACES (0 when `whole` is 0), exactly: the quotient cut toward
+ * zero at the stored amounts' places first, where the digit past RATE_PLACES is exact, so the rounding is the true one.
+ */
+function rateSql(part: string, whole: string): string {
+  const decimal = (value: string) => `toDecimal256(${value}, ${ANSWER_SCALE})`;
+  // The divisor is never 0, even where `if` is not short-circuited (a filter merged into the expression).
+  return `if(${whole} = 0, ${decimal('0')}, round(${decimal(part)} / ${decimal(`if(${whole} = 0, 1, ${whole})`)}, ${RATE_PLACES}))`;
+}
+
+/** JSON object members `"name":value` (each value SQL giving its JSON text; a member without a name: members already). */
+function jsonMembersSql(members: [string, string][]): string {
+  const parts = members.flatMap(([name, value], i) => [`'${i ? ',' : ''}${name ? `"${name}":` : ''}'`, value]);
+  return `concat(${parts.join(', ')})`;
+}
+
+/** A JSON object of members as jsonMembersSql's. */
+function jsonObjectSql(members: [string, string][]): string {
+  return `concat('{', ${jsonMembersSql(members)}, '}')`;
 }
 
 /**
@@ -175,6 +275,29 @@ function groupingSets(withBuckets: boolean): { sets: string[][]; kind: string } 
     kind: `multiIf(${eligibilityKind}, grouping(bucket) = 1 AND grouping(commitment_discount_id) = 1, 'total', grouping(bucket) = 1, 'commitment', grouping(commitment_discount_id) = 1, 'total_bucket', 'commitment_bucket')`,
   };
 }
+
+/** The statement's lines: the head's parsed, the commitments' bytes kept (the inside of a JSON array). */
+export function readCommitmentsResult(chunks: Buffer[]): CommitmentsResult {
+  const bytes = Buffer.concat(chunks);
+  const itemsAt = firstCommitmentAt(bytes);
+  const heads = bytes
+    .subarray(0, itemsAt)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as CommitmentHeadLine);
+  // Past the first commitment's comma: `{…}\n,{…}\n`, newlines being JSON whitespace.
+  return { heads, commitments: itemsAt < bytes.length ? [bytes.subarray(itemsAt + 1)] : [] };
+}
+
+/** Where the first commitment's line starts (its comma), or the end: none. */
+function firstCommitmentAt(bytes: Buffer): number {
+  if (bytes[0] === COMMA) return 0;
+  const newline = bytes.indexOf('\n,');
+  return newline < 0 ? bytes.length : newline + 1;
+}
+
+const COMMA = 0x2c;
 
 /** The window is the request's dateRange (always given here): no default window applies. */
 function windowOptions(window: DateRange) {

@@ -125,7 +125,7 @@ export interface ConvertedSums {
 export const MAX_CONVERTED_CURRENCIES = 52;
 
 /** Places of the answer's converted numbers (those of the stored amounts). */
-const ANSWER_SCALE = 10;
+export const ANSWER_SCALE = 10;
 
 /**
  * One SELECT's share of a converting statement: the rows it reads (`condition`, ANDed to the statement's WHERE), the
