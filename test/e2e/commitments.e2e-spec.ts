@@ -165,6 +165,51 @@ describe('POST /v1/cost-insights/commitments', () => {
     expect(answer.total.coverage).toBe(0.555556); // covered 10 of eligible 10 + 5 + 3 = 18
   });
 
+  it('rounds rates half away from zero at the sixth place, exactly, keeps large sums whole, and orders equal costs by id and account', async () => {
+    const who = await t.newOrganization();
+    const plan = (id: string, account: string) => ({ ...SAVINGS_PLAN, commitment_discount_id: id, billing_account_id: account });
+    const used = (id: string, account: string, amortized: string, onDemand: string) =>
+      row(DAY_1, 'Amazon EC2', amortized, onDemand, { ...plan(id, account), commitment_discount_status: 'Used' });
+    const unused = (id: string, account: string, amortized: string) =>
+      row(DAY_1, 'Amazon EC2', amortized, '0', { ...plan(id, account), commitment_discount_status: 'Unused' });
+    await t.insertRows(who.organizationId, [
+      // Cost 3 each: b, then a in two accounts (listed a/1, a/2, b).
+      used('sp-b', '1', '2', '4'),
+      unused('sp-b', '1', '1'), // utilisation 2/3 = 0.6666666… → 0.666667; savings 4 − 3 = 1, rate 0.25
+      used('sp-a', '2', '1', '2'),
+      unused('sp-a', '2', '2'), // utilisation 1/3 → 0.333333; savings −1, rate −0.5
+      used('sp-a', '1', '2.000001', '2'),
+      unused('sp-a', '1', '0.999999'), // utilisation 2.000001/3 = 0.666667 exactly; savings −1, rate −0.5
+      // Cost 2.000001: savings 2 − 2.000001 = −0.000001 of 2 = −0.0000005 → −0.000001 (away from zero).
+      used('sp-e', '1', '2.000001', '2'),
+      // Cost 1: utilisation 0.0000005 → 0.000001; no on-demand equivalent: rate 0.
+      used('sp-c', '1', '0.0000005', '0'),
+      unused('sp-c', '1', '0.9999995'),
+      // Cost 0.000003: savings 1.999997 of 2 = 0.9999985 → 0.999999 (half away, not to even).
+      used('sp-d', '1', '0.000003', '2'),
+      // The largest: 900 trillion used, 100 trillion unused; savings −1e-10 of 1e15 rounds to 0.
+      used('sp-big', '1', '900000000000000.0000000001', '1000000000000000'),
+      unused('sp-big', '1', '100000000000000'),
+    ]);
+    const { commitments } = (await ask(who, { filters: { inclusions: { dateRange: WINDOW } } })).body.data;
+    const figures = (c: Record<string, unknown>) => [
+      c.commitment_discount_id,
+      c.billing_account_id,
+      c.utilization,
+      c.savings,
+      c.effective_savings_rate,
+    ];
+    expect(commitments.map(figures)).toEqual([
+      ['sp-big', '1', 0.9, -1e-10, 0],
+      ['sp-a', '1', 0.666667, -1, -0.5],
+      ['sp-a', '2', 0.333333, -1, -0.5],
+      ['sp-b', '1', 0.666667, 1, 0.25],
+      ['sp-e', '1', 1, -0.000001, -0.000001],
+      ['sp-c', '1', 0.000001, -1, 0],
+      ['sp-d', '1', 1, 1.999997, 0.999999],
+    ]);
+  });
+
   it('answers the demo estate’s savings plans and reservations as /data sums their covered usage', async () => {
     const demo = await t.newOrganization();
     await loadDemoData(t.clickhouse, { organizationId: demo.organizationId, days: 40 });
